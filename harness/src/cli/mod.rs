@@ -1,0 +1,48 @@
+//! The `physics-cts` command line. Each subcommand lives in its own module.
+//!
+//! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
+//! failing cases), 2 a usage or I/O problem.
+
+mod validate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Conformance test suite for glTF physics.
+#[derive(Debug, Parser)]
+#[command(name = "physics-cts", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate glTF files (or folders of them) against the physics profiles.
+    Validate(validate::Args),
+}
+
+/// Exit code for a usage or I/O problem.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Parse the command line and run the subcommand.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Validate(args) => validate::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("physics-cts: error: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

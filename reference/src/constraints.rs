@@ -1,0 +1,2 @@
+//! VRM node constraint evaluation [D-VRM-*].
+//! (To be written: see the VRM helper's brief.)

@@ -1,0 +1,484 @@
+//! The catalogue of validation issue codes and the [`Issue`] every check reports.
+//!
+//! One enum, [`Code`], holds every code the reference can emit. Each code carries its stable
+//! string id, its severity (glTF-Validator conventions: a broken rule is an error, an unknown
+//! value of an open enum or an unexpected property is a warning, a degenerate but legal
+//! construct is information), the profiles it applies to, the spec sentence it enforces, and a
+//! message template whose `{name}` placeholders are filled from [`Issue::arg`].
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::profile::Profile;
+
+/// How bad an issue is. Ordered from most to least severe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which profiles a code applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Core glTF structure or generic extension-object rules: every profile.
+    All,
+    /// Only the listed profiles.
+    Only(&'static [Profile]),
+}
+
+impl Scope {
+    pub fn applies_to(self, profile: Profile) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Only(list) => list.contains(&profile),
+        }
+    }
+
+    /// Profile ids joined with `, ` (or `all`), for tables.
+    pub fn describe(self) -> String {
+        match self {
+            Scope::All => "all".to_owned(),
+            Scope::Only(list) => list.iter().map(|p| p.id()).collect::<Vec<_>>().join(", "),
+        }
+    }
+}
+
+const KHR: Scope = Scope::Only(&[Profile::Khr2024Draft]);
+const OMI: Scope = Scope::Only(&[Profile::Omi2023]);
+const VRM: Scope = Scope::Only(&[Profile::VrmcConstraintsDraft]);
+const PHYSICS: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Omi2023]);
+const ALL: Scope = Scope::All;
+
+macro_rules! catalogue {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $id:literal, $severity:ident, $scope:expr, $spec:literal, $rule:literal, $template:literal;
+    )*) => {
+        /// Every validation issue code. The string id ([`Code::id`]) is stable: it never changes
+        /// meaning, and a retired code is never reused.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in catalogue order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable string id, e.g. `KHR_LIMIT_AXES_MISSING`.
+            pub fn id(self) -> &'static str {
+                match self { $(Code::$variant => $id,)* }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            pub fn scope(self) -> Scope {
+                match self { $(Code::$variant => $scope,)* }
+            }
+
+            /// Where the rule comes from: a seed file and section, a schema, or a design decision.
+            pub fn spec_reference(self) -> &'static str {
+                match self { $(Code::$variant => $spec,)* }
+            }
+
+            /// The spec sentence (or decision) the code enforces.
+            pub fn rule(self) -> &'static str {
+                match self { $(Code::$variant => $rule,)* }
+            }
+
+            /// The message template; `{name}` placeholders are filled by [`Issue::arg`].
+            pub fn template(self) -> &'static str {
+                match self { $(Code::$variant => $template,)* }
+            }
+        }
+    };
+}
+
+catalogue! {
+    // ----- files, JSON and GLB --------------------------------------------------------------
+    /// The bytes are not JSON (truncated, `NaN`, numbers out of range, nesting too deep...).
+    JsonSyntax = "JSON_SYNTAX", Error, ALL, "glTF 2.0 §3.1 (JSON encoding)",
+        "A glTF JSON document must be valid JSON (RFC 8259).", "invalid JSON: {detail}";
+    /// A file over the size limit is not read at all.
+    FileTooLarge = "FILE_TOO_LARGE", Error, ALL, "physics-cts limit",
+        "Files larger than the validator's limit are not read.", "file is {size} bytes, over the limit of {limit}";
+    /// GLB header: magic, version or total length wrong.
+    GlbHeader = "GLB_HEADER", Error, ALL, "glTF 2.0 §4.4.2 (GLB header)",
+        "A GLB starts with magic 'glTF', version 2, and the total length of the file.", "invalid GLB header: {detail}";
+    /// GLB chunk lengths, types or alignment wrong.
+    GlbChunk = "GLB_CHUNK", Error, ALL, "glTF 2.0 §4.4.3 (GLB chunks)",
+        "GLB chunks must fit in the file, be 4-byte aligned, and start with one JSON chunk.", "invalid GLB chunk: {detail}";
+
+    // ----- core glTF structure ----------------------------------------------------------------
+    /// The core document does not match the glTF 2.0 schema (wrong type, missing property).
+    GltfSchema = "GLTF_SCHEMA", Error, ALL, "glTF 2.0 JSON schema",
+        "The document must match the glTF 2.0 JSON schema.", "{detail}";
+    /// A core index (node, mesh, accessor, buffer view, buffer, scene...) is out of range.
+    GltfIndex = "GLTF_INDEX", Error, ALL, "glTF 2.0 §3.7 (indices)",
+        "Every index must refer to an existing element of its array.", "index {index} is out of range";
+    /// A core value is invalid (e.g. an unknown enum constant).
+    GltfValue = "GLTF_VALUE", Error, ALL, "glTF 2.0 JSON schema",
+        "Core property values must be among those the schema allows.", "invalid value: {detail}";
+    /// A node is its own ancestor.
+    NodeCycle = "NODE_CYCLE", Error, ALL, "glTF 2.0 §3.5.1 (nodes and hierarchy)",
+        "The node hierarchy must be a set of disjoint strict trees: no node may be its own ancestor.", "node {node} is its own ancestor";
+    /// A node is the child of more than one node.
+    NodeMultipleParents = "NODE_MULTIPLE_PARENTS", Error, ALL, "glTF 2.0 §3.5.1 (nodes and hierarchy)",
+        "No node may be a direct descendant of more than one node.", "node {node} has more than one parent";
+    /// A node's matrix cannot be decomposed into translation, rotation and scale.
+    NodeMatrixNotTrs = "NODE_MATRIX_NOT_TRS", Error, ALL, "glTF 2.0 §3.5.2 (transformations)",
+        "A node matrix must be decomposable to TRS: no skew or projection.", "node matrix is not decomposable to TRS: {detail}";
+    /// A node rotation is not a unit quaternion.
+    NodeRotationNotUnit = "NODE_ROTATION_NOT_UNIT", Error, ALL, "glTF 2.0 §3.5.2 (transformations)",
+        "rotation is a unit quaternion.", "rotation has length {length}, not 1";
+    /// An extension is used but missing from `extensionsUsed`.
+    ExtensionNotDeclared = "EXTENSION_NOT_DECLARED", Error, ALL, "glTF 2.0 §3.12 (extensions)",
+        "All extensions used in a glTF asset must be listed in the top-level extensionsUsed array.", "extension {extension} is used but not in extensionsUsed";
+    /// `extensionsRequired` names an extension missing from `extensionsUsed`.
+    ExtensionRequiredNotUsed = "EXTENSION_REQUIRED_NOT_USED", Error, ALL, "glTF 2.0 §3.12 (extensions)",
+        "All glTF extensions required to load and/or render an asset must be listed in extensionsUsed.", "extension {extension} is required but not in extensionsUsed";
+    /// `extensionsUsed` names an extension the document never uses.
+    ExtensionUnused = "EXTENSION_UNUSED", Info, ALL, "glTF-Validator UNUSED_EXTENSION convention",
+        "An extension listed in extensionsUsed should appear somewhere in the asset.", "extension {extension} is declared but not used";
+    /// An extension no profile of this suite reads.
+    ExtensionUnknown = "EXTENSION_UNKNOWN", Info, ALL, "glTF-Validator UNSUPPORTED_EXTENSION convention",
+        "Extensions outside the suite's profiles are not validated.", "extension {extension} is not validated by this suite";
+    /// A buffer URI leaves the folder of the file (`..` or an absolute path).
+    UriEscapes = "URI_ESCAPES", Error, ALL, "physics-cts security rule",
+        "A buffer URI may not reach outside the folder of the glTF file (no '..', no absolute path, no scheme other than data:).", "URI {uri} escapes the asset's folder";
+    /// A `data:` URI does not decode.
+    DataUriInvalid = "DATA_URI_INVALID", Error, ALL, "RFC 2397; glTF 2.0 §3.6.1.1",
+        "A data URI must be a valid base64 data URI.", "data URI does not decode: {detail}";
+    /// A buffer's file cannot be read.
+    BufferUnreadable = "BUFFER_UNREADABLE", Error, ALL, "glTF 2.0 §3.6.1 (buffers)",
+        "Buffer data referenced by uri must be available.", "buffer data cannot be read: {detail}";
+    /// A buffer holds fewer bytes than its `byteLength`.
+    BufferTooShort = "BUFFER_TOO_SHORT", Error, ALL, "glTF 2.0 §3.6.1 (buffers)",
+        "byteLength is the length of the buffer in bytes.", "buffer holds {actual} bytes, byteLength says {expected}";
+    /// A buffer view does not fit in its buffer.
+    BufferViewBounds = "BUFFER_VIEW_BOUNDS", Error, ALL, "glTF 2.0 §3.6.2 (buffer views)",
+        "A buffer view must lie within its buffer.", "buffer view ends at byte {end}, buffer has {length}";
+    /// An accessor does not fit in its buffer view, or has an unusable layout.
+    AccessorBounds = "ACCESSOR_BOUNDS", Error, ALL, "glTF 2.0 §3.6.2.4 (accessors)",
+        "An accessor must lie within its buffer view.", "accessor needs bytes up to {end}, buffer view has {length}";
+    /// A vertex index points past the end of the vertex data.
+    MeshIndexOutOfRange = "MESH_INDEX_OUT_OF_RANGE", Error, ALL, "glTF 2.0 §3.7.2.1 (indices)",
+        "Each vertex index must be less than the number of vertices.", "vertex index {index} >= vertex count {count}";
+
+    // ----- generic extension-object rules -----------------------------------------------------
+    /// A property of an extension object has the wrong JSON type.
+    ExtType = "EXT_TYPE", Error, ALL, "extension JSON schemas",
+        "Extension properties must have the types their schema gives.", "{detail}";
+    /// A required property of an extension object is missing.
+    ExtRequired = "EXT_REQUIRED", Error, ALL, "extension JSON schemas",
+        "Required properties must be present.", "required property {property} is missing";
+    /// An array has the wrong number of elements.
+    ExtArrayLength = "EXT_ARRAY_LENGTH", Error, ALL, "extension JSON schemas",
+        "Arrays must have the number of elements their schema gives.", "array has {actual} elements, expected {expected}";
+    /// An extension object has a property its schema does not define.
+    ExtUnexpectedProperty = "EXT_UNEXPECTED_PROPERTY", Warning, ALL, "glTF-Validator UNEXPECTED_PROPERTY convention",
+        "Properties outside the schema are ignored.", "unexpected property {property}";
+    /// A value of an open enum (any string allowed) that no revision defines.
+    EnumUnknown = "ENUM_UNKNOWN", Warning, ALL, "glTF-Validator convention for open enums",
+        "An unknown value of an open enum is ignored.", "unknown value {value}; known values are {known}";
+    /// A value outside a closed enum.
+    EnumInvalid = "ENUM_INVALID", Error, ALL, "extension JSON schemas",
+        "A closed enum property must take one of its listed values.", "invalid value {value}; allowed values are {known}";
+    /// An index into an extension array (shapes, materials, filters, joints, nodes, meshes, sources) is out of range.
+    IndexOutOfRange = "INDEX_OUT_OF_RANGE", Error, ALL, "extension schemas (glTFid)",
+        "Each index must refer to an existing element of the array it names.", "index {index} is out of range for {array} (length {length})";
+    /// A number below its schema minimum (sizes, friction, restitution, maxForce, drive stiffness...).
+    ValueOutOfRange = "VALUE_OUT_OF_RANGE", Error, ALL, "extension JSON schemas (minimum)",
+        "Numbers must respect their schema's minimum and maximum.", "value {value} is out of range: {range}";
+    /// Mass below zero.
+    NegativeMass = "NEGATIVE_MASS", Error, PHYSICS, "seed 002 Motions; seed 001 Mass",
+        "The mass of a body cannot be negative (KHR: minimum 0, where 0 means infinite).", "mass {value} is negative";
+    /// A zero mass or inertia component, which KHR reads as infinite.
+    MassZeroInfinite = "MASS_ZERO_INFINITE", Info, KHR, "seed 002 Motions",
+        "A value of zero in mass or any component of inertiaDiagonal should be understood to represent a value of infinity.", "{property} is 0: infinite";
+    /// A shape with a zero extent: legal, but it has no volume.
+    ShapeDegenerate = "SHAPE_DEGENERATE", Info, PHYSICS, "KHR_collision_shapes / OMI_collider schemas (minimum 0)",
+        "A shape of zero size is legal but encloses no volume.", "shape is degenerate: {detail}";
+    /// A shape's `type` and its parameter object disagree (none, several, or the wrong one).
+    ShapeParametersMismatch = "SHAPE_PARAMETERS_MISMATCH", Error, PHYSICS, "KHR_collision_shapes shape schema (oneOf); seed 001 example",
+        "A shape must hold exactly one parameter object, the one its type names.", "shape type {type} does not match its parameters: {detail}";
+    /// A mesh used as a collision shape has a primitive that is not triangles.
+    MeshShapeNotTriangles = "MESH_SHAPE_NOT_TRIANGLES", Error, PHYSICS, "seed 004 Hull/Trimesh; KHR_collision_shapes trimesh",
+        "The glTF mesh used by a mesh shape MUST be a trimesh.", "primitive mode {mode} is not TRIANGLES (4)";
+    /// A mesh shape has no triangle at all.
+    MeshShapeEmpty = "MESH_SHAPE_EMPTY", Error, PHYSICS, "seed 004 Hull/Trimesh",
+        "Valid hulls and trimesh shapes must contain at least one triangle.", "mesh has no triangle";
+    /// A mesh shape's mesh has more than one primitive.
+    MeshShapeMultiplePrimitives = "MESH_SHAPE_MULTIPLE_PRIMITIVES", Warning, OMI, "seed 004 Hull/Trimesh",
+        "The mesh should be made of only one glTF mesh primitive.", "mesh has {count} primitives";
+    /// A hull with more than 255 points.
+    HullTooManyPoints = "HULL_TOO_MANY_POINTS", Warning, OMI, "seed 004 Hull",
+        "The final hull shape should have no more than 255 points in total.", "hull has {count} points";
+    /// A hull with fewer than four points has no volume.
+    HullFewPoints = "HULL_FEW_POINTS", Info, OMI, "seed 004 Hull",
+        "Hulls are recommended to have at least four points so that they have 3D volume.", "hull has {count} points";
+    /// A limit whose minimum exceeds its maximum.
+    LimitMinAboveMax = "LIMIT_MIN_ABOVE_MAX", Error, PHYSICS, "seed 002 Joints; seed 000 Lower/Upper Limit",
+        "The lower limit must be less than or equal to the upper limit, otherwise the constraint is invalid.", "minimum {min} is greater than maximum {max}";
+    /// An axis index outside 0..=2.
+    AxisOutOfRange = "AXIS_OUT_OF_RANGE", Error, PHYSICS, "seed 002 Joints; seed 000 Linear/Angular Axes",
+        "Axis indices must be in the range 0 to 2.", "axis {axis} is not 0, 1 or 2";
+    /// An axis listed twice in one limit.
+    AxisDuplicate = "AXIS_DUPLICATE", Error, PHYSICS, "KHR joint_limit schema (uniqueItems)",
+        "An axis may be listed only once per limit.", "axis {axis} is listed more than once";
+    /// A limit stiffness that is zero or negative.
+    StiffnessNotPositive = "STIFFNESS_NOT_POSITIVE", Error, PHYSICS, "seed 000 Stiffness; seed 002 Joints",
+        "Limit stiffness must be positive (omit it for a hard limit).", "stiffness {value} is not positive";
+    /// A damping below zero.
+    DampingNegative = "DAMPING_NEGATIVE", Error, PHYSICS, "seed 000 Damping; KHR joint_limit/joint_drive schemas",
+        "Damping must be non-negative.", "damping {value} is negative";
+
+    // ----- KHR_physics_rigid_bodies + KHR_collision_shapes (seed 002) -------------------------
+    /// `inertiaOrientation` is not a unit quaternion.
+    KhrInertiaOrientationNotUnit = "KHR_INERTIA_ORIENTATION_NOT_UNIT", Error, KHR, "seed 002 Motions",
+        "inertiaOrientation is the quaternion rotating from inertia major axis space to body space.", "inertiaOrientation has length {length}, not 1";
+    /// A limit with both `linearAxes` and `angularAxes`.
+    KhrLimitAxesBoth = "KHR_LIMIT_AXES_BOTH", Error, KHR, "seed 002 Joints",
+        "Each limit must provide either linearAxes or angularAxes.", "limit has both linearAxes and angularAxes";
+    /// A limit with neither `linearAxes` nor `angularAxes`.
+    KhrLimitAxesMissing = "KHR_LIMIT_AXES_MISSING", Error, KHR, "seed 002 Joints",
+        "Each limit must provide either linearAxes or angularAxes.", "limit has neither linearAxes nor angularAxes";
+    /// A physics joint description without limits.
+    KhrJointNoLimits = "KHR_JOINT_NO_LIMITS", Error, KHR, "seed 002 Joints",
+        "A joint description must contain one or more joint_limit objects.", "joint description has no limit";
+    /// A joint neither of whose frames belongs to a body with motion.
+    KhrJointNoMotion = "KHR_JOINT_NO_MOTION", Warning, KHR, "seed 002 Joints",
+        "In order for the joint to have any effect on the simulation, at least one of the pair of nodes or its ancestors should have motion properties.", "neither node {node} nor connected node {connected} is part of a body with motion";
+    /// Both `collideWithSystems` and `notCollideWithSystems` on one filter.
+    KhrFilterBothLists = "KHR_FILTER_BOTH_LISTS", Error, KHR, "seed 002 Collision Filtering; collision_filter schema (not required both)",
+        "Only one of collideWithSystems and notCollideWithSystems should be specified per object.", "filter gives both collideWithSystems and notCollideWithSystems";
+    /// A trigger with both `shape` and `nodes`, or `nodes` with a `collisionFilter`.
+    KhrTriggerShapeAndNodes = "KHR_TRIGGER_SHAPE_AND_NODES", Error, KHR, "seed 002 Triggers; trigger schema (anyOf)",
+        "A trigger is either a single shape (with an optional filter) or a compound of nodes (without a filter).", "trigger gives {detail}";
+    /// A trigger with neither `shape` nor `nodes`.
+    KhrTriggerEmpty = "KHR_TRIGGER_EMPTY", Error, KHR, "seed 002 Triggers; trigger schema (anyOf)",
+        "A trigger must specify a shape or a set of nodes.", "trigger has neither shape nor nodes";
+    /// A compound trigger member that is not a descendant of the trigger node.
+    KhrTriggerNodeNotDescendant = "KHR_TRIGGER_NODE_NOT_DESCENDANT", Error, KHR, "seed 002 Triggers",
+        "The nodes in this array must be descendent nodes.", "node {node} is not a descendant of the compound trigger's node";
+    /// A compound trigger member without a `trigger` property.
+    KhrTriggerNodeNotTrigger = "KHR_TRIGGER_NODE_NOT_TRIGGER", Error, KHR, "seed 002 Triggers",
+        "The nodes in this array must have trigger properties.", "node {node} has no trigger";
+
+    // ----- OMI_physics_body / OMI_physics_shape / OMI_collider / OMI_physics_joint ------------
+    /// An OMI_collider capsule shorter than its diameter.
+    OmiCapsuleTooShort = "OMI_CAPSULE_TOO_SHORT", Error, OMI, "seed 004 Capsule",
+        "The height of the capsule must be at least twice as much as the radius.", "capsule height {height} is less than twice the radius {radius}";
+    /// A hull or trimesh without a mesh.
+    OmiMeshMissing = "OMI_MESH_MISSING", Error, OMI, "seed 004 Hull/Trimesh",
+        "Hulls and trimesh shapes are defined with a mesh property with an index of a mesh.", "{type} shape has no mesh";
+    /// A trimesh used as a trigger.
+    OmiTriggerTrimesh = "OMI_TRIGGER_TRIMESH", Warning, OMI, "seed 004 Trimesh",
+        "Trimesh shapes will not work reliably with isTrigger.", "trimesh shape is a trigger";
+    /// A collider node with a scale.
+    OmiColliderScaled = "OMI_COLLIDER_SCALED", Warning, OMI, "seed 004 Collider Types",
+        "It is discouraged to scale collider nodes since this can cause problems in some physics engines.", "collider node has scale {scale}";
+    /// A body without any shape below it.
+    OmiBodyWithoutShapes = "OMI_BODY_WITHOUT_SHAPES", Warning, OMI, "seed 001 Overview",
+        "Each glTF node with OMI_physics_body should have one or many OMI_physics_shape glTF node descendants.", "body has no shape";
+    /// A non-symmetric `inertiaTensor`.
+    OmiInertiaNotSymmetric = "OMI_INERTIA_NOT_SYMMETRIC", Error, OMI, "seed 001 Inertia Tensor",
+        "The inertia tensor matrix is a symmetric matrix.", "inertiaTensor is not symmetric: [{i}] = {a}, [{j}] = {b}";
+    /// A joint node without constraints.
+    OmiJointNoConstraints = "OMI_JOINT_NO_CONSTRAINTS", Error, OMI, "seed 000 Overview",
+        "Each physics joint node must reference one or more joint constraints.", "joint node references no constraint";
+    /// A joint constraint constraining no axis.
+    OmiConstraintNoAxes = "OMI_CONSTRAINT_NO_AXES", Warning, OMI, "seed 000 Joint Constraint Property Summary",
+        "A joint constraint should define at least one linear axis or one angular axis.", "constraint constrains no axis";
+    /// `nodeA` or `nodeB` is not a physics body.
+    OmiJointNotBody = "OMI_JOINT_NOT_BODY", Error, OMI, "seed 000 Node A and Node B",
+        "A connected node cannot be null, cannot be a non-body.", "node {node} is not an OMI_physics_body";
+    /// `nodeA` or `nodeB` is a trigger body.
+    OmiJointTriggerBody = "OMI_JOINT_TRIGGER_BODY", Error, OMI, "seed 000 Node A and Node B",
+        "A connected node cannot be a trigger body.", "node {node} is a trigger body";
+    /// `nodeA == nodeB`.
+    OmiJointSameBody = "OMI_JOINT_SAME_BODY", Error, OMI, "seed 000 Node A and Node B",
+        "Each of these properties defines one of two bodies used by the joint.", "nodeA and nodeB are both node {node}";
+    /// Neither connected body is rigid or vehicle.
+    OmiJointNoRigidBody = "OMI_JOINT_NO_RIGID_BODY", Error, OMI, "seed 000 Node A and Node B",
+        "At least one of the connected nodes must be a physics body using rigid body physics (rigid or vehicle).", "neither {a} nor {b} is rigid or vehicle";
+    /// A joint node that also carries a mesh, camera, light, collider or body.
+    OmiJointNodeNotAlone = "OMI_JOINT_NODE_NOT_ALONE", Warning, OMI, "seed 000 Overview",
+        "A joint should be on its own glTF node, it should not be on the same node as a mesh, camera, light, collider, physics body.", "joint node also has {what}";
+
+    // ----- VRMC_constraints-1.0 (seed 003) ------------------------------------------------------
+    /// The legacy key `VRMC_constraints` was read.
+    VrmLegacyKey = "VRM_LEGACY_KEY", Warning, VRM, "seed 003 glTF Schema Updates",
+        "A constraint is described by adding a VRMC_constraints-1.0 extension to a node.", "key {key} read as VRMC_constraints-1.0";
+    /// A space written in upper case.
+    VrmSpaceUppercase = "VRM_SPACE_UPPERCASE", Warning, VRM, "seed 003 sourceSpace/destinationSpace",
+        "Allowed values: local, model.", "space {value} read as {lower}";
+    /// A constraint object with none of position, rotation, aim.
+    VrmNoConstraint = "VRM_NO_CONSTRAINT", Error, VRM, "seed 003 constraints",
+        "You must specify one of them.", "constraint has none of position, rotation, aim";
+    /// More than one of position, rotation, aim on one node.
+    VrmMultipleConstraints = "VRM_MULTIPLE_CONSTRAINTS", Error, VRM, "seed 003 constraints",
+        "You must specify one of them and cannot specify more than one.", "constraint has {kinds}";
+    /// The source is the destination.
+    VrmSourceIsDestination = "VRM_SOURCE_IS_DESTINATION", Error, VRM, "seed 003 Sources",
+        "The source must not be the destination itself.", "source {source} is the destination";
+    /// The source is the destination's parent.
+    VrmSourceIsParent = "VRM_SOURCE_IS_PARENT", Error, VRM, "seed 003 Sources",
+        "The source must not be a parent of the destination.", "source {source} is the destination's parent";
+    /// The source is a descendant of the destination.
+    VrmSourceBelowDestination = "VRM_SOURCE_BELOW_DESTINATION", Error, VRM, "DESIGN.md [D-VRM-ORDER]",
+        "A source below the destination moves with the constraint's output: invalid.", "source {source} is a descendant of the destination";
+    /// Constraints depend on each other in a cycle.
+    VrmCycle = "VRM_CYCLE", Error, VRM, "seed 003 Sources",
+        "The source must not make a circular dependency between two or more constraints.", "constraints form a cycle through nodes {nodes}";
+    /// A weight outside [0, 1].
+    VrmWeightRange = "VRM_WEIGHT_RANGE", Error, VRM, "DESIGN.md [D-VRM-RANGE]",
+        "Weight must be within [0, 1].", "weight {value} is outside [0, 1]";
+    /// A zero-length aim vector.
+    VrmAimZero = "VRM_AIM_ZERO", Error, VRM, "DESIGN.md [D-VRM-RANGE]",
+        "aimVector must not be zero.", "aimVector is zero";
+    /// An aim vector parallel to the up vector (or a zero up vector).
+    VrmAimParallelUp = "VRM_AIM_PARALLEL_UP", Error, VRM, "DESIGN.md [D-VRM-RANGE]",
+        "aimVector must not be parallel to upVector.", "aimVector {aim} is parallel to upVector {up}";
+
+    // ----- profiles -----------------------------------------------------------------------------
+    /// The document uses no extension of any profile.
+    ProfileNone = "PROFILE_NONE", Info, ALL, "physics-cts profiles",
+        "A document without physics or constraint extensions is validated as core glTF only.", "no physics or constraint extension found";
+    /// Extensions of more than one profile family; only one is read.
+    ProfileMixed = "PROFILE_MIXED", Warning, ALL, "physics-cts profiles",
+        "A document is read under one profile; extensions of other profile families are ignored.", "extensions of {others} are ignored under profile {profile}";
+}
+
+impl Code {
+    /// Look a code up by its stable id.
+    pub fn from_id(id: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.id() == id)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+/// One finding: a code, where (a JSON pointer into the document, RFC 6901) and a message.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Issue {
+    pub code: Code,
+    pub severity: Severity,
+    pub pointer: String,
+    pub message: String,
+}
+
+impl Issue {
+    /// An issue whose message is the code's template; fill placeholders with [`Issue::arg`].
+    pub fn new(code: Code, pointer: impl Into<String>) -> Issue {
+        Issue {
+            code,
+            severity: code.severity(),
+            pointer: pointer.into(),
+            message: code.template().to_owned(),
+        }
+    }
+
+    /// Replace the placeholder `{name}` in the message with `value`.
+    #[must_use]
+    pub fn arg(mut self, name: &str, value: impl fmt::Display) -> Issue {
+        let placeholder = format!("{{{name}}}");
+        self.message = self.message.replace(&placeholder, &value.to_string());
+        self
+    }
+}
+
+/// Escape one reference token for a JSON pointer (RFC 6901: `~` -> `~0`, `/` -> `~1`).
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Append a reference token (a key or an index) to a JSON pointer.
+pub fn push_pointer(pointer: &str, token: impl fmt::Display) -> String {
+    format!("{pointer}/{}", escape_token(&token.to_string()))
+}
+
+/// Issues collected while reading one document.
+#[derive(Clone, Debug, Default)]
+pub struct Issues(pub Vec<Issue>);
+
+impl Issues {
+    pub fn push(&mut self, issue: Issue) {
+        self.0.push(issue);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(|i| i.severity == Severity::Error)
+    }
+
+    pub fn into_vec(self) -> Vec<Issue> {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_screaming_snake_case() {
+        let mut seen = std::collections::BTreeSet::new();
+        for code in Code::ALL {
+            assert!(seen.insert(code.id()), "duplicate id {}", code.id());
+            assert!(
+                code.id()
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
+                "{}",
+                code.id()
+            );
+            assert_eq!(Code::from_id(code.id()), Some(*code));
+        }
+    }
+
+    #[test]
+    fn arg_fills_placeholders() {
+        let issue = Issue::new(Code::LimitMinAboveMax, "/x")
+            .arg("min", 2)
+            .arg("max", 1);
+        assert_eq!(issue.message, "minimum 2 is greater than maximum 1");
+        assert_eq!(issue.severity, Severity::Error);
+    }
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(push_pointer("/a", "b/c~d"), "/a/b~1c~0d");
+    }
+}

@@ -1,0 +1,147 @@
+//! # physics-cts reference
+//!
+//! The glTF physics specifications as code. It reads a document under one profile into the
+//! canonical [`scene::Scene`], validates it against a catalogue of stable issue codes
+//! ([`issue::Code`]), and (in later modules) computes what a conforming importer must end up
+//! with. It is the only place where spec semantics live; the generator and the harness ask it.
+//!
+//! ```
+//! let gltf = br#"{"asset":{"version":"2.0"},"nodes":[{}]}"#;
+//! let reading = reference::read_bytes(gltf, None, None);
+//! assert!(reading.profile.is_none());
+//! assert!(!reading.has_errors());
+//! ```
+
+pub mod constraints;
+pub mod decision;
+pub mod document;
+pub mod expect;
+pub mod ext;
+pub mod issue;
+pub mod khr;
+pub mod math;
+pub mod metrics;
+pub mod omi;
+pub mod poses;
+pub mod profile;
+pub mod scene;
+pub mod vrm;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::document::Document;
+use crate::issue::{Code, Issue, Issues, Severity};
+use crate::profile::Profile;
+use crate::scene::Scene;
+
+/// The result of reading one document.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reading {
+    /// The profile the document was read under; `None`: no physics or constraint extension.
+    pub profile: Option<Profile>,
+    /// The canonical scene; `None` when the core document could not be read, or no profile applies.
+    #[serde(skip)]
+    pub scene: Option<Scene>,
+    /// Every issue found, in document order of discovery.
+    pub issues: Vec<Issue>,
+}
+
+impl Reading {
+    pub fn has_errors(&self) -> bool {
+        self.issues.iter().any(|i| i.severity == Severity::Error)
+    }
+
+    /// Codes of every issue of severity error.
+    pub fn error_codes(&self) -> Vec<Code> {
+        self.issues
+            .iter()
+            .filter(|i| i.severity == Severity::Error)
+            .map(|i| i.code)
+            .collect()
+    }
+}
+
+/// Why a file could not be read at all (a usage or I/O problem, not a validation issue).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Read and validate the file at `path` (`.gltf` or `.glb`); relative buffer URIs resolve
+/// against its folder. `forced` reads it under that profile instead of the detected one.
+pub fn read_path(path: &Path, forced: Option<Profile>) -> Result<Reading, ReadError> {
+    let io = |source| ReadError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > document::MAX_FILE_SIZE {
+        return Ok(Reading {
+            profile: None,
+            scene: None,
+            issues: vec![
+                Issue::new(Code::FileTooLarge, "")
+                    .arg("size", size)
+                    .arg("limit", document::MAX_FILE_SIZE),
+            ],
+        });
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    Ok(read_bytes(&bytes, path.parent(), forced))
+}
+
+/// Read and validate a document held in memory. `base_dir` resolves relative buffer URIs
+/// (`None`: only data URIs and GLB chunks are available).
+pub fn read_bytes(bytes: &[u8], base_dir: Option<&Path>, forced: Option<Profile>) -> Reading {
+    let mut issues = Issues::default();
+    let Some(doc) = Document::load(bytes, base_dir, &mut issues) else {
+        return Reading {
+            profile: None,
+            scene: None,
+            issues: issues.into_vec(),
+        };
+    };
+    let (nodes, roots) = document::read_nodes(&doc, &mut issues);
+    let keys = doc.extension_keys();
+    let detected = Profile::detect(keys.iter().map(String::as_str));
+    let profile = forced.or(detected);
+    let Some(profile) = profile else {
+        issues.push(Issue::new(Code::ProfileNone, ""));
+        return Reading {
+            profile: None,
+            scene: None,
+            issues: issues.into_vec(),
+        };
+    };
+    let mut others: Vec<&str> = Profile::ALL
+        .into_iter()
+        .filter(|p| *p != profile && keys.iter().any(|k| Profile::of_extension(k) == Some(*p)))
+        .map(Profile::id)
+        .collect();
+    others.dedup();
+    if !others.is_empty() {
+        issues.push(
+            Issue::new(Code::ProfileMixed, "/extensionsUsed")
+                .arg("others", others.join(", "))
+                .arg("profile", profile),
+        );
+    }
+    let mut scene = Scene::new(profile, nodes, roots);
+    match profile {
+        Profile::Khr2024Draft => khr::read(&doc, &mut scene, &mut issues),
+        Profile::Omi2023 => omi::read(&doc, &mut scene, &mut issues),
+        Profile::VrmcConstraintsDraft => vrm::read(&doc, &mut scene, &mut issues),
+    }
+    Reading {
+        profile: Some(profile),
+        scene: Some(scene),
+        issues: issues.into_vec(),
+    }
+}

@@ -1,0 +1,466 @@
+//! The canonical scene model: what every profile reads into.
+//!
+//! It keeps what differs in meaning between profiles (coupled KHR limits against per-axis OMI
+//! limits, KHR's zero-means-infinite mass, capsule conventions), and forgets what differs only in
+//! spelling. Indices are positions in the vectors of [`Scene`]; node ids are glTF node indices.
+//! All numbers are `f64` and SI; quaternions are unit quaternions.
+
+use std::collections::BTreeMap;
+
+use nalgebra::{Matrix3, Matrix4, Translation3, UnitQuaternion, Vector3};
+use serde::Serialize;
+
+use crate::profile::Profile;
+
+/// A glTF node index.
+pub type NodeId = usize;
+/// Position in [`Scene::bodies`].
+pub type BodyId = usize;
+/// Position in [`Scene::shapes`].
+pub type ShapeId = usize;
+/// Position in [`Scene::materials`].
+pub type MaterialId = usize;
+/// Position in [`Scene::filters`].
+pub type FilterId = usize;
+/// A glTF mesh index.
+pub type MeshId = usize;
+
+/// A node's local transform as translation, rotation, scale (a matrix node is decomposed).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Trs {
+    pub translation: Vector3<f64>,
+    pub rotation: UnitQuaternion<f64>,
+    pub scale: Vector3<f64>,
+}
+
+impl Default for Trs {
+    fn default() -> Self {
+        Trs {
+            translation: Vector3::zeros(),
+            rotation: UnitQuaternion::identity(),
+            scale: Vector3::new(1.0, 1.0, 1.0),
+        }
+    }
+}
+
+impl Trs {
+    /// The 4x4 matrix T * R * S.
+    pub fn matrix(&self) -> Matrix4<f64> {
+        Translation3::from(self.translation).to_homogeneous()
+            * self.rotation.to_homogeneous()
+            * Matrix4::new_nonuniform_scaling(&self.scale)
+    }
+}
+
+/// One node of the glTF hierarchy (after the forest check: at most one parent, no cycle).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Node {
+    pub name: Option<String>,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    /// The rest pose: the TRS given in the file.
+    pub rest: Trs,
+    /// The node was given a `matrix` rather than TRS.
+    pub from_matrix: bool,
+    pub mesh: Option<MeshId>,
+    pub has_camera: bool,
+    /// Non-physics extensions on the node (e.g. `KHR_lights_punctual`).
+    pub other_extensions: Vec<String>,
+    /// The node is in the default scene (or in any scene when there is no default).
+    pub in_scene: bool,
+}
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BodyKind {
+    Static,
+    Kinematic,
+    Dynamic,
+}
+
+/// The body type an OMI file gave, recorded where the mapping to [`BodyKind`] loses information
+/// (`character` -> kinematic, `vehicle` -> dynamic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OmiBodyType {
+    Static,
+    Kinematic,
+    Character,
+    Rigid,
+    Vehicle,
+    Trigger,
+}
+
+/// A scalar mass property as the file gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+pub enum MassValue {
+    /// Not given: the engine computes it from the shapes.
+    EngineComputes,
+    /// KHR `0` [D-MASS-ZERO].
+    Infinite,
+    Finite(f64),
+}
+
+/// Inertia as the file gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Inertia {
+    /// Not given (or OMI's all-zero tensor): the engine computes it.
+    EngineComputes,
+    /// KHR: principal moments (each possibly infinite) and the rotation from the principal
+    /// axes to the body frame. The tensor is `R diag(d) R^T`.
+    Principal {
+        diagonal: [MassValue; 3],
+        orientation: UnitQuaternion<f64>,
+    },
+    /// OMI: the full 3x3 tensor, row-major in the file.
+    Tensor { tensor: Matrix3<f64> },
+}
+
+/// In which space a body's initial velocities are given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VelocitySpace {
+    /// The body's local frame (KHR).
+    Local,
+    /// World space (OMI, decision [D-OMI-VELOCITY]).
+    World,
+}
+
+/// A rigid body: a node with KHR `motion` or an OMI body that is not a trigger.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Body {
+    pub node: NodeId,
+    pub kind: BodyKind,
+    /// OMI only: the type written in the file.
+    pub omi_type: Option<OmiBodyType>,
+    pub mass: MassValue,
+    /// In the body's local frame; `None`: the engine computes it.
+    pub center_of_mass: Option<Vector3<f64>>,
+    pub inertia: Inertia,
+    pub linear_velocity: Vector3<f64>,
+    pub angular_velocity: Vector3<f64>,
+    pub velocity_space: VelocitySpace,
+    /// KHR `gravityFactor` (schema default 1).
+    pub gravity_factor: f64,
+}
+
+/// A collision shape with the profile's defaults resolved [D-CAPSULE].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Shape {
+    Sphere {
+        radius: f64,
+    },
+    /// Full extents along x, y, z.
+    Box {
+        size: Vector3<f64>,
+    },
+    /// Along local +Y. `height` is the distance between the centres of the two caps (KHR
+    /// convention); OMI's full height `h` is read as `h - 2 r`.
+    Capsule {
+        height: f64,
+        radius_top: f64,
+        radius_bottom: f64,
+    },
+    /// Along local +Y, `height` the full height.
+    Cylinder {
+        height: f64,
+        radius_top: f64,
+        radius_bottom: f64,
+    },
+    /// The convex hull of a mesh's vertices (KHR `convex`, OMI `hull`).
+    Convex {
+        mesh: MeshId,
+    },
+    /// The triangles of a mesh.
+    Trimesh {
+        mesh: MeshId,
+    },
+}
+
+/// Triangles read from a glTF mesh's accessors (all primitives, in the mesh's local frame).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TriangleMesh {
+    pub positions: Vec<[f64; 3]>,
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// How two material values combine [D-COMBINE].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Combine {
+    Average,
+    Minimum,
+    Maximum,
+    Multiply,
+}
+
+/// A physics material (KHR `physicsMaterials`), schema defaults resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Material {
+    pub static_friction: f64,
+    pub dynamic_friction: f64,
+    pub restitution: f64,
+    pub friction_combine: Option<Combine>,
+    pub restitution_combine: Option<Combine>,
+}
+
+/// A collision filter (KHR `collisionFilters`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Filter {
+    pub collision_systems: Vec<String>,
+    pub collide_with_systems: Option<Vec<String>>,
+    pub not_collide_with_systems: Option<Vec<String>>,
+}
+
+/// A collider or a simple trigger: a shape on a node.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Collider {
+    pub node: NodeId,
+    pub shape: ShapeId,
+    pub material: Option<MaterialId>,
+    pub filter: Option<FilterId>,
+    pub is_trigger: bool,
+    /// The owning body [D-FRAMES]: nearest ancestor-or-self body; `None` is static world.
+    pub body: Option<BodyId>,
+}
+
+/// A KHR compound trigger: a node whose `trigger.nodes` lists descendant trigger nodes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompoundTrigger {
+    pub node: NodeId,
+    pub members: Vec<NodeId>,
+}
+
+/// Linear (translation) or angular (rotation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DofKind {
+    Linear,
+    Angular,
+}
+
+/// One limit on the relative motion of a joint's two frames.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Limit {
+    pub kind: DofKind,
+    /// Distinct axis indices in 0..=2, in file order.
+    pub axes: Vec<u8>,
+    /// `None`: unbounded on that side (KHR). OMI's missing bounds are 0 [D-LIMIT-DEFAULTS].
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    /// `None`: infinitely stiff, a hard limit.
+    pub stiffness: Option<f64>,
+    /// KHR default 0, OMI default 1 [D-LIMIT-DEFAULTS].
+    pub damping: f64,
+}
+
+/// A joint's limits, which keep their profile's meaning [D-OMI-PER-AXIS].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "coupling", content = "limits")]
+pub enum LimitSet {
+    /// KHR: the axes of one limit are coupled (2 linear = distance from a line, 3 linear =
+    /// distance from a point, 2 angular = cone, 3 angular = total angle).
+    Coupled(Vec<Limit>),
+    /// OMI: each listed axis is limited on its own (3 linear axes = a box). Later constraints
+    /// override earlier ones on the same axis.
+    PerAxis(Vec<Limit>),
+}
+
+impl LimitSet {
+    pub fn limits(&self) -> &[Limit] {
+        match self {
+            LimitSet::Coupled(l) | LimitSet::PerAxis(l) => l,
+        }
+    }
+}
+
+/// Drive mode (KHR).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriveMode {
+    Force,
+    Acceleration,
+}
+
+/// A KHR joint drive: a damped spring on one degree of freedom.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Drive {
+    pub kind: DofKind,
+    pub mode: DriveMode,
+    pub axis: u8,
+    /// `None`: not force-limited.
+    pub max_force: Option<f64>,
+    pub position_target: Option<f64>,
+    pub velocity_target: Option<f64>,
+    pub stiffness: f64,
+    pub damping: f64,
+}
+
+/// One end of a joint: a frame node and the body it is attached to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attachment {
+    /// The node whose world pose is the attachment frame (KHR: the joint node or
+    /// `connectedNode`; OMI: the joint node for both ends).
+    pub frame: NodeId,
+    /// The body node the frame moves with; `None`: the world (static).
+    pub body_node: Option<NodeId>,
+}
+
+/// A joint between two attachment frames [D-FRAMES].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Joint {
+    /// The node that carries the joint extension.
+    pub node: NodeId,
+    pub a: Attachment,
+    pub b: Attachment,
+    pub limits: LimitSet,
+    pub drives: Vec<Drive>,
+    /// KHR `enableCollision` (default false); OMI: joined bodies do not collide.
+    pub enable_collision: bool,
+    /// Index of the shared description (KHR `physicsJoints`), if any.
+    pub description: Option<usize>,
+}
+
+/// A VRM constraint space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Space {
+    Local,
+    Model,
+}
+
+/// What a VRM constraint drives.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum ConstraintKind {
+    /// `freeze_axes[i]`: axis i IS constrained [D-VRM-REST].
+    Position {
+        freeze_axes: [bool; 3],
+    },
+    Rotation {
+        freeze_axes: [bool; 3],
+    },
+    /// `freeze_axes`: [yaw, pitch].
+    Aim {
+        aim_vector: Vector3<f64>,
+        up_vector: Vector3<f64>,
+        freeze_axes: [bool; 2],
+    },
+}
+
+/// A VRM node constraint on `node` (the destination).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeConstraint {
+    pub node: NodeId,
+    pub source: NodeId,
+    pub source_space: Space,
+    pub destination_space: Space,
+    pub weight: f64,
+    pub kind: ConstraintKind,
+}
+
+/// Everything a profile reader produced from one document.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scene {
+    pub profile: Profile,
+    pub nodes: Vec<Node>,
+    /// Root nodes of the default scene (or of every scene when none is the default).
+    pub roots: Vec<NodeId>,
+    pub bodies: Vec<Body>,
+    pub shapes: Vec<Shape>,
+    pub materials: Vec<Material>,
+    pub filters: Vec<Filter>,
+    pub colliders: Vec<Collider>,
+    pub compound_triggers: Vec<CompoundTrigger>,
+    pub joints: Vec<Joint>,
+    pub constraints: Vec<NodeConstraint>,
+    /// Triangles of every mesh a shape uses, by glTF mesh index.
+    pub meshes: BTreeMap<MeshId, TriangleMesh>,
+}
+
+impl Scene {
+    /// An empty scene over a node hierarchy.
+    pub fn new(profile: Profile, nodes: Vec<Node>, roots: Vec<NodeId>) -> Scene {
+        Scene {
+            profile,
+            nodes,
+            roots,
+            bodies: Vec::new(),
+            shapes: Vec::new(),
+            materials: Vec::new(),
+            filters: Vec::new(),
+            colliders: Vec::new(),
+            compound_triggers: Vec::new(),
+            joints: Vec::new(),
+            constraints: Vec::new(),
+            meshes: BTreeMap::new(),
+        }
+    }
+
+    /// Ancestors of `node`, nearest first (the node itself excluded).
+    pub fn ancestors(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.nodes.get(node).and_then(|n| n.parent), move |&p| {
+            self.nodes.get(p).and_then(|n| n.parent)
+        })
+    }
+
+    /// Whether `descendant` is strictly below `ancestor`.
+    pub fn is_descendant(&self, descendant: NodeId, ancestor: NodeId) -> bool {
+        self.ancestors(descendant).any(|a| a == ancestor)
+    }
+
+    /// The body whose node is `node`, if any.
+    pub fn body_at(&self, node: NodeId) -> Option<BodyId> {
+        self.bodies.iter().position(|b| b.node == node)
+    }
+
+    /// The body a node moves with: the nearest ancestor-or-self body [D-FRAMES].
+    pub fn owning_body(&self, node: NodeId) -> Option<BodyId> {
+        std::iter::once(node)
+            .chain(self.ancestors(node))
+            .find_map(|n| self.body_at(n))
+    }
+
+    /// Model (scene-root-relative = world) matrix of every node at rest.
+    pub fn rest_world(&self) -> Vec<Matrix4<f64>> {
+        let locals: Vec<Matrix4<f64>> = self.nodes.iter().map(|n| n.rest.matrix()).collect();
+        self.world_from_locals(&locals)
+    }
+
+    /// World matrices from per-node local matrices (parents before children is not required).
+    pub fn world_from_locals(&self, locals: &[Matrix4<f64>]) -> Vec<Matrix4<f64>> {
+        let mut world: Vec<Option<Matrix4<f64>>> = vec![None; self.nodes.len()];
+        for start in 0..self.nodes.len() {
+            // Walk up to the first computed ancestor, then down again.
+            let mut chain = vec![start];
+            while let Some(parent) = chain
+                .last()
+                .and_then(|&n| self.nodes[n].parent)
+                .filter(|&p| world[p].is_none())
+            {
+                if chain.len() > self.nodes.len() {
+                    break; // cannot happen after the forest check; never loop forever
+                }
+                chain.push(parent);
+            }
+            for &n in chain.iter().rev() {
+                if world[n].is_some() {
+                    continue;
+                }
+                let parent = self.nodes[n]
+                    .parent
+                    .and_then(|p| world[p])
+                    .unwrap_or_else(Matrix4::identity);
+                world[n] = Some(parent * locals[n]);
+            }
+        }
+        world
+            .into_iter()
+            .map(|m| m.unwrap_or_else(Matrix4::identity))
+            .collect()
+    }
+}

@@ -1,0 +1,123 @@
+//! Data-driven validation tests: every `NAME.gltf` / `NAME.glb` under `tests/validation/`
+//! has a sibling `NAME.expect.json`:
+//!
+//! ```json
+//! {"profile": "khr-2024-draft", "issues": [{"code": "KHR_LIMIT_AXES_BOTH", "pointer": "/extensions/..."}]}
+//! ```
+//!
+//! The file's issues, as a multiset of (code, pointer) over every severity, must equal the
+//! listed ones exactly (`profile` may be `null`; `forced` optionally forces a profile). A second
+//! test fails if any catalogue code is asserted by no file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use reference::issue::Code;
+use reference::profile::Profile;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    profile: Option<String>,
+    #[serde(default)]
+    forced: Option<String>,
+    issues: Vec<Expected>,
+}
+
+#[derive(Deserialize, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[serde(deny_unknown_fields)]
+struct Expected {
+    code: String,
+    pointer: String,
+}
+
+fn cases() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("tests/validation is readable")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("gltf" | "glb")) {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validation"),
+        &mut out,
+    );
+    out
+}
+
+fn expect_of(case: &Path) -> Expect {
+    let stem = case.file_stem().and_then(|s| s.to_str()).expect("utf-8 name");
+    let path = case.with_file_name(format!("{stem}.expect.json"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: missing expectation: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn every_case_reports_exactly_its_expected_issues() {
+    let cases = cases();
+    assert!(!cases.is_empty(), "no validation cases found");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let expect = expect_of(case);
+        let forced = expect
+            .forced
+            .as_deref()
+            .map(|p| p.parse::<Profile>().expect("forced profile id"));
+        let reading = reference::read_path(case, forced).expect("readable");
+        let mut actual: Vec<Expected> = reading
+            .issues
+            .iter()
+            .map(|i| Expected {
+                code: i.code.id().to_owned(),
+                pointer: i.pointer.clone(),
+            })
+            .collect();
+        actual.sort();
+        let mut wanted = expect.issues.clone();
+        wanted.sort();
+        let profile = reading.profile.map(|p| p.id().to_owned());
+        if actual != wanted || profile != expect.profile {
+            failures.push(format!(
+                "{}\n  profile: expected {:?}, got {:?}\n  expected: {:?}\n  actual:   {:?}\n  messages: {:?}",
+                case.display(),
+                expect.profile,
+                profile,
+                wanted,
+                actual,
+                reading.issues.iter().map(|i| &i.message).collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_code_is_asserted_by_some_case() {
+    let asserted: BTreeSet<String> = cases()
+        .iter()
+        .flat_map(|c| expect_of(c).issues.into_iter().map(|e| e.code))
+        .collect();
+    for id in &asserted {
+        assert!(Code::from_id(id).is_some(), "unknown code {id} in an expectation");
+    }
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .map(|c| c.id())
+        .filter(|id| !asserted.contains(*id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "codes asserted by no validation case: {missing:?}"
+    );
+}
