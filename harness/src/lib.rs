@@ -4,3 +4,4 @@
 //! corpus, compares what they report with the reference, and writes reports.
 
 pub mod cli;
+pub mod implementation;

@@ -1,0 +1,310 @@
+//! The interface every implementation under test speaks: in process (Rapier, the reference) or,
+//! with the same messages as JSON lines, over stdio. An implementation never sees expectations:
+//! it loads a glTF file, simulates, and reports observables; the harness computes verdicts with
+//! the reference.
+//!
+//! Units are SI, quaternions `[x, y, z, w]`, poses in world space unless a field says local.
+//! Nodes are named by glTF node index, so every report is comparable with the reference.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the messages below; a change that breaks an adapter bumps it.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What an implementation says about itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Handshake {
+    pub name: String,
+    pub version: String,
+    /// The engine and its version, e.g. `rapier3d 0.36.1`.
+    pub engine: String,
+    pub protocol_version: u32,
+    pub capabilities: Capabilities,
+}
+
+/// Profiles and feature tags an implementation supports. A case needing a feature outside
+/// these is `NOT_SUPPORTED` without a round trip; a declared feature that fails is a `FAIL`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// Profile ids (`khr-2024-draft`, ...).
+    pub profiles: Vec<String>,
+    /// Feature tags as the corpus writes them. A tag matches a declared entry equal to it or
+    /// a declared prefix ending in `.` or `*` (`joint.limit.` covers `joint.limit.linear.1`).
+    pub features: Vec<String>,
+    /// Check families the implementation takes part in: `validation`, `interpretation`,
+    /// `dynamics`, `constraints`.
+    pub checks: Vec<String>,
+}
+
+impl Capabilities {
+    /// Whether `feature` is declared (exactly or by a prefix ending in `.` or `*`).
+    pub fn supports_feature(&self, feature: &str) -> bool {
+        self.features.iter().any(|f| {
+            f == feature
+                || f.strip_suffix('*')
+                    .is_some_and(|p| feature.starts_with(p))
+                || (f.ends_with('.') && feature.starts_with(f.as_str()))
+        })
+    }
+}
+
+/// Load a scene from a file the implementation reads itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadRequest {
+    /// Absolute path of the `.gltf` / `.glb`.
+    pub path: PathBuf,
+    /// The profile the case is written in.
+    pub profile: String,
+}
+
+/// What loading did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum LoadOutcome {
+    /// The scene is loaded and can be simulated.
+    Loaded {
+        /// Anything the implementation wants to say (ignored features, approximations).
+        #[serde(default)]
+        notes: Vec<String>,
+    },
+    /// The implementation refused the file as invalid.
+    Rejected {
+        reason: String,
+        /// Validation codes, if the implementation speaks the catalogue.
+        #[serde(default)]
+        codes: Vec<String>,
+    },
+}
+
+/// Simulation settings, sent after a load.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimConfig {
+    pub gravity: [f64; 3],
+    /// Seconds per step.
+    pub dt: f64,
+    pub substeps: u32,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            gravity: [0.0, -9.81, 0.0],
+            dt: 1.0 / 60.0,
+            substeps: 1,
+        }
+    }
+}
+
+/// A mass property as an engine holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum MassReport {
+    Infinite,
+    Finite(f64),
+}
+
+/// A body after load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BodyReport {
+    pub node: usize,
+    /// `static`, `kinematic` or `dynamic`.
+    pub kind: String,
+    pub mass: MassReport,
+    /// Centre of mass in the body's local frame.
+    pub center_of_mass: [f64; 3],
+    /// Principal moments (each possibly infinite) and the rotation from principal axes to the
+    /// body frame.
+    pub inertia_diagonal: [MassReport; 3],
+    pub inertia_orientation: [f64; 4],
+    pub linear_velocity: [f64; 3],
+    pub angular_velocity: [f64; 3],
+}
+
+/// A collider or trigger after load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColliderReport {
+    pub node: usize,
+    /// The node of the body it moves with; `None`: static world.
+    pub body: Option<usize>,
+    pub is_trigger: bool,
+    /// `sphere`, `box`, `capsule`, `cylinder`, `convex`, `trimesh`.
+    pub shape: String,
+    /// Shape parameters in the canonical convention of the reference (`radius`, `size`,
+    /// `height` = distance between capsule cap centres, `radius_top`, `radius_bottom`,
+    /// `vertex_count`, `triangle_count`).
+    pub parameters: serde_json::Map<String, serde_json::Value>,
+    /// Pose relative to the body (world when static): translation and rotation.
+    pub translation: [f64; 3],
+    pub rotation: [f64; 4],
+}
+
+/// What an implementation will do when two colliders touch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairReport {
+    /// Collider nodes, `a < b`.
+    pub a: usize,
+    pub b: usize,
+    /// Whether contacts between them are generated.
+    pub collide: bool,
+    pub static_friction: Option<f64>,
+    pub dynamic_friction: Option<f64>,
+    pub restitution: Option<f64>,
+}
+
+/// A joint after load: its bodies and both attachment frames relative to their bodies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JointReport {
+    /// The node carrying the joint.
+    pub node: usize,
+    pub bodies: [Option<usize>; 2],
+    pub frames: [Pose; 2],
+}
+
+/// A rigid pose.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pose {
+    pub translation: [f64; 3],
+    pub rotation: [f64; 4],
+}
+
+/// What the implementation ended up with after load.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Interpretation {
+    pub bodies: Vec<BodyReport>,
+    pub colliders: Vec<ColliderReport>,
+    pub pairs: Vec<PairReport>,
+    pub joints: Vec<JointReport>,
+}
+
+/// A node's world pose and velocity at the current time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeState {
+    pub node: usize,
+    pub translation: [f64; 3],
+    pub rotation: [f64; 4],
+    pub linear_velocity: [f64; 3],
+    pub angular_velocity: [f64; 3],
+}
+
+/// A trigger overlap event since the previous step call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TriggerEvent {
+    /// `enter` or `exit`.
+    pub kind: String,
+    /// The trigger's node (a simple trigger, or the compound trigger's node).
+    pub trigger: usize,
+    /// The other collider's node.
+    pub other: usize,
+}
+
+/// Observables after some steps.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Simulated time in seconds.
+    pub time: f64,
+    /// Every body node and every static collider node.
+    pub nodes: Vec<NodeState>,
+    /// Collider node pairs `[a, b]` (a < b) with at least one active contact point.
+    pub contacts: Vec<[usize; 2]>,
+    /// Trigger events since the previous observation.
+    pub trigger_events: Vec<TriggerEvent>,
+}
+
+/// Something the harness does to the world between steps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// An impulse (N s) at the body's centre of mass.
+    Impulse { node: usize, impulse: [f64; 3] },
+    /// A force (N) held until the next step call ends.
+    Force { node: usize, force: [f64; 3] },
+    /// Move a kinematic body to a world pose at the end of the next step.
+    KinematicPose {
+        node: usize,
+        translation: [f64; 3],
+        rotation: [f64; 4],
+    },
+}
+
+/// Local TRS of one node, the output of constraint evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeTrs {
+    pub node: usize,
+    pub translation: [f64; 3],
+    pub rotation: [f64; 4],
+    pub scale: [f64; 3],
+}
+
+/// Why an implementation could not do what it was asked.
+#[derive(Clone, Debug, PartialEq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "error", content = "message", rename_all = "snake_case")]
+pub enum ImplError {
+    /// The request is outside what the implementation supports.
+    #[error("not supported: {0}")]
+    NotSupported(String),
+    /// The implementation failed in its own way (the `ERROR` status).
+    #[error("implementation error: {0}")]
+    Failed(String),
+    /// A request arrived in the wrong state (e.g. step before load).
+    #[error("bad request: {0}")]
+    BadRequest(String),
+}
+
+/// One implementation under test. Every call may fail with [`ImplError`]; a panic is caught by
+/// the runner and becomes `CRASH`.
+pub trait Implementation {
+    fn handshake(&mut self) -> Result<Handshake, ImplError>;
+    /// Load a scene, replacing any loaded one.
+    fn load(&mut self, request: &LoadRequest) -> Result<LoadOutcome, ImplError>;
+    /// What the implementation made of the loaded scene.
+    fn interpretation(&mut self) -> Result<Interpretation, ImplError>;
+    fn configure(&mut self, config: &SimConfig) -> Result<(), ImplError>;
+    /// Advance `steps` steps of `config.dt`.
+    fn step(&mut self, steps: u32) -> Result<(), ImplError>;
+    fn observe(&mut self) -> Result<State, ImplError>;
+    fn apply(&mut self, action: &Action) -> Result<(), ImplError>;
+    /// VRM: local TRS of every constrained node with the given local pose overrides (the
+    /// `POSES.json` format of the reference) applied to the loaded scene.
+    fn evaluate_constraints(&mut self, poses: &serde_json::Value) -> Result<Vec<NodeTrs>, ImplError>;
+    fn unload(&mut self) -> Result<(), ImplError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feature_prefixes() {
+        let c = Capabilities {
+            features: vec!["joint.limit.".into(), "shape.*".into(), "material".into()],
+            ..Capabilities::default()
+        };
+        assert!(c.supports_feature("joint.limit.linear.1"));
+        assert!(c.supports_feature("shape.box"));
+        assert!(c.supports_feature("material"));
+        assert!(!c.supports_feature("material.combine.average"));
+        assert!(!c.supports_feature("joint.drive.force"));
+    }
+
+    #[test]
+    fn messages_round_trip_as_json() {
+        let outcome = LoadOutcome::Rejected {
+            reason: "bad".into(),
+            codes: vec!["NODE_CYCLE".into()],
+        };
+        let text = serde_json::to_string(&outcome).expect("serialises");
+        assert_eq!(
+            text,
+            r#"{"outcome":"rejected","reason":"bad","codes":["NODE_CYCLE"]}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<LoadOutcome>(&text).expect("parses"),
+            outcome
+        );
+        let err = ImplError::NotSupported("3 angular axes".into());
+        let text = serde_json::to_string(&err).expect("serialises");
+        assert_eq!(text, r#"{"error":"not_supported","message":"3 angular axes"}"#);
+    }
+}
