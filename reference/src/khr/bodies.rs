@@ -120,7 +120,7 @@ fn read_motion(node: NodeId, value: &Value, pointer: &str, issues: &mut Issues) 
             issues.push(Issue::new(Code::NegativeMass, at("mass")).arg("value", v));
             MassValue::EngineComputes
         }
-        Some(v) if v == 0.0 => {
+        Some(0.0) => {
             issues.push(Issue::new(Code::MassZeroInfinite, at("mass")).arg("property", "mass"));
             MassValue::Infinite
         }

@@ -198,14 +198,14 @@ fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Limit
         (None, None) => issues.push(Issue::new(Code::KhrLimitAxesMissing, pointer)),
         _ => {}
     }
-    if let (Some(min), Some(max)) = (l.min, l.max) {
-        if min > max {
-            issues.push(
-                Issue::new(Code::LimitMinAboveMax, pointer)
-                    .arg("min", min)
-                    .arg("max", max),
-            );
-        }
+    if let (Some(min), Some(max)) = (l.min, l.max)
+        && min > max
+    {
+        issues.push(
+            Issue::new(Code::LimitMinAboveMax, pointer)
+                .arg("min", min)
+                .arg("max", max),
+        );
     }
     if let Some(stiffness) = l.stiffness.filter(|s| *s <= 0.0) {
         issues.push(

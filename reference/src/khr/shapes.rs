@@ -13,6 +13,8 @@
 //!   (information): a zero sphere radius, a zero box extent, a capsule whose radii are both 0, a
 //!   cylinder of height 0 or whose radii are both 0. A cone (one radius 0) has volume.
 
+use std::collections::btree_map::Entry;
+
 use nalgebra::Vector3;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -27,7 +29,7 @@ use super::{
 };
 
 /// The shape types of this revision; each is also the name of its parameter object.
-pub(super) const TYPES: [&str; 6] = ["sphere", "box", "capsule", "cylinder", "convex", "trimesh"];
+const TYPES: [&str; 6] = ["sphere", "box", "capsule", "cylinder", "convex", "trimesh"];
 
 #[derive(Deserialize)]
 struct Header {
@@ -248,10 +250,10 @@ fn read_parameters(
             )?;
             // Mesh content problems are the document's to report; the shape stays, and a
             // consumer finds the triangles in `scene.meshes` when they could be read.
-            if !scene.meshes.contains_key(&mesh) {
-                if let Some(triangles) = doc.mesh_triangles(mesh, &mesh_pointer, issues) {
-                    scene.meshes.insert(mesh, triangles);
-                }
+            if let Entry::Vacant(slot) = scene.meshes.entry(mesh)
+                && let Some(triangles) = doc.mesh_triangles(mesh, &mesh_pointer, issues)
+            {
+                slot.insert(triangles);
             }
             Some(if kind == "convex" {
                 Shape::Convex { mesh }
@@ -263,7 +265,7 @@ fn read_parameters(
 }
 
 /// Why a valid shape encloses no volume, if it does not.
-pub(super) fn degenerate(shape: &Shape) -> Option<&'static str> {
+fn degenerate(shape: &Shape) -> Option<&'static str> {
     match shape {
         Shape::Sphere { radius } if *radius == 0.0 => Some("radius is 0"),
         Shape::Box { size } if size.iter().any(|s| *s == 0.0) => Some("size has a zero extent"),
