@@ -537,6 +537,25 @@ fn triggers_become_trigger_colliders_and_compounds() {
     assert_eq!(scene.colliders[0].material, None);
 }
 
+#[test]
+fn a_parent_cycle_does_not_hang_the_owning_body_walk() {
+    // Nodes 0 and 1 are each other's child: the forest check reports it; the reader must still
+    // finish (the ancestor walk is bounded by the node count).
+    let d = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies"],
+        "extensions": {"KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": [{"linearAxes": [0]}]}]}},
+        "nodes": [
+            {"children": [1], "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0}}}},
+            {"children": [0]},
+            {"extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 1, "joint": 0}}}}
+        ]
+    });
+    let (scene, _) = read(&d);
+    assert_eq!(scene.joints.len(), 1);
+    assert_eq!(scene.joints[0].b.body_node, None);
+}
+
 // ------------------------------------------------------------------ properties
 
 /// Arbitrary JSON, a few levels deep.
