@@ -234,6 +234,48 @@ proptest! {
     }
 }
 
+/// The mutations do what they say, so the property above is not vacuous.
+#[test]
+fn mutations_reach_the_checks() {
+    let codes = |doc: &Value| -> Vec<Code> {
+        reference::read_bytes(&serde_json::to_vec(doc).expect("json"), None, None)
+            .issues
+            .iter()
+            .map(|i| i.code)
+            .collect()
+    };
+    let base: Value = serde_json::from_str(BASES[2]).expect("base");
+    let mut cycle = base.clone();
+    apply(&mut cycle, &Mutation::AddCycle { a: 0, b: 1 });
+    assert!(codes(&cycle).contains(&Code::NodeCycle), "{cycle}");
+    let mut dup = base.clone();
+    apply(&mut dup, &Mutation::DuplicateNode { node: 0 });
+    assert_eq!(dup["nodes"].as_array().map(Vec::len), Some(3));
+    let mut replaced = base.clone();
+    apply(
+        &mut replaced,
+        &Mutation::Replace {
+            path: vec![],
+            value: json!(7),
+        },
+    );
+    assert_eq!(codes(&replaced), [Code::GltfSchema]);
+    // Keys in sorted order: asset, nodes, scene, scenes; delete "asset".
+    let mut deleted = base.clone();
+    apply(&mut deleted, &Mutation::DeleteKey { path: vec![0] });
+    assert_eq!(codes(&deleted), [Code::GltfSchema]);
+    // nodes -> node 1 -> its first key ("matrix") becomes the index 3.
+    let mut index = base;
+    apply(
+        &mut index,
+        &Mutation::SetIndex {
+            path: vec![1, 1, 0],
+            index: 3,
+        },
+    );
+    assert_eq!(index["nodes"][1]["matrix"], json!(3), "{index}");
+}
+
 fn codes_and_time(bytes: &[u8]) -> (Vec<(Code, String)>, Duration) {
     let start = Instant::now();
     let reading = reference::read_bytes(bytes, None, None);
@@ -434,8 +476,10 @@ fn set_total_length(glb: &mut [u8]) {
     glb[8..12].copy_from_slice(&total.to_le_bytes());
 }
 
-/// Each GLB case: name, bytes, expected (code, pointer) list.
-fn glb_cases() -> Vec<(&'static str, Vec<u8>, Vec<(&'static str, &'static str)>)> {
+/// One GLB case: name, bytes, expected (code, pointer) list.
+type GlbCase = (&'static str, Vec<u8>, Vec<(&'static str, &'static str)>);
+
+fn glb_cases() -> Vec<GlbCase> {
     let (json, bin) = glb_document();
     let valid = glb::build(&json, Some(&bin));
     let none = ("PROFILE_NONE", "");

@@ -82,7 +82,7 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
                 Some(&[x, y, z, w]) => {
                     let q = quaternion_xyzw([x, y, z, w]);
                     let length = q.norm();
-                    if !((length - 1.0).abs() <= ROTATION_UNIT_TOLERANCE) {
+                    if (length - 1.0).abs() > ROTATION_UNIT_TOLERANCE {
                         issues.push(
                             Issue::new(Code::NodeRotationNotUnit, format!("/nodes/{i}/rotation"))
                                 .arg("length", length),
@@ -351,14 +351,22 @@ mod tests {
         // Skew: column 1 = (0.1, 1, 0) is not orthogonal to column 0 = (1, 0, 0).
         let mut skew = Matrix4::identity();
         skew[(0, 1)] = 0.1;
-        assert!(decompose(&skew).unwrap_err().contains("skew"));
+        assert!(decompose(&skew).expect_err("not TRS").contains("skew"));
         // Projection row, singular scale.
         let mut projection = Matrix4::identity();
         projection[(3, 2)] = -1.0;
-        assert!(decompose(&projection).unwrap_err().contains("projection"));
+        assert!(
+            decompose(&projection)
+                .expect_err("not TRS")
+                .contains("projection")
+        );
         let mut singular = Matrix4::identity();
         singular[(1, 1)] = 0.0;
-        assert!(decompose(&singular).unwrap_err().contains("singular"));
+        assert!(
+            decompose(&singular)
+                .expect_err("not TRS")
+                .contains("singular")
+        );
     }
 
     #[test]
