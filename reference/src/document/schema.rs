@@ -189,12 +189,14 @@ fn gltf_path_tokens(path: &str) -> Vec<String> {
             rest = r;
         } else {
             let end = rest.find(['.', '[', ' ']).unwrap_or(rest.len());
-            tokens.push(rest[..end].to_owned());
+            // The flattened map of unknown extensions is a field named `others` in gltf-json;
+            // it has no JSON key of its own.
+            if &rest[..end] != "others" {
+                tokens.push(rest[..end].to_owned());
+            }
             rest = &rest[end..];
         }
     }
-    // The flattened map of unknown extensions is a field named `others` in gltf-json.
-    tokens.retain(|t| t != "others");
     tokens
 }
 
@@ -221,6 +223,8 @@ mod tests {
             ),
             ("extensionsRequired[2] = \"KHR_x\"", "/extensionsRequired/2"),
             ("a[\"b/c\"].d", "/a/b~1c/d"),
+            ("nodes[0].extensions.others[\"X\"]", "/nodes/0/extensions/X"),
+            ("a[\"others\"]", "/a/others"),
         ];
         for (path, pointer) in cases {
             assert_eq!(pointer_of(&gltf_path_tokens(path)), pointer, "{path}");
