@@ -81,10 +81,10 @@ pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
             (Some(found), legacy) => {
                 if let Some((_, pointer)) = legacy {
                     // Both keys: the current one wins; the legacy object is not read.
-                    issues.push(
-                        Issue::new(Code::VrmLegacyKey, pointer)
-                            .arg("key", format!("{LEGACY_KEY} (ignored: {KEY} is present)")),
-                    );
+                    issues.push(Issue::new(Code::VrmLegacyKey, pointer).arg(
+                        "key",
+                        format!("{LEGACY_KEY}, ignored as {KEY} is present, would be"),
+                    ));
                 }
                 found
             }
