@@ -163,11 +163,11 @@ const ALL3: [bool; 3] = [true; 3];
 const Z: [f64; 3] = [0.0, 0.0, 1.0];
 const Y: [f64; 3] = [0.0, 1.0, 0.0];
 
+/// (node, translation, rotation) override of a pose.
+type Override = (usize, Option<[f64; 3]>, Option<UnitQuaternion<f64>>);
+
 /// Local poses: rest, with the given translation / rotation overrides (through [`Poses`]).
-fn posed(
-    scene: &Scene,
-    overrides: &[(usize, Option<[f64; 3]>, Option<UnitQuaternion<f64>>)],
-) -> Vec<Trs> {
+fn posed(scene: &Scene, overrides: &[Override]) -> Vec<Trs> {
     let mut p = Poses::default();
     for &(n, t, r) in overrides {
         p.nodes.insert(
@@ -198,12 +198,7 @@ struct Case {
     want: Vec<Want>,
 }
 
-fn case(
-    name: &'static str,
-    scene: Scene,
-    overrides: &[(usize, Option<[f64; 3]>, Option<UnitQuaternion<f64>>)],
-    want: Vec<Want>,
-) -> Case {
+fn case(name: &'static str, scene: Scene, overrides: &[Override], want: Vec<Want>) -> Case {
     let pose = posed(&scene, overrides);
     Case {
         name,

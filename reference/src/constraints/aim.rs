@@ -82,7 +82,8 @@ impl AimFrame {
 pub(crate) fn aim_direction(from: &Vector3<f64>, to: &Vector3<f64>) -> Option<Unit<Vector3<f64>>> {
     let d = to - from;
     let scale = 1.0_f64.max(from.amax()).max(to.amax());
-    if !(d.amax() > 1e-12 * scale) {
+    let length = d.amax();
+    if length.is_nan() || length <= 1e-12 * scale {
         return None;
     }
     direction(&d)

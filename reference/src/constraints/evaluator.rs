@@ -57,8 +57,8 @@ fn checked(trs: &Trs, node: NodeId, which: Which) -> Result<Trs, ConstraintError
     if !finite {
         return Err(ConstraintError::NonFinite { node, which });
     }
-    let scale = q.coords.amax();
-    if !(scale > 0.0) {
+    let scale = q.coords.amax(); // finite here
+    if scale <= 0.0 {
         return Err(ConstraintError::ZeroRotation { node, which });
     }
     let q = q / scale;
