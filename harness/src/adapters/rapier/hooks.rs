@@ -51,17 +51,12 @@ pub(super) fn allows(x: Option<&Filter>, y: Option<&Filter>) -> bool {
     let Some(x) = x else { return true };
     let systems: &[String] = y.map_or(&[], |f| &f.collision_systems);
     let subset = |list: &[String]| systems.iter().all(|s| list.contains(s));
-    if let Some(with) = &x.collide_with_systems {
-        if !subset(with) {
-            return false;
-        }
-    }
-    if let Some(without) = &x.not_collide_with_systems {
-        if !systems.is_empty() && subset(without) {
-            return false;
-        }
-    }
-    true
+    let admitted = x.collide_with_systems.as_deref().is_none_or(subset);
+    let excluded = x
+        .not_collide_with_systems
+        .as_deref()
+        .is_some_and(|without| !systems.is_empty() && subset(without));
+    admitted && !excluded
 }
 
 /// Both directions of [D-FILTER].
