@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+mod eval;
 mod validate;
 
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
     Validate(validate::Args),
+    /// Print the expected interpretation of a file (at given poses) as JSON.
+    Eval(eval::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -37,6 +40,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Eval(args) => eval::run(args),
     };
     match result {
         Ok(code) => code,
