@@ -283,6 +283,50 @@ mod tests {
         assert_eq!(world_velocity(VelocitySpace::World, &pose, &v), v);
     }
 
+    fn any_orientation() -> impl proptest::strategy::Strategy<Value = UnitQuaternion<f64>> {
+        use proptest::prelude::*;
+        (-3.0..3.0f64, -3.0..3.0f64, -3.0..3.0f64)
+            .prop_map(|(x, y, z)| UnitQuaternion::from_scaled_axis(Vector3::new(x, y, z)))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+        /// For finite moments the tensor is symmetric, its trace is the sum of the moments
+        /// (rotation keeps the trace), and the inverse tensor is its inverse.
+        #[test]
+        fn principal_tensor_is_consistent(
+            q in any_orientation(), d in proptest::array::uniform3(0.1..10.0f64),
+        ) {
+            let InertiaExpect::Given { tensor: Some(t), inverse_tensor: Some(inv), .. } =
+                inertia(&Inertia::Principal { diagonal: d.map(MassValue::Finite), orientation: q })
+            else {
+                panic!("finite moments give both matrices")
+            };
+            proptest::prop_assert!((t - t.transpose()).abs().max() < 1e-9);
+            proptest::prop_assert!((t.trace() - (d[0] + d[1] + d[2])).abs() < 1e-9);
+            proptest::prop_assert!((t * inv - Matrix3::identity()).abs().max() < 1e-9);
+        }
+
+        /// An infinite moment makes the inverse tensor singular along that principal axis:
+        /// inv * (R e_i) = 0.
+        #[test]
+        fn infinite_moment_is_a_null_direction_of_the_inverse(
+            q in any_orientation(), axis in 0usize..3, d in 0.1..10.0f64,
+        ) {
+            let mut diagonal = [MassValue::Finite(d); 3];
+            diagonal[axis] = MassValue::Infinite;
+            let InertiaExpect::Given { tensor, inverse_tensor: Some(inv), .. } =
+                inertia(&Inertia::Principal { diagonal, orientation: q })
+            else {
+                panic!("the inverse exists")
+            };
+            proptest::prop_assert!(tensor.is_none());
+            let principal_axis = q * Vector3::ith(axis, 1.0);
+            proptest::prop_assert!((inv * principal_axis).norm() < 1e-9);
+        }
+    }
+
     #[test]
     fn inverse_mass_of_each_form() {
         assert_eq!(inverse_mass(MassValue::Finite(4.0)), Some(0.25));

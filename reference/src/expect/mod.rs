@@ -38,7 +38,7 @@ pub use pending::constraints::ConstraintError; // TEMPORARY: crate::constraints:
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Expectation {
     pub profile: Profile,
-    /// Every decision some value below rests on, sorted by id order of the catalogue.
+    /// Every decision some value below rests on, in catalogue order.
     pub decisions: Vec<Decision>,
     /// World poses of the nodes of the default scene, at rest and at the given poses.
     pub nodes: Vec<NodePose>,

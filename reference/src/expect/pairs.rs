@@ -99,3 +99,43 @@ pub fn pairs(scene: &Scene) -> Vec<PairExpect> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Profile;
+    use crate::scene::{Attachment, Joint, LimitSet};
+
+    fn joint(node: NodeId, a: Option<NodeId>, b: Option<NodeId>, enable_collision: bool) -> Joint {
+        Joint {
+            node,
+            a: Attachment {
+                frame: node,
+                body_node: a,
+            },
+            b: Attachment {
+                frame: node,
+                body_node: b,
+            },
+            limits: LimitSet::Coupled(Vec::new()),
+            drives: Vec::new(),
+            enable_collision,
+            description: None,
+        }
+    }
+
+    #[test]
+    fn joined_in_either_order_unless_collision_is_enabled() {
+        let mut s = Scene::new(Profile::Khr2024Draft, Vec::new(), Vec::new());
+        s.joints = vec![
+            joint(7, Some(1), None, false),
+            joint(8, Some(2), Some(3), true),
+        ];
+        // The world end matches a static collider (body node `None`), in either order.
+        assert_eq!(joined_by(&s, None, Some(1)), Some(7));
+        assert_eq!(joined_by(&s, Some(1), None), Some(7));
+        // enableCollision: the joint does not exclude the pair.
+        assert_eq!(joined_by(&s, Some(2), Some(3)), None);
+        assert_eq!(joined_by(&s, Some(1), Some(3)), None);
+    }
+}
