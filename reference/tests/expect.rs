@@ -332,14 +332,14 @@ fn khr_joint_at_rest_and_at_poses() {
         &pose(v(0.0, 3.0, 0.0), UnitQuaternion::identity())
     ));
     // Point limit: |d| = 0, satisfied. Twist of q_a* q_b = Rz(-90) about z: -pi/2, below the
-    // minimum -pi/4 by pi/4.
+    // minimum -pi/4 by pi/4: violation metric - min = -pi/2 + pi/4 = -pi/4 (signed).
     assert!(j.limits[0].metric.abs() < 1e-9 && j.limits[0].violation.abs() < 1e-9);
     assert!(
         (j.limits[1].metric + FRAC_PI_2).abs() < 1e-9,
         "{}",
         j.limits[1].metric
     );
-    assert!((j.limits[1].violation - FRAC_PI_4).abs() < 1e-9);
+    assert!((j.limits[1].violation + FRAC_PI_4).abs() < 1e-9);
     assert_eq!(j.drives.len(), 1);
     assert!(j.decisions.contains(&Decision::TwistSigned));
 
@@ -462,6 +462,31 @@ fn omi_frames_are_carried_by_their_bodies() {
     assert!((j.limits[0].violation - 0.5).abs() < 1e-9);
     assert_eq!(j.limits[0].damping, 1.0);
     assert!(j.decisions.contains(&Decision::OmiPerAxis));
+}
+
+/// OMI: a later constraint on the same axis overrides an earlier one. Constraints [x in
+/// [-0.5, 0.5], x and y in [-2, 2]]: axis x of the first is overridden, axis y is not limited by
+/// the first at all. Body B at (3, 0, 0): d = (1, 0, 0) -> metric 1 on x (violates only the
+/// overridden [-0.5, 0.5]: violation 0.5; within [-2, 2]: 0), 0 on y.
+#[test]
+fn omi_later_constraint_overrides_an_earlier_one_on_the_same_axis() {
+    let mut s = omi_joint();
+    if let LimitSet::PerAxis(list) = &mut s.joints[0].limits {
+        list.push(limit(DofKind::Linear, &[0, 1], Some(-2.0), Some(2.0)));
+    }
+    let e = eval(&s, &translate(1, v(3.0, 0.0, 0.0)));
+    let l = &e.joints[0].limits;
+    let summary: Vec<(usize, Vec<u8>, bool)> = l
+        .iter()
+        .map(|l| (l.index, l.axes.clone(), l.overridden))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![(0, vec![0], true), (1, vec![0], false), (1, vec![1], false)]
+    );
+    assert!((l[0].violation - 0.5).abs() < 1e-9);
+    assert!((l[1].metric - 1.0).abs() < 1e-9 && l[1].violation == 0.0);
+    assert!(l[2].metric.abs() < 1e-9);
 }
 
 // ----- scale -------------------------------------------------------------------------------------

@@ -10,11 +10,11 @@ use nalgebra::Isometry3;
 use serde::Serialize;
 
 use crate::decision::Decision;
+use crate::metrics;
 use crate::profile::Profile;
 use crate::scene::{Attachment, BodyId, DofKind, Drive, Joint, LimitSet, NodeId, Scene};
 
 use super::json;
-use super::pending::metrics; // TEMPORARY: crate::metrics
 use super::world::World;
 
 /// How an attachment frame moves at given poses.
@@ -64,8 +64,12 @@ pub struct LimitExpect {
     pub stiffness: Option<f64>,
     pub damping: f64,
     pub metric: f64,
-    /// How far the metric is outside `[min, max]` (0 when satisfied).
+    /// How far the metric is outside `[min, max]`: 0 inside, `metric - max` (> 0) above,
+    /// `metric - min` (< 0) below (`metrics::violation`).
     pub violation: f64,
+    /// Per-axis (OMI) only: a later constraint of the same kind limits the same axis, so this
+    /// one does not apply ("later constraints override the previous ones").
+    pub overridden: bool,
 }
 
 /// Whether the axes of each limit are coupled (KHR) or each limited on its own (OMI)
@@ -117,20 +121,27 @@ pub fn joint(scene: &Scene, world: &World, j: &Joint) -> JointExpect {
     ];
     let limits = j.limits.limits();
     let evaluated = metrics::evaluate(&j.limits, &frames[0].world, &frames[1].world);
+    let overridden = |e: &metrics::LimitEval| {
+        matches!(j.limits, LimitSet::PerAxis(_))
+            && evaluated
+                .iter()
+                .any(|o| o.index > e.index && o.kind == e.kind && o.axes == e.axes)
+    };
     let limits: Vec<LimitExpect> = evaluated
-        .into_iter()
+        .iter()
         .map(|e| {
             let given = limits.get(e.index);
             LimitExpect {
                 index: e.index,
                 kind: e.kind,
-                axes: e.axes,
+                axes: e.axes.clone(),
                 min: e.min,
                 max: e.max,
                 stiffness: given.and_then(|l| l.stiffness),
                 damping: given.map_or(0.0, |l| l.damping),
                 metric: e.metric,
                 violation: e.violation,
+                overridden: overridden(e),
             }
         })
         .collect();

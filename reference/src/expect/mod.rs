@@ -13,7 +13,7 @@ pub mod filter;
 pub mod joints;
 pub mod json;
 pub mod pairs;
-mod pending; // TEMPORARY until crate::metrics and crate::constraints land
+mod pending; // TEMPORARY until crate::constraints lands
 pub mod world;
 
 use std::collections::BTreeSet;
