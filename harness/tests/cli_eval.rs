@@ -164,4 +164,28 @@ fn unreadable_file_or_bad_poses_exit_2() {
     assert_eq!(code(&out), 2);
     let out = run(&[file.as_os_str(), "--format".as_ref(), "yaml".as_ref()]);
     assert_eq!(code(&out), 2);
+    let out = run(&[file.as_os_str(), "--profile".as_ref(), "khr".as_ref()]);
+    assert_eq!(code(&out), 2);
+    // A plain glTF without physics or constraints: nothing to evaluate.
+    let plain = write(
+        "plain.gltf",
+        r#"{"asset": {"version": "2.0"}, "nodes": [{}]}"#,
+    );
+    let out = run(&[plain.as_os_str()]);
+    assert_eq!(code(&out), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to evaluate"));
+}
+
+/// `--profile` forces the profile the file is read under; the output says which.
+#[test]
+fn profile_flag_is_honoured() {
+    let file = write("hinge-forced.gltf", HINGE);
+    let out = run(&[
+        file.as_os_str(),
+        "--profile".as_ref(),
+        "khr-2024-draft".as_ref(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(j["profile"], "khr-2024-draft");
 }

@@ -519,6 +519,56 @@ fn scaled_body_gives_scaled_offsets() {
     ));
 }
 
+// ----- VRM constraints ---------------------------------------------------------------------------
+
+/// Source node 0 and destination node 1 (rest (0, 1, 0), identity), a local-to-local rotation
+/// constraint on every axis with weight 0.5. Source turned Rz(90): delta S0^-1 S = Rz(90),
+/// slerp(I, Rz(90), 0.5) = Rz(45), destination q0 * delta = Rz(45) [D-VRM-ROTATION].
+#[test]
+fn constrained_nodes_report_their_local_trs_at_the_poses() {
+    let mut s = scene(
+        Profile::VrmcConstraintsDraft,
+        &[
+            (None, Vector3::zeros(), UnitQuaternion::identity(), 1.0),
+            (None, v(0.0, 1.0, 0.0), UnitQuaternion::identity(), 1.0),
+        ],
+    );
+    s.constraints = vec![NodeConstraint {
+        node: 1,
+        source: 0,
+        source_space: Space::Local,
+        destination_space: Space::Local,
+        weight: 0.5,
+        kind: ConstraintKind::Rotation {
+            freeze_axes: [true; 3],
+        },
+    }];
+    let mut poses = Poses::default();
+    poses.nodes.insert(
+        0,
+        PoseOverride {
+            rotation: Some(rz(FRAC_PI_2)),
+            ..PoseOverride::default()
+        },
+    );
+    let e = eval(&s, &poses);
+    assert_eq!(e.constraints.len(), 1);
+    let c = &e.constraints[0];
+    assert_eq!(c.node, 1);
+    assert!(
+        c.rotation.angle_to(&rz(FRAC_PI_4)) < 1e-9,
+        "{:?}",
+        c.rotation
+    );
+    assert!(close3(&c.translation, &v(0.0, 1.0, 0.0)));
+    assert!(close3(&c.scale, &v(1.0, 1.0, 1.0)));
+    // The node's posed world pose carries the evaluated rotation; its rest pose does not.
+    let n1 = e.nodes.iter().find(|n| n.node == 1).expect("node 1");
+    assert!(n1.posed.rotation.angle_to(&rz(FRAC_PI_4)) < 1e-9);
+    assert!(n1.rest.rotation.angle() < 1e-12);
+    assert!(e.decisions.contains(&Decision::VrmRotation));
+}
+
 // ----- the JSON form -----------------------------------------------------------------------------
 
 #[test]
