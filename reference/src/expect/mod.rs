@@ -13,7 +13,6 @@ pub mod filter;
 pub mod joints;
 pub mod json;
 pub mod pairs;
-mod pending; // TEMPORARY until crate::constraints lands
 pub mod world;
 
 use std::collections::BTreeSet;
@@ -32,7 +31,7 @@ pub use joints::JointExpect;
 pub use pairs::PairExpect;
 pub use world::{NodePose, World};
 
-pub use pending::constraints::ConstraintError; // TEMPORARY: crate::constraints::ConstraintError
+pub use crate::constraints::ConstraintError;
 
 /// Everything a conforming importer must end up with for one scene at given poses.
 #[derive(Clone, Debug, PartialEq, Serialize)]

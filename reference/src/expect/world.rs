@@ -8,7 +8,7 @@
 use nalgebra::{Isometry3, Matrix4};
 use serde::Serialize;
 
-use super::pending::constraints::{self, ConstraintError}; // TEMPORARY: crate::constraints
+use crate::constraints::{self, ConstraintError};
 use crate::math::pose_of;
 use crate::poses::Poses;
 use crate::scene::{NodeId, Scene, Trs};
