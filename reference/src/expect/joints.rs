@@ -163,6 +163,7 @@ pub fn joint(scene: &Scene, world: &World, j: &Joint) -> JointExpect {
     {
         decisions.push(Decision::TwistSigned);
     }
+    decisions.sort();
     JointExpect {
         node: j.node,
         bodies: [frames[0].body, frames[1].body],
