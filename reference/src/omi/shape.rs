@@ -58,7 +58,7 @@ impl Kind {
 
 /// Which extension a shape definition came from: the rules differ slightly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Flavor {
+pub(super) enum Flavor {
     /// `OMI_collider`: mesh `-1` (the default) means none; hulls have at most 255 points.
     Collider,
     /// `OMI_physics_shape`: `mesh` is a plain glTF id; no hull point limit.
@@ -272,50 +272,38 @@ fn read_shape(value: &Value, pointer: &str, b: &mut Builder<'_>) -> Option<Defin
     let json = parse_object::<ShapeJson>(value, pointer, b.issues)?;
     let kind = json.kind.kind();
     let name = json.kind.name();
-    let others: Vec<&str> = SUB_OBJECTS
+    // One issue per shape, at the shape, as the KHR reader does.
+    let present: Vec<&str> = SUB_OBJECTS
         .into_iter()
-        .filter(|&s| s != name && value.get(s).is_some())
+        .filter(|&s| value.get(s).is_some())
         .collect();
-    let params = match value.get(name) {
+    if present != [name] {
+        let detail = if present.is_empty() {
+            format!("no parameter object (expected {name:?})")
+        } else if !present.contains(&name) {
+            format!("found {present:?} instead of {name:?}")
+        } else {
+            format!("several parameter objects: {present:?}")
+        };
+        b.issues.push(
+            Issue::new(Code::ShapeParametersMismatch, pointer)
+                .arg("type", format!("{name:?}"))
+                .arg("detail", detail),
+        );
+    }
+    let (params, at) = match value.get(name) {
         Some(sub) => {
-            for other in &others {
-                b.issues.push(
-                    Issue::new(Code::ShapeParametersMismatch, push_pointer(pointer, other))
-                        .arg("type", name)
-                        .arg("detail", format!("it also has a {other} object")),
-                );
-            }
             let at = push_pointer(pointer, name);
             ext::check_properties(sub, &at, kind.parameters(), b.issues);
-            let params = parse_object::<Params>(sub, &at, b.issues)?;
-            return build(kind, name, &params, &at, Flavor::PhysicsShape, b).map(|shape| {
-                Definition {
-                    shape,
-                    is_trigger: false,
-                    trimesh: kind == Kind::Trimesh,
-                }
-            });
+            (parse_object::<Params>(sub, &at, b.issues)?, at)
         }
-        None => {
-            let detail = if others.is_empty() {
-                format!("it has no {name} object")
-            } else {
-                format!("it has no {name} object but {}", others.join(", "))
-            };
-            b.issues.push(
-                Issue::new(Code::ShapeParametersMismatch, pointer)
-                    .arg("type", name)
-                    .arg("detail", detail),
-            );
-            // Every parameter of the implicit shapes has a default: build from those. Mesh
-            // shapes have no default mesh: no shape (the mismatch already says why).
-            if matches!(kind, Kind::Convex | Kind::Trimesh) {
-                return None;
-            }
-            Params::default()
-        }
+        // Every parameter of the implicit shapes has a default: build from those. Mesh shapes
+        // have no default mesh: no shape (the mismatch already says why).
+        None if matches!(kind, Kind::Convex | Kind::Trimesh) => return None,
+        None => (Params::default(), pointer.to_owned()),
     };
-    build(kind, name, &params, pointer, Flavor::PhysicsShape, b).map(|shape| Definition {
+    let shape = build(kind, name, &params, &at, Flavor::PhysicsShape, b)?;
+    Some(Definition {
         shape,
         is_trigger: false,
         trimesh: kind == Kind::Trimesh,
@@ -490,29 +478,34 @@ fn mesh_of(
         b.issues
             .push(Issue::new(Code::MeshShapeMultiplePrimitives, &pointer).arg("count", primitives));
     }
-    if b.tried.insert(mesh) {
-        if let Some(triangles) = b.doc.mesh_triangles(mesh, &pointer, b.issues) {
-            b.scene.meshes.insert(mesh, triangles);
-        }
+    if b.tried.insert(mesh)
+        && let Some(triangles) = b.doc.mesh_triangles(mesh, &pointer, b.issues)
+    {
+        b.scene.meshes.insert(mesh, triangles);
     }
-    if kind == Kind::Convex {
-        if let Some(triangles) = b
-            .scene
-            .meshes
-            .get(&mesh)
-            .filter(|t| !t.triangles.is_empty())
-        {
-            let points = distinct_points(triangles);
-            if points < HULL_MIN_POINTS {
-                b.issues
-                    .push(Issue::new(Code::HullFewPoints, &pointer).arg("count", points));
-            } else if points > HULL_MAX_POINTS && flavor == Flavor::Collider {
-                b.issues
-                    .push(Issue::new(Code::HullTooManyPoints, &pointer).arg("count", points));
-            }
-        }
+    if kind == Kind::Convex
+        && let Some(triangles) = b.scene.meshes.get(&mesh)
+        && let Some(issue) = hull_points(triangles, &pointer, flavor)
+    {
+        b.issues.push(issue);
     }
     Some(mesh)
+}
+
+/// `HULL_FEW_POINTS` (< 4 distinct points) or, for `OMI_collider` only, `HULL_TOO_MANY_POINTS`
+/// (> 255). A mesh without triangles is left to the mesh reader (`MESH_SHAPE_EMPTY`).
+pub(super) fn hull_points(mesh: &TriangleMesh, pointer: &str, flavor: Flavor) -> Option<Issue> {
+    if mesh.triangles.is_empty() {
+        return None;
+    }
+    let points = distinct_points(mesh);
+    if points < HULL_MIN_POINTS {
+        Some(Issue::new(Code::HullFewPoints, pointer).arg("count", points))
+    } else if points > HULL_MAX_POINTS && flavor == Flavor::Collider {
+        Some(Issue::new(Code::HullTooManyPoints, pointer).arg("count", points))
+    } else {
+        None
+    }
 }
 
 /// Distinct vertex positions used by the mesh's triangles: the most points its hull can have.

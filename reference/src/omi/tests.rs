@@ -15,7 +15,7 @@ use crate::scene::{
 use crate::{Reading, read_bytes, read_path};
 
 use super::body::inertia_of;
-use super::shape::{capsule, capsule_too_short, distinct_points};
+use super::shape::{Flavor, capsule, capsule_too_short, distinct_points, hull_points};
 
 fn read_json(gltf: &Value) -> Reading {
     let bytes = serde_json::to_vec(gltf).expect("serializable");
@@ -138,6 +138,41 @@ fn distinct_points_ignore_repeats_and_signed_zero() {
         triangles: vec![[0, 1, 2], [3, 1, 4], [0, 2, 4]],
     };
     assert_eq!(distinct_points(&mesh), 4);
+}
+
+/// `n` distinct points on a helix, as `n / 3` separate triangles.
+fn points_mesh(n: usize) -> TriangleMesh {
+    let positions: Vec<[f64; 3]> = (0..n)
+        .map(|i| {
+            let t = i as f64;
+            [t.cos(), t.sin(), 0.01 * t]
+        })
+        .collect();
+    let triangles = (0..n / 3)
+        .map(|k| {
+            let k = u32::try_from(k).expect("small");
+            [3 * k, 3 * k + 1, 3 * k + 2]
+        })
+        .collect();
+    TriangleMesh {
+        positions,
+        triangles,
+    }
+}
+
+#[test]
+fn hull_point_counts() {
+    let code = |n, flavor| hull_points(&points_mesh(n), "/p", flavor).map(|i| i.code);
+    // A single triangle: 3 points, no volume (seed 004 recommends at least 4).
+    assert_eq!(code(3, Flavor::Collider), Some(Code::HullFewPoints));
+    assert_eq!(code(3, Flavor::PhysicsShape), Some(Code::HullFewPoints));
+    assert_eq!(code(6, Flavor::Collider), None);
+    assert_eq!(code(255, Flavor::Collider), None);
+    // 258 > 255: OMI_collider's limit; OMI_physics_shape 2023-06-22 removed it.
+    assert_eq!(code(258, Flavor::Collider), Some(Code::HullTooManyPoints));
+    assert_eq!(code(258, Flavor::PhysicsShape), None);
+    // No triangle at all is the mesh reader's MESH_SHAPE_EMPTY, not a hull count.
+    assert_eq!(code(2, Flavor::Collider), None);
 }
 
 proptest! {
@@ -400,7 +435,7 @@ fn later_constraints_are_kept_in_node_order() {
     assert_eq!((j.a.body_node, j.b.body_node), (Some(1), Some(2)));
     assert!(!j.enable_collision);
     assert!(j.drives.is_empty());
-    let rows: Vec<(DofKind, Vec<u8>, Option<f64>, Option<f64>, Option<f64>, f64)> = j
+    let rows: Vec<LimitRow> = j
         .limits
         .limits()
         .iter()
