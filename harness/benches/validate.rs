@@ -33,14 +33,14 @@ fn main() {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("create family folder");
         std::fs::write(&path, serde_json::to_vec(&doc).expect("serialise")).expect("write scene");
     }
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/specs/samples");
-    if samples.is_dir() {
-        copy_tree(&samples, &folder.join("samples"));
-    } else {
-        eprintln!(
-            "note: {} is absent: generated scenes only",
-            samples.display()
-        );
+    // shared/ sits beside the clone (or beside an ancestor of a nested worktree).
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("shared/specs/samples"))
+        .find(|dir| dir.is_dir());
+    match samples {
+        Some(samples) => copy_tree(&samples, &folder.join("samples")),
+        None => eprintln!("note: no shared/specs/samples found: generated scenes only"),
     }
 
     let files = gltf_files(&folder);
