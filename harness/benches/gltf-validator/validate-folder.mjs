@@ -3,9 +3,10 @@
 // extensions). External buffers are read from disk, as physics-cts does.
 //
 // Usage: node validate-folder.mjs FOLDER [RUNS]
-// Prints one JSON line: {"files", "bytes", "runs_seconds": [...], "errors", "warnings", "infos"}
-// where runs_seconds times each full pass over the folder (start-up excluded), and the counts are
-// those of the last pass.
+// Prints one JSON line: {"files", "bytes", "runs_seconds": [...], "runs_cpu_seconds": [...],
+// "errors", "warnings", "infos"} where runs_seconds times each full pass over the folder (start-up
+// excluded), runs_cpu_seconds is the process's CPU time (user + system) during each pass, and the
+// counts are those of the last pass.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -34,10 +35,12 @@ let bytes = 0;
 for (const f of files) bytes += statSync(f).size;
 
 const runsSeconds = [];
+const runsCpuSeconds = [];
 let counts = { errors: 0, warnings: 0, infos: 0 };
 for (let run = 0; run < runs; run++) {
   counts = { errors: 0, warnings: 0, infos: 0 };
   const start = performance.now();
+  const cpu = process.cpuUsage();
   for (const file of files) {
     const data = new Uint8Array(readFileSync(file));
     const report = await validator.validateBytes(data, {
@@ -57,5 +60,7 @@ for (let run = 0; run < runs; run++) {
     counts.infos += report.issues.numInfos;
   }
   runsSeconds.push((performance.now() - start) / 1000);
+  const used = process.cpuUsage(cpu);
+  runsCpuSeconds.push((used.user + used.system) / 1e6);
 }
-console.log(JSON.stringify({ files: files.length, bytes, runs_seconds: runsSeconds, ...counts }));
+console.log(JSON.stringify({ files: files.length, bytes, runs_seconds: runsSeconds, runs_cpu_seconds: runsCpuSeconds, ...counts }));

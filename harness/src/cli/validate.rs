@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use reference::issue::{Issue, Severity};
 use reference::profile::Profile;
@@ -99,8 +100,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     dedup_keep_first(&mut files);
 
     let mut reports = Vec::with_capacity(files.len());
-    for file in &files {
-        match reference::read_path(file, args.profile) {
+    for (file, result) in files.iter().zip(read_all(&files, args.profile)) {
+        match result {
             Ok(reading) => reports.push(FileReport {
                 path: file.display().to_string(),
                 profile: reading.profile,
@@ -135,6 +136,49 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Read every file, on as many threads as there are cores; the results keep the order of
+/// `files`, so the output does not depend on scheduling.
+fn read_all(
+    files: &[PathBuf],
+    forced: Option<Profile>,
+) -> Vec<Result<reference::Reading, reference::ReadError>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len());
+    if threads <= 1 {
+        return files
+            .iter()
+            .map(|f| reference::read_path(f, forced))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<_> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(file) = files.get(i) else { break };
+                        done.push((i, reference::read_path(file, forced)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| match w.join() {
+                Ok(done) => done,
+                // A reader panic is a bug; surface it rather than drop files silently.
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Compiler-style lines. An issue on the whole document (empty pointer) has no pointer column.
