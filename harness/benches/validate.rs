@@ -203,7 +203,7 @@ fn env_number(name: &str, default: usize) -> usize {
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
     let n = samples.len();
-    if n % 2 == 1 {
+    if !n.is_multiple_of(2) {
         samples[n / 2]
     } else {
         (samples[n / 2 - 1] + samples[n / 2]) / 2.0

@@ -174,7 +174,7 @@ fn folders_are_searched_recursively_in_sorted_order_for_gltf_and_glb_only() {
     write(&dir, "in/data.bin", "\0\0\0\0");
     // A GLB holding PLAIN: 12-byte header, 8-byte chunk header, JSON padded with spaces to 4.
     let mut chunk = PLAIN.as_bytes().to_vec();
-    while chunk.len() % 4 != 0 {
+    while !chunk.len().is_multiple_of(4) {
         chunk.push(b' ');
     }
     let mut glb = Vec::new();
