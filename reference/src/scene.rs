@@ -402,10 +402,12 @@ impl Scene {
     }
 
     /// Ancestors of `node`, nearest first (the node itself excluded).
+    /// At most `nodes.len()` items, so a parent cycle that escaped the forest check never hangs.
     pub fn ancestors(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         std::iter::successors(self.nodes.get(node).and_then(|n| n.parent), move |&p| {
             self.nodes.get(p).and_then(|n| n.parent)
         })
+        .take(self.nodes.len())
     }
 
     /// Whether `descendant` is strictly below `ancestor`.

@@ -56,7 +56,10 @@ fn cases() -> Vec<PathBuf> {
 }
 
 fn expect_of(case: &Path) -> Expect {
-    let stem = case.file_stem().and_then(|s| s.to_str()).expect("utf-8 name");
+    let stem = case
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("utf-8 name");
     let path = case.with_file_name(format!("{stem}.expect.json"));
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: missing expectation: {e}", path.display()));
@@ -109,7 +112,10 @@ fn every_code_is_asserted_by_some_case() {
         .flat_map(|c| expect_of(c).issues.into_iter().map(|e| e.code))
         .collect();
     for id in &asserted {
-        assert!(Code::from_id(id).is_some(), "unknown code {id} in an expectation");
+        assert!(
+            Code::from_id(id).is_some(),
+            "unknown code {id} in an expectation"
+        );
     }
     let missing: Vec<&str> = Code::ALL
         .iter()
