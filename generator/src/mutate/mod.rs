@@ -55,7 +55,8 @@ impl Mutator {
             base.description
         );
         case.spec = self.code.spec_reference().to_owned();
-        if case.profile.is_some() && self.code == Code::ProfileNone {
+        // No profile applies when the core document cannot be read, or has no extension.
+        if UNREADABLE.contains(&self.code) {
             case.profile = None;
         }
         Some(case)
@@ -74,6 +75,9 @@ pub fn all() -> Vec<Mutator> {
     v.sort_by_key(|m| (order(m.code), m.name));
     v
 }
+
+/// Codes after which the reference reads no profile.
+const UNREADABLE: &[Code] = &[Code::JsonSyntax, Code::GlbHeader, Code::GlbChunk, Code::GltfSchema, Code::ProfileNone];
 
 /// Codes no mutator produces on purpose.
 pub const EXEMPT: &[Code] = &[Code::FileTooLarge];

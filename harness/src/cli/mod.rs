@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+mod generate;
 mod validate;
 
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
     Validate(validate::Args),
+    /// Write a corpus: hand-written cases plus generated ones for a seed.
+    Generate(generate::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -37,6 +40,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,
