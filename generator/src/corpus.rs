@@ -35,7 +35,11 @@ pub struct Plan {
 
 impl Plan {
     fn profiles(&self) -> Vec<Profile> {
-        if self.profiles.is_empty() { Profile::ALL.to_vec() } else { self.profiles.clone() }
+        if self.profiles.is_empty() {
+            Profile::ALL.to_vec()
+        } else {
+            self.profiles.clone()
+        }
     }
 }
 
@@ -106,9 +110,14 @@ pub fn invalid_case(m: &Mutator, seed: u64, index: u64, id: &str) -> Option<Case
 /// The generated cases of a plan, in index order.
 pub fn generated(plan: &Plan) -> Vec<Case> {
     let profiles = plan.profiles();
-    let mutators: Vec<Mutator> = mutate::all().into_iter().filter(|m| profiles.contains(&m.profile)).collect();
-    let universes: Vec<Vec<String>> =
-        profiles.iter().map(|p| features::universe(*p).into_iter().collect()).collect();
+    let mutators: Vec<Mutator> = mutate::all()
+        .into_iter()
+        .filter(|m| profiles.contains(&m.profile))
+        .collect();
+    let universes: Vec<Vec<String>> = profiles
+        .iter()
+        .map(|p| features::universe(*p).into_iter().collect())
+        .collect();
     let mut cases = Vec::with_capacity(plan.count);
     let (mut valid_n, mut invalid_n) = (0usize, 0usize);
     for i in 0..plan.count {
@@ -126,7 +135,11 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
         let universe = &universes[p];
         let wanted = &universe[(valid_n / profiles.len()) % universe.len()];
         valid_n += 1;
-        let id = format!("{}/gen/{}/{i:05}", profiles[p].family(), features::area(wanted));
+        let id = format!(
+            "{}/gen/{}/{i:05}",
+            profiles[p].family(),
+            features::area(wanted)
+        );
         cases.push(valid_case(profiles[p], plan.seed, index, &id, Some(wanted)));
     }
     cases
@@ -135,7 +148,10 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
 /// Every case of a plan: hand-written first, then generated.
 pub fn cases(plan: &Plan) -> Vec<Case> {
     let mut v = if plan.handwritten {
-        handwritten::all().into_iter().filter(|c| c.profile.is_none_or(|p| plan.profiles().contains(&p))).collect()
+        handwritten::all()
+            .into_iter()
+            .filter(|c| c.profile.is_none_or(|p| plan.profiles().contains(&p)))
+            .collect()
     } else {
         Vec::new()
     };
@@ -190,13 +206,21 @@ pub struct Report {
 
 /// Write `cases` into `dir` with their expectations and the manifests. `progress` is called
 /// after each case with (done, total).
-pub fn write(dir: &Path, seed: u64, cases: &[Case], progress: &mut dyn FnMut(usize, usize)) -> std::io::Result<Report> {
+pub fn write(
+    dir: &Path,
+    seed: u64,
+    cases: &[Case],
+    progress: &mut dyn FnMut(usize, usize),
+) -> std::io::Result<Report> {
     let mut report = Report::default();
     let mut rows = Vec::with_capacity(cases.len());
     let mut seen = BTreeSet::new();
     for (n, case) in cases.iter().enumerate() {
         if !seen.insert(case.id.clone()) {
-            return Err(std::io::Error::other(format!("duplicate case id {}", case.id)));
+            return Err(std::io::Error::other(format!(
+                "duplicate case id {}",
+                case.id
+            )));
         }
         let folder = dir.join(case.folder());
         let reading = label::read(case, &folder)?;
@@ -204,7 +228,10 @@ pub fn write(dir: &Path, seed: u64, cases: &[Case], progress: &mut dyn FnMut(usi
             report.disagreements.push(d);
         }
         let expect = expect_json(case, &reading);
-        std::fs::write(folder.join(format!("{}.expect.json", case.stem())), canonical::to_string(&expect))?;
+        std::fs::write(
+            folder.join(format!("{}.expect.json", case.stem())),
+            canonical::to_string(&expect),
+        )?;
         rows.push(Row {
             id: case.id.clone(),
             file: format!("{}/{}", case.folder(), case.file_name()),
@@ -213,7 +240,11 @@ pub fn write(dir: &Path, seed: u64, cases: &[Case], progress: &mut dyn FnMut(usi
             features: case.features.iter().cloned().collect(),
             tier: case.tier.as_str().to_owned(),
             valid: case.valid(),
-            expected_codes: case.expected_codes().iter().map(|c| c.id().to_owned()).collect(),
+            expected_codes: case
+                .expected_codes()
+                .iter()
+                .map(|c| c.id().to_owned())
+                .collect(),
             seed: case.seed,
             sha256: hex(&Sha256::digest(case.bytes())),
         });
@@ -229,8 +260,18 @@ pub fn write(dir: &Path, seed: u64, cases: &[Case], progress: &mut dyn FnMut(usi
     });
     std::fs::write(dir.join("manifest.json"), canonical::to_string(&manifest))?;
     let mut csv = csv::WriterBuilder::new().from_writer(Vec::new());
-    csv.write_record(["id", "profile", "area", "features", "tier", "valid", "expected_codes", "seed", "sha256"])
-        .map_err(std::io::Error::other)?;
+    csv.write_record([
+        "id",
+        "profile",
+        "area",
+        "features",
+        "tier",
+        "valid",
+        "expected_codes",
+        "seed",
+        "sha256",
+    ])
+    .map_err(std::io::Error::other)?;
     for r in &rows {
         csv.write_record([
             r.id.as_str(),
@@ -245,7 +286,9 @@ pub fn write(dir: &Path, seed: u64, cases: &[Case], progress: &mut dyn FnMut(usi
         ])
         .map_err(std::io::Error::other)?;
     }
-    let bytes = csv.into_inner().map_err(|e| std::io::Error::other(e.to_string()))?;
+    let bytes = csv
+        .into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
     std::fs::write(dir.join("manifest.csv"), bytes)?;
     Ok(report)
 }

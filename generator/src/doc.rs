@@ -139,9 +139,7 @@ impl DocBuilder {
     pub fn push_root(&mut self, ext: &str, array: &str, item: Value) -> usize {
         self.used.insert(ext.to_owned());
         let obj = self.root_extensions.entry(ext.to_owned()).or_default();
-        let list = obj
-            .entry(array)
-            .or_insert_with(|| Value::Array(Vec::new()));
+        let list = obj.entry(array).or_insert_with(|| Value::Array(Vec::new()));
         match list {
             Value::Array(items) => {
                 items.push(item);
@@ -222,7 +220,10 @@ impl DocBuilder {
     /// Finish: scene 0 holds every root node; `extensionsUsed` lists every extension used.
     pub fn finish(self) -> Built {
         let mut doc = Map::new();
-        doc.insert("asset".into(), json!({"version": "2.0", "generator": "physics-cts-generator"}));
+        doc.insert(
+            "asset".into(),
+            json!({"version": "2.0", "generator": "physics-cts-generator"}),
+        );
         let roots: Vec<usize> = (0..self.nodes.len())
             .filter(|&n| self.parents[n].is_none())
             .collect();
@@ -249,7 +250,10 @@ impl DocBuilder {
                     name
                 }
             };
-            doc.insert("buffers".into(), json!([{"byteLength": bin.len(), "uri": uri}]));
+            doc.insert(
+                "buffers".into(),
+                json!([{"byteLength": bin.len(), "uri": uri}]),
+            );
             doc.insert("bufferViews".into(), Value::Array(self.views));
             doc.insert("accessors".into(), Value::Array(self.accessors));
             doc.insert("meshes".into(), Value::Array(self.meshes));
@@ -281,7 +285,12 @@ mod tests {
 
     fn tetra() -> MeshData {
         MeshData {
-            positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            positions: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [0.0, 0.0, 1.0],
+            ],
             indices: vec![0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
         }
     }

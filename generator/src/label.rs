@@ -37,7 +37,10 @@ pub fn disagreement(case: &Case, reading: &Reading) -> Option<String> {
         return None;
     }
     let show = |v: &[ExpectedIssue]| {
-        v.iter().map(|e| format!("{} at {:?}", e.code, e.pointer)).collect::<Vec<_>>().join(", ")
+        v.iter()
+            .map(|e| format!("{} at {:?}", e.code, e.pointer))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let messages: Vec<String> = reading
         .issues

@@ -36,7 +36,13 @@ pub const ATTEMPTS: u64 = 400;
 
 /// A valid scene of `profile` for `(seed, index)`. With `wanted`, the first of up to
 /// [`ATTEMPTS`] draws whose tags contain a tag starting with `wanted` (else the first draw).
-pub fn scene(profile: Profile, seed: u64, index: u64, stem: &str, wanted: Option<&str>) -> (Scene, Rendered) {
+pub fn scene(
+    profile: Profile,
+    seed: u64,
+    index: u64,
+    stem: &str,
+    wanted: Option<&str>,
+) -> (Scene, Rendered) {
     let strategy = strategy::scene(profile);
     let mut first = None;
     for attempt in 0..ATTEMPTS {

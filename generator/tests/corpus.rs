@@ -38,7 +38,12 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 }
 
 fn plan() -> Plan {
-    Plan { seed: SEED, count: COUNT, profiles: Vec::new(), handwritten: true }
+    Plan {
+        seed: SEED,
+        count: COUNT,
+        profiles: Vec::new(),
+        handwritten: true,
+    }
 }
 
 #[test]
@@ -48,9 +53,22 @@ fn regenerating_gives_the_committed_bytes() {
     corpus::write(dir.path(), SEED, &cases, &mut |_, _| {}).expect("written");
     let fresh = files(dir.path());
     let old = files(&committed());
-    let missing: Vec<_> = fresh.keys().filter(|k| !old.contains_key(*k)).take(10).collect();
-    let extra: Vec<_> = old.keys().filter(|k| !fresh.contains_key(*k)).take(10).collect();
-    let differ: Vec<_> = fresh.iter().filter(|(k, v)| old.get(*k).is_some_and(|o| o != *v)).map(|(k, _)| k).take(10).collect();
+    let missing: Vec<_> = fresh
+        .keys()
+        .filter(|k| !old.contains_key(*k))
+        .take(10)
+        .collect();
+    let extra: Vec<_> = old
+        .keys()
+        .filter(|k| !fresh.contains_key(*k))
+        .take(10)
+        .collect();
+    let differ: Vec<_> = fresh
+        .iter()
+        .filter(|(k, v)| old.get(*k).is_some_and(|o| o != *v))
+        .map(|(k, _)| k)
+        .take(10)
+        .collect();
     assert!(
         missing.is_empty() && extra.is_empty() && differ.is_empty(),
         "corpus/v1 differs from a regeneration (seed {SEED}, count {COUNT}):\n  not committed: {missing:?}\n  stale: {extra:?}\n  different bytes: {differ:?}\nregenerate with: cargo run -p physics-cts -- generate --seed {SEED} --count {COUNT} --out corpus/v1"
@@ -62,23 +80,53 @@ fn corpus_covers_every_tag_and_code_within_budget() {
     let cases = corpus::cases(&plan());
     assert!(cases.len() >= 1500, "{} cases", cases.len());
     for p in Profile::ALL {
-        let seen: BTreeSet<&String> = cases.iter().filter(|c| c.profile == Some(p) && c.valid()).flat_map(|c| &c.features).collect();
-        let missing: Vec<String> = features::universe(p).into_iter().filter(|t| !seen.contains(t)).collect();
-        assert!(missing.is_empty(), "{p}: feature tags no valid case carries: {missing:?}");
+        let seen: BTreeSet<&String> = cases
+            .iter()
+            .filter(|c| c.profile == Some(p) && c.valid())
+            .flat_map(|c| &c.features)
+            .collect();
+        let missing: Vec<String> = features::universe(p)
+            .into_iter()
+            .filter(|t| !seen.contains(t))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{p}: feature tags no valid case carries: {missing:?}"
+        );
     }
-    let codes: BTreeSet<Code> = cases.iter().flat_map(|c| c.expected.iter().map(|e| e.code)).collect();
-    let missing: Vec<&str> = Code::ALL.iter().filter(|c| !codes.contains(c) && !EXEMPT.contains(c)).map(|c| c.id()).collect();
+    let codes: BTreeSet<Code> = cases
+        .iter()
+        .flat_map(|c| c.expected.iter().map(|e| e.code))
+        .collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| !codes.contains(c) && !EXEMPT.contains(c))
+        .map(|c| c.id())
+        .collect();
     assert!(missing.is_empty(), "codes no case expects: {missing:?}");
     let bytes: usize = files(&committed()).values().map(Vec::len).sum();
-    assert!(bytes <= 25 * 1024 * 1024, "corpus/v1 holds {bytes} bytes, over 25 MB");
+    assert!(
+        bytes <= 25 * 1024 * 1024,
+        "corpus/v1 holds {bytes} bytes, over 25 MB"
+    );
 }
 
 #[test]
 fn generation_is_deterministic() {
-    let p = Plan { seed: 77, count: 40, profiles: Vec::new(), handwritten: false };
+    let p = Plan {
+        seed: 77,
+        count: 40,
+        profiles: Vec::new(),
+        handwritten: false,
+    };
     let a = corpus::cases(&p);
     let b = corpus::cases(&p);
     assert_eq!(a, b);
     let bytes: Vec<Vec<u8>> = a.iter().map(generator::case::Case::bytes).collect();
-    assert_eq!(bytes, b.iter().map(generator::case::Case::bytes).collect::<Vec<_>>());
+    assert_eq!(
+        bytes,
+        b.iter()
+            .map(generator::case::Case::bytes)
+            .collect::<Vec<_>>()
+    );
 }

@@ -27,7 +27,10 @@ fn mutants_report_exactly_their_issue() {
         for base in 0..3u64 {
             let id = format!("t/{}/{base:02}", m.name);
             let Some(case) = corpus::invalid_case(m, 5, (k as u64) * 100 + base, &id) else {
-                failures.push(format!("{} ({}): no base case it applies to", m.name, m.code));
+                failures.push(format!(
+                    "{} ({}): no base case it applies to",
+                    m.name, m.code
+                ));
                 continue;
             };
             let folder = dir.path().join(case.folder());
@@ -37,5 +40,10 @@ fn mutants_report_exactly_their_issue() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -14,14 +14,37 @@ fn check(scene: &strategy::Scene) -> Result<(), TestCaseError> {
         std::fs::write(dir.path().join(name), bytes).expect("write sibling");
     }
     let reading = reference::read_bytes(text.as_bytes(), Some(dir.path()), None);
-    prop_assert_eq!(reading.profile, Some(scene.profile()), "profile detection\n{}", text);
-    let issues: Vec<String> = reading.issues.iter().map(|i| format!("{} {} at {:?}: {}", i.severity, i.code, i.pointer, i.message)).collect();
-    prop_assert!(issues.is_empty(), "a valid generated scene has issues:\n  {}\nminimal scene:\n{}", issues.join("\n  "), text);
+    prop_assert_eq!(
+        reading.profile,
+        Some(scene.profile()),
+        "profile detection\n{}",
+        text
+    );
+    let issues: Vec<String> = reading
+        .issues
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {} at {:?}: {}",
+                i.severity, i.code, i.pointer, i.message
+            )
+        })
+        .collect();
+    prop_assert!(
+        issues.is_empty(),
+        "a valid generated scene has issues:\n  {}\nminimal scene:\n{}",
+        issues.join("\n  "),
+        text
+    );
     Ok(())
 }
 
 fn config() -> ProptestConfig {
-    ProptestConfig { cases: 64, max_shrink_iters: 2000, ..ProptestConfig::default() }
+    ProptestConfig {
+        cases: 64,
+        max_shrink_iters: 2000,
+        ..ProptestConfig::default()
+    }
 }
 
 proptest! {

@@ -55,8 +55,21 @@ fn hinged_door() -> Case {
         "The hinged door of seed 002: a door (box 1 x 2 x 0.1 m) hinged at its left edge to a static frame; 3D linear max 0, 1D angular about y in [-pi/2, pi/2], 2D angular about x and z fixed at 0. Poses open the door 45 degrees (within the limit) and 120 degrees (beyond it).",
         "seed 002 Joints (hinged door); Appendix: Constraint Limit Metrics",
         Tier::Required,
-        &["joint.kind.hinge", "joint.limit.linear.3", "joint.limit.angular.1", "joint.limit.angular.2", "joint.to-world", "shape.box.explicit", "body.static"],
-        &[Decision::Frames, Decision::Metrics, Decision::TwistSigned, Decision::LimitDefaults],
+        &[
+            "joint.kind.hinge",
+            "joint.limit.linear.3",
+            "joint.limit.angular.1",
+            "joint.limit.angular.2",
+            "joint.to-world",
+            "shape.box.explicit",
+            "body.static",
+        ],
+        &[
+            Decision::Frames,
+            Decision::Metrics,
+            Decision::TwistSigned,
+            Decision::LimitDefaults,
+        ],
         json!({
             "asset": {"version": "2.0"},
             "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
@@ -95,8 +108,14 @@ fn hinged_door() -> Case {
         json!({"nodes": {"2": {"translation": [-0.5 + 0.5 * t.cos(), 1.0, -0.5 * t.sin()], "rotation": quat([0.0, 1.0, 0.0], deg)}}})
     };
     c.poses = vec![
-        PoseSet { name: "open-45".into(), poses: open(45.0) },
-        PoseSet { name: "open-120".into(), poses: open(120.0) },
+        PoseSet {
+            name: "open-45".into(),
+            poses: open(45.0),
+        },
+        PoseSet {
+            name: "open-120".into(),
+            poses: open(120.0),
+        },
     ];
     c
 }
@@ -109,7 +128,11 @@ fn mass_zero() -> Case {
         "mass 0 and an inertia component of 0 mean infinite (seed 002 Motions): reported as information, the body is immovable by forces.",
         "seed 002 Motions",
         Tier::Required,
-        &["body.dynamic", "body.mass.infinite", "body.inertia-diagonal"],
+        &[
+            "body.dynamic",
+            "body.mass.infinite",
+            "body.inertia-diagonal",
+        ],
         &[Decision::MassZero],
         json!({
             "asset": {"version": "2.0"},
@@ -121,8 +144,14 @@ fn mass_zero() -> Case {
             "scene": 0
         }),
         vec![
-            ExpectedIssue::new(Code::MassZeroInfinite, "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/mass"),
-            ExpectedIssue::new(Code::MassZeroInfinite, "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/0"),
+            ExpectedIssue::new(
+                Code::MassZeroInfinite,
+                "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/mass",
+            ),
+            ExpectedIssue::new(
+                Code::MassZeroInfinite,
+                "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/0",
+            ),
         ],
     )
 }
@@ -133,19 +162,44 @@ fn everything() -> Case {
     use crate::strategy::filter::{FilterSpec, ListKind};
     use crate::strategy::hierarchy::{Attached, Placement};
     use crate::strategy::joint::JointDescSpec;
-    use crate::strategy::khr::{BodyLeaf, ColliderUse, Group, JointUse, KhrScene, TriggerShape, render};
+    use crate::strategy::khr::{
+        BodyLeaf, ColliderUse, Group, JointUse, KhrScene, TriggerShape, render,
+    };
     use crate::strategy::limit::hard;
     use crate::strategy::material::MaterialSpec;
     use crate::strategy::shape::{ShapeKind, ShapeSpec, Solid};
-    let sh = |kind, explicit| ShapeSpec { kind, explicit, a: 0.4, b: 0.3, c: 0.2, solid: Solid::Octahedron };
+    let sh = |kind, explicit| ShapeSpec {
+        kind,
+        explicit,
+        a: 0.4,
+        b: 0.3,
+        c: 0.2,
+        solid: Solid::Octahedron,
+    };
     fn at<T>(item: T, placement: Placement, offset: [f64; 3]) -> Attached<T> {
-        Attached { item, placement, offset, rotation: None, mid_offset: [0.0, 0.2, 0.0], mid_rotation: Some(quat([0.0, 0.0, 1.0], 30.0)) }
+        Attached {
+            item,
+            placement,
+            offset,
+            rotation: None,
+            mid_offset: [0.0, 0.2, 0.0],
+            mid_rotation: Some(quat([0.0, 0.0, 1.0], 30.0)),
+        }
     }
-    let col = |kind, explicit, m, f| ColliderUse { shape: sh(kind, explicit), material: m, filter: f };
+    let col = |kind, explicit, m, f| ColliderUse {
+        shape: sh(kind, explicit),
+        material: m,
+        filter: f,
+    };
     let motion = |k: Option<bool>| MotionSpec {
-        is_kinematic: k, mass: Some(2.0), center_of_mass: Some([0.0, 0.1, 0.0]), inertia_diagonal: Some([0.5, 0.6, 0.7]),
-        inertia_orientation: Some(quat([0.0, 1.0, 0.0], 45.0)), linear_velocity: Some([0.0, 0.0, 1.0]),
-        angular_velocity: Some([0.0, 1.0, 0.0]), gravity_factor: Some(0.5),
+        is_kinematic: k,
+        mass: Some(2.0),
+        center_of_mass: Some([0.0, 0.1, 0.0]),
+        inertia_diagonal: Some([0.5, 0.6, 0.7]),
+        inertia_orientation: Some(quat([0.0, 1.0, 0.0], 45.0)),
+        linear_velocity: Some([0.0, 0.0, 1.0]),
+        angular_velocity: Some([0.0, 1.0, 0.0]),
+        gravity_factor: Some(0.5),
     };
     let scene = KhrScene {
         groups: vec![
@@ -154,45 +208,188 @@ fn everything() -> Case {
                     motion: motion(None),
                     rotation: Some(quat([1.0, 0.0, 0.0], 15.0)),
                     colliders: vec![
-                        at(col(ShapeKind::Sphere, false, Some(0), Some(0)), Placement::OnNode, [0.0; 3]),
-                        at(col(ShapeKind::Capsule, true, Some(1), None), Placement::Child, [0.5, 0.0, 0.0]),
-                        at(col(ShapeKind::Convex, true, Some(2), Some(1)), Placement::Descendant, [0.0, 0.0, 0.5]),
+                        at(
+                            col(ShapeKind::Sphere, false, Some(0), Some(0)),
+                            Placement::OnNode,
+                            [0.0; 3],
+                        ),
+                        at(
+                            col(ShapeKind::Capsule, true, Some(1), None),
+                            Placement::Child,
+                            [0.5, 0.0, 0.0],
+                        ),
+                        at(
+                            col(ShapeKind::Convex, true, Some(2), Some(1)),
+                            Placement::Descendant,
+                            [0.0, 0.0, 0.5],
+                        ),
                     ],
-                    trigger: Some(at(TriggerShape { shape: sh(ShapeKind::Box, true), filter: Some(2) }, Placement::Child, [0.0, -0.5, 0.0])),
+                    trigger: Some(at(
+                        TriggerShape {
+                            shape: sh(ShapeKind::Box, true),
+                            filter: Some(2),
+                        },
+                        Placement::Child,
+                        [0.0, -0.5, 0.0],
+                    )),
                 },
-                nested: Some(BodyLeaf { motion: motion(Some(false)), rotation: None,
-                    colliders: vec![at(col(ShapeKind::Cylinder, true, Some(3), None), Placement::Child, [0.0; 3])], trigger: None }),
+                nested: Some(BodyLeaf {
+                    motion: motion(Some(false)),
+                    rotation: None,
+                    colliders: vec![at(
+                        col(ShapeKind::Cylinder, true, Some(3), None),
+                        Placement::Child,
+                        [0.0; 3],
+                    )],
+                    trigger: None,
+                }),
             },
-            Group::Body { main: BodyLeaf { motion: motion(Some(true)), rotation: None,
-                colliders: vec![at(col(ShapeKind::Box, false, None, None), Placement::OnNode, [0.0; 3])], trigger: None }, nested: None },
-            Group::Static { rotation: None, colliders: vec![
-                at(col(ShapeKind::Trimesh, true, Some(0), None), Placement::Child, [0.0; 3]),
-                at(col(ShapeKind::Cylinder, false, None, Some(0)), Placement::Child, [0.6, 0.0, 0.0]),
-                at(col(ShapeKind::Capsule, false, None, None), Placement::Child, [-0.6, 0.0, 0.0]),
-            ] },
-            Group::SimpleTrigger(TriggerShape { shape: sh(ShapeKind::Sphere, true), filter: None }),
-            Group::CompoundTrigger(vec![at(sh(ShapeKind::Box, true), Placement::Child, [0.3, 0.0, 0.0]), at(sh(ShapeKind::Sphere, true), Placement::Descendant, [0.0, 0.3, 0.0])]),
+            Group::Body {
+                main: BodyLeaf {
+                    motion: motion(Some(true)),
+                    rotation: None,
+                    colliders: vec![at(
+                        col(ShapeKind::Box, false, None, None),
+                        Placement::OnNode,
+                        [0.0; 3],
+                    )],
+                    trigger: None,
+                },
+                nested: None,
+            },
+            Group::Static {
+                rotation: None,
+                colliders: vec![
+                    at(
+                        col(ShapeKind::Trimesh, true, Some(0), None),
+                        Placement::Child,
+                        [0.0; 3],
+                    ),
+                    at(
+                        col(ShapeKind::Cylinder, false, None, Some(0)),
+                        Placement::Child,
+                        [0.6, 0.0, 0.0],
+                    ),
+                    at(
+                        col(ShapeKind::Capsule, false, None, None),
+                        Placement::Child,
+                        [-0.6, 0.0, 0.0],
+                    ),
+                ],
+            },
+            Group::SimpleTrigger(TriggerShape {
+                shape: sh(ShapeKind::Sphere, true),
+                filter: None,
+            }),
+            Group::CompoundTrigger(vec![
+                at(sh(ShapeKind::Box, true), Placement::Child, [0.3, 0.0, 0.0]),
+                at(
+                    sh(ShapeKind::Sphere, true),
+                    Placement::Descendant,
+                    [0.0, 0.3, 0.0],
+                ),
+            ]),
         ],
         materials: vec![
-            MaterialSpec { static_friction: Some(0.6), dynamic_friction: Some(0.5), restitution: Some(0.1), friction_combine: Some(0), restitution_combine: Some(1) },
-            MaterialSpec { static_friction: Some(0.9), dynamic_friction: Some(0.8), restitution: None, friction_combine: Some(1), restitution_combine: Some(2) },
-            MaterialSpec { static_friction: None, dynamic_friction: None, restitution: None, friction_combine: Some(2), restitution_combine: Some(3) },
-            MaterialSpec { static_friction: Some(0.2), dynamic_friction: Some(0.1), restitution: Some(0.9), friction_combine: Some(3), restitution_combine: None },
+            MaterialSpec {
+                static_friction: Some(0.6),
+                dynamic_friction: Some(0.5),
+                restitution: Some(0.1),
+                friction_combine: Some(0),
+                restitution_combine: Some(1),
+            },
+            MaterialSpec {
+                static_friction: Some(0.9),
+                dynamic_friction: Some(0.8),
+                restitution: None,
+                friction_combine: Some(1),
+                restitution_combine: Some(2),
+            },
+            MaterialSpec {
+                static_friction: None,
+                dynamic_friction: None,
+                restitution: None,
+                friction_combine: Some(2),
+                restitution_combine: Some(3),
+            },
+            MaterialSpec {
+                static_friction: Some(0.2),
+                dynamic_friction: Some(0.1),
+                restitution: Some(0.9),
+                friction_combine: Some(3),
+                restitution_combine: None,
+            },
         ],
         filters: vec![
-            FilterSpec { systems: Some(vec![0]), list: ListKind::CollideWith, list_systems: vec![0, 1] },
-            FilterSpec { systems: Some(vec![1]), list: ListKind::NotCollideWith, list_systems: vec![2] },
-            FilterSpec { systems: None, list: ListKind::None, list_systems: vec![] },
+            FilterSpec {
+                systems: Some(vec![0]),
+                list: ListKind::CollideWith,
+                list_systems: vec![0, 1],
+            },
+            FilterSpec {
+                systems: Some(vec![1]),
+                list: ListKind::NotCollideWith,
+                list_systems: vec![2],
+            },
+            FilterSpec {
+                systems: None,
+                list: ListKind::None,
+                list_systems: vec![],
+            },
         ],
         descs: vec![
-            JointDescSpec { kind: "hinge", limits: vec![hard(true, &[0, 1, 2], None, Some(0.0)), hard(false, &[1], Some(-1.0), Some(1.0)), hard(false, &[0, 2], Some(0.0), Some(0.0))],
-                drives: vec![DriveSpec { angular: true, acceleration: false, axis: 1, max_force: Some(100.0), position_target: Some(0.5), velocity_target: None, stiffness: Some(50.0), damping: Some(5.0) }] },
-            JointDescSpec { kind: "slider", limits: vec![hard(true, &[2], Some(-0.5), None), hard(true, &[0, 1], None, Some(0.0)), hard(false, &[0, 1, 2], None, Some(0.0))],
-                drives: vec![DriveSpec { angular: false, acceleration: true, axis: 2, max_force: None, position_target: None, velocity_target: Some(0.5), stiffness: None, damping: Some(10.0) }] },
+            JointDescSpec {
+                kind: "hinge",
+                limits: vec![
+                    hard(true, &[0, 1, 2], None, Some(0.0)),
+                    hard(false, &[1], Some(-1.0), Some(1.0)),
+                    hard(false, &[0, 2], Some(0.0), Some(0.0)),
+                ],
+                drives: vec![DriveSpec {
+                    angular: true,
+                    acceleration: false,
+                    axis: 1,
+                    max_force: Some(100.0),
+                    position_target: Some(0.5),
+                    velocity_target: None,
+                    stiffness: Some(50.0),
+                    damping: Some(5.0),
+                }],
+            },
+            JointDescSpec {
+                kind: "slider",
+                limits: vec![
+                    hard(true, &[2], Some(-0.5), None),
+                    hard(true, &[0, 1], None, Some(0.0)),
+                    hard(false, &[0, 1, 2], None, Some(0.0)),
+                ],
+                drives: vec![DriveSpec {
+                    angular: false,
+                    acceleration: true,
+                    axis: 2,
+                    max_force: None,
+                    position_target: None,
+                    velocity_target: Some(0.5),
+                    stiffness: None,
+                    damping: Some(10.0),
+                }],
+            },
         ],
         joints: vec![
-            JointUse { a: 0, b: Some(1), desc: 0, enable_collision: Some(true), rotation: None },
-            JointUse { a: 1, b: None, desc: 1, enable_collision: None, rotation: Some(quat([0.0, 0.0, 1.0], 90.0)) },
+            JointUse {
+                a: 0,
+                b: Some(1),
+                desc: 0,
+                enable_collision: Some(true),
+                rotation: None,
+            },
+            JointUse {
+                a: 1,
+                b: None,
+                desc: 1,
+                enable_collision: None,
+                rotation: Some(quat([0.0, 0.0, 1.0], 90.0)),
+            },
         ],
         buffer: crate::doc::BufferMode::Sibling,
     };
@@ -201,7 +398,10 @@ fn everything() -> Case {
         "khr/everything/all-features",
         P,
         "everything",
-        &format!("Everything at once: every shape type (defaults and explicit), dynamic, kinematic, static and nested bodies, colliders on the body, a child and a descendant, four materials with every combine mode, filters of each kind, a simple trigger on a body, a standalone trigger, a compound trigger, a hinge with an angular drive and a slider with a linear drive to the world. {}.", r.summary),
+        &format!(
+            "Everything at once: every shape type (defaults and explicit), dynamic, kinematic, static and nested bodies, colliders on the body, a child and a descendant, four materials with every combine mode, filters of each kind, a simple trigger on a body, a standalone trigger, a compound trigger, a hinge with an angular drive and a slider with a linear drive to the world. {}.",
+            r.summary
+        ),
         "seed 002 KHR_physics_rigid_bodies (+ KHR_collision_shapes)",
         Tier::Required,
         &[],

@@ -27,7 +27,11 @@ fn seed_004_example() -> Case {
         "Control and seed 004 example: a single box collider of 1 m, no body (a static solid).",
         "seed 004 OMI_collider Example",
         Tier::Required,
-        &["shape.box.explicit", "body.none", "omi.dialect.omi-collider"],
+        &[
+            "shape.box.explicit",
+            "body.none",
+            "omi.dialect.omi-collider",
+        ],
         &[],
         json!({
             "asset": {"version": "2.0"},
@@ -49,7 +53,12 @@ fn seed_001_example() -> Case {
         "Seed 001 example: a static body with a box shape (OMI_physics_shape, size 1 x 2 x 3) on a child node.",
         "seed 001 OMI_physics_body Example",
         Tier::Required,
-        &["body.omi.static", "shape.box.explicit", "collider.child", "omi.dialect.omi-physics-shape"],
+        &[
+            "body.omi.static",
+            "shape.box.explicit",
+            "collider.child",
+            "omi.dialect.omi-physics-shape",
+        ],
         &[],
         json!({
             "asset": {"version": "2.0"},
@@ -76,8 +85,17 @@ fn seed_000_example() -> Case {
         "Seed 000 example as written: a pin joint (linear axes 0, 1, 2 fixed) between two rigid bodies; the excerpt omits their shapes, so both bodies are reported as shapeless (a warning), and its capsule collider is unused.",
         "seed 000 OMI_physics_joint Example; seed 001 Overview",
         Tier::Optional,
-        &["omi.joint.pin", "body.omi.rigid", "omi.constraint.linear.3", "omi.constraint.limits-default"],
-        &[Decision::OmiPerAxis, Decision::LimitDefaults, Decision::Frames],
+        &[
+            "omi.joint.pin",
+            "body.omi.rigid",
+            "omi.constraint.linear.3",
+            "omi.constraint.limits-default",
+        ],
+        &[
+            Decision::OmiPerAxis,
+            Decision::LimitDefaults,
+            Decision::Frames,
+        ],
         json!({
             "asset": {"version": "2.0"},
             "extensionsUsed": ["OMI_collider", "OMI_physics_body", "OMI_physics_joint"],
@@ -92,8 +110,14 @@ fn seed_000_example() -> Case {
             ]
         }),
         vec![
-            ExpectedIssue::new(Code::OmiBodyWithoutShapes, "/nodes/1/extensions/OMI_physics_body"),
-            ExpectedIssue::new(Code::OmiBodyWithoutShapes, "/nodes/2/extensions/OMI_physics_body"),
+            ExpectedIssue::new(
+                Code::OmiBodyWithoutShapes,
+                "/nodes/1/extensions/OMI_physics_body",
+            ),
+            ExpectedIssue::new(
+                Code::OmiBodyWithoutShapes,
+                "/nodes/2/extensions/OMI_physics_body",
+            ),
         ],
     )
 }
@@ -121,7 +145,11 @@ fn two_spheres(constraints: Value, kind: &str) -> Value {
 }
 
 fn special_joints() -> Vec<Case> {
-    let d = [Decision::OmiPerAxis, Decision::LimitDefaults, Decision::Frames];
+    let d = [
+        Decision::OmiPerAxis,
+        Decision::LimitDefaults,
+        Decision::Frames,
+    ];
     let one = |name: &str, what: &str, constraints: Value, features: &[&str]| {
         case(
             &format!("omi/joint/special/{name}"),
@@ -137,16 +165,36 @@ fn special_joints() -> Vec<Case> {
         )
     };
     vec![
-        one("fixed", "all linear and angular axes fixed (lower = upper = 0 by default).",
-            json!([{"linearAxes": [0, 1, 2], "angularAxes": [0, 1, 2]}]), &["omi.joint.fixed"]),
-        one("pin", "all linear axes fixed, all angular axes free.",
-            json!([{"linearAxes": [0, 1, 2]}]), &["omi.joint.pin"]),
-        one("hinge", "one angular axis (z) in [-1, 1] rad, the rest fixed.",
-            json!([{"linearAxes": [0, 1, 2], "angularAxes": [0, 1]}, {"angularAxes": [2], "lowerLimit": -1.0, "upperLimit": 1.0}]), &["omi.joint.hinge"]),
-        one("slider", "one linear axis (x) in [-0.25, 0.25] m, the rest fixed.",
-            json!([{"linearAxes": [0], "lowerLimit": -0.25, "upperLimit": 0.25}, {"linearAxes": [1, 2], "angularAxes": [0, 1, 2]}]), &["omi.joint.slider"]),
-        one("slider-with-rotation", "one linear axis (x) and the angular axis around it with ranges, the rest fixed.",
-            json!([{"linearAxes": [0], "lowerLimit": -0.25, "upperLimit": 0.25}, {"angularAxes": [0], "lowerLimit": -0.5, "upperLimit": 0.5}, {"linearAxes": [1, 2], "angularAxes": [1, 2]}]), &["omi.joint.slider"]),
+        one(
+            "fixed",
+            "all linear and angular axes fixed (lower = upper = 0 by default).",
+            json!([{"linearAxes": [0, 1, 2], "angularAxes": [0, 1, 2]}]),
+            &["omi.joint.fixed"],
+        ),
+        one(
+            "pin",
+            "all linear axes fixed, all angular axes free.",
+            json!([{"linearAxes": [0, 1, 2]}]),
+            &["omi.joint.pin"],
+        ),
+        one(
+            "hinge",
+            "one angular axis (z) in [-1, 1] rad, the rest fixed.",
+            json!([{"linearAxes": [0, 1, 2], "angularAxes": [0, 1]}, {"angularAxes": [2], "lowerLimit": -1.0, "upperLimit": 1.0}]),
+            &["omi.joint.hinge"],
+        ),
+        one(
+            "slider",
+            "one linear axis (x) in [-0.25, 0.25] m, the rest fixed.",
+            json!([{"linearAxes": [0], "lowerLimit": -0.25, "upperLimit": 0.25}, {"linearAxes": [1, 2], "angularAxes": [0, 1, 2]}]),
+            &["omi.joint.slider"],
+        ),
+        one(
+            "slider-with-rotation",
+            "one linear axis (x) and the angular axis around it with ranges, the rest fixed.",
+            json!([{"linearAxes": [0], "lowerLimit": -0.25, "upperLimit": 0.25}, {"angularAxes": [0], "lowerLimit": -0.5, "upperLimit": 0.5}, {"linearAxes": [1, 2], "angularAxes": [1, 2]}]),
+            &["omi.joint.slider"],
+        ),
     ]
 }
 
@@ -158,10 +206,34 @@ fn everything() -> Case {
         "Everything at once (OMI_collider dialect): every body type (static, kinematic, character, rigid with mass, velocities, centre of mass and inertia tensor, vehicle, trigger), every shape type (defaults and explicit, hull and trimesh from a mesh), a trigger shape, a nested trigger body, and a soft damped hinge joint plus a slider.",
         "seeds 000, 001, 004",
         Tier::Required,
-        &["body.omi.static", "body.omi.kinematic", "body.omi.character", "body.omi.rigid", "body.omi.vehicle", "body.omi.trigger",
-          "shape.box.defaults", "shape.sphere.explicit", "shape.capsule.explicit", "shape.cylinder.defaults", "shape.convex", "shape.trimesh",
-          "shape.is-trigger.true", "body.nested", "omi.joint.hinge", "omi.joint.slider", "omi.constraint.soft", "omi.constraint.damping"],
-        &[Decision::OmiPerAxis, Decision::LimitDefaults, Decision::Frames, Decision::Capsule, Decision::MassZero, Decision::OmiVelocity],
+        &[
+            "body.omi.static",
+            "body.omi.kinematic",
+            "body.omi.character",
+            "body.omi.rigid",
+            "body.omi.vehicle",
+            "body.omi.trigger",
+            "shape.box.defaults",
+            "shape.sphere.explicit",
+            "shape.capsule.explicit",
+            "shape.cylinder.defaults",
+            "shape.convex",
+            "shape.trimesh",
+            "shape.is-trigger.true",
+            "body.nested",
+            "omi.joint.hinge",
+            "omi.joint.slider",
+            "omi.constraint.soft",
+            "omi.constraint.damping",
+        ],
+        &[
+            Decision::OmiPerAxis,
+            Decision::LimitDefaults,
+            Decision::Frames,
+            Decision::Capsule,
+            Decision::MassZero,
+            Decision::OmiVelocity,
+        ],
         json!({
             "asset": {"version": "2.0"},
             "extensionsUsed": ["OMI_collider", "OMI_physics_body", "OMI_physics_joint"],

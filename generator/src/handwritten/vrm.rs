@@ -25,7 +25,13 @@ fn seed_003_example() -> Case {
         "Control and seed 003 example: NodeB's position follows NodeA (model space, all axes, weight 1). The seed's fragment is completed with asset, extensionsUsed and a scene.",
         "seed 003 VRMC_constraints Extending Nodes",
         Tier::Informative,
-        &["vrm.position", "vrm.position.model-model", "vrm.space.default", "vrm.position.freeze.default", "vrm.weight.one"],
+        &[
+            "vrm.position",
+            "vrm.position.model-model",
+            "vrm.space.default",
+            "vrm.position.freeze.default",
+            "vrm.weight.one",
+        ],
         &[Decision::VrmRest, Decision::VrmPosition],
         json!({
             "asset": {"version": "2.0"},
@@ -39,7 +45,10 @@ fn seed_003_example() -> Case {
         }),
         vec![],
     );
-    c.poses = vec![PoseSet { name: "source-moved".into(), poses: json!({"nodes": {"0": {"translation": [1.0, 2.0, 3.0]}}}) }];
+    c.poses = vec![PoseSet {
+        name: "source-moved".into(),
+        poses: json!({"nodes": {"0": {"translation": [1.0, 2.0, 3.0]}}}),
+    }];
     c
 }
 
@@ -51,10 +60,32 @@ fn everything() -> Case {
         "Everything at once: position (local to local, x and z frozen, weight 0.5), rotation (model to model, defaults), an aim with explicit vectors (model to local, yaw only), a chain (the aim's source is itself constrained) and a constrained parent.",
         "seed 003 VRMC_constraints",
         Tier::Informative,
-        &["vrm.position", "vrm.position.local-local", "vrm.position.freeze.tft", "vrm.weight.partial",
-          "vrm.rotation", "vrm.rotation.model-model", "vrm.space.default", "vrm.rotation.freeze.default", "vrm.weight.default",
-          "vrm.aim", "vrm.aim.model-local", "vrm.aim.freeze.tf", "vrm.aim.vectors.explicit", "vrm.weight.one", "vrm.chain", "vrm.constrained-parent"],
-        &[Decision::VrmRest, Decision::VrmPosition, Decision::VrmRotation, Decision::VrmAim, Decision::VrmOrder, Decision::VrmRange],
+        &[
+            "vrm.position",
+            "vrm.position.local-local",
+            "vrm.position.freeze.tft",
+            "vrm.weight.partial",
+            "vrm.rotation",
+            "vrm.rotation.model-model",
+            "vrm.space.default",
+            "vrm.rotation.freeze.default",
+            "vrm.weight.default",
+            "vrm.aim",
+            "vrm.aim.model-local",
+            "vrm.aim.freeze.tf",
+            "vrm.aim.vectors.explicit",
+            "vrm.weight.one",
+            "vrm.chain",
+            "vrm.constrained-parent",
+        ],
+        &[
+            Decision::VrmRest,
+            Decision::VrmPosition,
+            Decision::VrmRotation,
+            Decision::VrmAim,
+            Decision::VrmOrder,
+            Decision::VrmRange,
+        ],
         json!({
             "asset": {"version": "2.0"},
             "extensionsUsed": ["VRMC_constraints-1.0"],
@@ -75,8 +106,14 @@ fn everything() -> Case {
         vec![],
     );
     c.poses = vec![
-        PoseSet { name: "driver-moved".into(), poses: json!({"nodes": {"1": {"translation": [1.5, 0.5, 0.0], "rotation": quat([0.0, 0.0, 1.0], 30.0)}}}) },
-        PoseSet { name: "tip-turned".into(), poses: json!({"nodes": {"2": {"rotation": quat([0.0, 1.0, 0.0], 90.0)}}}) },
+        PoseSet {
+            name: "driver-moved".into(),
+            poses: json!({"nodes": {"1": {"translation": [1.5, 0.5, 0.0], "rotation": quat([0.0, 0.0, 1.0], 30.0)}}}),
+        },
+        PoseSet {
+            name: "tip-turned".into(),
+            poses: json!({"nodes": {"2": {"rotation": quat([0.0, 1.0, 0.0], 90.0)}}}),
+        },
     ];
     c
 }

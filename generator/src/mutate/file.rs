@@ -5,14 +5,14 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::json;
 
-use super::json::{data_uri, into_bytes, push_top};
 use super::Mutator;
+use super::json::{data_uri, into_bytes, push_top};
 use crate::case::Case;
 
 /// A GLB holding `json` (padded with spaces) and no BIN chunk.
 pub fn glb(json: &[u8]) -> Vec<u8> {
     let mut chunk = json.to_vec();
-    while chunk.len() % 4 != 0 {
+    while !chunk.len().is_multiple_of(4) {
         chunk.push(b' ');
     }
     let total = 12 + 8 + chunk.len();
@@ -66,7 +66,10 @@ fn uri_escapes(case: &mut Case) -> Option<String> {
 }
 
 fn data_uri_invalid(case: &mut Case) -> Option<String> {
-    let b = add_buffer(case, json!({"byteLength": 4, "uri": "data:application/octet-stream;base64,#not base64#"}))?;
+    let b = add_buffer(
+        case,
+        json!({"byteLength": 4, "uri": "data:application/octet-stream;base64,#not base64#"}),
+    )?;
     Some(format!("/buffers/{b}/uri"))
 }
 
@@ -83,7 +86,11 @@ fn buffer_too_short(case: &mut Case) -> Option<String> {
 
 fn buffer_view_bounds(case: &mut Case) -> Option<String> {
     let b = add_buffer(case, json!({"byteLength": 8, "uri": data_uri(&[0; 8])}))?;
-    let v = push_top(case.json_mut()?, "bufferViews", json!({"buffer": b, "byteOffset": 4, "byteLength": 8}));
+    let v = push_top(
+        case.json_mut()?,
+        "bufferViews",
+        json!({"buffer": b, "byteOffset": 4, "byteLength": 8}),
+    );
     Some(format!("/bufferViews/{v}"))
 }
 
@@ -92,23 +99,78 @@ fn accessor_bounds(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let v = push_top(doc, "bufferViews", json!({"buffer": b, "byteLength": 12}));
     // Two VEC3 floats need 24 bytes; the view has 12.
-    let a = push_top(doc, "accessors", json!({"bufferView": v, "componentType": 5126, "count": 2, "type": "VEC3",
-        "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}));
+    let a = push_top(
+        doc,
+        "accessors",
+        json!({"bufferView": v, "componentType": 5126, "count": 2, "type": "VEC3",
+        "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}),
+    );
     Some(format!("/accessors/{a}"))
 }
 
 pub fn mutators() -> Vec<Mutator> {
-    let m = |code, name, profile, apply| Mutator { code, name, profile, needs: None, apply };
+    let m = |code, name, profile, apply| Mutator {
+        code,
+        name,
+        profile,
+        needs: None,
+        apply,
+    };
     vec![
-        m(Code::JsonSyntax, "truncated", Profile::Khr2024Draft, json_syntax),
-        m(Code::GlbHeader, "glb-version-1", Profile::VrmcConstraintsDraft, glb_header),
-        m(Code::GlbChunk, "glb-chunk-overrun", Profile::VrmcConstraintsDraft, glb_chunk),
-        m(Code::UriEscapes, "uri-parent-folder", Profile::Omi2023, uri_escapes),
-        m(Code::DataUriInvalid, "data-uri-bad-base64", Profile::Khr2024Draft, data_uri_invalid),
-        m(Code::BufferUnreadable, "missing-bin", Profile::Omi2023, buffer_unreadable),
-        m(Code::BufferTooShort, "byte-length-too-long", Profile::Khr2024Draft, buffer_too_short),
-        m(Code::BufferViewBounds, "view-past-buffer", Profile::Omi2023, buffer_view_bounds),
-        m(Code::AccessorBounds, "accessor-past-view", Profile::Khr2024Draft, accessor_bounds),
+        m(
+            Code::JsonSyntax,
+            "truncated",
+            Profile::Khr2024Draft,
+            json_syntax,
+        ),
+        m(
+            Code::GlbHeader,
+            "glb-version-1",
+            Profile::VrmcConstraintsDraft,
+            glb_header,
+        ),
+        m(
+            Code::GlbChunk,
+            "glb-chunk-overrun",
+            Profile::VrmcConstraintsDraft,
+            glb_chunk,
+        ),
+        m(
+            Code::UriEscapes,
+            "uri-parent-folder",
+            Profile::Omi2023,
+            uri_escapes,
+        ),
+        m(
+            Code::DataUriInvalid,
+            "data-uri-bad-base64",
+            Profile::Khr2024Draft,
+            data_uri_invalid,
+        ),
+        m(
+            Code::BufferUnreadable,
+            "missing-bin",
+            Profile::Omi2023,
+            buffer_unreadable,
+        ),
+        m(
+            Code::BufferTooShort,
+            "byte-length-too-long",
+            Profile::Khr2024Draft,
+            buffer_too_short,
+        ),
+        m(
+            Code::BufferViewBounds,
+            "view-past-buffer",
+            Profile::Omi2023,
+            buffer_view_bounds,
+        ),
+        m(
+            Code::AccessorBounds,
+            "accessor-past-view",
+            Profile::Khr2024Draft,
+            accessor_bounds,
+        ),
     ]
 }
 

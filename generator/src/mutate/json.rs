@@ -20,7 +20,11 @@ pub fn nodes_with(doc: &Value, ext: &str, key: &str) -> Vec<usize> {
                 .enumerate()
                 .filter(|(_, n)| {
                     let e = &n["extensions"][ext];
-                    if key.is_empty() { e.is_object() } else { !e[key].is_null() }
+                    if key.is_empty() {
+                        e.is_object()
+                    } else {
+                        !e[key].is_null()
+                    }
                 })
                 .map(|(i, _)| i)
                 .collect()
@@ -31,7 +35,9 @@ pub fn nodes_with(doc: &Value, ext: &str, key: &str) -> Vec<usize> {
 /// The node's parent, if any.
 pub fn parent_of(doc: &Value, node: usize) -> Option<usize> {
     doc["nodes"].as_array()?.iter().position(|n| {
-        n["children"].as_array().is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(node as u64)))
+        n["children"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(node as u64)))
     })
 }
 
@@ -65,7 +71,9 @@ pub fn declare(doc: &mut Value, ext: &str) -> usize {
     if doc.get("extensionsUsed").is_none() {
         doc["extensionsUsed"] = json!([]);
     }
-    let used = doc["extensionsUsed"].as_array_mut().expect("array just ensured");
+    let used = doc["extensionsUsed"]
+        .as_array_mut()
+        .expect("array just ensured");
     if let Some(i) = used.iter().position(|e| e == ext) {
         return i;
     }
@@ -136,10 +144,14 @@ pub fn into_bytes(case: &mut Case, bytes: Vec<u8>, extension: &'static str) {
 
 /// Append a triangle mesh (own data-URI buffer) to the document; returns the mesh index.
 pub fn add_mesh(doc: &mut Value, positions: &[[f32; 3]], indices: &[u16]) -> usize {
-    let mut bytes: Vec<u8> = positions.iter().flatten().flat_map(|c| c.to_le_bytes()).collect();
+    let mut bytes: Vec<u8> = positions
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect();
     let pos_len = bytes.len();
     bytes.extend(indices.iter().flat_map(|i| i.to_le_bytes()));
-    while bytes.len() % 4 != 0 {
+    while !bytes.len().is_multiple_of(4) {
         bytes.push(0);
     }
     let mut min = [f32::INFINITY; 3];
@@ -150,11 +162,35 @@ pub fn add_mesh(doc: &mut Value, positions: &[[f32; 3]], indices: &[u16]) -> usi
             max[k] = max[k].max(p[k]);
         }
     }
-    let buffer = push_top(doc, "buffers", json!({"byteLength": bytes.len(), "uri": data_uri(&bytes)}));
-    let v0 = push_top(doc, "bufferViews", json!({"buffer": buffer, "byteOffset": 0, "byteLength": pos_len, "target": 34962}));
-    let v1 = push_top(doc, "bufferViews", json!({"buffer": buffer, "byteOffset": pos_len, "byteLength": indices.len() * 2, "target": 34963}));
-    let a0 = push_top(doc, "accessors", json!({"bufferView": v0, "componentType": 5126, "count": positions.len(), "type": "VEC3",
-        "min": min.map(f64::from), "max": max.map(f64::from)}));
-    let a1 = push_top(doc, "accessors", json!({"bufferView": v1, "componentType": 5123, "count": indices.len(), "type": "SCALAR"}));
-    push_top(doc, "meshes", json!({"primitives": [{"attributes": {"POSITION": a0}, "indices": a1, "mode": 4}]}))
+    let buffer = push_top(
+        doc,
+        "buffers",
+        json!({"byteLength": bytes.len(), "uri": data_uri(&bytes)}),
+    );
+    let v0 = push_top(
+        doc,
+        "bufferViews",
+        json!({"buffer": buffer, "byteOffset": 0, "byteLength": pos_len, "target": 34962}),
+    );
+    let v1 = push_top(
+        doc,
+        "bufferViews",
+        json!({"buffer": buffer, "byteOffset": pos_len, "byteLength": indices.len() * 2, "target": 34963}),
+    );
+    let a0 = push_top(
+        doc,
+        "accessors",
+        json!({"bufferView": v0, "componentType": 5126, "count": positions.len(), "type": "VEC3",
+        "min": min.map(f64::from), "max": max.map(f64::from)}),
+    );
+    let a1 = push_top(
+        doc,
+        "accessors",
+        json!({"bufferView": v1, "componentType": 5123, "count": indices.len(), "type": "SCALAR"}),
+    );
+    push_top(
+        doc,
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": a0}, "indices": a1, "mode": 4}]}),
+    )
 }

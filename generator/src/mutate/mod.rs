@@ -35,7 +35,10 @@ pub struct Mutator {
 
 impl std::fmt::Debug for Mutator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mutator").field("code", &self.code).field("name", &self.name).finish()
+        f.debug_struct("Mutator")
+            .field("code", &self.code)
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -47,7 +50,8 @@ impl Mutator {
         case.expected = vec![ExpectedIssue::new(self.code, pointer)];
         case.area = "invalid".into();
         case.poses.clear();
-        case.features.insert(format!("invalid.{}", self.code.id().to_ascii_lowercase()));
+        case.features
+            .insert(format!("invalid.{}", self.code.id().to_ascii_lowercase()));
         case.description = format!(
             "One defect ({}): {} Base: {}",
             self.code.id(),
@@ -77,7 +81,13 @@ pub fn all() -> Vec<Mutator> {
 }
 
 /// Codes after which the reference reads no profile.
-const UNREADABLE: &[Code] = &[Code::JsonSyntax, Code::GlbHeader, Code::GlbChunk, Code::GltfSchema, Code::ProfileNone];
+const UNREADABLE: &[Code] = &[
+    Code::JsonSyntax,
+    Code::GlbHeader,
+    Code::GlbChunk,
+    Code::GltfSchema,
+    Code::ProfileNone,
+];
 
 /// Codes no mutator produces on purpose.
 pub const EXEMPT: &[Code] = &[Code::FileTooLarge];

@@ -4,8 +4,8 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::json::{add_mesh, add_node, node_ext, nodes_with, push_root_ext};
 use super::Mutator;
+use super::json::{add_mesh, add_node, node_ext, nodes_with, push_root_ext};
 use crate::case::Case;
 
 const BODY: &str = "OMI_physics_body";
@@ -15,7 +15,10 @@ const COLLIDERS: &str = "/extensions/OMI_collider/colliders";
 /// The first OMI_collider collider of one of `types`: (pointer, collider).
 fn collider<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
     let list = case.json_mut()?.pointer_mut(COLLIDERS)?.as_array_mut()?;
-    let (i, c) = list.iter_mut().enumerate().find(|(_, c)| types.iter().any(|t| c["type"] == *t))?;
+    let (i, c) = list
+        .iter_mut()
+        .enumerate()
+        .find(|(_, c)| types.iter().any(|t| c["type"] == *t))?;
     Some((format!("{COLLIDERS}/{i}"), c))
 }
 
@@ -24,7 +27,11 @@ fn shape_list(doc: &Value) -> Option<(&'static str, &'static str, &'static str)>
     if doc["extensions"].get("OMI_collider").is_some() {
         Some((COLLIDERS, "OMI_collider", "collider"))
     } else if doc["extensions"].get("OMI_physics_shape").is_some() {
-        Some(("/extensions/OMI_physics_shape/shapes", "OMI_physics_shape", "shape"))
+        Some((
+            "/extensions/OMI_physics_shape/shapes",
+            "OMI_physics_shape",
+            "shape",
+        ))
     } else {
         None
     }
@@ -61,21 +68,31 @@ fn trigger_trimesh(case: &mut Case) -> Option<String> {
 }
 fn collider_scaled(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let n = *nodes_with(doc, "OMI_collider", "collider").iter().find(|&&n| doc["nodes"][n]["extensions"].get(BODY).is_none())?;
+    let n = *nodes_with(doc, "OMI_collider", "collider")
+        .iter()
+        .find(|&&n| doc["nodes"][n]["extensions"].get(BODY).is_none())?;
     doc["nodes"][n]["scale"] = json!([2.0, 2.0, 2.0]);
     Some(format!("/nodes/{n}/scale"))
 }
 fn body_without_shapes(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let n = add_node(doc, json!({"name": "EmptyBody", "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"type": "static"}}}), None);
+    let n = add_node(
+        doc,
+        json!({"name": "EmptyBody", "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"type": "static"}}}),
+        None,
+    );
     Some(node_ext(n, BODY))
 }
 fn inertia_not_symmetric(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, BODY, "type").iter().find(|&&n| {
-        matches!(doc["nodes"][n]["extensions"][BODY]["type"].as_str(), Some("rigid" | "vehicle"))
+        matches!(
+            doc["nodes"][n]["extensions"][BODY]["type"].as_str(),
+            Some("rigid" | "vehicle")
+        )
     })?;
-    doc["nodes"][n]["extensions"][BODY]["inertiaTensor"] = json!([1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    doc["nodes"][n]["extensions"][BODY]["inertiaTensor"] =
+        json!([1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
     Some(format!("{}/inertiaTensor", node_ext(n, BODY)))
 }
 fn joint_no_constraints(case: &mut Case) -> Option<String> {
@@ -86,21 +103,40 @@ fn joint_no_constraints(case: &mut Case) -> Option<String> {
 fn constraint_no_axes(case: &mut Case) -> Option<String> {
     let (j, _) = first_joint(case)?;
     let doc = case.json_mut()?;
-    let c = push_root_ext(doc, JOINT, "constraints", json!({"lowerLimit": -0.5, "upperLimit": 0.5}));
-    doc["nodes"][j]["extensions"][JOINT]["constraints"].as_array_mut()?.push(json!(c));
+    let c = push_root_ext(
+        doc,
+        JOINT,
+        "constraints",
+        json!({"lowerLimit": -0.5, "upperLimit": 0.5}),
+    );
+    doc["nodes"][j]["extensions"][JOINT]["constraints"]
+        .as_array_mut()?
+        .push(json!(c));
     Some(format!("/extensions/{JOINT}/constraints/{c}"))
 }
 /// A new body node of `kind` with one child shape reusing shape 0.
 fn add_body(doc: &mut Value, kind: &str) -> Option<usize> {
     let (_, ext, key) = shape_list(doc)?;
-    let b = add_node(doc, json!({"name": format!("Extra{kind}"), "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"type": kind}}}), None);
-    add_node(doc, json!({"name": format!("Extra{kind}Shape"), "extensions": {ext: {key: 0}}}), Some(b));
+    let b = add_node(
+        doc,
+        json!({"name": format!("Extra{kind}"), "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"type": kind}}}),
+        None,
+    );
+    add_node(
+        doc,
+        json!({"name": format!("Extra{kind}Shape"), "extensions": {ext: {key: 0}}}),
+        Some(b),
+    );
     Some(b)
 }
 fn joint_not_body(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
-    let plain = add_node(doc, json!({"name": "NotABody", "translation": [0.0, -30.0, 0.0]}), None);
+    let plain = add_node(
+        doc,
+        json!({"name": "NotABody", "translation": [0.0, -30.0, 0.0]}),
+        None,
+    );
     doc["nodes"][j]["extensions"][JOINT]["nodeB"] = json!(plain);
     Some(format!("{at}/nodeB"))
 }
@@ -123,15 +159,23 @@ fn joint_no_rigid_body(case: &mut Case) -> Option<String> {
     let a = add_body(doc, "static")?;
     let b = add_body(doc, "kinematic")?;
     let c = push_root_ext(doc, JOINT, "constraints", json!({"linearAxes": [0, 1, 2]}));
-    let j = add_node(doc, json!({"name": "JointWithoutRigid", "translation": [0.0, -30.0, 0.0],
-        "extensions": {JOINT: {"constraints": [c], "nodeA": a, "nodeB": b}}}), None);
+    let j = add_node(
+        doc,
+        json!({"name": "JointWithoutRigid", "translation": [0.0, -30.0, 0.0],
+        "extensions": {JOINT: {"constraints": [c], "nodeA": a, "nodeB": b}}}),
+        None,
+    );
     super::json::declare(doc, JOINT);
     Some(node_ext(j, JOINT))
 }
 fn joint_node_not_alone(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
-    let cam = super::json::push_top(doc, "cameras", json!({"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}));
+    let cam = super::json::push_top(
+        doc,
+        "cameras",
+        json!({"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}),
+    );
     doc["nodes"][j]["camera"] = json!(cam);
     Some(at)
 }
@@ -142,11 +186,21 @@ fn hull_points(case: &mut Case, count: usize) -> Option<String> {
     let positions: Vec<[f32; 3]> = (0..count)
         .map(|i| {
             let a = i as f64 / count as f64 * std::f64::consts::TAU;
-            [(0.3 * a.cos()) as f32, if i % 2 == 0 { 0.1 } else { -0.1 }, (0.3 * a.sin()) as f32]
+            [
+                (0.3 * a.cos()) as f32,
+                if i % 2 == 0 { 0.1 } else { -0.1 },
+                (0.3 * a.sin()) as f32,
+            ]
         })
         .collect();
     let indices: Vec<u16> = (1..count - 1)
-        .flat_map(|i| [0, u16::try_from(i).unwrap_or(0), u16::try_from(i + 1).unwrap_or(0)])
+        .flat_map(|i| {
+            [
+                0,
+                u16::try_from(i).unwrap_or(0),
+                u16::try_from(i + 1).unwrap_or(0),
+            ]
+        })
         .collect();
     let doc = case.json_mut()?;
     let m = add_mesh(doc, &positions, &indices);
@@ -171,25 +225,106 @@ fn mesh_multiple_primitives(case: &mut Case) -> Option<String> {
 
 pub fn mutators() -> Vec<Mutator> {
     let p = Profile::Omi2023;
-    let m = |code, name, needs, apply| Mutator { code, name, profile: p, needs, apply };
+    let m = |code, name, needs, apply| Mutator {
+        code,
+        name,
+        profile: p,
+        needs,
+        apply,
+    };
     let collider_d = Some("omi.dialect.omi-collider");
     let joint = Some("omi.joint.");
     vec![
-        m(Code::OmiCapsuleTooShort, "capsule-height-below-diameter", collider_d, capsule_too_short),
-        m(Code::OmiMeshMissing, "hull-without-mesh", collider_d, mesh_missing),
-        m(Code::OmiTriggerTrimesh, "trimesh-trigger", Some("shape.trimesh"), trigger_trimesh),
-        m(Code::OmiColliderScaled, "collider-scale-2", Some("collider.child"), collider_scaled),
-        m(Code::OmiBodyWithoutShapes, "body-without-shapes", None, body_without_shapes),
-        m(Code::OmiInertiaNotSymmetric, "inertia-asymmetric", Some("body.omi.rigid"), inertia_not_symmetric),
-        m(Code::OmiJointNoConstraints, "joint-constraints-empty", joint, joint_no_constraints),
-        m(Code::OmiConstraintNoAxes, "constraint-without-axes", joint, constraint_no_axes),
+        m(
+            Code::OmiCapsuleTooShort,
+            "capsule-height-below-diameter",
+            collider_d,
+            capsule_too_short,
+        ),
+        m(
+            Code::OmiMeshMissing,
+            "hull-without-mesh",
+            collider_d,
+            mesh_missing,
+        ),
+        m(
+            Code::OmiTriggerTrimesh,
+            "trimesh-trigger",
+            Some("shape.trimesh"),
+            trigger_trimesh,
+        ),
+        m(
+            Code::OmiColliderScaled,
+            "collider-scale-2",
+            Some("collider.child"),
+            collider_scaled,
+        ),
+        m(
+            Code::OmiBodyWithoutShapes,
+            "body-without-shapes",
+            None,
+            body_without_shapes,
+        ),
+        m(
+            Code::OmiInertiaNotSymmetric,
+            "inertia-asymmetric",
+            Some("body.omi.rigid"),
+            inertia_not_symmetric,
+        ),
+        m(
+            Code::OmiJointNoConstraints,
+            "joint-constraints-empty",
+            joint,
+            joint_no_constraints,
+        ),
+        m(
+            Code::OmiConstraintNoAxes,
+            "constraint-without-axes",
+            joint,
+            constraint_no_axes,
+        ),
         m(Code::OmiJointNotBody, "node-b-plain", joint, joint_not_body),
-        m(Code::OmiJointTriggerBody, "node-b-trigger", joint, joint_trigger_body),
-        m(Code::OmiJointSameBody, "node-b-is-node-a", joint, joint_same_body),
-        m(Code::OmiJointNoRigidBody, "static-to-kinematic", None, joint_no_rigid_body),
-        m(Code::OmiJointNodeNotAlone, "joint-node-with-camera", joint, joint_node_not_alone),
-        m(Code::HullTooManyPoints, "hull-300-points", Some("shape.convex"), hull_too_many_points),
-        m(Code::HullFewPoints, "hull-3-points", Some("shape.convex"), hull_few_points),
-        m(Code::MeshShapeMultiplePrimitives, "mesh-two-primitives", Some("shape.convex"), mesh_multiple_primitives),
+        m(
+            Code::OmiJointTriggerBody,
+            "node-b-trigger",
+            joint,
+            joint_trigger_body,
+        ),
+        m(
+            Code::OmiJointSameBody,
+            "node-b-is-node-a",
+            joint,
+            joint_same_body,
+        ),
+        m(
+            Code::OmiJointNoRigidBody,
+            "static-to-kinematic",
+            None,
+            joint_no_rigid_body,
+        ),
+        m(
+            Code::OmiJointNodeNotAlone,
+            "joint-node-with-camera",
+            joint,
+            joint_node_not_alone,
+        ),
+        m(
+            Code::HullTooManyPoints,
+            "hull-300-points",
+            Some("shape.convex"),
+            hull_too_many_points,
+        ),
+        m(
+            Code::HullFewPoints,
+            "hull-3-points",
+            Some("shape.convex"),
+            hull_few_points,
+        ),
+        m(
+            Code::MeshShapeMultiplePrimitives,
+            "mesh-two-primitives",
+            Some("shape.convex"),
+            mesh_multiple_primitives,
+        ),
     ]
 }

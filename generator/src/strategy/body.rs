@@ -80,11 +80,32 @@ impl MotionSpec {
     }
 
     pub fn tags(&self, tags: &mut Tags) {
-        tag(tags, &["body", if self.kinematic() { "kinematic" } else { "dynamic" }]);
+        tag(
+            tags,
+            &[
+                "body",
+                if self.kinematic() {
+                    "kinematic"
+                } else {
+                    "dynamic"
+                },
+            ],
+        );
         if self.is_kinematic == Some(false) {
             tag(tags, &["body", "kinematic-false-explicit"]);
         }
-        tag(tags, &["body", "mass", if self.mass.is_some() { "explicit" } else { "computed" }]);
+        tag(
+            tags,
+            &[
+                "body",
+                "mass",
+                if self.mass.is_some() {
+                    "explicit"
+                } else {
+                    "computed"
+                },
+            ],
+        );
         let mut opt = |present: bool, name: &str| {
             if present {
                 tag(tags, &["body", name]);
@@ -164,9 +185,8 @@ pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clo
             linear_velocity: lin,
             angular_velocity: ang,
             center_of_mass: com,
-            inertia_tensor: inertia.map(|(d, o)| {
-                [d[0], o[0], o[1], o[0], d[1], o[2], o[1], o[2], d[2]]
-            }),
+            inertia_tensor: inertia
+                .map(|(d, o)| [d[0], o[0], o[1], o[0], d[1], o[2], o[1], o[2], d[2]]),
         })
 }
 
@@ -194,7 +214,18 @@ impl OmiBodySpec {
 
     pub fn tags(&self, tags: &mut Tags) {
         tag(tags, &["body", "omi", self.kind.name()]);
-        tag(tags, &["body", "mass", if self.mass.is_some() { "explicit" } else { "default" }]);
+        tag(
+            tags,
+            &[
+                "body",
+                "mass",
+                if self.mass.is_some() {
+                    "explicit"
+                } else {
+                    "default"
+                },
+            ],
+        );
         if self.linear_velocity.is_some() {
             tag(tags, &["body", "linear-velocity"]);
         }
@@ -232,7 +263,12 @@ pub fn universe_omi(tags: &mut Tags) {
     for k in OmiType::ALL {
         tag(tags, &["body", "omi", k.name()]);
     }
-    for t in ["linear-velocity", "angular-velocity", "center-of-mass", "inertia-tensor"] {
+    for t in [
+        "linear-velocity",
+        "angular-velocity",
+        "center-of-mass",
+        "inertia-tensor",
+    ] {
         tag(tags, &["body", t]);
     }
     tag(tags, &["body", "mass", "explicit"]);

@@ -56,7 +56,11 @@ pub const DEFAULT_AIM: [f64; 3] = [0.0, 0.0, 1.0];
 pub const DEFAULT_UP: [f64; 3] = [0.0, 1.0, 0.0];
 
 fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 /// Whether two non-zero vectors are parallel (or anti-parallel).
@@ -70,20 +74,41 @@ pub fn constraint(kinds: Vec<Kind>) -> impl Strategy<Value = ConstraintSpec> + C
         prop::option::weighted(0.8, any::<bool>()),
         prop::option::weighted(0.8, any::<bool>()),
         prop::option::weighted(0.75, prop::collection::vec(any::<bool>(), 3)),
-        prop_oneof![Just(None), Just(Some(0.0)), Just(Some(1.0)), (1i32..=19).prop_map(|k| Some(f64::from(k) / 20.0))],
+        prop_oneof![
+            Just(None),
+            Just(Some(0.0)),
+            Just(Some(1.0)),
+            (1i32..=19).prop_map(|k| Some(f64::from(k) / 20.0))
+        ],
         prop::option::weighted(0.6, prop::sample::select(DIRECTIONS.to_vec())),
         prop::option::weighted(0.6, prop::sample::select(DIRECTIONS.to_vec())),
     )
         .prop_map(|(kind, src, dst, freeze, weight, aim, up)| {
             let freeze = freeze.map(|f| f[..kind.axes()].to_vec());
-            let (mut aim, mut up) = if kind == Kind::Aim { (aim, up) } else { (None, None) };
+            let (mut aim, mut up) = if kind == Kind::Aim {
+                (aim, up)
+            } else {
+                (None, None)
+            };
             if kind == Kind::Aim && parallel(aim.unwrap_or(DEFAULT_AIM), up.unwrap_or(DEFAULT_UP)) {
                 // Keep the written aim and pick an up perpendicular to it.
                 let a = aim.unwrap_or(DEFAULT_AIM);
-                up = Some(if parallel(a, [0.0, 0.0, 1.0]) { [0.0, 1.0, 0.0] } else { [0.0, 0.0, 1.0] });
+                up = Some(if parallel(a, [0.0, 0.0, 1.0]) {
+                    [0.0, 1.0, 0.0]
+                } else {
+                    [0.0, 0.0, 1.0]
+                });
                 aim = Some(a);
             }
-            ConstraintSpec { kind, source_model: src, destination_model: dst, freeze, weight, aim, up }
+            ConstraintSpec {
+                kind,
+                source_model: src,
+                destination_model: dst,
+                freeze,
+                weight,
+                aim,
+                up,
+            }
         })
 }
 
@@ -141,13 +166,17 @@ impl ConstraintSpec {
         tag(tags, &["vrm", k, "freeze", &pattern]);
         let weight = match self.weight {
             None => "default",
-            Some(w) if w == 0.0 => "zero",
-            Some(w) if w == 1.0 => "one",
+            Some(0.0) => "zero",
+            Some(1.0) => "one",
             Some(_) => "partial",
         };
         tag(tags, &["vrm", "weight", weight]);
         if self.kind == Kind::Aim {
-            let v = if self.aim.is_none() && self.up.is_none() { "default" } else { "explicit" };
+            let v = if self.aim.is_none() && self.up.is_none() {
+                "default"
+            } else {
+                "explicit"
+            };
             tag(tags, &["vrm", "aim", "vectors", v]);
         }
     }
@@ -164,7 +193,9 @@ pub fn universe(tags: &mut Tags) {
         }
         tag(tags, &["vrm", k, "freeze", "default"]);
         for bits in 0..(1u32 << kind.axes()) {
-            let p: String = (0..kind.axes()).map(|i| if bits & (1 << i) != 0 { 't' } else { 'f' }).collect();
+            let p: String = (0..kind.axes())
+                .map(|i| if bits & (1 << i) != 0 { 't' } else { 'f' })
+                .collect();
             tag(tags, &["vrm", k, "freeze", &p]);
         }
     }
@@ -204,6 +235,9 @@ mod tests {
         );
         let mut t = Tags::new();
         c.tags(&mut t);
-        assert!(t.contains("vrm.rotation.local-model") && t.contains("vrm.rotation.freeze.tft"), "{t:?}");
+        assert!(
+            t.contains("vrm.rotation.local-model") && t.contains("vrm.rotation.freeze.tft"),
+            "{t:?}"
+        );
     }
 }

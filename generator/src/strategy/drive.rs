@@ -28,23 +28,35 @@ pub fn drive() -> impl Strategy<Value = DriveSpec> + Clone {
         prop::option::weighted(0.7, dec(0, 500, 1.0)),
         prop::option::weighted(0.7, dec(0, 100, 1.0)),
     )
-        .prop_map(|(angular, acceleration, axis, mf, pt, vt, k, d)| DriveSpec {
-            angular,
-            acceleration,
-            axis,
-            max_force: mf,
-            position_target: pt,
-            velocity_target: vt,
-            stiffness: k,
-            damping: d,
-        })
+        .prop_map(
+            |(angular, acceleration, axis, mf, pt, vt, k, d)| DriveSpec {
+                angular,
+                acceleration,
+                axis,
+                max_force: mf,
+                position_target: pt,
+                velocity_target: vt,
+                stiffness: k,
+                damping: d,
+            },
+        )
 }
 
 impl DriveSpec {
     pub fn render(&self) -> Value {
         let mut m = Map::new();
-        m.insert("type".into(), json!(if self.angular { "angular" } else { "linear" }));
-        m.insert("mode".into(), json!(if self.acceleration { "acceleration" } else { "force" }));
+        m.insert(
+            "type".into(),
+            json!(if self.angular { "angular" } else { "linear" }),
+        );
+        m.insert(
+            "mode".into(),
+            json!(if self.acceleration {
+                "acceleration"
+            } else {
+                "force"
+            }),
+        );
         m.insert("axis".into(), json!(self.axis));
         for (k, v) in [
             ("maxForce", self.max_force),
@@ -61,10 +73,26 @@ impl DriveSpec {
     }
 
     pub fn tags(&self, tags: &mut Tags) {
-        tag(tags, &["joint", "drive", if self.angular { "angular" } else { "linear" }]);
         tag(
             tags,
-            &["joint", "drive", "mode", if self.acceleration { "acceleration" } else { "force" }],
+            &[
+                "joint",
+                "drive",
+                if self.angular { "angular" } else { "linear" },
+            ],
+        );
+        tag(
+            tags,
+            &[
+                "joint",
+                "drive",
+                "mode",
+                if self.acceleration {
+                    "acceleration"
+                } else {
+                    "force"
+                },
+            ],
         );
         for (name, present) in [
             ("max-force", self.max_force.is_some()),
@@ -79,7 +107,13 @@ impl DriveSpec {
 }
 
 pub fn universe(tags: &mut Tags) {
-    for t in ["linear", "angular", "max-force", "position-target", "velocity-target"] {
+    for t in [
+        "linear",
+        "angular",
+        "max-force",
+        "position-target",
+        "velocity-target",
+    ] {
         tag(tags, &["joint", "drive", t]);
     }
     tag(tags, &["joint", "drive", "mode", "force"]);

@@ -29,7 +29,11 @@ fn systems() -> impl Strategy<Value = Vec<usize>> + Clone {
 pub fn filter() -> impl Strategy<Value = FilterSpec> + Clone {
     (
         prop::option::weighted(0.85, systems()),
-        prop::sample::select(vec![ListKind::None, ListKind::CollideWith, ListKind::NotCollideWith]),
+        prop::sample::select(vec![
+            ListKind::None,
+            ListKind::CollideWith,
+            ListKind::NotCollideWith,
+        ]),
         systems(),
     )
         .prop_map(|(systems, list, list_systems)| FilterSpec {
@@ -72,7 +76,12 @@ impl FilterSpec {
 }
 
 pub fn universe(tags: &mut Tags) {
-    for t in ["systems-only", "collide-with", "not-collide-with", "no-systems"] {
+    for t in [
+        "systems-only",
+        "collide-with",
+        "not-collide-with",
+        "no-systems",
+    ] {
         tag(tags, &["filter", t]);
     }
 }

@@ -44,20 +44,26 @@ pub fn attached<T: std::fmt::Debug + Clone>(
 ) -> impl Strategy<Value = Attached<T>> + Clone {
     (
         item,
-        prop::sample::select(vec![Placement::OnNode, Placement::Child, Placement::Descendant]),
+        prop::sample::select(vec![
+            Placement::OnNode,
+            Placement::Child,
+            Placement::Descendant,
+        ]),
         dec3(-5, 5, 10.0),
         transform::maybe_rotation(),
         dec3(-3, 3, 10.0),
         transform::maybe_rotation(),
     )
-        .prop_map(|(item, placement, offset, rotation, mid_offset, mid_rotation)| Attached {
-            item,
-            placement,
-            offset,
-            rotation,
-            mid_offset,
-            mid_rotation,
-        })
+        .prop_map(
+            |(item, placement, offset, rotation, mid_offset, mid_rotation)| Attached {
+                item,
+                placement,
+                offset,
+                rotation,
+                mid_offset,
+                mid_rotation,
+            },
+        )
 }
 
 impl<T> Attached<T> {
@@ -116,7 +122,11 @@ pub fn placement_tag(tags: &mut Tags, what: &str, placement: Placement) {
 pub fn grid(radii: &[f64]) -> Vec<[f64; 3]> {
     let max = radii.iter().copied().fold(0.0, f64::max);
     let spacing = (2.0 * max + 1.0).ceil();
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss
+    )]
     let columns = (radii.len() as f64).sqrt().ceil().max(1.0) as usize;
     (0..radii.len())
         .map(|i| {
@@ -148,7 +158,10 @@ mod tests {
         let cells = grid(&radii);
         for i in 0..cells.len() {
             for j in i + 1..cells.len() {
-                let d: f64 = (0..3).map(|k| (cells[i][k] - cells[j][k]).powi(2)).sum::<f64>().sqrt();
+                let d: f64 = (0..3)
+                    .map(|k| (cells[i][k] - cells[j][k]).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
                 assert!(d > radii[i] + radii[j], "{i} {j} {d}");
             }
         }

@@ -23,11 +23,17 @@ fn other_two(axis: u8) -> Vec<u8> {
 /// Named compositions: fixed, ball (3D linear 0), hinge (the hinged door of seed 002: 3D
 /// linear 0, 1D angular swing, 2D angular 0), slider, cone, and random ones.
 pub fn joint_desc() -> impl Strategy<Value = JointDescSpec> + Clone {
-    let named = (0u8..=5, 0u8..=2, dec(-157, 0, 100.0), dec(0, 157, 100.0))
-        .prop_map(|(kind, axis, lo, hi)| {
+    let named = (0u8..=5, 0u8..=2, dec(-157, 0, 100.0), dec(0, 157, 100.0)).prop_map(
+        |(kind, axis, lo, hi)| {
             let all = [0u8, 1, 2];
             let (kind, limits) = match kind {
-                0 => ("fixed", vec![hard(true, &all, None, Some(0.0)), hard(false, &all, None, Some(0.0))]),
+                0 => (
+                    "fixed",
+                    vec![
+                        hard(true, &all, None, Some(0.0)),
+                        hard(false, &all, None, Some(0.0)),
+                    ],
+                ),
                 1 => ("ball", vec![hard(true, &all, Some(0.0), Some(0.0))]),
                 2 => (
                     "hinge",
@@ -47,18 +53,26 @@ pub fn joint_desc() -> impl Strategy<Value = JointDescSpec> + Clone {
                 ),
                 4 => (
                     "cone",
-                    vec![hard(true, &all, None, Some(0.0)), hard(false, &other_two(axis), Some(0.0), Some(hi))],
+                    vec![
+                        hard(true, &all, None, Some(0.0)),
+                        hard(false, &other_two(axis), Some(0.0), Some(hi)),
+                    ],
                 ),
                 _ => ("ball-open", vec![hard(true, &all, None, Some(0.0))]),
             };
             (kind, limits)
-        });
+        },
+    );
     let random = prop::collection::vec(limit(), 1..=4).prop_map(|l| ("generic", l));
     (
         prop_oneof![2 => named, 1 => random],
         prop::collection::vec(drive(), 0..=2),
     )
-        .prop_map(|((kind, limits), drives)| JointDescSpec { kind, limits, drives })
+        .prop_map(|((kind, limits), drives)| JointDescSpec {
+            kind,
+            limits,
+            drives,
+        })
 }
 
 impl JointDescSpec {
@@ -82,7 +96,13 @@ pub struct OmiJointSpec {
 
 /// The special cases of seed 000 (fixed, pin, hinge, slider) and random joints.
 pub fn omi_joint() -> impl Strategy<Value = OmiJointSpec> + Clone {
-    let named = (0u8..=4, 0u8..=2, dec(-157, -1, 100.0), dec(1, 157, 100.0), any::<bool>())
+    let named = (
+        0u8..=4,
+        0u8..=2,
+        dec(-157, -1, 100.0),
+        dec(1, 157, 100.0),
+        any::<bool>(),
+    )
         .prop_map(|(kind, axis, lo, hi, with_angular)| {
             let all = [0u8, 1, 2];
             match kind {
@@ -127,10 +147,11 @@ pub fn omi_joint() -> impl Strategy<Value = OmiJointSpec> + Clone {
                 },
             }
         });
-    let random = prop::collection::vec(omi_constraint(), 1..=3).prop_map(|constraints| OmiJointSpec {
-        kind: "generic",
-        constraints,
-    });
+    let random =
+        prop::collection::vec(omi_constraint(), 1..=3).prop_map(|constraints| OmiJointSpec {
+            kind: "generic",
+            constraints,
+        });
     prop_oneof![2 => named, 1 => random]
 }
 
@@ -144,7 +165,15 @@ impl OmiJointSpec {
 }
 
 pub fn universe(tags: &mut Tags) {
-    for k in ["fixed", "ball", "hinge", "slider", "cone", "ball-open", "generic"] {
+    for k in [
+        "fixed",
+        "ball",
+        "hinge",
+        "slider",
+        "cone",
+        "ball-open",
+        "generic",
+    ] {
         tag(tags, &["joint", "kind", k]);
     }
     for k in ["fixed", "pin", "hinge", "slider", "pin-soft", "generic"] {

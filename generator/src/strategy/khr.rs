@@ -48,6 +48,7 @@ pub struct BodyLeaf {
 
 /// One independent group, placed in its own grid cell.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Group {
     /// A body, maybe with an independent body nested below it.
     Body {
@@ -85,13 +86,27 @@ pub struct KhrScene {
 }
 
 fn collider(kinds: Vec<ShapeKind>) -> impl Strategy<Value = ColliderUse> + Clone {
-    (shape(kinds), prop::option::weighted(0.7, 0usize..8), prop::option::weighted(0.4, 0usize..8))
-        .prop_map(|(shape, material, filter)| ColliderUse { shape, material, filter })
+    (
+        shape(kinds),
+        prop::option::weighted(0.7, 0usize..8),
+        prop::option::weighted(0.4, 0usize..8),
+    )
+        .prop_map(|(shape, material, filter)| ColliderUse {
+            shape,
+            material,
+            filter,
+        })
 }
 
 fn trigger_shape() -> impl Strategy<Value = TriggerShape> + Clone {
     (
-        shape(vec![ShapeKind::Sphere, ShapeKind::Box, ShapeKind::Capsule, ShapeKind::Cylinder, ShapeKind::Convex]),
+        shape(vec![
+            ShapeKind::Sphere,
+            ShapeKind::Box,
+            ShapeKind::Capsule,
+            ShapeKind::Cylinder,
+            ShapeKind::Convex,
+        ]),
         prop::option::weighted(0.4, 0usize..8),
     )
         .prop_map(|(shape, filter)| TriggerShape { shape, filter })
@@ -99,7 +114,10 @@ fn trigger_shape() -> impl Strategy<Value = TriggerShape> + Clone {
 
 /// Shapes a moving body may use: trimesh is for static geometry only (seed 002 Colliders).
 fn dynamic_kinds() -> Vec<ShapeKind> {
-    ShapeKind::ALL.into_iter().filter(|k| *k != ShapeKind::Trimesh).collect()
+    ShapeKind::ALL
+        .into_iter()
+        .filter(|k| *k != ShapeKind::Trimesh)
+        .collect()
 }
 
 fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
@@ -109,7 +127,12 @@ fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
         prop::collection::vec(attached(collider(dynamic_kinds())), 1..=3),
         prop::option::weighted(0.2, attached(trigger_shape())),
     )
-        .prop_map(|(motion, rotation, colliders, trigger)| BodyLeaf { motion, rotation, colliders, trigger })
+        .prop_map(|(motion, rotation, colliders, trigger)| BodyLeaf {
+            motion,
+            rotation,
+            colliders,
+            trigger,
+        })
 }
 
 fn group() -> impl Strategy<Value = Group> + Clone {
@@ -133,7 +156,13 @@ fn joint_use() -> impl Strategy<Value = JointUse> + Clone {
         prop::option::weighted(0.3, any::<bool>()),
         transform::maybe_rotation(),
     )
-        .prop_map(|(a, b, desc, enable_collision, rotation)| JointUse { a, b, desc, enable_collision, rotation })
+        .prop_map(|(a, b, desc, enable_collision, rotation)| JointUse {
+            a,
+            b,
+            desc,
+            enable_collision,
+            rotation,
+        })
 }
 
 /// Valid KHR scenes of 1 to 5 groups.
@@ -146,14 +175,16 @@ pub fn scene() -> impl Strategy<Value = KhrScene> {
         prop::collection::vec(joint_use(), 0..=3),
         prop::sample::select(vec![BufferMode::DataUri, BufferMode::Sibling]),
     )
-        .prop_map(|(groups, materials, filters, descs, joints, buffer)| KhrScene {
-            groups,
-            materials,
-            filters,
-            descs,
-            joints,
-            buffer,
-        })
+        .prop_map(
+            |(groups, materials, filters, descs, joints, buffer)| KhrScene {
+                groups,
+                materials,
+                filters,
+                descs,
+                joints,
+                buffer,
+            },
+        )
 }
 
 fn pick(raw: Option<usize>, len: usize) -> Option<usize> {
@@ -161,21 +192,33 @@ fn pick(raw: Option<usize>, len: usize) -> Option<usize> {
 }
 
 fn leaf_radius(b: &BodyLeaf) -> f64 {
-    let colliders = b.colliders.iter().map(|c| c.reach() + c.item.shape.bounding_radius(Dialect::Khr));
-    let trigger = b.trigger.iter().map(|t| t.reach() + t.item.shape.bounding_radius(Dialect::Khr));
+    let colliders = b
+        .colliders
+        .iter()
+        .map(|c| c.reach() + c.item.shape.bounding_radius(Dialect::Khr));
+    let trigger = b
+        .trigger
+        .iter()
+        .map(|t| t.reach() + t.item.shape.bounding_radius(Dialect::Khr));
     colliders.chain(trigger).fold(0.1, f64::max)
 }
 
 /// Where the nested body sits in its parent's frame: above every part of the parent.
 fn nested_offset(main: &BodyLeaf, nested: &BodyLeaf) -> [f64; 3] {
-    [0.0, (leaf_radius(main) + leaf_radius(nested) + 0.5).ceil(), 0.0]
+    [
+        0.0,
+        (leaf_radius(main) + leaf_radius(nested) + 0.5).ceil(),
+        0.0,
+    ]
 }
 
 fn group_radius(g: &Group) -> f64 {
     match g {
         Group::Body { main, nested } => {
             let r = leaf_radius(main);
-            nested.as_ref().map_or(r, |n| nested_offset(main, n)[1] + leaf_radius(n))
+            nested
+                .as_ref()
+                .map_or(r, |n| nested_offset(main, n)[1] + leaf_radius(n))
         }
         Group::Static { colliders, .. } => colliders
             .iter()
@@ -216,7 +259,14 @@ impl Ctx<'_> {
         f
     }
 
-    fn collider(&mut self, owner: usize, free: bool, c: &Attached<ColliderUse>, name: &str, body: bool) {
+    fn collider(
+        &mut self,
+        owner: usize,
+        free: bool,
+        c: &Attached<ColliderUse>,
+        name: &str,
+        body: bool,
+    ) {
         let node = c.place(&mut self.doc, owner, free, name);
         let placement = c.effective(free);
         if body {
@@ -261,8 +311,17 @@ impl Ctx<'_> {
 
     /// Render a body below `parent`; returns its node.
     fn body(&mut self, leaf: &BodyLeaf, name: &str, t: [f64; 3], parent: Option<usize>) -> usize {
-        let node = self.doc.node(name, Trs { translation: Some(t), rotation: leaf.rotation, scale: None }, parent);
-        self.doc.node_extension(node, RB, json!({"motion": leaf.motion.render()}));
+        let node = self.doc.node(
+            name,
+            Trs {
+                translation: Some(t),
+                rotation: leaf.rotation,
+                scale: None,
+            },
+            parent,
+        );
+        self.doc
+            .node_extension(node, RB, json!({"motion": leaf.motion.render()}));
         leaf.motion.tags(&mut self.tags);
         if leaf.colliders.len() > 1 {
             tag(&mut self.tags, &["collider", "compound"]);
@@ -307,15 +366,31 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                 let node = cx.body(main, &format!("Body{gi}"), cell, None);
                 bodies.insert(gi, (node, transform::iso(cell, main.rotation), radii[gi]));
                 if let Some(n) = nested {
-                    cx.body(n, &format!("Body{gi}Nested"), nested_offset(main, n), Some(node));
+                    cx.body(
+                        n,
+                        &format!("Body{gi}Nested"),
+                        nested_offset(main, n),
+                        Some(node),
+                    );
                     tag(&mut cx.tags, &["body", "nested"]);
                     cx.decisions.insert(Decision::Frames);
                 }
             }
-            Group::Static { rotation, colliders } => {
+            Group::Static {
+                rotation,
+                colliders,
+            } => {
                 counts[1] += 1;
                 let name = format!("Static{gi}");
-                let node = cx.doc.node(&name, Trs { translation: Some(cell), rotation: *rotation, scale: None }, None);
+                let node = cx.doc.node(
+                    &name,
+                    Trs {
+                        translation: Some(cell),
+                        rotation: *rotation,
+                        scale: None,
+                    },
+                    None,
+                );
                 tag(&mut cx.tags, &["body", "static"]);
                 for (k, c) in colliders.iter().enumerate() {
                     cx.collider(node, k == 0, c, &format!("{name}Collider{k}"), false);
@@ -337,15 +412,21 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }
                     let shape = cx.shape(&m.item);
-                    cx.doc.node_extension(member, RB, json!({"trigger": {"shape": shape}}));
+                    cx.doc
+                        .node_extension(member, RB, json!({"trigger": {"shape": shape}}));
                     nodes.push(member);
                 }
-                cx.doc.node_extension(node, RB, json!({"trigger": {"nodes": nodes}}));
+                cx.doc
+                    .node_extension(node, RB, json!({"trigger": {"nodes": nodes}}));
                 tag(&mut cx.tags, &["trigger", "compound"]);
             }
         }
     }
-    let used: Vec<&MaterialSpec> = cx.used_materials.iter().map(|&m| &scene.materials[m]).collect();
+    let used: Vec<&MaterialSpec> = cx
+        .used_materials
+        .iter()
+        .map(|&m| &scene.materials[m])
+        .collect();
     pair_tags(&used, &mut cx.tags);
     if used.len() > 1 {
         cx.decisions.insert(Decision::Combine);
@@ -366,7 +447,10 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
 
 /// Joint frames: frame A a child of body A, frame B a child of body B (or a plain root node,
 /// the world), both at the same world pose, so every limit holds at rest.
-fn joints(cx: &mut Ctx, bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>) -> (Vec<PoseSet>, usize) {
+fn joints(
+    cx: &mut Ctx,
+    bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>,
+) -> (Vec<PoseSet>, usize) {
     let keys: Vec<usize> = bodies.keys().copied().collect();
     if keys.is_empty() {
         return (Vec::new(), 0);
@@ -383,7 +467,9 @@ fn joints(cx: &mut Ctx, bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>) 
         };
         let pivot = Isometry3::from_parts(
             Translation3::from(pivot_t),
-            ju.rotation.map(transform::unit).unwrap_or_else(UnitQuaternion::identity),
+            ju.rotation
+                .map(transform::unit)
+                .unwrap_or_else(UnitQuaternion::identity),
         );
         let frame_b = match gb {
             Some(b) => {
@@ -391,17 +477,41 @@ fn joints(cx: &mut Ctx, bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>) 
                 let (t, r) = transform::parts(&transform::relative(&world_b, &pivot));
                 moved.insert(node_b);
                 tag(&mut cx.tags, &["joint", "between-bodies"]);
-                cx.doc.node(&format!("Joint{j}B"), Trs { translation: Some(t), rotation: r, scale: None }, Some(node_b))
+                cx.doc.node(
+                    &format!("Joint{j}B"),
+                    Trs {
+                        translation: Some(t),
+                        rotation: r,
+                        scale: None,
+                    },
+                    Some(node_b),
+                )
             }
             None => {
                 let (t, r) = transform::parts(&pivot);
                 moved.insert(node_a);
                 tag(&mut cx.tags, &["joint", "to-world"]);
-                cx.doc.node(&format!("Joint{j}World"), Trs { translation: Some(t), rotation: r, scale: None }, None)
+                cx.doc.node(
+                    &format!("Joint{j}World"),
+                    Trs {
+                        translation: Some(t),
+                        rotation: r,
+                        scale: None,
+                    },
+                    None,
+                )
             }
         };
         let (t, r) = transform::parts(&transform::relative(&world_a, &pivot));
-        let frame_a = cx.doc.node(&format!("Joint{j}A"), Trs { translation: Some(t), rotation: r, scale: None }, Some(node_a));
+        let frame_a = cx.doc.node(
+            &format!("Joint{j}A"),
+            Trs {
+                translation: Some(t),
+                rotation: r,
+                scale: None,
+            },
+            Some(node_a),
+        );
         let desc_index = ju.desc % cx.scene.descs.len();
         let desc = match used_descs.get(&desc_index) {
             Some(&d) => {
@@ -411,9 +521,15 @@ fn joints(cx: &mut Ctx, bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>) 
             None => {
                 let d = &cx.scene.descs[desc_index];
                 let mut v = Map::new();
-                v.insert("limits".into(), Value::Array(d.limits.iter().map(|l| l.render()).collect()));
+                v.insert(
+                    "limits".into(),
+                    Value::Array(d.limits.iter().map(|l| l.render()).collect()),
+                );
                 if !d.drives.is_empty() {
-                    v.insert("drives".into(), Value::Array(d.drives.iter().map(|x| x.render()).collect()));
+                    v.insert(
+                        "drives".into(),
+                        Value::Array(d.drives.iter().map(|x| x.render()).collect()),
+                    );
                 }
                 let index = cx.doc.push_root(RB, "physicsJoints", Value::Object(v));
                 used_descs.insert(desc_index, index);
@@ -437,7 +553,10 @@ fn joints(cx: &mut Ctx, bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>) 
         if d.limits.iter().any(|l| !l.linear && l.axes.len() == 1) {
             cx.decisions.insert(Decision::TwistSigned);
         }
-        if d.limits.iter().any(|l| l.min.is_none() || l.max.is_none() || l.stiffness.is_none()) {
+        if d.limits
+            .iter()
+            .any(|l| l.min.is_none() || l.max.is_none() || l.stiffness.is_none())
+        {
             cx.decisions.insert(Decision::LimitDefaults);
         }
     }
@@ -450,7 +569,11 @@ fn joints(cx: &mut Ctx, bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>) 
 }
 
 /// Two poses moving the joints' second bodies: a shift and a twist.
-fn body_poses(cx: &Ctx, moved: &BTreeSet<usize>, bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>) -> Vec<PoseSet> {
+fn body_poses(
+    cx: &Ctx,
+    moved: &BTreeSet<usize>,
+    bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>,
+) -> Vec<PoseSet> {
     let _ = cx;
     let mut shifted = Map::new();
     let mut twisted = Map::new();
@@ -463,12 +586,22 @@ fn body_poses(cx: &Ctx, moved: &BTreeSet<usize>, bodies: &BTreeMap<usize, (usize
             node.to_string(),
             json!({"translation": [t.x + 0.1, t.y - 0.05, t.z + 0.02]}),
         );
-        let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians()) * world.rotation;
-        twisted.insert(node.to_string(), json!({"rotation": transform::xyzw(&twist)}));
+        let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians())
+            * world.rotation;
+        twisted.insert(
+            node.to_string(),
+            json!({"rotation": transform::xyzw(&twist)}),
+        );
     }
     vec![
-        PoseSet { name: "shifted".into(), poses: json!({"nodes": shifted}) },
-        PoseSet { name: "twisted".into(), poses: json!({"nodes": twisted}) },
+        PoseSet {
+            name: "shifted".into(),
+            poses: json!({"nodes": shifted}),
+        },
+        PoseSet {
+            name: "twisted".into(),
+            poses: json!({"nodes": twisted}),
+        },
     ]
 }
 
@@ -483,14 +616,35 @@ pub fn universe(tags: &mut Tags) {
     super::hierarchy::universe(tags, "collider");
     tags.retain(|t| !t.starts_with("omi."));
     for t in [
-        "body.static", "body.nested", "collider.compound", "collider.material", "collider.no-material",
-        "collider.filter", "trigger.simple", "trigger.simple.filter", "trigger.on-body", "trigger.compound",
-        "trigger.compound.descendant", "joint.between-bodies", "joint.to-world", "joint.enable-collision",
-        "joint.shared-description", "buffer.data-uri", "buffer.sibling",
+        "body.static",
+        "body.nested",
+        "collider.compound",
+        "collider.material",
+        "collider.no-material",
+        "collider.filter",
+        "trigger.simple",
+        "trigger.simple.filter",
+        "trigger.on-body",
+        "trigger.compound",
+        "trigger.compound.descendant",
+        "joint.between-bodies",
+        "joint.to-world",
+        "joint.enable-collision",
+        "joint.shared-description",
+        "buffer.data-uri",
+        "buffer.sibling",
     ] {
         tags.insert(t.to_owned());
     }
-    for k in ["fixed", "ball", "hinge", "slider", "cone", "ball-open", "generic"] {
+    for k in [
+        "fixed",
+        "ball",
+        "hinge",
+        "slider",
+        "cone",
+        "ball-open",
+        "generic",
+    ] {
         tag(tags, &["joint", "kind", k]);
     }
 }

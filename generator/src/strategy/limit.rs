@@ -38,7 +38,11 @@ pub fn limit() -> impl Strategy<Value = LimitSpec> + Clone {
     )
         .prop_map(|(linear, axes, min, max, stiffness, damping)| {
             // Coupled metrics (2 or 3 axes) are distances or unsigned angles: min 0 or none.
-            let min = if axes.len() > 1 { min.map(|_| 0.0) } else { min };
+            let min = if axes.len() > 1 {
+                min.map(|_| 0.0)
+            } else {
+                min
+            };
             LimitSpec {
                 linear,
                 axes,
@@ -65,7 +69,11 @@ pub fn hard(linear: bool, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Li
 impl LimitSpec {
     pub fn render(&self) -> Value {
         let mut m = Map::new();
-        let key = if self.linear { "linearAxes" } else { "angularAxes" };
+        let key = if self.linear {
+            "linearAxes"
+        } else {
+            "angularAxes"
+        };
         m.insert(key.into(), json!(self.axes));
         if let Some(v) = self.min {
             m.insert("min".into(), json!(v));
@@ -122,18 +130,29 @@ pub fn omi_constraint() -> impl Strategy<Value = OmiConstraintSpec> + Clone {
         prop::option::weighted(0.3, dec(1, 100, 10.0)),
         prop::option::weighted(0.3, dec(0, 20, 10.0)),
     )
-        .prop_map(|(lin, ang, lower, upper, stiffness, damping)| OmiConstraintSpec {
-            linear_axes: if lin.is_empty() && ang.is_empty() { vec![0, 1, 2] } else { lin },
-            angular_axes: ang,
-            lower,
-            upper,
-            stiffness,
-            damping,
-        })
+        .prop_map(
+            |(lin, ang, lower, upper, stiffness, damping)| OmiConstraintSpec {
+                linear_axes: if lin.is_empty() && ang.is_empty() {
+                    vec![0, 1, 2]
+                } else {
+                    lin
+                },
+                angular_axes: ang,
+                lower,
+                upper,
+                stiffness,
+                damping,
+            },
+        )
 }
 
 /// A hard OMI constraint.
-pub fn omi_hard(linear: &[u8], angular: &[u8], lower: Option<f64>, upper: Option<f64>) -> OmiConstraintSpec {
+pub fn omi_hard(
+    linear: &[u8],
+    angular: &[u8],
+    lower: Option<f64>,
+    upper: Option<f64>,
+) -> OmiConstraintSpec {
     OmiConstraintSpec {
         linear_axes: linear.to_vec(),
         angular_axes: angular.to_vec(),
@@ -173,7 +192,10 @@ impl OmiConstraintSpec {
             tags.insert(format!("omi.constraint.linear.{}", self.linear_axes.len()));
         }
         if !self.angular_axes.is_empty() {
-            tags.insert(format!("omi.constraint.angular.{}", self.angular_axes.len()));
+            tags.insert(format!(
+                "omi.constraint.angular.{}",
+                self.angular_axes.len()
+            ));
         }
         if self.lower.is_none() && self.upper.is_none() {
             tag(tags, &["omi", "constraint", "limits-default"]);
@@ -196,7 +218,15 @@ pub fn universe(tags: &mut Tags) {
             tags.insert(format!("omi.constraint.{kind}.{n}"));
         }
     }
-    for t in ["unbounded", "open-min", "open-max", "fixed", "range", "soft", "damping"] {
+    for t in [
+        "unbounded",
+        "open-min",
+        "open-max",
+        "fixed",
+        "range",
+        "soft",
+        "damping",
+    ] {
         tag(tags, &["joint", "limit", t]);
     }
     for t in ["limits-default", "range", "soft", "damping"] {

@@ -60,7 +60,13 @@ impl MaterialSpec {
         let all_omitted = self.static_friction.is_none()
             && self.dynamic_friction.is_none()
             && self.restitution.is_none();
-        tag(tags, &["material", if all_omitted { "defaults" } else { "explicit" }]);
+        tag(
+            tags,
+            &[
+                "material",
+                if all_omitted { "defaults" } else { "explicit" },
+            ],
+        );
     }
 }
 
@@ -76,10 +82,18 @@ pub fn pair_tags(used: &[&MaterialSpec], tags: &mut Tags) {
         for b in &used[i + 1..] {
             for (kind, x, y) in [
                 ("combine", a.friction_combine, b.friction_combine),
-                ("restitution-combine", a.restitution_combine, b.restitution_combine),
+                (
+                    "restitution-combine",
+                    a.restitution_combine,
+                    b.restitution_combine,
+                ),
             ] {
                 let (x, y) = if order(x) <= order(y) { (x, y) } else { (y, x) };
-                tags.insert(format!("material.{kind}.{}-{}", combine_name(x), combine_name(y)));
+                tags.insert(format!(
+                    "material.{kind}.{}-{}",
+                    combine_name(x),
+                    combine_name(y)
+                ));
             }
         }
     }
@@ -91,7 +105,11 @@ pub fn universe(tags: &mut Tags) {
     let modes: Vec<Option<usize>> = (0..COMBINES.len()).map(Some).chain([None]).collect();
     for (i, x) in modes.iter().enumerate() {
         for y in &modes[i..] {
-            tags.insert(format!("material.combine.{}-{}", combine_name(*x), combine_name(*y)));
+            tags.insert(format!(
+                "material.combine.{}-{}",
+                combine_name(*x),
+                combine_name(*y)
+            ));
             tags.insert(format!(
                 "material.restitution-combine.{}-{}",
                 combine_name(*x),
@@ -122,7 +140,10 @@ mod tests {
         let mut t = Tags::new();
         pair_tags(&[&a, &b], &mut t);
         assert!(t.contains("material.combine.average-multiply"), "{t:?}");
-        assert!(t.contains("material.restitution-combine.unset-unset"), "{t:?}");
+        assert!(
+            t.contains("material.restitution-combine.unset-unset"),
+            "{t:?}"
+        );
         assert!(t.is_subset(&u));
     }
 }

@@ -68,7 +68,11 @@ impl Scene {
             Scene::Vrm(s) => vrm::render(s, stem),
         };
         if r.built.json.get("buffers").is_some() {
-            let mode = if r.built.siblings.is_empty() { "data-uri" } else { "sibling" };
+            let mode = if r.built.siblings.is_empty() {
+                "data-uri"
+            } else {
+                "sibling"
+            };
             tag(&mut r.tags, &["buffer", mode]);
         }
         r

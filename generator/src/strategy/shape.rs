@@ -125,7 +125,11 @@ impl ShapeSpec {
 
     /// Tags: `shape.<kind>.defaults|explicit`, `shape.mesh.<solid>`.
     pub fn tags(&self, tags: &mut Tags) {
-        let mode = if self.explicit { "explicit" } else { "defaults" };
+        let mode = if self.explicit {
+            "explicit"
+        } else {
+            "defaults"
+        };
         if self.kind.is_mesh() {
             tag(tags, &["shape", self.kind.tag()]);
             tag(tags, &["shape", "mesh", solid_tag(self.solid)]);
@@ -161,7 +165,10 @@ impl ShapeSpec {
                 (ShapeKind::Capsule, _) => {
                     // Full height: at least twice the radius (seed 004 Capsule).
                     params.insert("radius".into(), json!(b));
-                    params.insert("height".into(), json!(crate::canonical::round(2.0 * b + a, 6)));
+                    params.insert(
+                        "height".into(),
+                        json!(crate::canonical::round(2.0 * b + a, 6)),
+                    );
                 }
                 (ShapeKind::Cylinder, _) => {
                     params.insert("radius".into(), json!(b));
@@ -224,8 +231,8 @@ pub fn solid_mesh(solid: Solid, s: f64) -> MeshData {
                 [-s, s, s],
             ],
             indices: vec![
-                0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 2, 3, 7, 2, 7, 6, 1, 2, 6,
-                1, 6, 5, 0, 4, 7, 0, 7, 3,
+                0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 2, 3, 7, 2, 7, 6, 1, 2, 6, 1,
+                6, 5, 0, 4, 7, 0, 7, 3,
             ],
         },
     }

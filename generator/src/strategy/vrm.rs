@@ -41,13 +41,26 @@ pub struct VrmScene {
 pub fn scene() -> impl Strategy<Value = VrmScene> {
     (
         prop::collection::vec(
-            (prop::option::weighted(0.7, 0usize..16), dec3(-10, 10, 10.0), transform::maybe_rotation())
-                .prop_map(|(parent, translation, rotation)| VrmNode { parent, translation, rotation }),
+            (
+                prop::option::weighted(0.7, 0usize..16),
+                dec3(-10, 10, 10.0),
+                transform::maybe_rotation(),
+            )
+                .prop_map(|(parent, translation, rotation)| VrmNode {
+                    parent,
+                    translation,
+                    rotation,
+                }),
             3..=10,
         ),
         prop::collection::vec(
-            (0usize..16, 0usize..16, constraint(Kind::ALL.to_vec()))
-                .prop_map(|(destination, source, spec)| ConstraintUse { destination, source, spec }),
+            (0usize..16, 0usize..16, constraint(Kind::ALL.to_vec())).prop_map(
+                |(destination, source, spec)| ConstraintUse {
+                    destination,
+                    source,
+                    spec,
+                },
+            ),
             1..=6,
         ),
     )
@@ -60,7 +73,13 @@ pub fn parents(scene: &VrmScene) -> Vec<Option<usize>> {
         .nodes
         .iter()
         .enumerate()
-        .map(|(i, n)| if i == 0 { None } else { n.parent.map(|k| k % i) })
+        .map(|(i, n)| {
+            if i == 0 {
+                None
+            } else {
+                n.parent.map(|k| k % i)
+            }
+        })
         .collect()
 }
 
@@ -90,9 +109,12 @@ pub fn resolve(scene: &VrmScene) -> Vec<(usize, usize, &ConstraintSpec)> {
     }
     if kept.is_empty() {
         // Always keep one: the first legal (destination, source) pair, with the first spec.
-        let legal = (0..n).rev().flat_map(|d| (0..n).map(move |s| (d, s))).find(|&(d, s)| {
-            s != d && parents[d] != Some(s) && !ancestors(&parents, s).contains(&d)
-        });
+        let legal = (0..n)
+            .rev()
+            .flat_map(|d| (0..n).map(move |s| (d, s)))
+            .find(|&(d, s)| {
+                s != d && parents[d] != Some(s) && !ancestors(&parents, s).contains(&d)
+            });
         if let (Some((d, s)), Some(c)) = (legal, scene.constraints.first()) {
             kept.push((d, s, &c.spec));
         }
@@ -136,7 +158,15 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
     let mut doc = DocBuilder::new(stem, BufferMode::DataUri);
     let parents = parents(scene);
     for (i, n) in scene.nodes.iter().enumerate() {
-        doc.node(&format!("Node{i}"), Trs { translation: Some(n.translation), rotation: n.rotation, scale: None }, parents[i]);
+        doc.node(
+            &format!("Node{i}"),
+            Trs {
+                translation: Some(n.translation),
+                rotation: n.rotation,
+                scale: None,
+            },
+            parents[i],
+        );
     }
     let kept = resolve(scene);
     let mut tags = Tags::new();
@@ -153,31 +183,55 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
         if spec.weight.is_some_and(|w| w > 0.0 && w < 1.0) || spec.kind == Kind::Aim {
             decisions.insert(Decision::VrmRange);
         }
-        if std::iter::once(s).chain(ancestors(&parents, s)).any(|x| constrained.contains(&x)) {
+        if std::iter::once(s)
+            .chain(ancestors(&parents, s))
+            .any(|x| constrained.contains(&x))
+        {
             tag(&mut tags, &["vrm", "chain"]);
         }
-        if ancestors(&parents, d).iter().any(|x| constrained.contains(x)) {
+        if ancestors(&parents, d)
+            .iter()
+            .any(|x| constrained.contains(x))
+        {
             tag(&mut tags, &["vrm", "constrained-parent"]);
         }
     }
     // Poses move every source that is not itself constrained.
-    let sources: BTreeSet<usize> = kept.iter().map(|c| c.1).filter(|s| !constrained.contains(s)).collect();
+    let sources: BTreeSet<usize> = kept
+        .iter()
+        .map(|c| c.1)
+        .filter(|s| !constrained.contains(s))
+        .collect();
     let mut p1 = Map::new();
     let mut p2 = Map::new();
     for &s in &sources {
         let n = &scene.nodes[s];
         let t = n.translation;
         let r = transform::unit(n.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0]));
-        let turn = |axis: [f64; 3], deg: f64| transform::xyzw(&(transform::unit(transform::quat(axis, deg)) * r));
+        let turn = |axis: [f64; 3], deg: f64| {
+            transform::xyzw(&(transform::unit(transform::quat(axis, deg)) * r))
+        };
         p1.insert(s.to_string(), json!({"translation": [t[0] + 0.3, t[1], t[2] - 0.2], "rotation": turn([0.0, 1.0, 0.0], 30.0)}));
         p2.insert(s.to_string(), json!({"translation": [t[0], t[1] + 0.5, t[2] + 0.25], "rotation": turn([1.0, 0.0, 1.0], -45.0)}));
     }
     let poses = vec![
-        PoseSet { name: "moved".into(), poses: json!({"nodes": p1}) },
-        PoseSet { name: "moved-more".into(), poses: json!({"nodes": p2}) },
+        PoseSet {
+            name: "moved".into(),
+            poses: json!({"nodes": p1}),
+        },
+        PoseSet {
+            name: "moved-more".into(),
+            poses: json!({"nodes": p2}),
+        },
     ];
     let summary = format!("{} nodes, {} constraints", scene.nodes.len(), kept.len());
-    Rendered { built: doc.finish(), tags, decisions, poses, summary }
+    Rendered {
+        built: doc.finish(),
+        tags,
+        decisions,
+        poses,
+        summary,
+    }
 }
 
 pub fn universe(tags: &mut Tags) {

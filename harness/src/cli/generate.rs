@@ -37,7 +37,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         handwritten: !args.no_handwritten,
     };
     let cases = corpus::cases(&plan);
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(cases.len() as u64);
         b.set_style(
@@ -68,7 +69,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if report.disagreements.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    eprintln!("{} cases disagree with the reference:", report.disagreements.len());
+    eprintln!(
+        "{} cases disagree with the reference:",
+        report.disagreements.len()
+    );
     for d in &report.disagreements {
         eprintln!("  {d}");
     }
