@@ -4,8 +4,13 @@
 
 use std::path::Path;
 
+use nalgebra::Matrix4;
 use reference::Reading;
 use reference::issue::Severity;
+use reference::math::pose_of;
+use reference::metrics;
+use reference::poses::Poses;
+use reference::scene::Scene;
 use serde_json::{Value, json};
 
 use crate::case::{Case, ExpectedIssue};
@@ -70,14 +75,62 @@ pub fn interpretation(reading: &Reading) -> Value {
 }
 
 /// Limit metrics and constraint outputs of the case's poses (`[]` for cases without poses).
+/// Numbers are rounded to 9 decimals so the text does not depend on the last bits of libm.
 pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
     let outputs: Vec<Value> = case
         .poses
         .iter()
         .map(|p| {
-            let _ = reading;
-            json!({"name": p.name, "poses": p.poses})
+            let mut entry = json!({"name": p.name, "poses": p.poses});
+            if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors(reading)) {
+                if let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len()) {
+                    let locals: Vec<Matrix4<f64>> =
+                        poses.locals(scene).iter().map(|t| t.matrix()).collect();
+                    let world = scene.world_from_locals(&locals);
+                    if !scene.joints.is_empty() {
+                        entry["limits"] = joint_limits(scene, &world);
+                    }
+                }
+            }
+            round_floats(&entry, 9)
         })
         .collect();
     Value::Array(outputs)
+}
+
+fn has_errors(reading: &Reading) -> bool {
+    reading.issues.iter().any(|i| i.severity == Severity::Error)
+}
+
+/// Every joint's limit metrics at the given world matrices [D-METRICS].
+fn joint_limits(scene: &Scene, world: &[Matrix4<f64>]) -> Value {
+    let frame = |n: usize| world.get(n).map(pose_of);
+    Value::Array(
+        scene
+            .joints
+            .iter()
+            .enumerate()
+            .filter_map(|(j, joint)| {
+                let (a, b) = (frame(joint.a.frame)?, frame(joint.b.frame)?);
+                Some(json!({"joint": j, "node": joint.node, "limits": metrics::evaluate(&joint.limits, &a, &b)}))
+            })
+            .collect(),
+    )
+}
+
+/// `value` with every float rounded to `decimals` places.
+pub fn round_floats(value: &Value, decimals: i32) -> Value {
+    match value {
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .map(|x| json!(crate::canonical::round(x, decimals)))
+            .unwrap_or_else(|| value.clone()),
+        Value::Array(a) => Value::Array(a.iter().map(|v| round_floats(v, decimals)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), round_floats(v, decimals)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }

@@ -122,29 +122,34 @@ fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
     s["type"] = json!("box");
     Some(at)
 }
-/// The mesh of the first mesh shape.
-fn shape_mesh(case: &mut Case) -> Option<usize> {
-    let (_, s) = shape(case, &["convex", "trimesh"])?;
+/// The mesh of the first mesh shape, and the pointer of the shape's `mesh` property.
+fn shape_mesh(case: &mut Case) -> Option<(usize, String)> {
+    let (at, s) = shape(case, &["convex", "trimesh"])?;
     let t = s["type"].as_str()?.to_owned();
-    usize::try_from(s[t.as_str()]["mesh"].as_u64()?).ok()
+    let m = usize::try_from(s[t.as_str()]["mesh"].as_u64()?).ok()?;
+    Some((m, format!("{at}/{t}/mesh")))
 }
+/// A second primitive of lines: the mesh still has triangles, but not only triangles.
 fn mesh_not_triangles(case: &mut Case) -> Option<String> {
-    let m = shape_mesh(case)?;
-    case.json_mut()?["meshes"][m]["primitives"][0]["mode"] = json!(1);
-    Some(format!("/meshes/{m}/primitives/0/mode"))
+    let (m, _) = shape_mesh(case)?;
+    let prims = case.json_mut()?["meshes"][m]["primitives"].as_array_mut()?;
+    let mut lines = prims.first()?.clone();
+    lines["mode"] = json!(1);
+    prims.push(lines);
+    Some(format!("/meshes/{m}/primitives/{}/mode", prims.len() - 1))
 }
 fn mesh_empty(case: &mut Case) -> Option<String> {
-    let m = shape_mesh(case)?;
+    let (m, at) = shape_mesh(case)?;
     let doc = case.json_mut()?;
     // Two vertices and no index list: no triangle at all.
     let prim = doc["meshes"][m]["primitives"][0].as_object_mut()?;
     prim.remove("indices");
     let pos = usize::try_from(prim["attributes"]["POSITION"].as_u64()?).ok()?;
     doc["accessors"][pos]["count"] = json!(2);
-    Some(format!("/meshes/{m}"))
+    Some(at)
 }
 fn mesh_index_out_of_range(case: &mut Case) -> Option<String> {
-    let m = shape_mesh(case)?;
+    let (m, _) = shape_mesh(case)?;
     let doc = case.json()?;
     let acc = usize::try_from(doc["meshes"][m]["primitives"][0]["indices"].as_u64()?).ok()?;
     let view = usize::try_from(doc["accessors"][acc]["bufferView"].as_u64()?).ok()?;
