@@ -167,8 +167,13 @@ fn joint_use() -> impl Strategy<Value = JointUse> + Clone {
 
 /// Valid KHR scenes of 1 to 5 groups.
 pub fn scene() -> impl Strategy<Value = KhrScene> {
+    scene_of(1..=5)
+}
+
+/// Valid KHR scenes with a number of groups in `groups`.
+pub fn scene_of(groups: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = KhrScene> {
     (
-        prop::collection::vec(group(), 1..=5),
+        prop::collection::vec(group(), groups),
         prop::collection::vec(material(), 0..=4),
         prop::collection::vec(filter(), 0..=3),
         prop::collection::vec(joint_desc(), 1..=3),

@@ -88,6 +88,15 @@ pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
     }
 }
 
+/// Larger valid scenes of `profile` (benchmarks): 4 to 10 groups, or 10 to 50 VRM nodes.
+pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
+    match profile {
+        Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(Scene::Khr).boxed(),
+        Profile::Omi2023 => omi::scene_of(4..=10).prop_map(Scene::Omi).boxed(),
+        Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(Scene::Vrm).boxed(),
+    }
+}
+
 /// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
 pub fn dec(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = f64> + Clone {
     (lo..=hi).prop_map(move |k| f64::from(k) / denom)

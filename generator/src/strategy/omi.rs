@@ -133,9 +133,14 @@ fn joint_use() -> impl Strategy<Value = OmiJointUse> + Clone {
 }
 
 pub fn scene() -> impl Strategy<Value = OmiScene> {
+    scene_of(1..=5)
+}
+
+/// Valid OMI scenes with a number of groups in `groups`.
+pub fn scene_of(groups: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = OmiScene> {
     (
         prop::sample::select(vec![Dialect::OmiCollider, Dialect::OmiShape]),
-        prop::collection::vec(group(), 1..=5),
+        prop::collection::vec(group(), groups),
         prop::collection::vec(joint_use(), 0..=3),
         prop::sample::select(vec![BufferMode::DataUri, BufferMode::Sibling]),
     )

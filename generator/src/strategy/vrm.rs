@@ -39,6 +39,11 @@ pub struct VrmScene {
 }
 
 pub fn scene() -> impl Strategy<Value = VrmScene> {
+    scene_of(3..=10)
+}
+
+/// Valid VRM scenes with a number of nodes in `nodes`.
+pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = VrmScene> {
     (
         prop::collection::vec(
             (
@@ -51,7 +56,7 @@ pub fn scene() -> impl Strategy<Value = VrmScene> {
                     translation,
                     rotation,
                 }),
-            3..=10,
+            nodes,
         ),
         prop::collection::vec(
             (0usize..16, 0usize..16, constraint(Kind::ALL.to_vec())).prop_map(
