@@ -6,8 +6,9 @@ use std::path::Path;
 
 use nalgebra::Matrix4;
 use reference::Reading;
+use reference::constraints;
 use reference::issue::Severity;
-use reference::math::pose_of;
+use reference::math::{array3, pose_of, xyzw_positive_w};
 use reference::metrics;
 use reference::poses::Poses;
 use reference::scene::Scene;
@@ -82,14 +83,17 @@ pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
         .iter()
         .map(|p| {
             let mut entry = json!({"name": p.name, "poses": p.poses});
-            if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors(reading)) {
-                if let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len()) {
-                    let locals: Vec<Matrix4<f64>> =
-                        poses.locals(scene).iter().map(|t| t.matrix()).collect();
-                    let world = scene.world_from_locals(&locals);
-                    if !scene.joints.is_empty() {
-                        entry["limits"] = joint_limits(scene, &world);
-                    }
+            if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors(reading))
+                && let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len())
+            {
+                let locals: Vec<Matrix4<f64>> =
+                    poses.locals(scene).iter().map(|t| t.matrix()).collect();
+                let world = scene.world_from_locals(&locals);
+                if !scene.joints.is_empty() {
+                    entry["limits"] = joint_limits(scene, &world);
+                }
+                if !scene.constraints.is_empty() {
+                    entry["constraints"] = constraint_outputs(scene, &poses);
                 }
             }
             round_floats(&entry, 9)
@@ -116,6 +120,29 @@ fn joint_limits(scene: &Scene, world: &[Matrix4<f64>]) -> Value {
             })
             .collect(),
     )
+}
+
+/// Local TRS of every constrained node after evaluating the VRM constraints at `poses`
+/// ([D-VRM-*]); `{"error": ...}` when the reference cannot evaluate them.
+fn constraint_outputs(scene: &Scene, poses: &Poses) -> Value {
+    match constraints::evaluate(scene, &poses.locals(scene)) {
+        Ok(out) => Value::Array(
+            scene
+                .constraints
+                .iter()
+                .filter_map(|c| {
+                    let t = out.get(c.node)?;
+                    Some(json!({
+                        "node": c.node,
+                        "translation": array3(&t.translation),
+                        "rotation": xyzw_positive_w(&t.rotation),
+                        "scale": array3(&t.scale),
+                    }))
+                })
+                .collect(),
+        ),
+        Err(e) => json!({"error": e.to_string()}),
+    }
 }
 
 /// `value` with every float rounded to `decimals` places.

@@ -125,7 +125,7 @@ fn cycle(case: &mut Case) -> Option<String> {
         "extensions": {KEY: {"position": {"source": count}}}}),
         None,
     );
-    Some(node_ext(a, KEY))
+    Some(format!("{}/position/source", node_ext(a, KEY)))
 }
 fn weight_range(case: &mut Case) -> Option<String> {
     set(case, "weight", json!(1.5))
@@ -142,7 +142,7 @@ fn aim_parallel_up(case: &mut Case) -> Option<String> {
         case,
         json!({"aim": {"source": 0, "aimVector": [0.0, 1.0, 0.0], "upVector": [0.0, 2.0, 0.0]}}),
     )?;
-    Some(format!("{}/aim/aimVector", node_ext(n, KEY)))
+    Some(format!("{}/aim/upVector", node_ext(n, KEY)))
 }
 
 pub fn mutators() -> Vec<Mutator> {
