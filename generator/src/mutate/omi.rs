@@ -177,7 +177,8 @@ fn joint_node_not_alone(case: &mut Case) -> Option<String> {
         json!({"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}),
     );
     doc["nodes"][j]["camera"] = json!(cam);
-    Some(at)
+    let _ = at;
+    Some(format!("/nodes/{j}/camera"))
 }
 fn hull_points(case: &mut Case, count: usize) -> Option<String> {
     let (at, _) = collider(case, &["hull"])?;
@@ -205,7 +206,7 @@ fn hull_points(case: &mut Case, count: usize) -> Option<String> {
     let doc = case.json_mut()?;
     let m = add_mesh(doc, &positions, &indices);
     doc.pointer_mut(&at)?["mesh"] = json!(m);
-    Some(at)
+    Some(format!("{at}/mesh"))
 }
 fn hull_too_many_points(case: &mut Case) -> Option<String> {
     hull_points(case, 300)
@@ -216,11 +217,10 @@ fn hull_few_points(case: &mut Case) -> Option<String> {
 fn mesh_multiple_primitives(case: &mut Case) -> Option<String> {
     let (at, c) = collider(case, &["hull", "trimesh"])?;
     let m = usize::try_from(c["mesh"].as_u64()?).ok()?;
-    let _ = at;
     let doc = case.json_mut()?;
     let prim = doc["meshes"][m]["primitives"][0].clone();
     doc["meshes"][m]["primitives"].as_array_mut()?.push(prim);
-    Some(format!("/meshes/{m}/primitives"))
+    Some(format!("{at}/mesh"))
 }
 
 pub fn mutators() -> Vec<Mutator> {
