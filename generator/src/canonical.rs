@@ -11,7 +11,49 @@ pub fn to_string(value: &Value) -> String {
     out
 }
 
+/// Containers whose one-line text is at most this long stay on one line.
+const INLINE: usize = 100;
+
+/// One-line canonical text (sorted keys, `, ` and `: ` separators).
+fn inline(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&Value::String((*key).clone()).to_string());
+                out.push_str(": ");
+                inline(&map[key.as_str()], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                inline(item, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
 fn write(value: &Value, indent: usize, out: &mut String) {
+    if value.is_object() || value.is_array() {
+        let mut one = String::new();
+        inline(value, &mut one);
+        if one.len() <= INLINE {
+            out.push_str(&one);
+            return;
+        }
+    }
     match value {
         Value::Object(map) if !map.is_empty() => {
             let mut keys: Vec<&String> = map.keys().collect();
@@ -83,8 +125,12 @@ mod tests {
         let v = json!({"b": [1, 2.5, -3], "a": {"z": true, "c": null}, "e": [], "f": {}});
         assert_eq!(
             to_string(&v),
-            "{\n  \"a\": {\n    \"c\": null,\n    \"z\": true\n  },\n  \"b\": [1, 2.5, -3],\n  \"e\": [],\n  \"f\": {}\n}\n"
+            "{\"a\": {\"c\": null, \"z\": true}, \"b\": [1, 2.5, -3], \"e\": [], \"f\": {}}\n"
         );
+        // Longer than 100 characters on one line: one member per line.
+        let long = json!({"k": "x".repeat(60), "a": "y".repeat(40)});
+        let text = to_string(&long);
+        assert!(text.starts_with("{\n  \"a\": \"yyy"), "{text}");
     }
 
     #[test]

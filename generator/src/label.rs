@@ -64,19 +64,23 @@ pub fn disagreement(case: &Case, reading: &Reading) -> Option<String> {
     ))
 }
 
-/// The expected interpretation of a readable case without errors (`null` otherwise).
+/// The reference's expected interpretation at rest (`physics-cts eval`) of a readable case
+/// without errors (`null` otherwise); numbers rounded to 6 decimals (1 µm, 1 µrad).
 pub fn interpretation(reading: &Reading) -> Value {
     if reading.issues.iter().any(|i| i.severity == Severity::Error) {
         return Value::Null;
     }
-    match &reading.scene {
-        Some(_scene) => Value::Null,
-        None => Value::Null,
+    let Some(scene) = &reading.scene else {
+        return Value::Null;
+    };
+    match reference::expect::evaluate(scene, &Poses::default()) {
+        Ok(e) => serde_json::to_value(&e).map_or(Value::Null, |v| round_floats(&v, 6)),
+        Err(e) => json!({"error": e.to_string()}),
     }
 }
 
 /// Limit metrics and constraint outputs of the case's poses (`[]` for cases without poses).
-/// Numbers are rounded to 9 decimals so the text does not depend on the last bits of libm.
+/// Numbers are rounded to 6 decimals (1 µm, 1 µrad) so the text does not depend on the last bits of libm.
 pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
     let outputs: Vec<Value> = case
         .poses
@@ -96,7 +100,7 @@ pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
                     entry["constraints"] = constraint_outputs(scene, &poses);
                 }
             }
-            round_floats(&entry, 9)
+            round_floats(&entry, 6)
         })
         .collect();
     Value::Array(outputs)

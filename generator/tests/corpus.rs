@@ -106,7 +106,7 @@ fn corpus_covers_every_tag_and_code_within_budget() {
     assert!(missing.is_empty(), "codes no case expects: {missing:?}");
     let bytes: usize = files(&committed()).values().map(Vec::len).sum();
     assert!(
-        bytes <= 25 * 1024 * 1024,
+        bytes <= 25_000_000,
         "corpus/v1 holds {bytes} bytes, over 25 MB"
     );
 }

@@ -124,7 +124,7 @@ fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
     (
         motion(),
         transform::maybe_rotation(),
-        prop::collection::vec(attached(collider(dynamic_kinds())), 1..=3),
+        prop::collection::vec(attached(collider(dynamic_kinds())), 1..=2),
         prop::option::weighted(0.2, attached(trigger_shape())),
     )
         .prop_map(|(motion, rotation, colliders, trigger)| BodyLeaf {
@@ -139,11 +139,11 @@ fn group() -> impl Strategy<Value = Group> + Clone {
     prop_oneof![
         5 => (body_leaf(), prop::option::weighted(0.2, body_leaf()))
             .prop_map(|(main, nested)| Group::Body { main, nested }),
-        2 => (transform::maybe_rotation(), prop::collection::vec(attached(collider(ShapeKind::ALL.to_vec())), 1..=3))
+        2 => (transform::maybe_rotation(), prop::collection::vec(attached(collider(ShapeKind::ALL.to_vec())), 1..=2))
             .prop_map(|(rotation, colliders)| Group::Static { rotation, colliders }),
         1 => trigger_shape().prop_map(Group::SimpleTrigger),
         1 => prop::collection::vec(
-                attached(shape(vec![ShapeKind::Sphere, ShapeKind::Box, ShapeKind::Capsule])), 1..=3)
+                attached(shape(vec![ShapeKind::Sphere, ShapeKind::Box, ShapeKind::Capsule])), 1..=2)
             .prop_map(Group::CompoundTrigger),
     ]
 }
@@ -165,9 +165,9 @@ fn joint_use() -> impl Strategy<Value = JointUse> + Clone {
         })
 }
 
-/// Valid KHR scenes of 1 to 5 groups.
+/// Valid KHR scenes of 1 to 3 groups (small enough for a corpus case; see `scene_of`).
 pub fn scene() -> impl Strategy<Value = KhrScene> {
-    scene_of(1..=5)
+    scene_of(1..=3)
 }
 
 /// Valid KHR scenes with a number of groups in `groups`.

@@ -89,7 +89,7 @@ fn leaf(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodyLeaf> + Clone {
     (
         omi_body(kinds),
         transform::maybe_rotation(),
-        prop::collection::vec(attached(shape_use(no_trimesh(), false)), 1..=3),
+        prop::collection::vec(attached(shape_use(no_trimesh(), false)), 1..=2),
     )
         .prop_map(|(body, rotation, shapes)| {
             // Static bodies may use trimesh shapes: swap a convex for one, sometimes.
@@ -133,7 +133,7 @@ fn joint_use() -> impl Strategy<Value = OmiJointUse> + Clone {
 }
 
 pub fn scene() -> impl Strategy<Value = OmiScene> {
-    scene_of(1..=5)
+    scene_of(1..=3)
 }
 
 /// Valid OMI scenes with a number of groups in `groups`.
