@@ -4,6 +4,7 @@
 //! failing cases), 2 a usage or I/O problem.
 
 mod eval;
+mod generate;
 mod validate;
 
 use std::process::ExitCode;
@@ -24,6 +25,8 @@ pub enum Command {
     Validate(validate::Args),
     /// Print the expected interpretation of a file (at given poses) as JSON.
     Eval(eval::Args),
+    /// Write a corpus: hand-written cases plus generated ones for a seed.
+    Generate(generate::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -41,6 +44,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,
