@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+mod eval;
+mod generate;
 mod validate;
 
 use std::process::ExitCode;
@@ -21,6 +23,10 @@ pub struct Cli {
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
     Validate(validate::Args),
+    /// Print the expected interpretation of a file (at given poses) as JSON.
+    Eval(eval::Args),
+    /// Write a corpus: hand-written cases plus generated ones for a seed.
+    Generate(generate::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -37,6 +43,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,
