@@ -3,6 +3,7 @@
 //! [`Implementation`](crate::implementation::Implementation) interface and compute no verdicts.
 
 pub mod rapier;
+pub mod reference;
 pub(crate) mod scale;
 
 use std::str::FromStr;

@@ -8,7 +8,8 @@
 //! [`MassReport::Unspecified`] / `None`. Shapes are reported as simulated, with the collider
 //! node's world scale applied ([`super::scale::parameters`]).
 
-use ::reference::expect::{self, Expectation, InertiaExpect};
+use ::reference::expect::bodies::InertiaExpect;
+use ::reference::expect::{self, Expectation};
 use ::reference::math::xyzw_positive_w;
 use ::reference::poses::Poses;
 use ::reference::scene::{BodyKind, MassValue, Scene};
@@ -73,8 +74,7 @@ fn principal(inertia: &InertiaExpect) -> ([MassReport; 3], [f64; 4]) {
     match inertia {
         InertiaExpect::EngineComputes => (unspecified, identity),
         InertiaExpect::Given {
-            principal: Some(p),
-            ..
+            principal: Some(p), ..
         } => (p.moments.map(mass), xyzw_positive_w(&p.orientation)),
         InertiaExpect::Given {
             tensor: Some(t), ..
@@ -222,7 +222,10 @@ impl Implementation for ReferenceImplementation {
         Err(no_simulation())
     }
 
-    fn evaluate_constraints(&mut self, poses: &serde_json::Value) -> Result<Vec<NodeTrs>, ImplError> {
+    fn evaluate_constraints(
+        &mut self,
+        poses: &serde_json::Value,
+    ) -> Result<Vec<NodeTrs>, ImplError> {
         let scene = self.scene()?;
         let poses = Poses::from_json(&poses.to_string(), scene.nodes.len())
             .map_err(|e| ImplError::BadRequest(e.to_string()))?;
