@@ -181,22 +181,32 @@ export function planJoint(joint) {
   }
   const swing = swingLocked[0] ? { motion: 'locked' } : cone !== null ? { motion: 'limited' } : { motion: 'free' };
 
-  // 4. Drives.
-  const drives = [];
-  const driven = new Set();
+  // 4. Drives: PhysX has one drive per DOF. Several spec drives on one DOF add up:
+  // sum_i k_i (p_i - x) + c_i (v_i - v) = K (p* - x) + C (v* - v) with K = sum k_i,
+  // p* = sum k_i p_i / K, C = sum c_i, v* = sum c_i v_i / C. That is exact only when no drive
+  // is force-limited (each clamps on its own) and all share one mode.
+  const byDof = new Map();
   for (const d of joint.drives) {
     if (d.kind === 'angular' && heldStill.has(d.axis)) continue;
     const dof = d.kind === 'linear' ? ['x', 'y', 'z'][physxAxis(d.axis, t)] : 'twist';
-    if (driven.has(dof)) throw new NotSupported(`${what}: two drives on one degree of freedom`);
-    driven.add(dof);
+    if (!byDof.has(dof)) byDof.set(dof, []);
+    byDof.get(dof).push(d);
+  }
+  const drives = [];
+  for (const [dof, list] of byDof) {
+    if (list.length > 1 && (list.some((d) => d.maxForce !== null) || list.some((d) => d.mode !== list[0].mode))) {
+      throw new NotSupported(`${what}: several drives on one degree of freedom with force limits or different modes (PhysX has one drive per degree of freedom)`);
+    }
+    const k = list.reduce((sum, d) => sum + d.stiffness, 0);
+    const c = list.reduce((sum, d) => sum + d.damping, 0);
     drives.push({
       dof,
-      stiffness: d.stiffness,
-      damping: d.damping,
-      forceLimit: d.maxForce,
-      acceleration: d.mode === 'acceleration',
-      position: d.positionTarget ?? 0,
-      velocity: d.velocityTarget ?? 0,
+      stiffness: k,
+      damping: c,
+      forceLimit: list[0].maxForce,
+      acceleration: list[0].mode === 'acceleration',
+      position: k > 0 ? list.reduce((sum, d) => sum + d.stiffness * (d.positionTarget ?? 0), 0) / k : 0,
+      velocity: c > 0 ? list.reduce((sum, d) => sum + d.damping * (d.velocityTarget ?? 0), 0) / c : 0,
     });
   }
 

@@ -10,7 +10,7 @@
 // a line), OMI limits are per axis; KHR mass 0 is infinite; capsule height is the distance
 // between the cap centres (OMI's full height h is read as h - 2r); velocities are world space.
 
-import { Rejected } from './errors.js';
+import { NotSupported, Rejected } from './errors.js';
 import { mat3ToQ, poseOfMat4, qrotate, qnormalize, symmetricEigen } from './math.js';
 
 export const PROFILES = ['khr-2024-draft', 'omi-2023'];
@@ -73,10 +73,12 @@ function strings(value, what) {
   }
   return value.slice();
 }
-function combine(value, what) {
+/** A combine mode; an unknown one is read as unset (the reader warns; the spec names four). */
+function combine(value, what, notes) {
   if (value === undefined) return null;
   if (!['average', 'minimum', 'maximum', 'multiply'].includes(value)) {
-    throw new Rejected(`${what} ${JSON.stringify(value)} is not a combine mode`);
+    notes.push(`${what} ${JSON.stringify(value)} is not a combine mode: read as unset`);
+    return null;
   }
   return value;
 }
@@ -99,8 +101,8 @@ function readKhr(doc, scene) {
       staticFriction: num(m.staticFriction, 0.6, `${at}.staticFriction`, { min: 0 }),
       dynamicFriction: num(m.dynamicFriction, 0.6, `${at}.dynamicFriction`, { min: 0 }),
       restitution: num(m.restitution, 0, `${at}.restitution`, { min: 0 }),
-      frictionCombine: combine(m.frictionCombine, `${at}.frictionCombine`),
-      restitutionCombine: combine(m.restitutionCombine, `${at}.restitutionCombine`),
+      frictionCombine: combine(m.frictionCombine, `${at}.frictionCombine`, scene.notes),
+      restitutionCombine: combine(m.restitutionCombine, `${at}.restitutionCombine`, scene.notes),
     });
   }
   for (const [i, f] of (root.collisionFilters ?? []).entries()) {
@@ -258,8 +260,10 @@ function khrLimit(l, at) {
 }
 
 function khrDrive(d, at) {
-  if (d.type !== 'linear' && d.type !== 'angular') throw new Rejected(`${at}.type must be linear or angular`);
-  if (d.mode !== 'force' && d.mode !== 'acceleration') throw new Rejected(`${at}.mode must be force or acceleration`);
+  // The schema admits any string for type and mode (for later revisions): unknown ones cannot be
+  // simulated, which is not the file's fault.
+  if (d.type !== 'linear' && d.type !== 'angular') throw new NotSupported(`${at}.type ${JSON.stringify(d.type)}`);
+  if (d.mode !== 'force' && d.mode !== 'acceleration') throw new NotSupported(`${at}.mode ${JSON.stringify(d.mode)}`);
   if (![0, 1, 2].includes(d.axis)) throw new Rejected(`${at}.axis must be 0, 1 or 2`);
   return {
     kind: d.type,
