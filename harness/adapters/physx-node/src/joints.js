@@ -97,6 +97,9 @@ export function planJoint(joint) {
   }
   let t = 0;
   if (needs.size === 1) [t] = needs;
+  // One lock: make it the twist lock (twist about that axis = 0, the spec's metric exactly).
+  else if (lockedAngular.size === 1) [t] = lockedAngular;
+  // Two locks: make the free axis the twist, both swings locked.
   else if (lockedAngular.size === 2) t = [0, 1, 2].find((a) => !lockedAngular.has(a));
 
   // 2. Linear DOFs.
