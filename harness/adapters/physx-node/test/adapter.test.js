@@ -206,6 +206,59 @@ describe('dynamics', () => {
   });
 });
 
+describe('drives and actions', () => {
+  test('drives reach their targets with the spec\'s signs', async (t) => {
+    // World-to-body joint, frames at the body's origin, no gravity. Linear drive on Y to the
+    // position target 0.3 (stiffness 400, damping 40, acceleration mode: critically damped,
+    // omega = 20 rad/s); angular drive about Y at the velocity target +2 rad/s (damping 50,
+    // acceleration mode). Everything else is free.
+    await timed(t, async () => {
+      await load(khrDoc({
+        shapes: [{ type: 'box', box: { size: [0.4, 0.4, 0.4] } }],
+        joints: [{
+          limits: [{ linearAxes: [0, 2], max: 0 }],
+          drives: [
+            { type: 'linear', mode: 'acceleration', axis: 1, positionTarget: 0.3, stiffness: 400, damping: 40 },
+            { type: 'angular', mode: 'acceleration', axis: 1, velocityTarget: 2, damping: 50 },
+          ],
+        }],
+        nodes: [
+          khrNode({ joint: { connectedNode: 1, joint: 0 } }),
+          khrNode({ motion: { mass: 1 }, collider: { shape: 0 } }),
+        ],
+      }), { gravity: [0, 0, 0], substeps: 2 });
+      await adapter.ok('step', { steps: 60 });
+      const s = nodeState(await adapter.ok('observe'), 1);
+      assert.ok(Math.abs(s.translation[1] - 0.3) < 0.005, `y ${s.translation[1]}`);
+      assert.ok(Math.abs(s.angular_velocity[1] - 2) < 0.02, `w ${s.angular_velocity}`);
+    });
+  });
+
+  test('kinematic velocity, kinematic pose and impulses', async () => {
+    // Kinematic body turned 90 degrees about Z with local velocity +X: world +Y at 1 m/s.
+    const q = [0, 0, Math.SQRT1_2, Math.SQRT1_2];
+    await load(khrDoc({
+      shapes: [SPHERE],
+      nodes: [
+        khrNode({ motion: { isKinematic: true, linearVelocity: [1, 0, 0] }, collider: { shape: 0 } }, { rotation: q }),
+        khrNode({ motion: { mass: 2 }, collider: { shape: 0 } }, { translation: [5, 0, 0] }),
+        khrNode({ motion: { isKinematic: true }, collider: { shape: 0 } }, { translation: [-5, 0, 0] }),
+      ],
+    }), { gravity: [0, 0, 0] });
+    // An impulse of 4 N s on 2 kg: 2 m/s along +Z.
+    await adapter.ok('apply', { action: 'impulse', node: 1, impulse: [0, 0, 4] });
+    await adapter.ok('apply', { action: 'kinematic_pose', node: 2, translation: [-5, 1, 0], rotation: [0, 0, 0, 1] });
+    await adapter.ok('step', { steps: 60 });
+    const s = await adapter.ok('observe');
+    assert.ok(Math.abs(nodeState(s, 0).translation[1] - 1) < 1e-4, `${nodeState(s, 0).translation}`);
+    assert.ok(Math.abs(nodeState(s, 1).linear_velocity[2] - 2) < 1e-4);
+    assert.ok(Math.abs(nodeState(s, 1).translation[2] - 2) < 1e-3);
+    assert.ok(Math.abs(nodeState(s, 2).translation[1] - 1) < 1e-6, `${nodeState(s, 2).translation}`);
+    const refused = await adapter.call('apply', { action: 'impulse', node: 0, impulse: [1, 0, 0] });
+    assert.equal(refused.error?.error, 'not_supported');
+  });
+});
+
 describe('materials', () => {
   // Friction of box A: average 0.2; ground G: multiply 0.8; box B: minimum 0.2; ground H:
   // maximum 0.8. Spec [D-COMBINE]: A-G average -> (0.2 + 0.8) / 2 = 0.5 (PhysX alone would
