@@ -44,7 +44,10 @@ export class Adapter {
     this.config = { ...DEFAULT_CONFIG };
   }
 
-  handshake() {
+  handshake(params = {}) {
+    if (params.protocol_version !== undefined && params.protocol_version !== PROTOCOL_VERSION) {
+      throw new BadRequest(`this implementation speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(params.protocol_version)}`);
+    }
     return {
       name: 'physx-node',
       version: PACKAGE.version,

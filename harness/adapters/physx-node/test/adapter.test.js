@@ -47,6 +47,11 @@ describe('handshake', () => {
     for (const tag of ['shape.', 'material.', 'filter.', 'trigger.', 'joint.limit.angular.1', 'joint.drive.']) assert.ok(f.includes(tag), tag);
     for (const tag of ['joint.limit.angular.3', 'joint.kind.generic', 'omi.constraint.angular.2', 'vrm.']) assert.ok(!f.includes(tag), tag);
   });
+
+  test('refuses another protocol version', async () => {
+    const answer = await adapter.call('handshake', { protocol_version: 2 });
+    assert.equal(answer.error?.error, 'bad_request');
+  });
 });
 
 describe('dynamics', () => {
