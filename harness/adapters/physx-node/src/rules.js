@@ -1,0 +1,50 @@
+// The spec's pair rules as small pure functions: material combining [D-COMBINE] and collision
+// filtering [D-FILTER], [D-FILTER-EMPTY]. `world.js` makes PhysX follow them exactly.
+
+/** Spec precedence: the first mode either side names wins (average > minimum > maximum > multiply). */
+export const PRECEDENCE = ['average', 'minimum', 'maximum', 'multiply'];
+
+/** The mode a pair uses, or null when neither side names one [D-COMBINE-DEFAULT]. */
+export function pairMode(a, b) {
+  return PRECEDENCE.find((m) => a === m || b === m) ?? null;
+}
+
+/** Combine two values under one mode. */
+export function apply(mode, x, y) {
+  switch (mode) {
+    case 'average': return (x + y) / 2;
+    case 'minimum': return Math.min(x, y);
+    case 'maximum': return Math.max(x, y);
+    case 'multiply': return x * y;
+    default: throw new Error(`unknown combine mode ${mode}`);
+  }
+}
+
+/**
+ * PhysX's own rule, for reading back what it will do: the pair uses the mode with the larger
+ * enum value (eAVERAGE 0 < eMIN 1 < eMULTIPLY 2 < eMAX 3), so its precedence is
+ * maximum > multiply > minimum > average, which differs from the spec's.
+ */
+export const PHYSX_ORDER = ['average', 'minimum', 'multiply', 'maximum'];
+export function physxPairMode(a, b) {
+  return PHYSX_ORDER[Math.max(PHYSX_ORDER.indexOf(a), PHYSX_ORDER.indexOf(b))];
+}
+
+/**
+ * Whether filter x admits y's systems (null: no filter). The seed: A collides with B if
+ * A.systems ⊆ B.collideWith and A.systems ⊄ B.notCollideWith; an empty system list is a subset
+ * of every collideWith list and counts as "not a subset" of a notCollideWith list.
+ */
+export function allows(x, y) {
+  const systems = y?.systems ?? [];
+  if (!x) return true;
+  const subset = (list) => systems.every((s) => list.includes(s));
+  const admitted = x.collideWith === null || subset(x.collideWith);
+  const excluded = x.notCollideWith !== null && systems.length > 0 && subset(x.notCollideWith);
+  return admitted && !excluded;
+}
+
+/** Both directions must allow a pair. */
+export function filtersCollide(a, b) {
+  return allows(a, b) && allows(b, a);
+}

@@ -1,0 +1,176 @@
+// Shapes of the model as PhysX geometries, with the collider's scale baked in.
+//
+// A collider's pose relative to its actor is an affine map M = T Q U (U upper triangular from
+// the QR split: scale on the diagonal, shear above it). PhysX shapes have a rigid local pose
+// (T, Q) and unscaled geometry, so U goes into the geometry: exactly for boxes (no shear),
+// spheres and capsules (uniform scale), cylinders (equal X/Z scale), and always for convex and
+// triangle meshes (vertices are transformed). Anything else is `not_supported`.
+//
+// PhysX capsules and convex-core cylinders lie along X; the model's lie along Y, so their local
+// pose gets a quarter turn about Z (X -> Y).
+
+import { NotSupported } from './errors.js';
+import { mat3ToQ, mat3Vec, mat4Linear, mat4Translation, qaxisAngle, qmul, qrDecompose } from './math.js';
+
+const QUARTER_Z = qaxisAngle([0, 0, 1], Math.PI / 2);
+const TOLERANCE = 1e-9;
+/** Segments of the hull that stands in for a tapered capsule or cylinder (an approximation). */
+export const HULL_SEGMENTS = 48;
+
+function close(a, b) {
+  return Math.abs(a - b) <= TOLERANCE * Math.max(Math.abs(a), Math.abs(b), 1e-12);
+}
+
+/**
+ * Split the collider's affine map (relative to its actor) into a rigid pose and a scale.
+ * Returns {pose: {p, q}, upper, diag, shear, uniform, mirrored}.
+ */
+export function splitScale(rel) {
+  const split = qrDecompose(mat4Linear(rel));
+  if (!split) throw new NotSupported('a collider with a zero scale');
+  const u = split.upper;
+  const diag = [u[0][0], u[1][1], u[2][2]];
+  const big = Math.max(...diag.map(Math.abs));
+  const shear = Math.abs(u[0][1]) + Math.abs(u[0][2]) + Math.abs(u[1][2]) > TOLERANCE * big;
+  return {
+    pose: { p: mat4Translation(rel), q: mat3ToQ(split.rotation) },
+    upper: u,
+    diag,
+    shear,
+    mirrored: diag[2] < 0,
+    uniform: !shear && close(diag[0], diag[1]) && close(diag[1], diag[2]) && diag[2] > 0,
+  };
+}
+
+/** Points of the convex hull of two spheres (a tapered capsule) or two circles (a frustum). */
+export function roundPoints(shape) {
+  const { height, radiusTop, radiusBottom } = shape;
+  const pts = [];
+  const n = HULL_SEGMENTS;
+  if (shape.type === 'cylinder') {
+    for (let i = 0; i < n; i++) {
+      const a = (2 * Math.PI * i) / n;
+      pts.push([radiusTop * Math.cos(a), height / 2, radiusTop * Math.sin(a)]);
+      pts.push([radiusBottom * Math.cos(a), -height / 2, radiusBottom * Math.sin(a)]);
+    }
+    return pts;
+  }
+  const rings = n / 2;
+  for (const [cy, r] of [[height / 2, radiusTop], [-height / 2, radiusBottom]]) {
+    for (let j = 0; j <= rings; j++) {
+      const phi = (Math.PI * j) / rings - Math.PI / 2;
+      for (let i = 0; i < n; i++) {
+        const a = (2 * Math.PI * i) / n;
+        pts.push([r * Math.cos(phi) * Math.cos(a), cy + r * Math.sin(phi), r * Math.cos(phi) * Math.sin(a)]);
+      }
+    }
+  }
+  return pts;
+}
+
+/**
+ * The PhysX geometry of one collider. `cook` turns points (and triangles) into PhysX meshes.
+ * Returns {geometry, pose, report: {shape, parameters}, note, kind} where `kind` is the PhysX
+ * geometry family ('sphere', 'box', 'capsule', 'core', 'convex', 'trimesh').
+ */
+export function buildGeometry(P, shape, rel, mesh, cook, keep) {
+  const s = splitScale(rel);
+  const what = `a ${shape.type}`;
+  const bake = (points) => points.map((p) => mat3Vec(s.upper, p));
+  const noShear = () => {
+    if (s.shear || s.mirrored) throw new NotSupported(`${what} under a sheared or mirrored scale`);
+  };
+  switch (shape.type) {
+    case 'sphere': {
+      if (!s.uniform) throw new NotSupported('a sphere under a non-uniform scale (an ellipsoid)');
+      const r = shape.radius * s.diag[0];
+      if (!(r > 0)) throw new NotSupported('a sphere of radius 0');
+      return {
+        kind: 'sphere',
+        geometry: keep(new P.PxSphereGeometry(r)),
+        pose: s.pose,
+        report: { shape: 'sphere', parameters: { radius: r } },
+      };
+    }
+    case 'box': {
+      noShear();
+      const size = shape.size.map((v, i) => v * s.diag[i]);
+      if (!size.every((v) => v > 0)) throw new NotSupported('a box with a zero extent');
+      return {
+        kind: 'box',
+        geometry: keep(new P.PxBoxGeometry(size[0] / 2, size[1] / 2, size[2] / 2)),
+        pose: s.pose,
+        report: { shape: 'box', parameters: { size } },
+      };
+    }
+    case 'capsule':
+    case 'cylinder': {
+      const exact = shape.radiusTop === shape.radiusBottom;
+      if (exact) {
+        const k = s.diag[0];
+        const ok = shape.type === 'capsule' ? s.uniform : !s.shear && !s.mirrored && close(s.diag[0], s.diag[2]);
+        if (!ok) throw new NotSupported(`${what} under a scale that changes its cross-section`);
+        const r = shape.radiusTop * k;
+        const h = shape.height * s.diag[1];
+        if (!(r > 0)) throw new NotSupported(`${what} of radius 0`);
+        const pose = { p: s.pose.p, q: qmul(s.pose.q, QUARTER_Z) };
+        const parameters = { height: h, radius_top: r, radius_bottom: r };
+        if (shape.type === 'capsule') {
+          return { kind: 'capsule', geometry: keep(new P.PxCapsuleGeometry(r, h / 2)), pose, report: { shape: 'capsule', parameters } };
+        }
+        if (!(h > 0)) throw new NotSupported('a cylinder of height 0');
+        const core = keep(new P.PxConvexCoreCylinder(h, r));
+        const geometry = keep(P.PxConvexCoreGeometryFactory.prototype.createFromCylinder(core, 0));
+        return { kind: 'core', geometry, pose, report: { shape: 'cylinder', parameters } };
+      }
+      if (shape.height === 0 && shape.type === 'cylinder') throw new NotSupported('a cylinder of height 0');
+      const convex = cook.convex(bake(roundPoints(shape)));
+      const geometry = keep(new P.PxConvexMeshGeometry(convex));
+      const d = s.diag;
+      return {
+        kind: 'convex',
+        geometry,
+        pose: s.pose,
+        report: {
+          shape: shape.type,
+          parameters: { height: shape.height * d[1], radius_top: shape.radiusTop * d[0], radius_bottom: shape.radiusBottom * d[0], vertex_count: convex.getNbVertices() },
+        },
+        note: `${what} with radii ${shape.radiusTop} and ${shape.radiusBottom} is approximated by a convex hull of ${HULL_SEGMENTS} segments (PhysX has no tapered ${shape.type})`,
+      };
+    }
+    case 'convex': {
+      const points = bake(mesh.positions);
+      if (points.length < 4) throw new NotSupported('a convex hull of fewer than 4 points');
+      const convex = cook.convex(points);
+      const note = convex.getNbVertices() >= 255
+        ? 'a convex hull with 255 or more vertices: PhysX limits hulls to 255 vertices and may have simplified it'
+        : undefined;
+      return {
+        kind: 'convex',
+        geometry: keep(new P.PxConvexMeshGeometry(convex)),
+        pose: s.pose,
+        report: { shape: 'convex', parameters: { vertex_count: convex.getNbVertices() } },
+        note,
+      };
+    }
+    case 'trimesh': {
+      const points = bake(mesh.positions);
+      const triangles = s.mirrored ? mesh.triangles.map(([a, b, c]) => [a, c, b]) : mesh.triangles;
+      if (triangles.length === 0) throw new NotSupported('a triangle mesh without triangles');
+      const tri = cook.triangles(points, triangles);
+      return {
+        kind: 'trimesh',
+        geometry: keep(new P.PxTriangleMeshGeometry(tri)),
+        pose: s.pose,
+        report: { shape: 'trimesh', parameters: { vertex_count: tri.getNbVertices(), triangle_count: tri.getNbTriangles() } },
+      };
+    }
+    default:
+      throw new NotSupported(`shape type ${shape.type}`);
+  }
+}
+
+/** The rotation that `buildGeometry` added to a shape's pose, so reports can undo it. */
+export function canonicalFix(kind) {
+  return kind === 'capsule' || kind === 'core' ? QUARTER_Z : [0, 0, 0, 1];
+}
