@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+mod diff;
+pub mod run;
 mod validate;
 
 use std::process::ExitCode;
@@ -21,6 +23,10 @@ pub struct Cli {
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
     Validate(validate::Args),
+    /// Run bundled implementations over a corpus and write reports.
+    Run(run::Args),
+    /// Compare two runs: fixed, broken, new crashes.
+    Diff(diff::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -37,6 +43,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Diff(args) => diff::run(args),
     };
     match result {
         Ok(code) => code,
