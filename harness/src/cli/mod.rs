@@ -5,6 +5,7 @@
 
 mod diff;
 pub mod run;
+mod eval;
 mod validate;
 
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ pub enum Command {
     Run(run::Args),
     /// Compare two runs: fixed, broken, new crashes.
     Diff(diff::Args),
+    /// Print the expected interpretation of a file (at given poses) as JSON.
+    Eval(eval::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -45,6 +48,7 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Run(args) => run::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Eval(args) => eval::run(args),
     };
     match result {
         Ok(code) => code,
