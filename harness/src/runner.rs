@@ -79,7 +79,7 @@ pub fn gate(caps: &Capabilities, entry: &CaseEntry) -> Option<CheckResult> {
             "no profile applies to the case",
         ));
     }
-    if !caps.profiles.iter().any(|p| *p == entry.profile) {
+    if !caps.profiles.contains(&entry.profile) {
         return Some(CheckResult::new(
             CHECK,
             Status::NotSupported,
@@ -117,22 +117,25 @@ pub struct Execution {
     pub crashed: bool,
 }
 
+/// A failed call: its check result, and whether it was a panic.
+pub type Failure = Box<(CheckResult, bool)>;
+
 /// One guarded call: `Ok(value)`, or the check result of its error or panic.
-fn call<T>(name: &str, f: impl FnOnce() -> Result<T, ImplError>) -> Result<T, (CheckResult, bool)> {
+fn call<T>(name: &str, f: impl FnOnce() -> Result<T, ImplError>) -> Result<T, Failure> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err((
+        Ok(Err(e)) => Err(Box::new((
             CheckResult::new(name, error_status(&e), e.to_string()),
             false,
-        )),
-        Err(p) => Err((
+        ))),
+        Err(p) => Err(Box::new((
             CheckResult::new(
                 name,
                 Status::Crash,
                 format!("panicked: {}", panic_message(&*p)),
             ),
             true,
-        )),
+        ))),
     }
 }
 
@@ -140,7 +143,8 @@ fn call<T>(name: &str, f: impl FnOnce() -> Result<T, ImplError>) -> Result<T, (C
 pub fn execute(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> Execution {
     let mut checks = Vec::new();
     let crashed = run_families(imp, caps, case, &mut checks).is_err();
-    if !crashed && let Err((r, c)) = call("unload", || imp.unload()) {
+    if !crashed && let Err(f) = call("unload", || imp.unload()) {
+        let (r, c) = *f;
         // Failing to unload is only worth a line when it crashed.
         if c {
             checks.push(r);
@@ -172,7 +176,8 @@ fn run_families(
     };
     let outcome = match call(name, || imp.load(&request)) {
         Ok(o) => o,
-        Err((r, crashed)) => {
+        Err(f) => {
+            let (r, crashed) = *f;
             out.push(r);
             return if crashed { Err(()) } else { Ok(()) };
         }
@@ -185,13 +190,14 @@ fn run_families(
     if matches!(outcome, LoadOutcome::Rejected { .. }) {
         return Ok(());
     }
-    let mut families: Vec<(&str, bool)> = Vec::new();
-    families.push((INTERPRETATION, true));
-    families.push((
-        CONSTRAINTS,
-        case.poses.iter().any(|p| !p.constraints.is_empty()),
-    ));
-    families.push((DYNAMICS, case.scenario.is_some()));
+    let families: Vec<(&str, bool)> = vec![
+        (INTERPRETATION, true),
+        (
+            CONSTRAINTS,
+            case.poses.iter().any(|p| !p.constraints.is_empty()),
+        ),
+        (DYNAMICS, case.scenario.is_some()),
+    ];
     for (i, (family, has_data)) in families.iter().enumerate() {
         if !declares(family) {
             if *has_data && *family != INTERPRETATION {
@@ -226,7 +232,9 @@ fn run_families(
 }
 
 /// Push the error's check; `Err(())` when it was a crash.
-fn failed(out: &mut Vec<CheckResult>, (r, crashed): (CheckResult, bool)) -> Result<(), ()> {
+#[allow(clippy::boxed_local, reason = "the boxed failure is what every call returns")]
+fn failed(out: &mut Vec<CheckResult>, f: Failure) -> Result<(), ()> {
+    let (r, crashed) = *f;
     out.push(r);
     if crashed { Err(()) } else { Ok(()) }
 }
@@ -284,7 +292,7 @@ fn constraints(
 pub fn simulate(
     imp: &mut dyn Implementation,
     scenario: &crate::case::Scenario,
-) -> Result<Vec<Observation>, (CheckResult, bool)> {
+) -> Result<Vec<Observation>, Failure> {
     call(DYNAMICS, || imp.configure(&scenario.config))?;
     let mut actions = scenario.actions.clone();
     actions.sort_by_key(|a| a.step);
@@ -306,7 +314,7 @@ pub fn simulate(
         }
         call(DYNAMICS, || imp.step(until - done))?;
         done = until;
-        if done % scenario.observe_every == 0 || done == scenario.steps {
+        if done.is_multiple_of(scenario.observe_every) || done == scenario.steps {
             observations.push(Observation {
                 step: done,
                 state: call(DYNAMICS, || imp.observe())?,
@@ -343,7 +351,7 @@ enum Job {
 }
 
 enum Reply {
-    Handshake(Result<Handshake, CheckResult>),
+    Handshake(Result<Handshake, Box<CheckResult>>),
     Case(Execution),
 }
 
@@ -356,10 +364,10 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
                 Ok(mut fresh) => {
                     // Replay the handshake on a rebuilt implementation, as a process restart would.
                     if !matches!(job, Job::Handshake)
-                        && let Err((r, _)) = call("handshake", || fresh.handshake())
+                        && let Err(f) = call("handshake", || fresh.handshake())
                     {
                         let _ = replies.send(Reply::Case(Execution {
-                            checks: vec![r],
+                            checks: vec![f.0],
                             crashed: true,
                         }));
                         continue;
@@ -376,7 +384,7 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
                         ),
                     );
                     let reply = match job {
-                        Job::Handshake => Reply::Handshake(Err(r)),
+                        Job::Handshake => Reply::Handshake(Err(Box::new(r))),
                         Job::Case(..) => Reply::Case(Execution {
                             checks: vec![r],
                             crashed: true,
@@ -395,11 +403,12 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
         let reply = match job {
             Job::Handshake => match call("handshake", || current.handshake()) {
                 Ok(h) => Reply::Handshake(Ok(h)),
-                Err((r, crashed)) => {
+                Err(f) => {
+                    let (r, crashed) = *f;
                     if crashed {
                         imp = None;
                     }
-                    Reply::Handshake(Err(r))
+                    Reply::Handshake(Err(Box::new(r)))
                 }
             },
             Job::Case(case, caps) => {
@@ -431,6 +440,10 @@ impl Worker {
             .ok()?;
         Some(Worker { jobs, replies })
     }
+}
+
+fn boxed(check: &str, status: Status, message: impl Into<String>) -> Box<CheckResult> {
+    Box::new(CheckResult::new(check, status, message))
 }
 
 /// Runs cases on one implementation.
@@ -469,16 +482,15 @@ impl ImplRunner {
         self.restarts
     }
 
-    fn worker(&mut self) -> Result<&Worker, CheckResult> {
+    fn worker(&mut self) -> Result<&Worker, Box<CheckResult>> {
         if self.worker.is_none() {
-            let w = Worker::start(&self.name, self.factory.clone()).ok_or_else(|| {
-                CheckResult::new("handshake", Status::HarnessError, "cannot start a thread")
-            })?;
+            let w = Worker::start(&self.name, self.factory.clone())
+                .ok_or_else(|| boxed("handshake", Status::HarnessError, "cannot start a thread"))?;
             self.worker = Some(w);
         }
         self.worker
             .as_ref()
-            .ok_or_else(|| CheckResult::new("handshake", Status::HarnessError, "no worker"))
+            .ok_or_else(|| boxed("handshake", Status::HarnessError, "no worker"))
     }
 
     fn abandon(&mut self) {
@@ -488,7 +500,7 @@ impl ImplRunner {
     }
 
     /// The implementation's handshake (made once; replayed by the worker after restarts).
-    pub fn handshake(&mut self) -> Result<ImplInfo, CheckResult> {
+    pub fn handshake(&mut self) -> Result<ImplInfo, Box<CheckResult>> {
         if let Some(info) = &self.info {
             return Ok(info.clone());
         }
@@ -496,11 +508,7 @@ impl ImplRunner {
         let w = self.worker()?;
         if w.jobs.send(Job::Handshake).is_err() {
             self.abandon();
-            return Err(CheckResult::new(
-                "handshake",
-                Status::Crash,
-                "the worker died",
-            ));
+            return Err(boxed("handshake", Status::Crash, "the worker died"));
         }
         match w.replies.recv_timeout(deadline) {
             Ok(Reply::Handshake(Ok(h))) => {
@@ -514,14 +522,14 @@ impl ImplRunner {
                 Ok(info)
             }
             Ok(Reply::Handshake(Err(r))) => Err(r),
-            Ok(Reply::Case(_)) => Err(CheckResult::new(
+            Ok(Reply::Case(_)) => Err(boxed(
                 "handshake",
                 Status::HarnessError,
                 "the worker answered out of turn",
             )),
             Err(RecvTimeoutError::Timeout) => {
                 self.abandon();
-                Err(CheckResult::new(
+                Err(boxed(
                     "handshake",
                     Status::Timeout,
                     format!("no handshake within {:?}", deadline),
@@ -529,11 +537,7 @@ impl ImplRunner {
             }
             Err(RecvTimeoutError::Disconnected) => {
                 self.abandon();
-                Err(CheckResult::new(
-                    "handshake",
-                    Status::Crash,
-                    "the worker died",
-                ))
+                Err(boxed("handshake", Status::Crash, "the worker died"))
             }
         }
     }
@@ -552,7 +556,7 @@ impl ImplRunner {
         }
         let caps = match self.handshake() {
             Ok(info) => info.capabilities,
-            Err(r) => return vec![r],
+            Err(r) => return vec![*r],
         };
         if let Some(r) = gate(&caps, entry) {
             return vec![r];
@@ -570,7 +574,7 @@ impl ImplRunner {
         let deadline = self.options.deadline;
         let w = match self.worker() {
             Ok(w) => w,
-            Err(r) => return vec![r],
+            Err(r) => return vec![*r],
         };
         if w.jobs.send(Job::Case(Box::new(case), caps)).is_err() {
             self.abandon();

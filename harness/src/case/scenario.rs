@@ -213,7 +213,7 @@ mod tests {
         assert!(s.validate().is_err());
         let mut s = base.clone();
         s.checks[1].name = "a".into();
-        assert!(s.validate().unwrap_err().contains("used twice"));
+        assert!(s.validate().expect_err("duplicate").contains("used twice"));
         let mut s = base;
         s.observe_every = 0;
         assert!(s.validate().is_err());

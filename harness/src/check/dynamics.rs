@@ -71,7 +71,7 @@ fn frames(joint: &JointExpect, state: &State) -> Measured<[Isometry3<f64>; 2]> {
     Ok(out)
 }
 
-fn joint<'a>(want: &'a ExpectedInterpretation, node: usize) -> Measured<&'a JointExpect> {
+fn joint(want: &ExpectedInterpretation, node: usize) -> Measured<&JointExpect> {
     want.joint(node)
         .ok_or_else(|| Problem::Data(format!("no expected joint at node {node}")))
 }

@@ -4,8 +4,8 @@
 //! failing cases), 2 a usage or I/O problem.
 
 mod diff;
-pub mod run;
 mod eval;
+pub mod run;
 mod validate;
 
 use std::process::ExitCode;

@@ -54,14 +54,15 @@ impl Diff {
                 old: o,
                 new: n,
             };
-            if crashed(n) && !crashed(o) {
+            let new_crash = crashed(n) && !crashed(o);
+            if new_crash {
                 d.new_crashes.push(c.clone());
             }
             if o.is_failure() && n.is_pass() {
                 d.fixed.push(c);
             } else if o.is_pass() && n.is_failure() {
                 d.broken.push(c);
-            } else if !(crashed(n) && !crashed(o)) {
+            } else if !new_crash {
                 d.changed.push(c);
             }
         }

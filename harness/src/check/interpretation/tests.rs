@@ -220,7 +220,8 @@ fn principal_axes_swapped_is_measured_on_the_inverse_tensor() {
 
 #[test]
 fn each_kind_of_mistake_fails_its_own_check() {
-    let cases: Vec<(&str, fn(&mut Interpretation))> = vec![
+    type Mutation = fn(&mut Interpretation);
+    let cases: Vec<(&str, Mutation)> = vec![
         ("interpretation.bodies.kind", |g| {
             g.bodies[0].kind = "kinematic".into()
         }),
