@@ -457,3 +457,34 @@ fn a_matrix_run_streams_a_log_that_reads_back_with_verdicts() {
     assert!(ndjson::read(cut.as_bytes()).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every case of the committed corpus (or `CTS_CORPUS`) reads: manifest, expectation file,
+/// expected interpretation, poses, tolerances and scenario. Skipped with a message when the
+/// corpus is absent.
+#[test]
+fn every_case_of_the_corpus_reads() {
+    let dir = std::env::var_os("CTS_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1"),
+        PathBuf::from,
+    );
+    if !dir.join("manifest.json").exists() {
+        eprintln!("skipped: no corpus at {}", dir.display());
+        return;
+    }
+    let corpus = Corpus::open(&dir).expect("manifest reads");
+    let mut with_interpretation = 0;
+    for entry in &corpus.entries {
+        let case = physics_cts::case::Case::load(&dir, entry)
+            .unwrap_or_else(|e| panic!("{}: {e}", entry.id));
+        assert!(case.path.exists(), "{}: main file missing", entry.id);
+        assert_eq!(entry.valid, case.error_codes().is_empty(), "{}", entry.id);
+        if entry.valid && !entry.profile.is_empty() {
+            with_interpretation += usize::from(case.interpretation.is_some());
+        }
+    }
+    eprintln!(
+        "{} cases read, {with_interpretation} with an expected interpretation",
+        corpus.entries.len()
+    );
+    assert!(!corpus.entries.is_empty());
+}
