@@ -6,6 +6,7 @@
 mod diff;
 mod eval;
 pub mod run;
+mod generate;
 mod validate;
 
 use std::process::ExitCode;
@@ -30,6 +31,8 @@ pub enum Command {
     Diff(diff::Args),
     /// Print the expected interpretation of a file (at given poses) as JSON.
     Eval(eval::Args),
+    /// Write a corpus: hand-written cases plus generated ones for a seed.
+    Generate(generate::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -49,6 +52,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,
