@@ -43,8 +43,7 @@ impl Capabilities {
     pub fn supports_feature(&self, feature: &str) -> bool {
         self.features.iter().any(|f| {
             f == feature
-                || f.strip_suffix('*')
-                    .is_some_and(|p| feature.starts_with(p))
+                || f.strip_suffix('*').is_some_and(|p| feature.starts_with(p))
                 || (f.ends_with('.') && feature.starts_with(f.as_str()))
         })
     }
@@ -103,6 +102,9 @@ impl Default for SimConfig {
 pub enum MassReport {
     Infinite,
     Finite(f64),
+    /// Not given by the file and not computed by this implementation (the reference, which
+    /// leaves engine-computed values to the engine). An engine reports what it computed.
+    Unspecified,
 }
 
 /// A body after load.
@@ -112,8 +114,8 @@ pub struct BodyReport {
     /// `static`, `kinematic` or `dynamic`.
     pub kind: String,
     pub mass: MassReport,
-    /// Centre of mass in the body's local frame.
-    pub center_of_mass: [f64; 3],
+    /// Centre of mass in the body's local frame (`None`: unspecified, as for [`MassReport`]).
+    pub center_of_mass: Option<[f64; 3]>,
     /// Principal moments (each possibly infinite) and the rotation from principal axes to the
     /// body frame.
     pub inertia_diagonal: [MassReport; 3],
@@ -131,9 +133,11 @@ pub struct ColliderReport {
     pub is_trigger: bool,
     /// `sphere`, `box`, `capsule`, `cylinder`, `convex`, `trimesh`.
     pub shape: String,
-    /// Shape parameters in the canonical convention of the reference (`radius`, `size`,
-    /// `height` = distance between capsule cap centres, `radius_top`, `radius_bottom`,
-    /// `vertex_count`, `triangle_count`).
+    /// Shape parameters as simulated, in world units (the collider node's world scale
+    /// applied), in the canonical convention of the reference (`radius`, `size`, `height` =
+    /// distance between capsule cap centres, `radius_top`, `radius_bottom`, `vertex_count`,
+    /// `triangle_count`). An engine reports the shape it built (a convex hull reports its
+    /// hull's vertices).
     pub parameters: serde_json::Map<String, serde_json::Value>,
     /// Pose relative to the body (world when static): translation and rotation.
     pub translation: [f64; 3],
@@ -267,7 +271,10 @@ pub trait Implementation {
     fn apply(&mut self, action: &Action) -> Result<(), ImplError>;
     /// VRM: local TRS of every constrained node with the given local pose overrides (the
     /// `POSES.json` format of the reference) applied to the loaded scene.
-    fn evaluate_constraints(&mut self, poses: &serde_json::Value) -> Result<Vec<NodeTrs>, ImplError>;
+    fn evaluate_constraints(
+        &mut self,
+        poses: &serde_json::Value,
+    ) -> Result<Vec<NodeTrs>, ImplError>;
     fn unload(&mut self) -> Result<(), ImplError>;
 }
 
@@ -305,6 +312,9 @@ mod tests {
         );
         let err = ImplError::NotSupported("3 angular axes".into());
         let text = serde_json::to_string(&err).expect("serialises");
-        assert_eq!(text, r#"{"error":"not_supported","message":"3 angular axes"}"#);
+        assert_eq!(
+            text,
+            r#"{"error":"not_supported","message":"3 angular axes"}"#
+        );
     }
 }

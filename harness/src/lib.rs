@@ -3,6 +3,7 @@
 //! The conformance suite's harness and CLI: it runs implementations of glTF physics over the
 //! corpus, compares what they report with the reference, and writes reports.
 
+pub mod adapters;
 pub mod bundled;
 pub mod case;
 pub mod check;

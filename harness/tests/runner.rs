@@ -88,7 +88,7 @@ impl Implementation for Scripted {
                 node: 0,
                 kind: kind.into(),
                 mass: MassReport::Finite(1.0),
-                center_of_mass: [0.0; 3],
+                center_of_mass: Some([0.0; 3]),
                 inertia_diagonal: [MassReport::Finite(1.0); 3],
                 inertia_orientation: [0.0, 0.0, 0.0, 1.0],
                 linear_velocity: [0.0; 3],

@@ -82,7 +82,7 @@ fn conforming() -> Interpretation {
             node: 1,
             kind: "dynamic".into(),
             mass: MassReport::Finite(2.0),
-            center_of_mass: [0.0, 0.5, 0.0],
+            center_of_mass: Some([0.0, 0.5, 0.0]),
             inertia_diagonal: [
                 MassReport::Finite(2.0),
                 MassReport::Infinite,
@@ -226,7 +226,7 @@ fn each_kind_of_mistake_fails_its_own_check() {
             g.bodies[0].kind = "kinematic".into()
         }),
         ("interpretation.bodies.center_of_mass", |g| {
-            g.bodies[0].center_of_mass = [0.0, 0.0, 0.0]
+            g.bodies[0].center_of_mass = Some([0.0, 0.0, 0.0])
         }),
         ("interpretation.bodies.velocity", |g| {
             g.bodies[0].linear_velocity = [0.0, 0.0, 1.0]
