@@ -123,9 +123,41 @@ pub fn check(
             };
             vec![CheckResult::new(name.clone(), status, message)]
         });
-        out.extend(results.into_iter().map(|r| r.with_decisions(&c.decisions)));
+        let objects = object_decisions(&c.kind, want);
+        out.extend(
+            results
+                .into_iter()
+                .map(|r| r.with_decisions(&c.decisions).with_decisions(&objects)),
+        );
     }
     out
+}
+
+/// The decisions of the objects a check measures, as the interpretation records them: the
+/// joint of a limit or drive, the bodies of a node check, the pairs of a contact check.
+fn object_decisions(kind: &CheckKind, want: &ExpectedInterpretation) -> Vec<String> {
+    let body = |n: &usize| want.body(*n).map(|b| b.decisions.clone()).unwrap_or_default();
+    match kind {
+        CheckKind::Limit { joint, .. } | CheckKind::Drive { joint, .. } => want
+            .joint(*joint)
+            .map(|j| j.decisions.clone())
+            .unwrap_or_default(),
+        CheckKind::Still { nodes, .. } => nodes.iter().flat_map(body).collect(),
+        CheckKind::MeanVelocity { node, .. }
+        | CheckKind::Acceleration { node, .. }
+        | CheckKind::MaxHeight { node, .. }
+        | CheckKind::Displacement { node, .. } => body(node),
+        CheckKind::NoContact { pairs } => want
+            .pairs
+            .iter()
+            .filter(|p| {
+                let n = [p.nodes[0].min(p.nodes[1]), p.nodes[0].max(p.nodes[1])];
+                pairs.iter().any(|q| [q[0].min(q[1]), q[0].max(q[1])] == n)
+            })
+            .flat_map(|p| p.decisions.clone())
+            .collect(),
+        CheckKind::TriggerEvents { .. } => Vec::new(),
+    }
 }
 
 fn measure(

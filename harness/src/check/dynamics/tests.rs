@@ -38,6 +38,7 @@ fn want() -> ExpectedInterpretation {
                 {"node": 5, "body_node": null, "relative": {"translation": [0, 2, 0], "rotation": I}}
             ],
             "coupling": "coupled",
+            "decisions": ["D-FRAMES"],
             "limits": [{"kind": "angular", "axes": [0], "min": -0.5, "max": 0.5}],
             "drives": [{"kind": "linear", "mode": "force", "axis": 1, "position_target": 0.25, "stiffness": 1, "damping": 1}]
         }]
@@ -83,7 +84,8 @@ fn a_hard_limit_is_measured_from_reported_body_poses_and_rest_frames() {
         "{:?}",
         out[0]
     );
-    assert_eq!(out[0].decisions, vec!["D-METRICS"]);
+    // The check's own decisions and those of the joint it measures.
+    assert_eq!(out[0].decisions, vec!["D-FRAMES", "D-METRICS"]);
     let observations = vec![at(0, 0.2), at(1, 0.7)];
     let out = check(&s, Some(&want()), &observations);
     assert_eq!(out[0].status, Status::Fail);
