@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::adapters::rapier::RapierImplementation;
+use crate::adapters::reference::ReferenceImplementation;
 use crate::implementation::Implementation;
 use crate::runner::Factory;
 
@@ -25,7 +26,11 @@ fn rapier() -> Factory {
     Arc::new(|| Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>)
 }
 
-const REGISTRY: &[Entry] = &[("rapier", rapier)];
+fn reference() -> Factory {
+    Arc::new(|| Box::new(ReferenceImplementation::new()) as Box<dyn Implementation + Send>)
+}
+
+const REGISTRY: &[Entry] = &[("rapier", rapier), ("reference", reference)];
 
 #[cfg(test)]
 mod tests {

@@ -11,14 +11,15 @@
 //! implementation-defined values [D-COMBINE-DEFAULT] Rapier gives it (friction 0.5, restitution
 //! 0); a pair where neither side names a combine mode uses Rapier's default rule, average.
 //!
-//! The combine precedence and the filter rule are small and also belong to the reference's
-//! expectations; once `reference::expect` exposes them, these two functions should call it.
+//! The precedence and the filter rule themselves are the reference's
+//! (`reference::expect::{combine, filter}`); this module applies them per contact pair.
 
 use std::collections::HashMap;
 
 use rapier3d::geometry::{ColliderHandle, SolverFlags};
 use rapier3d::pipeline::{ContactModificationContext, PairFilterContext, PhysicsHooks};
 
+use ::reference::expect::{combine, filter};
 use ::reference::scene::{Combine, Filter, Material, NodeId};
 
 /// Rapier's default friction for a collider without a material.
@@ -44,47 +45,15 @@ pub(super) struct PairRule {
     pub restitution: f64,
 }
 
-/// `allows(x, y)` of [D-FILTER]: every system of `y` is in `x`'s `collideWithSystems` (when
-/// given), and not every system of `y` is in `x`'s `notCollideWithSystems` (when given; an
-/// empty set of systems is never excluded [D-FILTER-EMPTY]).
-pub(super) fn allows(x: Option<&Filter>, y: Option<&Filter>) -> bool {
-    let Some(x) = x else { return true };
-    let systems: &[String] = y.map_or(&[], |f| &f.collision_systems);
-    let subset = |list: &[String]| systems.iter().all(|s| list.contains(s));
-    let admitted = x.collide_with_systems.as_deref().is_none_or(subset);
-    let excluded = x
-        .not_collide_with_systems
-        .as_deref()
-        .is_some_and(|without| !systems.is_empty() && subset(without));
-    admitted && !excluded
-}
-
-/// Both directions of [D-FILTER].
+/// Both directions of [D-FILTER], as the reference rules.
 pub(super) fn collide(a: Option<&Filter>, b: Option<&Filter>) -> bool {
-    allows(a, b) && allows(b, a)
+    filter::allows(a, b) && filter::allows(b, a)
 }
 
-/// [D-COMBINE]: the mode is the first of average, minimum, maximum, multiply that either side
-/// names; `None` when neither names one.
-pub(super) fn combine_mode(a: Option<Combine>, b: Option<Combine>) -> Option<Combine> {
-    [
-        Combine::Average,
-        Combine::Minimum,
-        Combine::Maximum,
-        Combine::Multiply,
-    ]
-    .into_iter()
-    .find(|m| a == Some(*m) || b == Some(*m))
-}
-
-/// Combine two values with [`combine_mode`] (average when neither side names a mode).
+/// Combine two values with the spec's precedence [D-COMBINE]; when neither side names a mode
+/// the spec has no value [D-COMBINE-DEFAULT] and Rapier's default rule, average, applies.
 pub(super) fn combine(a: f64, ma: Option<Combine>, b: f64, mb: Option<Combine>) -> f64 {
-    match combine_mode(ma, mb).unwrap_or(Combine::Average) {
-        Combine::Average => (a + b) / 2.0,
-        Combine::Minimum => a.min(b),
-        Combine::Maximum => a.max(b),
-        Combine::Multiply => a * b,
-    }
+    combine::combine(ma, a, mb, b).unwrap_or((a + b) / 2.0)
 }
 
 /// The rule of a pair of colliders.
@@ -158,7 +127,6 @@ impl PhysicsHooks for Hooks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
     fn filter(systems: &[&str], with: Option<&[&str]>, without: Option<&[&str]>) -> Filter {
         let owned = |l: &[&str]| l.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
@@ -170,27 +138,17 @@ mod tests {
     }
 
     #[test]
-    fn filter_examples() {
+    fn filter_examples_both_directions() {
         let player = filter(&["player"], None, Some(&["ghost"]));
         let ghost = filter(&["ghost"], None, None);
         let wall = filter(&["wall"], Some(&["player"]), None);
-        let nobody = filter(&[], None, None);
         // player excludes ghosts: one direction is enough to stop the pair.
-        assert!(!allows(Some(&player), Some(&ghost)));
-        assert!(allows(Some(&ghost), Some(&player)));
         assert!(!collide(Some(&player), Some(&ghost)));
+        assert!(!collide(Some(&ghost), Some(&player)));
         // wall admits only players.
         assert!(collide(Some(&wall), Some(&player)));
         assert!(!collide(Some(&wall), Some(&ghost)));
-        // [D-FILTER-EMPTY]: no systems is never excluded and always admitted.
-        assert!(allows(Some(&player), Some(&nobody)));
-        assert!(allows(Some(&wall), Some(&nobody)));
-        assert!(allows(Some(&wall), None));
         assert!(collide(None, None));
-        // Subset, not intersection: {a, b} is not excluded by a list naming only a.
-        let ab = filter(&["a", "b"], None, None);
-        let not_a = filter(&["c"], None, Some(&["a"]));
-        assert!(allows(Some(&not_a), Some(&ab)));
     }
 
     #[test]
@@ -210,69 +168,35 @@ mod tests {
         assert_eq!(combine(1.0, Some(Average), 0.0, Some(Maximum)), 0.5);
     }
 
-    fn combine_strategy() -> impl Strategy<Value = Option<Combine>> {
-        prop_oneof![
-            Just(None),
-            Just(Some(Combine::Average)),
-            Just(Some(Combine::Minimum)),
-            Just(Some(Combine::Maximum)),
-            Just(Some(Combine::Multiply)),
-        ]
+    fn rule(material: Option<Material>) -> ColliderRule {
+        ColliderRule {
+            node: 0,
+            is_trigger: false,
+            material,
+            filter: None,
+        }
     }
 
-    proptest! {
-        #[test]
-        fn combine_is_symmetric_and_bounded(
-            a in 0.0..2.0f64, b in 0.0..2.0f64,
-            ma in combine_strategy(), mb in combine_strategy(),
-        ) {
-            prop_assert_eq!(combine(a, ma, b, mb), combine(b, mb, a, ma));
-            let v = combine(a, ma, b, mb);
-            if combine_mode(ma, mb) != Some(Combine::Multiply) {
-                prop_assert!(v >= a.min(b) - 1e-12 && v <= a.max(b) + 1e-12);
-            }
-        }
-
-        #[test]
-        fn lists_covering_the_other_side_decide(
-            systems in proptest::collection::btree_set(0..4u8, 0..3),
-            extra in proptest::collection::btree_set(4..6u8, 0..2),
-        ) {
-            let names = |v: &std::collections::BTreeSet<u8>| {
-                v.iter().map(|i| format!("s{i}")).collect::<Vec<_>>()
-            };
-            let y = Filter {
-                collision_systems: names(&systems),
-                collide_with_systems: None,
-                not_collide_with_systems: None,
-            };
-            let mut covering = systems.clone();
-            covering.extend(&extra);
-            // A collideWith list containing all of y's systems admits y.
-            let with = Filter {
-                collision_systems: Vec::new(),
-                collide_with_systems: Some(names(&covering)),
-                not_collide_with_systems: None,
-            };
-            prop_assert!(allows(Some(&with), Some(&y)));
-            // A notCollideWith list containing all of y's systems excludes y, unless y has none.
-            let without = Filter {
-                collision_systems: Vec::new(),
-                collide_with_systems: None,
-                not_collide_with_systems: Some(names(&covering)),
-            };
-            prop_assert_eq!(allows(Some(&without), Some(&y)), systems.is_empty());
-            // A collideWith list missing one of y's systems refuses y.
-            if let Some(first) = systems.iter().next() {
-                let mut short = covering.clone();
-                short.remove(first);
-                let partial = Filter {
-                    collision_systems: Vec::new(),
-                    collide_with_systems: Some(names(&short)),
-                    not_collide_with_systems: None,
-                };
-                prop_assert!(!allows(Some(&partial), Some(&y)));
-            }
-        }
+    #[test]
+    fn a_pair_without_materials_gets_rapier_defaults() {
+        let r = pair_rule(&rule(None), &rule(None));
+        assert_eq!(
+            (r.friction, r.restitution),
+            (DEFAULT_FRICTION, DEFAULT_RESTITUTION)
+        );
+        // One side with a material, no combine mode: average with Rapier's 0.5.
+        let m = Material {
+            static_friction: 0.9,
+            dynamic_friction: 0.1,
+            restitution: 0.4,
+            friction_combine: Some(Combine::Maximum),
+            restitution_combine: None,
+        };
+        let r = pair_rule(&rule(Some(m)), &rule(None));
+        // Friction: maximum of the static values, max(0.9, 0.5) = 0.9; restitution:
+        // (0.4 + 0) / 2 = 0.2.
+        assert_eq!(r.friction, 0.9);
+        assert!((r.restitution - 0.2).abs() < 1e-12);
+        assert!(r.collide);
     }
 }

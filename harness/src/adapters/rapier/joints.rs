@@ -32,16 +32,17 @@
 //! Drives are Rapier motors: `force` mode -> `MotorModel::ForceBased`, `acceleration` ->
 //! `MotorModel::AccelerationBased` (the force scaled by the effective mass, as the spec says);
 //! a missing position target means no position term (stiffness 0), a missing velocity target is
-//! 0; a missing `maxForce` is unlimited. A drive on an axis of a coupled group (Rapier ignores
-//! coupled angular motors and drives the distance for coupled linear ones), or two drives on one
-//! axis, is not supported.
+//! 0; a missing `maxForce` is unlimited. Drives on one axis add up into one motor (exact when
+//! they share a mode and have no force limit, else not supported). A drive on an axis of a
+//! coupled group is not supported (Rapier ignores coupled angular motors and drives the
+//! distance for coupled linear ones).
 
 use std::f64::consts::PI;
 
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 use rapier3d::dynamics::{GenericJoint, JointAxesMask, JointAxis, MotorModel, SpringCoefficients};
 
-use ::reference::scene::{DofKind, DriveMode, Joint, Limit, LimitSet};
+use ::reference::scene::{DofKind, Drive, DriveMode, Joint, Limit, LimitSet};
 
 use super::convert;
 use crate::implementation::{ImplError, Pose};
@@ -288,47 +289,89 @@ pub(super) fn build(
         );
     }
 
-    let mut driven = JointAxesMask::empty();
-    for drive in &joint.drives {
-        let axis = dof(drive.kind, drive.axis)?;
-        let bit = JointAxesMask::from(axis);
-        if g.coupled_axes.intersects(bit) {
+    for (axis, motor) in merged_drives(&joint.drives)? {
+        if g.coupled_axes.intersects(JointAxesMask::from(axis)) {
             return Err(unsupported(format!(
-                "a drive on {:?} axis {} of a coupled limit",
-                drive.kind, drive.axis
+                "a drive on {axis:?} of a coupled limit (Rapier drives a coupled group as one)"
             )));
         }
-        if driven.intersects(bit) {
-            return Err(unsupported(format!(
-                "two drives on {:?} axis {}",
-                drive.kind, drive.axis
-            )));
-        }
-        driven |= bit;
-        let stiffness = if drive.position_target.is_some() {
-            drive.stiffness
-        } else {
-            0.0
-        };
         g.set_motor(
             axis,
-            convert::real(drive.position_target.unwrap_or(0.0), "positionTarget")?,
-            convert::real(drive.velocity_target.unwrap_or(0.0), "velocityTarget")?,
-            convert::real(stiffness, "drive stiffness")?,
-            convert::real(drive.damping, "drive damping")?,
+            convert::real(motor.position, "positionTarget")?,
+            convert::real(motor.velocity, "velocityTarget")?,
+            convert::real(motor.stiffness, "drive stiffness")?,
+            convert::real(motor.damping, "drive damping")?,
         );
         g.set_motor_model(
             axis,
-            match drive.mode {
+            match motor.mode {
                 DriveMode::Force => MotorModel::ForceBased,
                 DriveMode::Acceleration => MotorModel::AccelerationBased,
             },
         );
-        if let Some(f) = drive.max_force {
+        if let Some(f) = motor.max_force {
             g.set_motor_max_force(axis, convert::real(f, "maxForce")?);
         }
     }
     Ok(g)
+}
+
+/// One Rapier motor: the sum of the drives on one degree of freedom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Motor {
+    mode: DriveMode,
+    max_force: Option<f64>,
+    stiffness: f64,
+    position: f64,
+    damping: f64,
+    velocity: f64,
+}
+
+/// The drives as one motor per degree of freedom. Drives on one axis add up:
+/// `sum k_i (x_i - x) + c_i (v_i - v) = K (X - x) + C (V - v)` with `K = sum k_i`,
+/// `X = sum k_i x_i / K`, `C = sum c_i`, `V = sum c_i v_i / C`; exact when they share a mode and
+/// none is force-limited (each limit clamps its own drive), otherwise not supported.
+fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError> {
+    let mut motors: Vec<(JointAxis, Motor, usize)> = Vec::new();
+    for d in drives {
+        let axis = dof(d.kind, d.axis)?;
+        // No position target: no position term.
+        let (k, x) = match d.position_target {
+            Some(x) => (d.stiffness, x),
+            None => (0.0, 0.0),
+        };
+        let one = Motor {
+            mode: d.mode,
+            max_force: d.max_force,
+            stiffness: k,
+            position: x,
+            damping: d.damping,
+            velocity: d.velocity_target.unwrap_or(0.0),
+        };
+        match motors.iter_mut().find(|(a, _, _)| *a == axis) {
+            None => motors.push((axis, one, 1)),
+            Some((_, m, n)) => {
+                if m.mode != one.mode || m.max_force.is_some() || one.max_force.is_some() {
+                    return Err(unsupported(format!(
+                        "two drives on {axis:?} with different modes or a force limit"
+                    )));
+                }
+                let weighted = |a: f64, wa: f64, b: f64, wb: f64| {
+                    if wa + wb > 0.0 {
+                        (a * wa + b * wb) / (wa + wb)
+                    } else {
+                        0.0
+                    }
+                };
+                m.position = weighted(m.position, m.stiffness, one.position, one.stiffness);
+                m.velocity = weighted(m.velocity, m.damping, one.velocity, one.damping);
+                m.stiffness += one.stiffness;
+                m.damping += one.damping;
+                *n += 1;
+            }
+        }
+    }
+    Ok(motors.into_iter().map(|(a, m, _)| (a, m)).collect())
 }
 
 /// The frames Rapier holds for a joint, relative to its bodies.
@@ -343,7 +386,7 @@ pub(super) fn frames_of(g: &GenericJoint) -> [Pose; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ::reference::scene::{Attachment, Drive};
+    use ::reference::scene::Attachment;
 
     fn limit(kind: DofKind, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Limit {
         Limit {
@@ -552,6 +595,30 @@ mod tests {
         );
         assert_eq!(m.model, MotorModel::AccelerationBased);
         assert_eq!(g.motor_model(JointAxis::AngX), Some(MotorModel::ForceBased));
+        // Two drives on one axis add up: k 20 + 20 = 40 towards (20 * 0.5 + 20 * 0.5) / 40 = 0.5,
+        // damping 3 + 3 = 6 towards velocity 0; a position-only drive (k 10 to 1.0) and a
+        // velocity-only one (c 4 to 2.0) give k 10 to 1.0 and c 4 + 3 = 7 to 4 * 2 / 7.
+        let mut a = drive(DofKind::Linear, 1, DriveMode::Force);
+        a.max_force = None;
+        let m = merged_drives(&[a.clone(), a.clone()]).expect("merged");
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            (m[0].1.stiffness, m[0].1.position, m[0].1.damping),
+            (40.0, 0.5, 6.0)
+        );
+        let mut p = a.clone();
+        (p.stiffness, p.position_target) = (10.0, Some(1.0));
+        p.damping = 3.0;
+        let mut v = a.clone();
+        (v.position_target, v.velocity_target, v.damping) = (None, Some(2.0), 4.0);
+        let m = merged_drives(&[p, v]).expect("merged");
+        assert_eq!((m[0].1.stiffness, m[0].1.position), (10.0, 1.0));
+        assert!(
+            (m[0].1.damping - 7.0).abs() < 1e-12 && (m[0].1.velocity - 8.0 / 7.0).abs() < 1e-12
+        );
+        // Force-limited or mixed-mode drives on one axis are refused.
+        let limited = drive(DofKind::Linear, 1, DriveMode::Force);
+        assert!(merged_drives(&[limited.clone(), limited]).is_err());
         // A drive on a coupled axis is refused.
         let j = joint(
             LimitSet::Coupled(vec![limit(DofKind::Angular, &[0, 1], None, Some(0.4))]),

@@ -3,8 +3,8 @@
 //! It reads the file with the reference reader (the parser) and maps the canonical scene to
 //! Rapier as faithfully as Rapier allows; where Rapier cannot express a feature, loading fails
 //! with [`ImplError::NotSupported`] and the capabilities leave the feature out, rather than
-//! approximating silently. The one approximation (a cylinder with two different radii as a
-//! convex hull) is said in the load notes. Module by module:
+//! approximating silently. The two approximations (a cylinder or a capsule with two different
+//! radii, as convex hulls) are said in the load notes. Module by module:
 //! - [`world`]: the scene -> world mapping and handle bookkeeping;
 //! - [`bodies`], [`shapes`], [`joints`]: each kind of object, and its read-back;
 //! - [`hooks`]: filters [D-FILTER] and material combining [D-COMBINE] per contact pair;
@@ -31,8 +31,8 @@ pub const ENGINE: &str = "rapier3d 0.36 (f32)";
 ///
 /// Left out on purpose: `joint.limit.angular.3` (Rapier couples at most 2 angular axes) and
 /// everything `vrm.` (Rapier has no VRM constraints). Some scenes under a declared tag are
-/// still refused at load when Rapier cannot express the exact values (a tapered capsule, a
-/// non-uniformly scaled sphere, a coupled linear minimum, joints mixing softness): see
+/// still refused at load when Rapier cannot express the exact values (a non-uniformly scaled
+/// sphere, a coupled linear minimum, joints mixing softness): see
 /// [`shapes`] and [`joints`].
 pub const FEATURES: &[&str] = &[
     "body.",
