@@ -61,6 +61,31 @@ fn main() {
         t.elapsed()
     };
     let bare_time = best(&mut bare);
+    // The same loop observing after every step, as the scenarios ask: the adapter's share.
+    let mut observed = || {
+        let t = Instant::now();
+        for c in &cases {
+            let mut imp = RapierImplementation::new();
+            let request = LoadRequest {
+                path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
+                profile: c.entry.profile.clone(),
+            };
+            let Ok(LoadOutcome::Loaded { .. }) = imp.load(&request) else {
+                continue;
+            };
+            if let Some(s) = &c.scenario
+                && imp.configure(&s.config).is_ok()
+            {
+                let _ = imp.observe();
+                for _ in 0..s.steps {
+                    let _ = imp.step(1);
+                    let _ = imp.observe();
+                }
+            }
+        }
+        t.elapsed()
+    };
+    let observed_time = best(&mut observed);
     let entrant = Entrant {
         name: "rapier".into(),
         factory: Arc::new(|| Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>),
@@ -77,16 +102,40 @@ fn main() {
         t.elapsed()
     };
     let harness_time = best(&mut harness);
+    // Parts of the harness's share: reading the expectation files, and the interpretation call.
+    let t = Instant::now();
+    for c in &cases {
+        let _ = Case::load(&corpus.root, &c.entry);
+    }
+    let load_time = t.elapsed();
+    let t = Instant::now();
+    for c in &cases {
+        let mut imp = RapierImplementation::new();
+        let request = LoadRequest {
+            path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
+            profile: c.entry.profile.clone(),
+        };
+        let _ = imp.load(&request);
+        let _ = imp.interpretation();
+    }
+    let interpretation_time = t.elapsed();
     let all: Vec<_> = corpus.entries.iter().collect();
     let t = Instant::now();
     let run = runner::run_matrix(&corpus, "bench", &all, std::slice::from_ref(&entrant), Options::default(), &mut |_| {}, &mut |_| {});
     let whole = t.elapsed();
     println!("cases with a scenario run by Rapier: {}", cases.len());
     println!("bare loop (load + step):              {:>8.3} s", bare_time.as_secs_f64());
+    println!("bare loop observing every step:       {:>8.3} s", observed_time.as_secs_f64());
     println!("harness (runner, observe, checks):    {:>8.3} s", harness_time.as_secs_f64());
+    println!("  of which reading expect.json files: {:>8.3} s", load_time.as_secs_f64());
+    println!("  load + interpretation() alone:      {:>8.3} s", interpretation_time.as_secs_f64());
     println!(
         "overhead = harness / bare - 1:         {:>8.1} %",
         100.0 * (harness_time.as_secs_f64() / bare_time.as_secs_f64() - 1.0)
+    );
+    println!(
+        "overhead over the observing loop:      {:>8.1} %",
+        100.0 * (harness_time.as_secs_f64() / observed_time.as_secs_f64() - 1.0)
     );
     println!(
         "whole corpus ({} cases), in process:   {:>8.3} s",
