@@ -124,7 +124,10 @@ pub fn checks(e: &Expectation) -> Vec<Value> {
         if !(movable(j.frames[0].body_node) || movable(j.frames[1].body_node)) {
             continue;
         }
-        if j.frames.iter().any(|f| f.body_node.is_some_and(|n| torn.contains(&n))) {
+        if j.frames
+            .iter()
+            .any(|f| f.body_node.is_some_and(|n| torn.contains(&n)))
+        {
             continue;
         }
         for (i, l) in j.limits.iter().enumerate() {
@@ -216,8 +219,10 @@ fn torn_components(e: &Expectation) -> Vec<usize> {
     let mut anchors = vec![(Vec::<Option<usize>>::new(), false); movable.len()];
     for j in &e.joints {
         for (mine, other) in [(0, 1), (1, 0)] {
-            let (Some(i), None) = (index(j.frames[mine].body_node), index(j.frames[other].body_node))
-            else {
+            let (Some(i), None) = (
+                index(j.frames[mine].body_node),
+                index(j.frames[other].body_node),
+            ) else {
                 continue;
             };
             let r = root(&mut parent, i);
@@ -259,7 +264,7 @@ fn free(e: &Expectation, node: usize) -> bool {
     let touches = e
         .pairs
         .iter()
-        .any(|p| p.contact && p.bodies.iter().any(|pb| *pb == Some(b.index)));
+        .any(|p| p.contact && p.bodies.contains(&Some(b.index)));
     mass_ok && !jointed && !touches
 }
 
@@ -373,7 +378,12 @@ mod tests {
             .iter()
             .map(|c| &c["name"])
             .collect();
-        assert!(!names.iter().any(|n| n.as_str().is_some_and(|n| n.starts_with("joint-"))), "{names:?}");
+        assert!(
+            !names
+                .iter()
+                .any(|n| n.as_str().is_some_and(|n| n.starts_with("joint-"))),
+            "{names:?}"
+        );
     }
 
     #[test]

@@ -23,9 +23,15 @@ fn main() {
     let dir = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))
-        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1"), PathBuf::from);
+        .map_or_else(
+            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1"),
+            PathBuf::from,
+        );
     let Ok(corpus) = Corpus::open(&dir) else {
-        eprintln!("corpus_overhead: no corpus at {}: nothing to measure", dir.display());
+        eprintln!(
+            "corpus_overhead: no corpus at {}: nothing to measure",
+            dir.display()
+        );
         return;
     };
     let caps = runner_caps();
@@ -88,7 +94,9 @@ fn main() {
     let observed_time = best(&mut observed);
     let entrant = Entrant {
         name: "rapier".into(),
-        factory: Arc::new(|| Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>),
+        factory: Arc::new(|| {
+            Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>
+        }),
         expectations: Expectations::default(),
     };
     let same: Vec<_> = corpus
@@ -98,7 +106,15 @@ fn main() {
         .collect();
     let mut harness = || {
         let t = Instant::now();
-        let _ = runner::run_matrix(&corpus, "bench", &same, std::slice::from_ref(&entrant), Options::default(), &mut |_| {}, &mut |_| {});
+        let _ = runner::run_matrix(
+            &corpus,
+            "bench",
+            &same,
+            std::slice::from_ref(&entrant),
+            Options::default(),
+            &mut |_| {},
+            &mut |_| {},
+        );
         t.elapsed()
     };
     let harness_time = best(&mut harness);
@@ -121,14 +137,37 @@ fn main() {
     let interpretation_time = t.elapsed();
     let all: Vec<_> = corpus.entries.iter().collect();
     let t = Instant::now();
-    let run = runner::run_matrix(&corpus, "bench", &all, std::slice::from_ref(&entrant), Options::default(), &mut |_| {}, &mut |_| {});
+    let run = runner::run_matrix(
+        &corpus,
+        "bench",
+        &all,
+        std::slice::from_ref(&entrant),
+        Options::default(),
+        &mut |_| {},
+        &mut |_| {},
+    );
     let whole = t.elapsed();
     println!("cases with a scenario run by Rapier: {}", cases.len());
-    println!("bare loop (load + step):              {:>8.3} s", bare_time.as_secs_f64());
-    println!("bare loop observing every step:       {:>8.3} s", observed_time.as_secs_f64());
-    println!("harness (runner, observe, checks):    {:>8.3} s", harness_time.as_secs_f64());
-    println!("  of which reading expect.json files: {:>8.3} s", load_time.as_secs_f64());
-    println!("  load + interpretation() alone:      {:>8.3} s", interpretation_time.as_secs_f64());
+    println!(
+        "bare loop (load + step):              {:>8.3} s",
+        bare_time.as_secs_f64()
+    );
+    println!(
+        "bare loop observing every step:       {:>8.3} s",
+        observed_time.as_secs_f64()
+    );
+    println!(
+        "harness (runner, observe, checks):    {:>8.3} s",
+        harness_time.as_secs_f64()
+    );
+    println!(
+        "  of which reading expect.json files: {:>8.3} s",
+        load_time.as_secs_f64()
+    );
+    println!(
+        "  load + interpretation() alone:      {:>8.3} s",
+        interpretation_time.as_secs_f64()
+    );
     println!(
         "overhead = harness / bare - 1:         {:>8.1} %",
         100.0 * (harness_time.as_secs_f64() / bare_time.as_secs_f64() - 1.0)

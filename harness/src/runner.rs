@@ -232,7 +232,10 @@ fn run_families(
 }
 
 /// Push the error's check; `Err(())` when it was a crash.
-#[allow(clippy::boxed_local, reason = "the boxed failure is what every call returns")]
+#[allow(
+    clippy::boxed_local,
+    reason = "the boxed failure is what every call returns"
+)]
 fn failed(out: &mut Vec<CheckResult>, f: Failure) -> Result<(), ()> {
     let (r, crashed) = *f;
     out.push(r);

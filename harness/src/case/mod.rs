@@ -142,8 +142,9 @@ struct ExpectFile {
     interpretation: Option<ExpectedInterpretation>,
     #[serde(default)]
     poses: Vec<PoseOutputs>,
+    /// `null` for a case without an interpretation.
     #[serde(default)]
-    tolerances: BTreeMap<String, Tolerance>,
+    tolerances: Option<BTreeMap<String, Tolerance>>,
     #[serde(default)]
     scenario: Option<Scenario>,
 }
@@ -185,7 +186,7 @@ impl Case {
         let file: ExpectFile = serde_path_to_error::deserialize(de)
             .map_err(|e| format!("at {}: {}", e.path(), e.inner()))?;
         let mut tolerances = BTreeMap::new();
-        for (name, t) in file.tolerances {
+        for (name, t) in file.tolerances.unwrap_or_default() {
             let t = t
                 .validated()
                 .map_err(|e| format!("tolerance class {name:?}: {e}"))?;
@@ -293,8 +294,12 @@ mod tests {
 
     #[test]
     fn a_minimal_expectation_file_reads_with_everything_optional_absent() {
-        let case = Case::from_json(Path::new("/c"), &entry(), r#"{"interpretation": null}"#)
-            .expect("reads");
+        let case = Case::from_json(
+            Path::new("/c"),
+            &entry(),
+            r#"{"interpretation": null, "tolerances": null, "scenario": null}"#,
+        )
+        .expect("reads");
         assert!(case.interpretation.is_none());
         assert!(case.scenario.is_none());
         assert!(case.tolerances.is_empty());

@@ -136,7 +136,11 @@ pub fn check(
 /// The decisions of the objects a check measures, as the interpretation records them: the
 /// joint of a limit or drive, the bodies of a node check, the pairs of a contact check.
 fn object_decisions(kind: &CheckKind, want: &ExpectedInterpretation) -> Vec<String> {
-    let body = |n: &usize| want.body(*n).map(|b| b.decisions.clone()).unwrap_or_default();
+    let body = |n: &usize| {
+        want.body(*n)
+            .map(|b| b.decisions.clone())
+            .unwrap_or_default()
+    };
     match kind {
         CheckKind::Limit { joint, .. } | CheckKind::Drive { joint, .. } => want
             .joint(*joint)

@@ -5,8 +5,8 @@
 
 mod diff;
 mod eval;
-pub mod run;
 mod generate;
+pub mod run;
 mod validate;
 
 use std::process::ExitCode;
