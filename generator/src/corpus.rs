@@ -18,6 +18,7 @@ use crate::handwritten;
 use crate::label;
 use crate::mutate::{self, Mutator};
 use crate::sample;
+use crate::scenario;
 
 /// Every fourth generated case is invalid (one defect); the rest are valid.
 pub const INVALID_EVERY: usize = 4;
@@ -178,6 +179,8 @@ pub fn expect_json(case: &Case, reading: &reference::Reading) -> Value {
         })).collect::<Vec<_>>(),
         "interpretation": label::interpretation(reading),
         "poses": label::pose_outputs(case, reading),
+        "tolerances": scenario::case_tolerances(reading),
+        "scenario": scenario::scenario(reading),
     })
 }
 

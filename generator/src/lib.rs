@@ -16,6 +16,7 @@ pub mod handwritten;
 pub mod label;
 pub mod mutate;
 pub mod sample;
+pub mod scenario;
 pub mod strategy;
 
 /// The generator version recorded in every manifest; bump it whenever output bytes change.
