@@ -108,6 +108,8 @@ pub fn read_bytes(bytes: &[u8], base_dir: Option<&Path>, forced: Option<Profile>
             issues: issues.into_vec(),
         };
     };
+    doc.check_extensions(&mut issues);
+    doc.check_layout(&mut issues);
     let (nodes, roots) = document::read_nodes(&doc, &mut issues);
     let keys = doc.extension_keys();
     let detected = Profile::detect(keys.iter().map(String::as_str));

@@ -1,19 +1,334 @@
-//! Triangles of a glTF mesh, read from its accessors, for mesh-based shapes.
+//! Triangles of a glTF mesh, read from its accessors, for mesh-based shapes (KHR `convex` /
+//! `trimesh`, OMI `hull` / `trimesh`). Pure functions of the document: nothing is cached, so a
+//! reader that uses one mesh for several shapes should read it once (e.g. into `Scene::meshes`).
 
-use crate::issue::Issues;
+use std::collections::HashSet;
+
+use gltf_json::accessor::{ComponentType, Type};
+use gltf_json::mesh::Semantic;
+use gltf_json::validation::Checked;
+use serde_json::Value;
+
+use crate::issue::{Code, Issue, Issues};
 use crate::scene::{MeshId, TriangleMesh};
 
 use super::Document;
+use super::accessor::{read_component, read_uint};
+
+/// glTF primitive mode TRIANGLES.
+const TRIANGLES: u64 = 4;
 
 impl Document {
-    /// The triangles of mesh `mesh` (all primitives), or `None` with issues at `pointer` (the
-    /// place that references the mesh) and inside `/meshes/...`.
+    /// The triangles of mesh `mesh` (every TRIANGLES primitive, vertices appended in primitive
+    /// order), or `None` when it has none. Issues: `MESH_SHAPE_NOT_TRIANGLES` at
+    /// `/meshes/m/primitives/p/mode`, `MESH_INDEX_OUT_OF_RANGE` at `.../indices` (once per
+    /// primitive; the triangles using it are dropped), `GLTF_VALUE` for a POSITION that is not
+    /// VEC3 or not finite or indices that are not unsigned SCALAR, and `MESH_SHAPE_EMPTY` at
+    /// `pointer` (the place that references the mesh) when no triangle is left. The caller
+    /// checks that `mesh` is in range (a `None` without issue otherwise); missing or
+    /// out-of-bounds data was reported when the document was loaded and just yields nothing.
     pub fn mesh_triangles(
         &self,
-        _mesh: MeshId,
-        _pointer: &str,
-        _issues: &mut Issues,
+        mesh: MeshId,
+        pointer: &str,
+        issues: &mut Issues,
     ) -> Option<TriangleMesh> {
-        None // TODO(document helper): accessors, buffer views, buffers
+        let typed = self.root.meshes.get(mesh)?;
+        let mut out = TriangleMesh::default();
+        for (p, primitive) in typed.primitives.iter().enumerate() {
+            let at = format!("/meshes/{mesh}/primitives/{p}");
+            let mode = self
+                .json
+                .pointer(&format!("{at}/mode"))
+                .map_or(Some(TRIANGLES), Value::as_u64);
+            if mode != Some(TRIANGLES) {
+                let shown = self
+                    .json
+                    .pointer(&format!("{at}/mode"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                issues.push(
+                    Issue::new(Code::MeshShapeNotTriangles, format!("{at}/mode"))
+                        .arg("mode", shown),
+                );
+                continue;
+            }
+            let Some(positions) = self.positions(primitive, &at, issues) else {
+                continue;
+            };
+            let indices = match primitive.indices {
+                Some(i) => match self.indices(i.value(), &at, issues) {
+                    Some(indices) => indices,
+                    None => continue,
+                },
+                None => (0..positions.len() as u64).collect(),
+            };
+            let Ok(base) = u32::try_from(out.positions.len()) else {
+                continue;
+            };
+            let vertex_count = positions.len() as u64;
+            let mut reported = false;
+            for triangle in indices.chunks_exact(3) {
+                if let Some(&bad) = triangle.iter().find(|&&i| i >= vertex_count) {
+                    if !reported {
+                        issues.push(
+                            Issue::new(Code::MeshIndexOutOfRange, format!("{at}/indices"))
+                                .arg("index", bad)
+                                .arg("count", vertex_count),
+                        );
+                        reported = true;
+                    }
+                    continue;
+                }
+                let shifted = |i: u64| u32::try_from(i).ok().and_then(|i| i.checked_add(base));
+                if let (Some(a), Some(b), Some(c)) = (
+                    shifted(triangle[0]),
+                    shifted(triangle[1]),
+                    shifted(triangle[2]),
+                ) {
+                    out.triangles.push([a, b, c]);
+                }
+            }
+            out.positions.extend(positions);
+        }
+        if out.triangles.is_empty() {
+            issues.push(Issue::new(Code::MeshShapeEmpty, pointer));
+            return None;
+        }
+        Some(out)
+    }
+
+    /// Number of primitives of mesh `mesh` (0 when out of range).
+    pub fn mesh_primitive_count(&self, mesh: MeshId) -> usize {
+        self.root.meshes.get(mesh).map_or(0, |m| m.primitives.len())
+    }
+
+    /// Vertex positions of one primitive; `None` when it has none (legal) or they are unusable.
+    fn positions(
+        &self,
+        primitive: &gltf_json::mesh::Primitive,
+        at: &str,
+        issues: &mut Issues,
+    ) -> Option<Vec<[f64; 3]>> {
+        let accessor = primitive
+            .attributes
+            .get(&Checked::Valid(Semantic::Positions))?
+            .value();
+        let normalized = self.root.accessors.get(accessor)?.normalized;
+        let (bytes, kind, component) = self.packed(accessor)?;
+        let pointer = format!("{at}/attributes/POSITION");
+        if kind != Type::Vec3 {
+            issues.push(Issue::new(Code::GltfValue, pointer).arg(
+                "detail",
+                format!("the POSITION accessor is {kind:?}, not VEC3"),
+            ));
+            return None;
+        }
+        let size = component.size();
+        let mut positions = Vec::with_capacity(bytes.len() / (3 * size));
+        for (k, vertex) in bytes.chunks_exact(3 * size).enumerate() {
+            let v: Vec<f64> = vertex
+                .chunks_exact(size)
+                .map(|c| read_component(c, component, normalized))
+                .collect();
+            if !v.iter().all(|x| x.is_finite()) {
+                issues.push(Issue::new(Code::GltfValue, pointer).arg(
+                    "detail",
+                    format!("vertex {k} of the POSITION accessor is not finite"),
+                ));
+                return None;
+            }
+            positions.push([v[0], v[1], v[2]]);
+        }
+        Some(positions)
+    }
+
+    /// Vertex indices from accessor `accessor`; `None` when unusable.
+    fn indices(&self, accessor: usize, at: &str, issues: &mut Issues) -> Option<Vec<u64>> {
+        let (bytes, kind, component) = self.packed(accessor)?;
+        if kind != Type::Scalar
+            || !matches!(
+                component,
+                ComponentType::U8 | ComponentType::U16 | ComponentType::U32
+            )
+        {
+            issues.push(Issue::new(Code::GltfValue, format!("{at}/indices")).arg(
+                "detail",
+                format!(
+                    "the indices accessor is {kind:?} of {component:?}, not an unsigned SCALAR"
+                ),
+            ));
+            return None;
+        }
+        Some(
+            bytes
+                .chunks_exact(component.size())
+                .map(read_uint)
+                .collect(),
+        )
+    }
+}
+
+/// Number of distinct vertex positions (exact comparison; -0 equals 0), e.g. for hull limits.
+pub fn distinct_vertex_count(mesh: &TriangleMesh) -> usize {
+    let key = |v: &[f64; 3]| v.map(|x| if x == 0.0 { 0u64 } else { x.to_bits() });
+    mesh.positions.iter().map(key).collect::<HashSet<_>>().len()
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+
+    use super::*;
+
+    /// A document whose mesh 0 has one primitive over `positions` (f32 VEC3) with `indices`
+    /// (u16, or none), plus `extra` primitive JSON appended.
+    fn doc(positions: &[[f32; 3]], indices: Option<&[u16]>, mode: Option<u32>) -> Document {
+        let mut data: Vec<u8> = positions
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let pos_len = data.len();
+        let idx: Vec<u8> = indices
+            .unwrap_or(&[])
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect();
+        data.extend(&idx);
+        let uri = format!(
+            "data:application/octet-stream;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&data)
+        );
+        let mut primitive = serde_json::json!({"attributes": {"POSITION": 0}});
+        if indices.is_some() {
+            primitive["indices"] = 1.into();
+        }
+        if let Some(mode) = mode {
+            primitive["mode"] = mode.into();
+        }
+        let json = serde_json::json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"byteLength": data.len(), "uri": uri}],
+            "bufferViews": [
+                {"buffer": 0, "byteLength": pos_len},
+                {"buffer": 0, "byteOffset": pos_len, "byteLength": idx.len().max(1)}
+            ],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": positions.len(), "type": "VEC3",
+                 "min": [0, 0, 0], "max": [1, 1, 1]},
+                {"bufferView": 1, "componentType": 5123, "count": indices.map_or(0, <[u16]>::len), "type": "SCALAR"}
+            ],
+            "meshes": [{"primitives": [primitive.clone(), primitive]}]
+        });
+        let mut issues = Issues::default();
+        Document::load(json.to_string().as_bytes(), None, &mut issues).expect("loads")
+    }
+
+    const QUAD: [[f32; 3]; 4] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ];
+
+    fn read(doc: &Document) -> (Option<TriangleMesh>, Vec<(Code, String)>) {
+        let mut issues = Issues::default();
+        let mesh = doc.mesh_triangles(0, "/ref", &mut issues);
+        (
+            mesh,
+            issues.0.into_iter().map(|i| (i.code, i.pointer)).collect(),
+        )
+    }
+
+    #[test]
+    fn indexed_primitives_are_appended() {
+        let doc = doc(&QUAD, Some(&[0, 1, 2, 0, 2, 3]), None);
+        let (mesh, issues) = read(&doc);
+        assert!(issues.is_empty(), "{issues:?}");
+        let mesh = mesh.expect("triangles");
+        // Two primitives of 4 vertices each: the second primitive's indices are shifted by 4.
+        assert_eq!(mesh.positions.len(), 8);
+        assert_eq!(mesh.triangles, [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]);
+        assert_eq!(mesh.positions[2], [1.0, 1.0, 0.0]);
+        assert_eq!(distinct_vertex_count(&mesh), 4);
+        assert_eq!(doc.mesh_primitive_count(0), 2);
+        assert_eq!(doc.mesh_primitive_count(9), 0);
+    }
+
+    #[test]
+    fn sequential_without_indices() {
+        // 4 vertices, no indices: one triangle (0, 1, 2); vertex 3 is left over.
+        let (mesh, issues) = read(&doc(&QUAD, None, Some(4)));
+        assert!(issues.is_empty());
+        assert_eq!(mesh.expect("triangles").triangles, [[0, 1, 2], [4, 5, 6]]);
+    }
+
+    #[test]
+    fn index_out_of_range_drops_the_triangle() {
+        let (mesh, issues) = read(&doc(&QUAD, Some(&[0, 1, 2, 0, 9, 3]), None));
+        assert_eq!(
+            issues,
+            [
+                (
+                    Code::MeshIndexOutOfRange,
+                    "/meshes/0/primitives/0/indices".to_owned()
+                ),
+                (
+                    Code::MeshIndexOutOfRange,
+                    "/meshes/0/primitives/1/indices".to_owned()
+                )
+            ]
+        );
+        assert_eq!(mesh.expect("triangles").triangles, [[0, 1, 2], [4, 5, 6]]);
+    }
+
+    #[test]
+    fn not_triangles_and_empty() {
+        let (mesh, issues) = read(&doc(&QUAD, Some(&[0, 1, 2, 3]), Some(1)));
+        assert!(mesh.is_none());
+        assert_eq!(
+            issues,
+            [
+                (
+                    Code::MeshShapeNotTriangles,
+                    "/meshes/0/primitives/0/mode".to_owned()
+                ),
+                (
+                    Code::MeshShapeNotTriangles,
+                    "/meshes/0/primitives/1/mode".to_owned()
+                ),
+                (Code::MeshShapeEmpty, "/ref".to_owned())
+            ]
+        );
+        let (mesh, issues) = read(&doc(&QUAD, Some(&[0, 1]), None));
+        assert!(mesh.is_none());
+        assert_eq!(issues, [(Code::MeshShapeEmpty, "/ref".to_owned())]);
+    }
+
+    #[test]
+    fn non_finite_positions_are_rejected() {
+        let (mesh, issues) = read(&doc(
+            &[[0.0, 0.0, 0.0], [f32::NAN, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            None,
+            None,
+        ));
+        assert!(mesh.is_none());
+        assert_eq!(
+            issues[0],
+            (
+                Code::GltfValue,
+                "/meshes/0/primitives/0/attributes/POSITION".to_owned()
+            )
+        );
+        assert_eq!(issues.last().map(|i| i.0), Some(Code::MeshShapeEmpty));
+    }
+
+    #[test]
+    fn out_of_range_mesh_is_none_without_issue() {
+        let doc = doc(&QUAD, None, None);
+        let mut issues = Issues::default();
+        assert!(doc.mesh_triangles(5, "/ref", &mut issues).is_none());
+        assert!(issues.0.is_empty());
     }
 }

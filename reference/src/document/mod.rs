@@ -1,8 +1,20 @@
 //! The core glTF document: bytes (`.gltf` JSON or `.glb`) to a checked [`Document`], its node
 //! hierarchy, and the triangles of meshes that shapes use.
+//!
+//! [`Document::load`] reads the container ([`glb`]), the JSON (`JSON_SYNTAX`), the core schema
+//! ([`schema`]) and the buffers ([`buffers`]); [`Document::check_extensions`] and
+//! [`Document::check_layout`] check declared extensions and buffer/accessor bounds;
+//! [`read_nodes`] builds the canonical hierarchy; [`Document::mesh_triangles`] reads meshes.
+//! Nothing here panics or loops on any input: every index is looked up with `get`, sizes are
+//! computed in `u128`, and the hierarchy walk is a union-find.
 
+mod accessor;
+mod buffers;
+mod extensions;
+pub mod glb;
 mod hierarchy;
 mod mesh;
+mod schema;
 
 use std::path::{Path, PathBuf};
 
@@ -10,45 +22,52 @@ use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues};
 
-pub use hierarchy::read_nodes;
+pub use accessor::MAX_ZERO_ACCESSOR_BYTES;
+pub use hierarchy::{MATRIX_TRS_TOLERANCE, ROTATION_UNIT_TOLERANCE, decompose, read_nodes};
+pub use mesh::distinct_vertex_count;
 
-/// Files above this size are not read (`FILE_TOO_LARGE`).
+/// Files above this size are not read (`FILE_TOO_LARGE`); external buffers above it are
+/// `BUFFER_UNREADABLE`.
 pub const MAX_FILE_SIZE: u64 = 512 * 1024 * 1024;
 
 /// A parsed glTF document with its buffers resolved.
 #[derive(Debug)]
 pub struct Document {
-    /// The core document, typed.
+    /// The core document, typed. Indices in it may be out of range (reported as `GLTF_INDEX`):
+    /// look them up with `get`.
     pub root: gltf_json::Root,
     /// The same JSON, untyped: extension objects are read from here so pointers are exact.
     pub json: Value,
     /// Folder of the file, for relative buffer URIs; `None` for in-memory documents.
     pub base_dir: Option<PathBuf>,
-    /// Buffer data by buffer index; `None` when unreadable (an issue says why).
+    /// Buffer data by buffer index; `None` when unreadable (an issue says why). The data may
+    /// be shorter than `byteLength` (`BUFFER_TOO_SHORT`).
     pub buffers: Vec<Option<Vec<u8>>>,
 }
 
 impl Document {
-    /// Parse `bytes` (JSON or GLB). Returns `None` when the core document cannot be read at all;
-    /// every problem found is pushed to `issues`.
+    /// Parse `bytes` (JSON, or GLB when they start with `glTF`), check the core schema, and
+    /// load the buffers. Returns `None` when the core document cannot be read at all (GLB
+    /// container, JSON syntax, schema mismatch); every problem found is pushed to `issues`.
     pub fn load(bytes: &[u8], base_dir: Option<&Path>, issues: &mut Issues) -> Option<Document> {
-        let json: Value = match serde_json::from_slice(bytes) {
+        let (json_bytes, bin) = if glb::is_glb(bytes) {
+            let chunks = glb::split(bytes, issues)?;
+            (chunks.json, chunks.bin)
+        } else {
+            (bytes, None)
+        };
+        let json: Value = match serde_json::from_slice(json_bytes) {
             Ok(v) => v,
             Err(e) => {
                 issues.push(Issue::new(Code::JsonSyntax, "").arg("detail", e));
                 return None;
             }
         };
-        let root: gltf_json::Root = match serde_path_to_error::deserialize(&json) {
-            Ok(r) => r,
-            Err(e) => {
-                let pointer = crate::document::path_to_pointer(e.path());
-                issues.push(Issue::new(Code::GltfSchema, pointer).arg("detail", e.into_inner()));
-                return None;
-            }
-        };
+        let root = schema::deserialize(&json, issues)?;
+        schema::validate(&root, &json, issues);
+        let buffers = buffers::load(&root, base_dir, bin, issues);
         Some(Document {
-            buffers: Vec::new(),
+            buffers,
             root,
             json,
             base_dir: base_dir.map(Path::to_path_buf),
@@ -90,23 +109,6 @@ impl Document {
     pub fn node_count(&self) -> usize {
         self.root.nodes.len()
     }
-}
-
-/// A serde_path_to_error path as a JSON pointer.
-pub(crate) fn path_to_pointer(path: &serde_path_to_error::Path) -> String {
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            serde_path_to_error::Segment::Seq { index } => {
-                pointer = crate::issue::push_pointer(&pointer, index)
-            }
-            serde_path_to_error::Segment::Map { key } => {
-                pointer = crate::issue::push_pointer(&pointer, key)
-            }
-            serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => {}
-        }
-    }
-    pointer
 }
 
 impl Document {

@@ -46,9 +46,24 @@ fn doc(extensions: Value, nodes: Value) -> Value {
     let roots: Vec<usize> = (0..count)
         .filter(|i| !children.contains(&(*i as u64)))
         .collect();
+    // Declare exactly the extensions used, so EXTENSION_UNUSED never adds to a test's issues.
+    let mut used: Vec<String> = extensions
+        .as_object()
+        .into_iter()
+        .flat_map(|e| e.keys().cloned())
+        .chain(nodes.as_array().into_iter().flatten().flat_map(|n| {
+            n.get("extensions")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|e| e.keys().cloned())
+                .collect::<Vec<_>>()
+        }))
+        .collect();
+    used.sort();
+    used.dedup();
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+        "extensionsUsed": used,
         "extensions": extensions,
         "nodes": nodes,
         "scenes": [{"nodes": roots}],

@@ -1,2 +1,0 @@
-//! VRM node constraint evaluation [D-VRM-*].
-//! (To be written: see the VRM helper's brief.)
