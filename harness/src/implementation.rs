@@ -43,8 +43,7 @@ impl Capabilities {
     pub fn supports_feature(&self, feature: &str) -> bool {
         self.features.iter().any(|f| {
             f == feature
-                || f.strip_suffix('*')
-                    .is_some_and(|p| feature.starts_with(p))
+                || f.strip_suffix('*').is_some_and(|p| feature.starts_with(p))
                 || (f.ends_with('.') && feature.starts_with(f.as_str()))
         })
     }
@@ -250,6 +249,19 @@ pub enum ImplError {
     /// A request arrived in the wrong state (e.g. step before load).
     #[error("bad request: {0}")]
     BadRequest(String),
+    /// Harness-side, never sent by an implementation: no answer within the deadline (`TIMEOUT`).
+    #[error("timeout: {0}")]
+    Timeout(String),
+    /// Harness-side: the implementation's process died (`CRASH`); the message has its exit
+    /// status and the tail of its stderr.
+    #[error("crashed: {0}")]
+    Crashed(String),
+    /// Harness-side: the implementation broke the protocol (`HARNESS_ERROR`).
+    #[error("protocol violation: {0}")]
+    Protocol(String),
+    /// Harness-side: the implementation is no longer started (restart budget spent; `NOTRUN`).
+    #[error("not run: {0}")]
+    NotRun(String),
 }
 
 /// One implementation under test. Every call may fail with [`ImplError`]; a panic is caught by
@@ -267,7 +279,10 @@ pub trait Implementation {
     fn apply(&mut self, action: &Action) -> Result<(), ImplError>;
     /// VRM: local TRS of every constrained node with the given local pose overrides (the
     /// `POSES.json` format of the reference) applied to the loaded scene.
-    fn evaluate_constraints(&mut self, poses: &serde_json::Value) -> Result<Vec<NodeTrs>, ImplError>;
+    fn evaluate_constraints(
+        &mut self,
+        poses: &serde_json::Value,
+    ) -> Result<Vec<NodeTrs>, ImplError>;
     fn unload(&mut self) -> Result<(), ImplError>;
 }
 
@@ -305,6 +320,9 @@ mod tests {
         );
         let err = ImplError::NotSupported("3 angular axes".into());
         let text = serde_json::to_string(&err).expect("serialises");
-        assert_eq!(text, r#"{"error":"not_supported","message":"3 angular axes"}"#);
+        assert_eq!(
+            text,
+            r#"{"error":"not_supported","message":"3 angular axes"}"#
+        );
     }
 }

@@ -1,0 +1,4 @@
+//! Adapters: implementations of the [`Implementation`](crate::implementation::Implementation)
+//! interface.
+
+pub mod stdio;
