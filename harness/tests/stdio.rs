@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
-use physics_cts::implementation::{ImplError, Implementation, LoadRequest};
+use physics_cts::implementation::{ImplError, Implementation, LoadOutcome, LoadRequest, NodeTrs};
 
 fn python() -> Option<&'static str> {
     let ok = std::process::Command::new("python3")
@@ -272,4 +272,222 @@ fn a_missing_program_is_a_crash_not_a_panic() {
     let e = imp.handshake().expect_err("cannot start");
     assert_eq!(status(&e), "CRASH");
     assert!(e.to_string().contains("cannot start"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Python example adapter (harness/examples/python/vrm_adapter.py) against the reference.
+
+fn example() -> Option<StdioImplementation> {
+    let py = python()?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/python/vrm_adapter.py");
+    let mut c = StdioConfig::new(py, vec![script.into()]);
+    c.restart_budget = 0;
+    Some(StdioImplementation::new(c))
+}
+
+/// Largest translation/scale distance and rotation angle between two node outputs.
+fn deviation(want: &NodeTrs, got: &NodeTrs) -> (f64, f64) {
+    let d = |a: &[f64], b: &[f64]| {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y) * (x - y))
+            .sum::<f64>()
+            .sqrt()
+    };
+    let dt = d(&want.translation, &got.translation).max(d(&want.scale, &got.scale));
+    // Angle of want^-1 got: 2 atan2(|v|, |w|) of the relative quaternion.
+    let [ax, ay, az, aw] = want.rotation;
+    let [bx, by, bz, bw] = got.rotation;
+    let (ax, ay, az) = (-ax, -ay, -az);
+    let x = aw * bx + ax * bw + ay * bz - az * by;
+    let y = aw * by - ax * bz + ay * bw + az * bx;
+    let z = aw * bz + ax * by - ay * bx + az * bw;
+    let w = aw * bw - ax * bx - ay * by - az * bz;
+    (dt, 2.0 * (x * x + y * y + z * z).sqrt().atan2(w.abs()))
+}
+
+/// A scene of a rotated, scaled root (0) with a source (1), a destination (2) constrained to
+/// the source, a child of it (3) constrained to the source too (under a constrained parent) and
+/// a sibling (4) constrained to 2 (a chain).
+fn vrm_scene(
+    kind: &str,
+    source_space: &str,
+    destination_space: &str,
+    weight: f64,
+    k: usize,
+) -> String {
+    let freeze = |i: usize| serde_json::json!([(k + i) % 2 == 0, (k + i) % 3 != 0, true]);
+    let root_scale = if k % 2 == 0 {
+        [2.0, 2.0, 2.0]
+    } else {
+        [1.0, 2.0, 0.5]
+    };
+    let constraint = |source: usize, s: &str, d: &str, i: usize, w: f64| {
+        serde_json::json!({"VRMC_constraints-1.0": {kind: {
+            "source": source, "sourceSpace": s, "destinationSpace": d,
+            "freezeAxes": freeze(i), "weight": w}}})
+    };
+    serde_json::json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["VRMC_constraints-1.0"],
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [
+            {"children": [1, 2, 4], "translation": [1.0, 0.0, 0.0],
+             "rotation": [0.0, 0.0, 0.29552020666133955, 0.955336489125606], "scale": root_scale},
+            {"translation": [0.0, 1.0, 0.0], "rotation": [0.1, 0.2, 0.3, 0.9273618495495704]},
+            {"children": [3], "translation": [0.5, 0.5, 0.0],
+             "extensions": constraint(1, source_space, destination_space, 0, weight)},
+            {"translation": [0.0, 0.25, 1.0], "scale": [1.0, 3.0, 1.0],
+             "extensions": constraint(1, destination_space, source_space, 1, 1.0 - weight / 2.0)},
+            {"translation": [-0.5, 0.0, 0.0],
+             "extensions": constraint(2, source_space, source_space, 2, weight)}
+        ]
+    })
+    .to_string()
+}
+
+fn reference_outputs(path: &Path, poses: &serde_json::Value) -> Vec<NodeTrs> {
+    let reading = reference::read_path(path, None).expect("readable");
+    assert!(!reading.has_errors(), "{path:?}: {:?}", reading.issues);
+    let scene = reading.scene.expect("a scene");
+    let locals = reference::poses::Poses::from_json(&poses.to_string(), scene.nodes.len())
+        .expect("poses")
+        .locals(&scene);
+    let out = reference::constraints::evaluate(&scene, &locals).expect("evaluates");
+    scene
+        .constraints
+        .iter()
+        .map(|c| {
+            let t = &out[c.node];
+            NodeTrs {
+                node: c.node,
+                translation: [t.translation.x, t.translation.y, t.translation.z],
+                rotation: [t.rotation.i, t.rotation.j, t.rotation.k, t.rotation.w],
+                scale: [t.scale.x, t.scale.y, t.scale.z],
+            }
+        })
+        .collect()
+}
+
+/// Ask the example for every pose and compare with `want` per pose; returns the poses compared.
+fn compare_example(
+    imp: &mut StdioImplementation,
+    path: &Path,
+    poses: &[(serde_json::Value, Vec<NodeTrs>)],
+    tolerance: f64,
+) -> usize {
+    let outcome = imp
+        .load(&LoadRequest {
+            path: path.to_path_buf(),
+            profile: "vrmc-constraints-draft".into(),
+        })
+        .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
+    for (pose, want) in poses {
+        let got = imp
+            .evaluate_constraints(pose)
+            .unwrap_or_else(|e| panic!("{path:?} {pose}: {e}"));
+        for w in want {
+            let g = got
+                .iter()
+                .find(|g| g.node == w.node)
+                .unwrap_or_else(|| panic!("{path:?}: node {} not reported", w.node));
+            let (dt, dq) = deviation(w, g);
+            assert!(
+                dt <= tolerance && dq <= tolerance,
+                "{path:?} {pose}: node {}: got {g:?}, want {w:?} ({dt}, {dq})",
+                w.node
+            );
+        }
+    }
+    imp.unload().expect("unloads");
+    poses.len()
+}
+
+#[test]
+fn the_python_example_agrees_with_the_reference() {
+    let Some(mut imp) = example() else { return };
+    let h = imp.handshake().expect("handshake");
+    assert_eq!(h.capabilities.profiles, ["vrmc-constraints-draft"]);
+    assert!(h.capabilities.supports_feature("vrm.rotation.freeze.tft"));
+    assert!(
+        !h.capabilities.supports_feature("vrm.aim"),
+        "it declares no aim"
+    );
+    let dir = std::env::temp_dir().join(format!("physics-cts-vrm-example-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut compared = 0;
+    let mut k = 0;
+    for kind in ["position", "rotation"] {
+        for source_space in ["local", "model"] {
+            for destination_space in ["local", "model"] {
+                for weight in [1.0, 0.4] {
+                    k += 1;
+                    let path = dir.join(format!("scene-{k}.gltf"));
+                    let text = vrm_scene(kind, source_space, destination_space, weight, k);
+                    std::fs::write(&path, text).expect("writes");
+                    let poses: Vec<_> = [
+                        serde_json::json!({"nodes": {"1": {"translation": [0.3, 1.2, -0.4],
+                            "rotation": [0.3, -0.1, 0.2, 0.9273618495495704]}}}),
+                        serde_json::json!({"nodes": {
+                            "0": {"rotation": [0.0, 0.6, 0.0, 0.8]},
+                            "1": {"translation": [-1.0, 0.0, 2.0], "rotation": [0.0, 0.0, 1.0, 0.0]}}}),
+                    ]
+                    .into_iter()
+                    .map(|p| {
+                        let want = reference_outputs(&path, &p);
+                        (p, want)
+                    })
+                    .collect();
+                    compared += compare_example(&mut imp, &path, &poses, 1e-9);
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 32);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The example's VRM cases of the corpus (when the corpus is there): every valid case whose
+/// features it declares, at every pose, within 1e-6 of the expected outputs.
+#[test]
+fn the_python_example_passes_its_corpus_cases() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1");
+    let Ok(text) = std::fs::read_to_string(root.join("manifest.json")) else {
+        println!("no corpus at {}: skipping", root.display());
+        return;
+    };
+    let Some(mut imp) = example() else { return };
+    let caps = imp.handshake().expect("handshake").capabilities;
+    let manifest: serde_json::Value = serde_json::from_str(&text).expect("manifest");
+    let (mut cases, mut poses) = (0, 0);
+    for case in manifest["cases"].as_array().expect("cases") {
+        let declared = case["features"].as_array().is_some_and(|f| {
+            f.iter()
+                .all(|f| f.as_str().is_some_and(|f| caps.supports_feature(f)))
+        });
+        if case["profile"] != "vrmc-constraints-draft" || case["valid"] != true || !declared {
+            continue;
+        }
+        let id = case["id"].as_str().expect("id");
+        let expect: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join(format!("{id}.expect.json"))).expect("expect"),
+        )
+        .expect("expect json");
+        let want: Vec<(serde_json::Value, Vec<NodeTrs>)> = expect["poses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let c = serde_json::from_value(p["constraints"].clone()).expect("outputs");
+                (p["poses"].clone(), c)
+            })
+            .collect();
+        let path = root.join(case["file"].as_str().expect("file"));
+        poses += compare_example(&mut imp, &path, &want, 1e-6);
+        cases += 1;
+    }
+    println!("{cases} cases, {poses} poses");
+    assert!(cases > 0, "the corpus has no VRM case the example declares");
 }
