@@ -491,3 +491,43 @@ fn the_python_example_passes_its_corpus_cases() {
     println!("{cases} cases, {poses} poses");
     assert!(cases > 0, "the corpus has no VRM case the example declares");
 }
+
+/// `physics-cts serve echo` end to end: every operation through the real binary.
+#[test]
+fn serve_echo_answers_every_operation() {
+    use physics_cts::implementation::{Action, SimConfig};
+    let config = StdioConfig::new(
+        env!("CARGO_BIN_EXE_physics-cts"),
+        vec!["serve".into(), "echo".into()],
+    );
+    let mut imp = StdioImplementation::new(config);
+    let h = imp.handshake().expect("handshake");
+    assert_eq!(h.name, "echo");
+    let outcome = imp
+        .load(&LoadRequest {
+            path: "/nowhere.gltf".into(),
+            profile: "khr-2024-draft".into(),
+        })
+        .expect("load");
+    assert_eq!(outcome, LoadOutcome::Loaded { notes: Vec::new() });
+    assert_eq!(
+        imp.interpretation().expect("interpretation"),
+        Default::default()
+    );
+    imp.configure(&SimConfig::default()).expect("configure");
+    imp.apply(&Action::Impulse {
+        node: 0,
+        impulse: [f64::INFINITY, 0.0, f64::NAN],
+    })
+    .expect("apply with non-finite numbers");
+    imp.step(10).expect("step");
+    assert_eq!(imp.observe().expect("observe"), Default::default());
+    assert!(
+        imp.evaluate_constraints(&serde_json::json!({"nodes": {}}))
+            .expect("constraints")
+            .is_empty()
+    );
+    imp.unload().expect("unload");
+    // The same process answered everything.
+    assert_eq!(imp.starts(), 1);
+}

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+pub mod serve;
 mod validate;
 
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
     Validate(validate::Args),
+    /// Speak the stdio protocol on stdin/stdout for a bundled implementation.
+    Serve(serve::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -37,6 +40,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(code) => code,
