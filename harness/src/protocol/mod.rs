@@ -12,6 +12,7 @@
 pub mod framing;
 pub mod json;
 pub mod message;
+pub mod schema;
 pub mod serve;
 
 pub use crate::implementation::PROTOCOL_VERSION;
