@@ -102,6 +102,9 @@ impl Default for SimConfig {
 pub enum MassReport {
     Infinite,
     Finite(f64),
+    /// Not given by the file and not computed by this implementation (the reference, which
+    /// leaves engine-computed values to the engine). An engine reports what it computed.
+    Unspecified,
 }
 
 /// A body after load.
@@ -111,8 +114,8 @@ pub struct BodyReport {
     /// `static`, `kinematic` or `dynamic`.
     pub kind: String,
     pub mass: MassReport,
-    /// Centre of mass in the body's local frame.
-    pub center_of_mass: [f64; 3],
+    /// Centre of mass in the body's local frame (`None`: unspecified, as for [`MassReport`]).
+    pub center_of_mass: Option<[f64; 3]>,
     /// Principal moments (each possibly infinite) and the rotation from principal axes to the
     /// body frame.
     pub inertia_diagonal: [MassReport; 3],
@@ -130,9 +133,11 @@ pub struct ColliderReport {
     pub is_trigger: bool,
     /// `sphere`, `box`, `capsule`, `cylinder`, `convex`, `trimesh`.
     pub shape: String,
-    /// Shape parameters in the canonical convention of the reference (`radius`, `size`,
-    /// `height` = distance between capsule cap centres, `radius_top`, `radius_bottom`,
-    /// `vertex_count`, `triangle_count`).
+    /// Shape parameters as simulated, in world units (the collider node's world scale
+    /// applied), in the canonical convention of the reference (`radius`, `size`, `height` =
+    /// distance between capsule cap centres, `radius_top`, `radius_bottom`, `vertex_count`,
+    /// `triangle_count`). An engine reports the shape it built (a convex hull reports its
+    /// hull's vertices).
     pub parameters: serde_json::Map<String, serde_json::Value>,
     /// Pose relative to the body (world when static): translation and rotation.
     pub translation: [f64; 3],

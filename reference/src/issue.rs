@@ -425,9 +425,21 @@ pub fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// Append a reference token (a key or an index) to a JSON pointer.
+/// Append a reference token (a key or an index) to a JSON pointer. Pointers are built for
+/// every element a reader visits, so this allocates once and escapes only when needed.
 pub fn push_pointer(pointer: &str, token: impl fmt::Display) -> String {
-    format!("{pointer}/{}", escape_token(&token.to_string()))
+    use fmt::Write as _;
+    let mut out = String::with_capacity(pointer.len() + 16);
+    out.push_str(pointer);
+    out.push('/');
+    let start = out.len();
+    let _ = write!(out, "{token}");
+    if out[start..].contains(['~', '/']) {
+        let escaped = escape_token(&out[start..]);
+        out.truncate(start);
+        out.push_str(&escaped);
+    }
+    out
 }
 
 /// Issues collected while reading one document.
@@ -480,5 +492,8 @@ mod tests {
     #[test]
     fn pointer_tokens_are_escaped() {
         assert_eq!(push_pointer("/a", "b/c~d"), "/a/b~1c~0d");
+        assert_eq!(push_pointer("/a", "~1"), "/a/~01");
+        assert_eq!(push_pointer("", 7), "/7");
+        assert_eq!(push_pointer("/nodes", "plain"), "/nodes/plain");
     }
 }

@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+mod eval;
+mod generate;
 pub mod serve;
 mod validate;
 
@@ -22,6 +24,10 @@ pub struct Cli {
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
     Validate(validate::Args),
+    /// Print the expected interpretation of a file (at given poses) as JSON.
+    Eval(eval::Args),
+    /// Write a corpus: hand-written cases plus generated ones for a seed.
+    Generate(generate::Args),
     /// Speak the stdio protocol on stdin/stdout for a bundled implementation.
     Serve(serve::Args),
 }
@@ -40,6 +46,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Serve(args) => serve::run(args),
     };
     match result {

@@ -1,15 +1,347 @@
-//! `physics-cts validate`: to be written by the validate-CLI helper.
+//! `physics-cts validate`: read files (or folders of them) with the reference and report every
+//! issue, compiler style (`text`) or as one JSON document (`json`).
+//!
+//! Exit codes: 0 no file has an error, 1 some file has an error, 2 a usage or I/O problem (a
+//! missing path, an unreadable file or folder). I/O problems are reported on stderr and the other
+//! files are still validated, so one bad argument does not hide the rest.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use reference::issue::{Issue, Severity};
+use reference::profile::Profile;
+use serde::Serialize;
+
+use super::EXIT_USAGE;
 
 /// Arguments of `physics-cts validate`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// Read every file under this profile instead of the detected one
+    /// (khr-2024-draft, omi-2023, vrmc-constraints-draft).
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<Profile>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Files or folders (searched recursively for .gltf and .glb).
     #[arg(required = true)]
-    pub paths: Vec<std::path::PathBuf>,
+    pub paths: Vec<PathBuf>,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+/// How `validate` prints its findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One line per issue (`path: severity[CODE] pointer: message`), then a summary line.
+    Text,
+    /// One JSON document: `{"files": [...], "summary": {...}}`.
+    Json,
+}
+
+/// The validation of one file.
+#[derive(Debug, Serialize)]
+pub struct FileReport {
+    pub path: String,
+    pub profile: Option<Profile>,
+    pub issues: Vec<Issue>,
+}
+
+/// Counts over every validated file.
+#[derive(Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub files_with_errors: usize,
+}
+
+impl Summary {
+    fn of(files: &[FileReport]) -> Summary {
+        let mut s = Summary {
+            files: files.len(),
+            ..Summary::default()
+        };
+        for file in files {
+            let mut has_error = false;
+            for issue in &file.issues {
+                match issue.severity {
+                    Severity::Error => {
+                        s.errors += 1;
+                        has_error = true;
+                    }
+                    Severity::Warning => s.warnings += 1,
+                    Severity::Info => s.infos += 1,
+                }
+            }
+            s.files_with_errors += usize::from(has_error);
+        }
+        s
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct JsonReport<'a> {
+    files: &'a [FileReport],
+    summary: &'a Summary,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut io_problem = false;
+    let mut files = Vec::new();
+    for path in &args.paths {
+        if let Err(e) = collect(path, &mut files) {
+            eprintln!("physics-cts: error: {e}");
+            io_problem = true;
+        }
+    }
+    dedup_keep_first(&mut files);
+
+    let mut reports = Vec::with_capacity(files.len());
+    for (file, result) in files.iter().zip(read_all(&files, args.profile)) {
+        match result {
+            Ok(reading) => reports.push(FileReport {
+                path: file.display().to_string(),
+                profile: reading.profile,
+                issues: reading.issues,
+            }),
+            Err(e) => {
+                eprintln!("physics-cts: error: {e}");
+                io_problem = true;
+            }
+        }
+    }
+
+    let summary = Summary::of(&reports);
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Text => write_text(&mut out, &reports, &summary)?,
+        Format::Json => {
+            let report = JsonReport {
+                files: &reports,
+                summary: &summary,
+            };
+            serde_json::to_writer_pretty(&mut out, &report)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+
+    Ok(if io_problem {
+        ExitCode::from(EXIT_USAGE)
+    } else if summary.files_with_errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Read every file, on as many threads as there are cores; the results keep the order of
+/// `files`, so the output does not depend on scheduling.
+fn read_all(
+    files: &[PathBuf],
+    forced: Option<Profile>,
+) -> Vec<Result<reference::Reading, reference::ReadError>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len());
+    if threads <= 1 {
+        return files
+            .iter()
+            .map(|f| reference::read_path(f, forced))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<_> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(file) = files.get(i) else { break };
+                        done.push((i, reference::read_path(file, forced)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| match w.join() {
+                Ok(done) => done,
+                // A reader panic is a bug; surface it rather than drop files silently.
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Compiler-style lines. An issue on the whole document (empty pointer) has no pointer column.
+fn write_text(
+    out: &mut impl Write,
+    reports: &[FileReport],
+    summary: &Summary,
+) -> std::io::Result<()> {
+    for file in reports {
+        for issue in &file.issues {
+            let (path, severity, code) = (&file.path, issue.severity, issue.code);
+            if issue.pointer.is_empty() {
+                writeln!(out, "{path}: {severity}[{code}]: {}", issue.message)?;
+            } else {
+                writeln!(
+                    out,
+                    "{path}: {severity}[{code}] {}: {}",
+                    issue.pointer, issue.message
+                )?;
+            }
+        }
+    }
+    writeln!(
+        out,
+        "{} {}, {} {}, {} {}, {} {} ({} {} with errors)",
+        summary.files,
+        plural(summary.files, "file", "files"),
+        summary.errors,
+        plural(summary.errors, "error", "errors"),
+        summary.warnings,
+        plural(summary.warnings, "warning", "warnings"),
+        summary.infos,
+        plural(summary.infos, "info", "infos"),
+        summary.files_with_errors,
+        plural(summary.files_with_errors, "file", "files"),
+    )
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+/// A path named on the command line: a file is validated whatever its extension; a folder is
+/// searched recursively for `.gltf` and `.glb` files, in sorted order.
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if meta.is_dir() {
+        let before = out.len();
+        walk(path, out)?;
+        if out.len() == before {
+            eprintln!(
+                "physics-cts: note: no .gltf or .glb file under {}",
+                path.display()
+            );
+        }
+        Ok(())
+    } else {
+        out.push(path.to_path_buf());
+        Ok(())
+    }
+}
+
+/// Recursive folder search. Symbolic links to files are followed; links to folders are not
+/// (they could form a loop).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let err = |e: std::io::Error| format!("cannot read folder {}: {e}", dir.display());
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(err)? {
+        let entry = entry.map_err(err)?;
+        let kind = entry.file_type().map_err(err)?;
+        let path = entry.path();
+        let is_file = if kind.is_symlink() {
+            std::fs::metadata(&path).is_ok_and(|m| m.is_file())
+        } else {
+            kind.is_file()
+        };
+        if kind.is_dir() || (is_file && is_gltf(&path)) {
+            entries.push((path, kind.is_dir()));
+        }
+    }
+    entries.sort();
+    for (path, is_dir) in entries {
+        if is_dir {
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn is_gltf(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+}
+
+/// A file named twice (directly and through its folder) is validated once, where first met.
+fn dedup_keep_first(files: &mut Vec<PathBuf>) {
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(f.clone()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reference::issue::Code;
+
+    fn report(codes: &[Code]) -> FileReport {
+        FileReport {
+            path: "x.gltf".into(),
+            profile: None,
+            issues: codes.iter().map(|c| Issue::new(*c, "/a")).collect(),
+        }
+    }
+
+    #[test]
+    fn summary_counts_each_severity_and_files_with_errors() {
+        // 3 files: [error, warning, info], [info], [error, error] -> 3 errors, 1 warning,
+        // 2 infos, 2 files with errors.
+        let reports = [
+            report(&[Code::JsonSyntax, Code::EnumUnknown, Code::ProfileNone]),
+            report(&[Code::ProfileNone]),
+            report(&[Code::GltfIndex, Code::GltfValue]),
+        ];
+        assert_eq!(
+            Summary::of(&reports),
+            Summary {
+                files: 3,
+                errors: 3,
+                warnings: 1,
+                infos: 2,
+                files_with_errors: 2
+            }
+        );
+    }
+
+    #[test]
+    fn text_lines_omit_an_empty_pointer() {
+        let reports = [FileReport {
+            path: "a.gltf".into(),
+            profile: None,
+            issues: vec![
+                Issue::new(Code::ProfileNone, ""),
+                Issue::new(Code::GltfIndex, "/nodes/0/mesh").arg("index", 7),
+            ],
+        }];
+        let mut out = Vec::new();
+        write_text(&mut out, &reports, &Summary::of(&reports)).expect("write to a Vec");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "a.gltf: info[PROFILE_NONE]: no physics or constraint extension found\n\
+             a.gltf: error[GLTF_INDEX] /nodes/0/mesh: index 7 is out of range\n\
+             1 file, 1 error, 0 warnings, 1 info (1 file with errors)\n"
+        );
+    }
+
+    #[test]
+    fn only_gltf_and_glb_extensions_are_collected_from_folders() {
+        assert!(is_gltf(Path::new("a/b.gltf")));
+        assert!(is_gltf(Path::new("b.GLB")));
+        assert!(!is_gltf(Path::new("b.bin")));
+        assert!(!is_gltf(Path::new("gltf")));
+    }
 }

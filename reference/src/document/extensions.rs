@@ -66,34 +66,47 @@ impl Document {
     /// with the pointer of its first use in document order (object keys in sorted order).
     pub fn extension_uses(&self) -> BTreeMap<String, String> {
         let mut uses = BTreeMap::new();
-        walk(&self.json, "", &mut uses);
+        walk(&self.json, &mut String::new(), &mut uses);
         uses
     }
 }
 
-/// Depth is bounded by serde_json's recursion limit (128), so recursion is safe.
-fn walk(value: &Value, pointer: &str, uses: &mut BTreeMap<String, String>) {
+/// Depth is bounded by serde_json's recursion limit (128), so recursion is safe. `pointer` is
+/// one buffer grown and truncated on the way, so only first uses allocate.
+fn walk(value: &Value, pointer: &mut String, uses: &mut BTreeMap<String, String>) {
+    let len = pointer.len();
     match value {
         Value::Object(map) => {
             for (key, child) in map {
                 if key == "extras" {
                     continue; // application data, not glTF properties
                 }
-                let at = push_pointer(pointer, key);
+                if !(child.is_object() || child.is_array()) {
+                    continue;
+                }
+                pointer.push('/');
+                pointer.push_str(&crate::issue::escape_token(key));
                 if key == "extensions"
                     && let Some(extensions) = child.as_object()
                 {
                     for name in extensions.keys() {
-                        uses.entry(name.clone())
-                            .or_insert_with(|| push_pointer(&at, name));
+                        if !uses.contains_key(name) {
+                            uses.insert(name.clone(), push_pointer(pointer, name));
+                        }
                     }
                 }
-                walk(child, &at, uses);
+                walk(child, pointer, uses);
+                pointer.truncate(len);
             }
         }
         Value::Array(items) => {
             for (i, child) in items.iter().enumerate() {
-                walk(child, &push_pointer(pointer, i), uses);
+                if child.is_object() || child.is_array() {
+                    use std::fmt::Write as _;
+                    let _ = write!(pointer, "/{i}");
+                    walk(child, pointer, uses);
+                    pointer.truncate(len);
+                }
             }
         }
         _ => {}

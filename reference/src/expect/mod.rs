@@ -1,2 +1,129 @@
-//! Expected interpretation of a scene: what a conforming importer must end up with.
-//! (To be written: see the interpretation helper's brief.)
+//! Expected interpretation of a scene: what a conforming importer must end up with, per profile.
+//!
+//! [`evaluate`] computes, from a [`Scene`] and pose overrides, the world pose of every node, each
+//! body's kind, mass properties and world-space initial velocities, each collider's owner,
+//! relative pose and shape, every pair of colliders' combined materials and filter verdict,
+//! every joint's frames with its limits evaluated, and the local TRS of every VRM-constrained
+//! node. Every value that rests on a documented decision cites its id.
+
+pub mod bodies;
+pub mod colliders;
+pub mod combine;
+pub mod filter;
+pub mod joints;
+pub mod json;
+pub mod pairs;
+pub mod world;
+
+use std::collections::BTreeSet;
+
+use nalgebra::{UnitQuaternion, Vector3};
+use serde::Serialize;
+
+use crate::decision::Decision;
+use crate::poses::Poses;
+use crate::profile::Profile;
+use crate::scene::{NodeId, Scene};
+
+pub use bodies::BodyExpect;
+pub use colliders::{ColliderExpect, CompoundTriggerExpect};
+pub use joints::JointExpect;
+pub use pairs::PairExpect;
+pub use world::{NodePose, World};
+
+pub use crate::constraints::ConstraintError;
+
+/// Everything a conforming importer must end up with for one scene at given poses.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Expectation {
+    pub profile: Profile,
+    /// Every decision some value below rests on, in catalogue order.
+    pub decisions: Vec<Decision>,
+    /// World poses of the nodes of the default scene, at rest and at the given poses.
+    pub nodes: Vec<NodePose>,
+    pub bodies: Vec<BodyExpect>,
+    pub colliders: Vec<ColliderExpect>,
+    pub compound_triggers: Vec<CompoundTriggerExpect>,
+    pub pairs: Vec<PairExpect>,
+    pub joints: Vec<JointExpect>,
+    /// Local TRS of every VRM-constrained node after evaluation at the given poses.
+    pub constraints: Vec<ConstrainedNode>,
+}
+
+/// One constrained node's local TRS after constraint evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConstrainedNode {
+    pub node: NodeId,
+    #[serde(serialize_with = "json::vec3")]
+    pub translation: Vector3<f64>,
+    #[serde(serialize_with = "json::quat")]
+    pub rotation: UnitQuaternion<f64>,
+    #[serde(serialize_with = "json::vec3")]
+    pub scale: Vector3<f64>,
+    pub decisions: Vec<Decision>,
+}
+
+/// The decisions VRM constraint outputs rest on.
+const VRM_DECISIONS: &[Decision] = &[
+    Decision::VrmRest,
+    Decision::VrmPosition,
+    Decision::VrmRotation,
+    Decision::VrmAim,
+    Decision::VrmOrder,
+];
+
+/// The expected interpretation of `scene` at `poses` (local TRS overrides; other nodes at rest).
+/// Fails only when VRM constraint evaluation fails (a scene with validation errors).
+pub fn evaluate(scene: &Scene, poses: &Poses) -> Result<Expectation, ConstraintError> {
+    let world = World::new(scene, poses)?;
+    let destinations: BTreeSet<NodeId> = scene.constraints.iter().map(|c| c.node).collect();
+    let constraints: Vec<ConstrainedNode> = destinations
+        .into_iter()
+        .filter_map(|node| {
+            world.posed_locals.get(node).map(|t| ConstrainedNode {
+                node,
+                translation: t.translation,
+                rotation: t.rotation,
+                scale: t.scale,
+                decisions: VRM_DECISIONS.to_vec(),
+            })
+        })
+        .collect();
+    let mut e = Expectation {
+        profile: scene.profile,
+        decisions: Vec::new(),
+        nodes: world::node_poses(scene, &world),
+        bodies: bodies::bodies(scene, &world),
+        colliders: colliders::colliders(scene, &world),
+        compound_triggers: colliders::compound_triggers(scene),
+        pairs: pairs::pairs(scene),
+        joints: joints::joints(scene, &world),
+        constraints,
+    };
+    let mut all: BTreeSet<Decision> = BTreeSet::new();
+    all.extend(e.bodies.iter().flat_map(|b| b.decisions.iter().copied()));
+    all.extend(e.colliders.iter().flat_map(|c| c.decisions.iter().copied()));
+    all.extend(e.pairs.iter().flat_map(|p| p.decisions.iter().copied()));
+    all.extend(e.joints.iter().flat_map(|j| j.decisions.iter().copied()));
+    all.extend(
+        e.constraints
+            .iter()
+            .flat_map(|c| c.decisions.iter().copied()),
+    );
+    e.decisions = all.into_iter().collect();
+    Ok(e)
+}
+
+/// The README table of every decision (id and text), generated from [`Decision::ALL`] so the
+/// documentation cannot drift from the code.
+pub fn decisions_markdown() -> String {
+    let mut out = String::from("| id | decision |\n| --- | --- |\n");
+    for d in Decision::ALL {
+        out.push_str(&format!(
+            "| `{}` | {} |\n",
+            d.id(),
+            d.text().replace('|', "\\|")
+        ));
+    }
+    out
+}

@@ -1,0 +1,172 @@
+//! One corpus case: a glTF document (or raw bytes), its sibling files, and what the reference
+//! expects of it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use reference::decision::Decision;
+use reference::issue::{Code, Severity};
+use reference::profile::Profile;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::canonical;
+
+/// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// A MUST of the spec.
+    Required,
+    /// A SHOULD, or an optional feature.
+    Optional,
+    /// Depends on a decision the spec does not make: shown, never scored.
+    Informative,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Required => "required",
+            Tier::Optional => "optional",
+            Tier::Informative => "informative",
+        }
+    }
+}
+
+/// One issue the reference must report: a catalogue code at a JSON pointer.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ExpectedIssue {
+    pub code: Code,
+    pub pointer: String,
+}
+
+impl ExpectedIssue {
+    pub fn new(code: Code, pointer: impl Into<String>) -> ExpectedIssue {
+        ExpectedIssue {
+            code,
+            pointer: pointer.into(),
+        }
+    }
+}
+
+/// The main file of a case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Payload {
+    /// A `.gltf` JSON document (written canonically).
+    Json(Value),
+    /// Raw bytes: broken JSON (`.gltf`) or a GLB (`.glb`).
+    Bytes {
+        bytes: Vec<u8>,
+        extension: &'static str,
+    },
+}
+
+/// A named pose (local TRS overrides in the `POSES.json` format of `reference::poses`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PoseSet {
+    pub name: String,
+    /// `{"nodes": {"<index>": {"translation": [...], "rotation": [...]}}}`
+    pub poses: Value,
+}
+
+/// A case of the corpus.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// Stable path `family/area/name`, e.g. `khr/joint/limit-angular-1d/hinge-pm90`.
+    pub id: String,
+    /// The profile the document is read under (`None`: none applies, e.g. `PROFILE_NONE`).
+    pub profile: Option<Profile>,
+    /// Feature area (`shape`, `joint`, `invalid`...).
+    pub area: String,
+    pub description: String,
+    /// Where the rule or feature is specified (seed file and section).
+    pub spec: String,
+    pub tier: Tier,
+    pub features: BTreeSet<String>,
+    pub decisions: BTreeSet<Decision>,
+    pub payload: Payload,
+    /// Files next to the main file (sibling `.bin` buffers), by file name.
+    pub siblings: BTreeMap<String, Vec<u8>>,
+    /// Every issue the reference must report, over all severities.
+    pub expected: Vec<ExpectedIssue>,
+    /// Poses at which limit metrics and constraint outputs are recorded.
+    pub poses: Vec<PoseSet>,
+    /// The seed a generated case came from; `None` for hand-written cases.
+    pub seed: Option<u64>,
+}
+
+impl Case {
+    /// Last segment of the id: the file stem.
+    pub fn stem(&self) -> &str {
+        self.id.rsplit('/').next().unwrap_or(&self.id)
+    }
+
+    /// Folder of the case relative to the corpus root.
+    pub fn folder(&self) -> &str {
+        self.id.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+    }
+
+    pub fn extension(&self) -> &'static str {
+        match &self.payload {
+            Payload::Json(_) => "gltf",
+            Payload::Bytes { extension, .. } => extension,
+        }
+    }
+
+    /// The main file name, `<stem>.gltf` or `<stem>.glb`.
+    pub fn file_name(&self) -> String {
+        format!("{}.{}", self.stem(), self.extension())
+    }
+
+    /// The bytes of the main file.
+    pub fn bytes(&self) -> Vec<u8> {
+        match &self.payload {
+            Payload::Json(v) => canonical::to_string(v).into_bytes(),
+            Payload::Bytes { bytes, .. } => bytes.clone(),
+        }
+    }
+
+    /// The document as text, for failure messages (lossy for binary payloads).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes()).into_owned()
+    }
+
+    /// The JSON document, when the payload is JSON.
+    pub fn json(&self) -> Option<&Value> {
+        match &self.payload {
+            Payload::Json(v) => Some(v),
+            Payload::Bytes { .. } => None,
+        }
+    }
+
+    pub fn json_mut(&mut self) -> Option<&mut Value> {
+        match &mut self.payload {
+            Payload::Json(v) => Some(v),
+            Payload::Bytes { .. } => None,
+        }
+    }
+
+    /// Valid: the reference reports no error for it.
+    pub fn valid(&self) -> bool {
+        !self
+            .expected
+            .iter()
+            .any(|e| e.code.severity() == Severity::Error)
+    }
+
+    /// Expected codes, sorted and deduplicated.
+    pub fn expected_codes(&self) -> Vec<Code> {
+        let set: BTreeSet<Code> = self.expected.iter().map(|e| e.code).collect();
+        set.into_iter().collect()
+    }
+
+    /// Write the main file and its siblings into `dir` (the case's own folder).
+    pub fn write_files(&self, dir: &std::path::Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join(self.file_name()), self.bytes())?;
+        for (name, bytes) in &self.siblings {
+            std::fs::write(dir.join(name), bytes)?;
+        }
+        Ok(())
+    }
+}

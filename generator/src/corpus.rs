@@ -1,0 +1,298 @@
+//! The corpus writer: hand-written cases plus `count` generated ones for a seed, each written
+//! as `<id>.gltf` (or `.glb`, plus sibling `.bin` files) and `<id>.expect.json`, and
+//! `manifest.json` + `manifest.csv` over all of them. The same seed and generator version give
+//! byte-identical output: canonical JSON, sorted manifests, no timestamps.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use reference::issue::{Code, Severity};
+use reference::profile::Profile;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::canonical;
+use crate::case::{Case, Payload, Tier};
+use crate::features;
+use crate::handwritten;
+use crate::label;
+use crate::mutate::{self, Mutator};
+use crate::sample;
+
+/// Every fourth generated case is invalid (one defect); the rest are valid.
+pub const INVALID_EVERY: usize = 4;
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub seed: u64,
+    pub count: usize,
+    /// Profiles to generate (all when empty).
+    pub profiles: Vec<Profile>,
+    /// Include the hand-written cases.
+    pub handwritten: bool,
+}
+
+impl Plan {
+    fn profiles(&self) -> Vec<Profile> {
+        if self.profiles.is_empty() {
+            Profile::ALL.to_vec()
+        } else {
+            self.profiles.clone()
+        }
+    }
+}
+
+/// The tier of a case whose expectations rest on `code`.
+pub fn tier_of(code: Code) -> Tier {
+    let spec = code.spec_reference();
+    if spec.starts_with("DESIGN.md") || spec.starts_with("physics-cts") {
+        Tier::Informative
+    } else if code.severity() != Severity::Error {
+        Tier::Optional
+    } else {
+        Tier::Required
+    }
+}
+
+fn profile_tier(profile: Profile) -> Tier {
+    match profile {
+        // The VRM draft leaves the math open: everything depends on the D-VRM decisions.
+        Profile::VrmcConstraintsDraft => Tier::Informative,
+        _ => Tier::Required,
+    }
+}
+
+/// The spec section a feature area comes from.
+fn spec_of(profile: Profile) -> &'static str {
+    match profile {
+        Profile::Khr2024Draft => "seed 002 KHR_physics_rigid_bodies (+ KHR_collision_shapes)",
+        Profile::Omi2023 => "seeds 000 OMI_physics_joint, 001 OMI_physics_body, 004 OMI_collider",
+        Profile::VrmcConstraintsDraft => "seed 003 VRMC_constraints-1.0",
+    }
+}
+
+/// A valid generated case of `profile` for `(seed, index)`, carrying a tag that starts with
+/// `wanted` when one can be found.
+pub fn valid_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: Option<&str>) -> Case {
+    let stem = id.rsplit('/').next().unwrap_or(id);
+    let (_, r) = sample::scene(profile, seed, index, stem, wanted);
+    let area = wanted.map_or("scene", features::area).to_owned();
+    Case {
+        id: id.to_owned(),
+        profile: Some(profile),
+        area,
+        description: format!("Generated valid {} scene: {}.", profile.id(), r.summary),
+        spec: spec_of(profile).to_owned(),
+        tier: profile_tier(profile),
+        features: r.tags,
+        decisions: r.decisions,
+        payload: Payload::Json(r.built.json),
+        siblings: r.built.siblings,
+        expected: Vec::new(),
+        poses: r.poses,
+        seed: Some(seed),
+    }
+}
+
+/// An invalid case: a valid base of the mutator's profile with its one defect.
+pub fn invalid_case(m: &Mutator, seed: u64, index: u64, id: &str) -> Option<Case> {
+    for retry in 0..16u64 {
+        let base = valid_case(m.profile, seed, index + retry * 1_000_003, id, m.needs);
+        if let Some(mut case) = m.mutate(&base) {
+            case.tier = tier_of(m.code);
+            return Some(case);
+        }
+    }
+    None
+}
+
+/// The generated cases of a plan, in index order.
+pub fn generated(plan: &Plan) -> Vec<Case> {
+    let profiles = plan.profiles();
+    let mutators: Vec<Mutator> = mutate::all()
+        .into_iter()
+        .filter(|m| profiles.contains(&m.profile))
+        .collect();
+    let universes: Vec<Vec<String>> = profiles
+        .iter()
+        .map(|p| features::universe(*p).into_iter().collect())
+        .collect();
+    let mut cases = Vec::with_capacity(plan.count);
+    let (mut valid_n, mut invalid_n) = (0usize, 0usize);
+    for i in 0..plan.count {
+        let index = i as u64;
+        if i % INVALID_EVERY == INVALID_EVERY - 1 && !mutators.is_empty() {
+            let m = &mutators[invalid_n % mutators.len()];
+            invalid_n += 1;
+            let id = format!("{}/gen/invalid/{i:05}", m.profile.family());
+            if let Some(c) = invalid_case(m, plan.seed, index, &id) {
+                cases.push(c);
+                continue;
+            }
+        }
+        let p = valid_n % profiles.len();
+        let universe = &universes[p];
+        let wanted = &universe[(valid_n / profiles.len()) % universe.len()];
+        valid_n += 1;
+        let id = format!(
+            "{}/gen/{}/{i:05}",
+            profiles[p].family(),
+            features::area(wanted)
+        );
+        cases.push(valid_case(profiles[p], plan.seed, index, &id, Some(wanted)));
+    }
+    cases
+}
+
+/// Every case of a plan: hand-written first, then generated.
+pub fn cases(plan: &Plan) -> Vec<Case> {
+    let mut v = if plan.handwritten {
+        handwritten::all()
+            .into_iter()
+            .filter(|c| c.profile.is_none_or(|p| plan.profiles().contains(&p)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    v.extend(generated(plan));
+    v
+}
+
+/// The `<id>.expect.json` document of a case, given the reference's reading of it.
+pub fn expect_json(case: &Case, reading: &reference::Reading) -> Value {
+    json!({
+        "id": case.id,
+        "profile": case.profile.map(|p| p.id()),
+        "area": case.area,
+        "tier": case.tier.as_str(),
+        "valid": case.valid(),
+        "description": case.description,
+        "spec": case.spec,
+        "features": case.features,
+        "decisions": case.decisions.iter().map(|d| d.id()).collect::<Vec<_>>(),
+        "seed": case.seed,
+        "generator": format!("physics-cts-generator {}", crate::VERSION),
+        "issues": case.expected.iter().map(|e| json!({
+            "code": e.code.id(), "pointer": e.pointer, "severity": e.code.severity().as_str()
+        })).collect::<Vec<_>>(),
+        "interpretation": label::interpretation(reading),
+        "poses": label::pose_outputs(case, reading),
+    })
+}
+
+/// One line of the manifest.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Row {
+    pub id: String,
+    pub file: String,
+    pub profile: String,
+    pub area: String,
+    pub features: Vec<String>,
+    pub tier: String,
+    pub valid: bool,
+    pub expected_codes: Vec<String>,
+    pub seed: Option<u64>,
+    pub sha256: String,
+}
+
+/// What writing a corpus found.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub written: usize,
+    /// Cases the reference reads differently from what they expect (a bug somewhere).
+    pub disagreements: Vec<String>,
+}
+
+/// Write `cases` into `dir` with their expectations and the manifests. `progress` is called
+/// after each case with (done, total).
+pub fn write(
+    dir: &Path,
+    seed: u64,
+    cases: &[Case],
+    progress: &mut dyn FnMut(usize, usize),
+) -> std::io::Result<Report> {
+    let mut report = Report::default();
+    let mut rows = Vec::with_capacity(cases.len());
+    let mut seen = BTreeSet::new();
+    for (n, case) in cases.iter().enumerate() {
+        if !seen.insert(case.id.clone()) {
+            return Err(std::io::Error::other(format!(
+                "duplicate case id {}",
+                case.id
+            )));
+        }
+        let folder = dir.join(case.folder());
+        let reading = label::read(case, &folder)?;
+        if let Some(d) = label::disagreement(case, &reading) {
+            report.disagreements.push(d);
+        }
+        let expect = expect_json(case, &reading);
+        std::fs::write(
+            folder.join(format!("{}.expect.json", case.stem())),
+            canonical::to_string(&expect),
+        )?;
+        rows.push(Row {
+            id: case.id.clone(),
+            file: format!("{}/{}", case.folder(), case.file_name()),
+            profile: case.profile.map_or_else(String::new, |p| p.id().to_owned()),
+            area: case.area.clone(),
+            features: case.features.iter().cloned().collect(),
+            tier: case.tier.as_str().to_owned(),
+            valid: case.valid(),
+            expected_codes: case
+                .expected_codes()
+                .iter()
+                .map(|c| c.id().to_owned())
+                .collect(),
+            seed: case.seed,
+            sha256: hex(&Sha256::digest(case.bytes())),
+        });
+        report.written += 1;
+        progress(n + 1, cases.len());
+    }
+    rows.sort_by(|a, b| a.id.cmp(&b.id));
+    let manifest = json!({
+        "generator": {"name": "physics-cts-generator", "version": crate::VERSION},
+        "seed": seed,
+        "count": rows.len(),
+        "cases": rows,
+    });
+    std::fs::write(dir.join("manifest.json"), canonical::to_string(&manifest))?;
+    let mut csv = csv::WriterBuilder::new().from_writer(Vec::new());
+    csv.write_record([
+        "id",
+        "profile",
+        "area",
+        "features",
+        "tier",
+        "valid",
+        "expected_codes",
+        "seed",
+        "sha256",
+    ])
+    .map_err(std::io::Error::other)?;
+    for r in &rows {
+        csv.write_record([
+            r.id.as_str(),
+            &r.profile,
+            &r.area,
+            &r.features.join(" "),
+            &r.tier,
+            if r.valid { "true" } else { "false" },
+            &r.expected_codes.join(" "),
+            &r.seed.map_or_else(String::new, |s| s.to_string()),
+            &r.sha256,
+        ])
+        .map_err(std::io::Error::other)?;
+    }
+    let bytes = csv
+        .into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    std::fs::write(dir.join("manifest.csv"), bytes)?;
+    Ok(report)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

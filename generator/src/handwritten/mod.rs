@@ -1,0 +1,56 @@
+//! Hand-written cases: every example of the seeds, the hinged door of seed 002, the special
+//! joint cases of seed 000, a control scene and an everything-at-once scene per profile.
+
+mod khr;
+mod omi;
+mod vrm;
+
+use crate::case::Case;
+
+/// Every hand-written case, control cases first and everything-at-once cases last per profile.
+pub fn all() -> Vec<Case> {
+    let mut v = Vec::new();
+    v.extend(khr::cases());
+    v.extend(omi::cases());
+    v.extend(vrm::cases());
+    v
+}
+
+use std::collections::BTreeSet;
+
+use reference::decision::Decision;
+use reference::profile::Profile;
+use serde_json::Value;
+
+use crate::case::{ExpectedIssue, Payload, Tier};
+
+/// A hand-written JSON case.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn case(
+    id: &str,
+    profile: Profile,
+    area: &str,
+    description: &str,
+    spec: &str,
+    tier: Tier,
+    features: &[&str],
+    decisions: &[Decision],
+    json: Value,
+    expected: Vec<ExpectedIssue>,
+) -> Case {
+    Case {
+        id: id.to_owned(),
+        profile: Some(profile),
+        area: area.to_owned(),
+        description: description.to_owned(),
+        spec: spec.to_owned(),
+        tier,
+        features: features.iter().map(|s| (*s).to_owned()).collect(),
+        decisions: decisions.iter().copied().collect::<BTreeSet<_>>(),
+        payload: Payload::Json(json),
+        siblings: Default::default(),
+        expected,
+        poses: Vec::new(),
+        seed: None,
+    }
+}

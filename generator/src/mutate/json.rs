@@ -1,0 +1,196 @@
+//! JSON editing helpers shared by the mutators.
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use crate::case::{Case, Payload};
+
+/// `/nodes/{i}/extensions/{ext}`.
+pub fn node_ext(i: usize, ext: &str) -> String {
+    format!("/nodes/{i}/extensions/{ext}")
+}
+
+/// Indices of nodes whose `extensions[ext]` has `key` (any key when `key` is empty).
+pub fn nodes_with(doc: &Value, ext: &str, key: &str) -> Vec<usize> {
+    doc["nodes"]
+        .as_array()
+        .map(|nodes| {
+            nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| {
+                    let e = &n["extensions"][ext];
+                    if key.is_empty() {
+                        e.is_object()
+                    } else {
+                        !e[key].is_null()
+                    }
+                })
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The node's parent, if any.
+pub fn parent_of(doc: &Value, node: usize) -> Option<usize> {
+    doc["nodes"].as_array()?.iter().position(|n| {
+        n["children"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(node as u64)))
+    })
+}
+
+/// Append a node (a scene root when `parent` is `None`) and return its index.
+pub fn add_node(doc: &mut Value, node: Value, parent: Option<usize>) -> usize {
+    let index = doc["nodes"].as_array().map_or(0, Vec::len);
+    if let Some(nodes) = doc["nodes"].as_array_mut() {
+        nodes.push(node);
+    }
+    match parent {
+        Some(p) => {
+            let n = &mut doc["nodes"][p];
+            if n.get("children").is_none() {
+                n["children"] = json!([]);
+            }
+            if let Some(c) = n["children"].as_array_mut() {
+                c.push(json!(index));
+            }
+        }
+        None => {
+            if let Some(roots) = doc["scenes"][0]["nodes"].as_array_mut() {
+                roots.push(json!(index));
+            }
+        }
+    }
+    index
+}
+
+/// Add `ext` to `extensionsUsed` when missing; returns its index there.
+pub fn declare(doc: &mut Value, ext: &str) -> usize {
+    if doc.get("extensionsUsed").is_none() {
+        doc["extensionsUsed"] = json!([]);
+    }
+    let used = doc["extensionsUsed"]
+        .as_array_mut()
+        .expect("array just ensured");
+    if let Some(i) = used.iter().position(|e| e == ext) {
+        return i;
+    }
+    used.push(json!(ext));
+    used.len() - 1
+}
+
+/// Append `item` to the array at top-level key `key` (created when missing); returns its index.
+pub fn push_top(doc: &mut Value, key: &str, item: Value) -> usize {
+    if doc.get(key).is_none() {
+        doc[key] = json!([]);
+    }
+    let a = doc[key].as_array_mut().expect("array just ensured");
+    a.push(item);
+    a.len() - 1
+}
+
+/// Append `item` to the document-level array `extensions[ext][array]`; returns its index.
+pub fn push_root_ext(doc: &mut Value, ext: &str, array: &str, item: Value) -> usize {
+    if doc.get("extensions").is_none() {
+        doc["extensions"] = json!({});
+    }
+    if doc["extensions"].get(ext).is_none() {
+        doc["extensions"][ext] = json!({});
+    }
+    let obj = &mut doc["extensions"][ext];
+    if obj.get(array).is_none() {
+        obj[array] = json!([]);
+    }
+    let a = obj[array].as_array_mut().expect("array just ensured");
+    a.push(item);
+    a.len() - 1
+}
+
+/// A data URI holding `bytes`.
+pub fn data_uri(bytes: &[u8]) -> String {
+    format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+/// The bytes of buffer 0 (data URI or sibling file).
+pub fn buffer0(case: &Case) -> Option<Vec<u8>> {
+    let uri = case.json()?["buffers"][0]["uri"].as_str()?.to_owned();
+    match uri.strip_prefix("data:application/octet-stream;base64,") {
+        Some(b64) => base64::engine::general_purpose::STANDARD.decode(b64).ok(),
+        None => case.siblings.get(&uri).cloned(),
+    }
+}
+
+/// Replace the bytes of buffer 0, wherever they live.
+pub fn set_buffer0(case: &mut Case, bytes: Vec<u8>) -> Option<()> {
+    let uri = case.json()?["buffers"][0]["uri"].as_str()?.to_owned();
+    if uri.starts_with("data:") {
+        let d = data_uri(&bytes);
+        case.json_mut()?["buffers"][0]["uri"] = json!(d);
+    } else {
+        case.siblings.insert(uri, bytes);
+    }
+    Some(())
+}
+
+/// Turn a JSON case into raw bytes with the given file extension.
+pub fn into_bytes(case: &mut Case, bytes: Vec<u8>, extension: &'static str) {
+    case.payload = Payload::Bytes { bytes, extension };
+}
+
+/// Append a triangle mesh (own data-URI buffer) to the document; returns the mesh index.
+pub fn add_mesh(doc: &mut Value, positions: &[[f32; 3]], indices: &[u16]) -> usize {
+    let mut bytes: Vec<u8> = positions
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect();
+    let pos_len = bytes.len();
+    bytes.extend(indices.iter().flat_map(|i| i.to_le_bytes()));
+    while !bytes.len().is_multiple_of(4) {
+        bytes.push(0);
+    }
+    let mut min = [f32::INFINITY; 3];
+    let mut max = [f32::NEG_INFINITY; 3];
+    for p in positions {
+        for k in 0..3 {
+            min[k] = min[k].min(p[k]);
+            max[k] = max[k].max(p[k]);
+        }
+    }
+    let buffer = push_top(
+        doc,
+        "buffers",
+        json!({"byteLength": bytes.len(), "uri": data_uri(&bytes)}),
+    );
+    let v0 = push_top(
+        doc,
+        "bufferViews",
+        json!({"buffer": buffer, "byteOffset": 0, "byteLength": pos_len, "target": 34962}),
+    );
+    let v1 = push_top(
+        doc,
+        "bufferViews",
+        json!({"buffer": buffer, "byteOffset": pos_len, "byteLength": indices.len() * 2, "target": 34963}),
+    );
+    let a0 = push_top(
+        doc,
+        "accessors",
+        json!({"bufferView": v0, "componentType": 5126, "count": positions.len(), "type": "VEC3",
+        "min": min.map(f64::from), "max": max.map(f64::from)}),
+    );
+    let a1 = push_top(
+        doc,
+        "accessors",
+        json!({"bufferView": v1, "componentType": 5123, "count": indices.len(), "type": "SCALAR"}),
+    );
+    push_top(
+        doc,
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": a0}, "indices": a1, "mode": 4}]}),
+    )
+}

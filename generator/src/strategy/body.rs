@@ -1,0 +1,310 @@
+//! Rigid body properties: KHR `motion` and OMI_physics_body.
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+use super::{Tags, dec, dec3, tag, transform};
+
+/// KHR `motion` (seed 002 Motions). `None` fields are omitted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MotionSpec {
+    pub is_kinematic: Option<bool>,
+    /// Positive when given: a zero mass means infinite (an info issue), so valid scenes avoid it.
+    pub mass: Option<f64>,
+    pub center_of_mass: Option<[f64; 3]>,
+    pub inertia_diagonal: Option<[f64; 3]>,
+    pub inertia_orientation: Option<[f64; 4]>,
+    pub linear_velocity: Option<[f64; 3]>,
+    pub angular_velocity: Option<[f64; 3]>,
+    pub gravity_factor: Option<f64>,
+}
+
+pub fn motion() -> impl Strategy<Value = MotionSpec> + Clone {
+    (
+        prop::option::weighted(0.4, any::<bool>()),
+        prop::option::of(dec(1, 50, 10.0)),
+        prop::option::weighted(0.3, dec3(-2, 2, 10.0)),
+        prop::option::weighted(0.3, dec3(1, 20, 10.0)),
+        prop::option::weighted(0.2, transform::rotation()),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.2, prop::sample::select(vec![0.0, 0.5, 1.0, 2.0])),
+    )
+        .prop_map(|(k, mass, com, diag, orient, lin, ang, g)| MotionSpec {
+            is_kinematic: k,
+            mass,
+            center_of_mass: com,
+            inertia_diagonal: diag,
+            inertia_orientation: orient,
+            linear_velocity: lin,
+            angular_velocity: ang,
+            gravity_factor: g,
+        })
+}
+
+impl MotionSpec {
+    pub fn kinematic(&self) -> bool {
+        self.is_kinematic == Some(true)
+    }
+
+    pub fn render(&self) -> Value {
+        let mut m = Map::new();
+        let mut put = |k: &str, v: Value| {
+            m.insert(k.into(), v);
+        };
+        if let Some(v) = self.is_kinematic {
+            put("isKinematic", json!(v));
+        }
+        if let Some(v) = self.mass {
+            put("mass", json!(v));
+        }
+        if let Some(v) = self.center_of_mass {
+            put("centerOfMass", json!(v));
+        }
+        if let Some(v) = self.inertia_diagonal {
+            put("inertiaDiagonal", json!(v));
+        }
+        if let Some(v) = self.inertia_orientation {
+            put("inertiaOrientation", json!(v));
+        }
+        if let Some(v) = self.linear_velocity {
+            put("linearVelocity", json!(v));
+        }
+        if let Some(v) = self.angular_velocity {
+            put("angularVelocity", json!(v));
+        }
+        if let Some(v) = self.gravity_factor {
+            put("gravityFactor", json!(v));
+        }
+        Value::Object(m)
+    }
+
+    pub fn tags(&self, tags: &mut Tags) {
+        tag(
+            tags,
+            &[
+                "body",
+                if self.kinematic() {
+                    "kinematic"
+                } else {
+                    "dynamic"
+                },
+            ],
+        );
+        if self.is_kinematic == Some(false) {
+            tag(tags, &["body", "kinematic-false-explicit"]);
+        }
+        tag(
+            tags,
+            &[
+                "body",
+                "mass",
+                if self.mass.is_some() {
+                    "explicit"
+                } else {
+                    "computed"
+                },
+            ],
+        );
+        let mut opt = |present: bool, name: &str| {
+            if present {
+                tag(tags, &["body", name]);
+            }
+        };
+        opt(self.center_of_mass.is_some(), "center-of-mass");
+        opt(self.inertia_diagonal.is_some(), "inertia-diagonal");
+        opt(self.inertia_orientation.is_some(), "inertia-orientation");
+        opt(self.linear_velocity.is_some(), "linear-velocity");
+        opt(self.angular_velocity.is_some(), "angular-velocity");
+        opt(self.gravity_factor.is_some(), "gravity-factor");
+    }
+}
+
+/// OMI_physics_body `type` (seed 001).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OmiType {
+    Static,
+    Kinematic,
+    Character,
+    Rigid,
+    Vehicle,
+    Trigger,
+}
+
+impl OmiType {
+    pub const ALL: [OmiType; 6] = [
+        OmiType::Static,
+        OmiType::Kinematic,
+        OmiType::Character,
+        OmiType::Rigid,
+        OmiType::Vehicle,
+        OmiType::Trigger,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OmiType::Static => "static",
+            OmiType::Kinematic => "kinematic",
+            OmiType::Character => "character",
+            OmiType::Rigid => "rigid",
+            OmiType::Vehicle => "vehicle",
+            OmiType::Trigger => "trigger",
+        }
+    }
+
+    /// Rigid body physics: what a joint needs on at least one side.
+    pub fn is_rigid(self) -> bool {
+        matches!(self, OmiType::Rigid | OmiType::Vehicle)
+    }
+}
+
+/// OMI_physics_body. `None` fields are omitted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OmiBodySpec {
+    pub kind: OmiType,
+    pub mass: Option<f64>,
+    pub linear_velocity: Option<[f64; 3]>,
+    pub angular_velocity: Option<[f64; 3]>,
+    pub center_of_mass: Option<[f64; 3]>,
+    /// Row-major, symmetric and positive definite (diagonal >= 1, couplings <= 0.2).
+    pub inertia_tensor: Option<[f64; 9]>,
+}
+
+pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clone {
+    (
+        prop::sample::select(kinds),
+        prop::option::of(dec(1, 50, 10.0)),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.2, dec3(-2, 2, 10.0)),
+        prop::option::weighted(0.3, (dec3(10, 30, 10.0), dec3(-2, 2, 10.0))),
+    )
+        .prop_map(|(kind, mass, lin, ang, com, inertia)| OmiBodySpec {
+            kind,
+            mass,
+            linear_velocity: lin,
+            angular_velocity: ang,
+            center_of_mass: com,
+            inertia_tensor: inertia
+                .map(|(d, o)| [d[0], o[0], o[1], o[0], d[1], o[2], o[1], o[2], d[2]]),
+        })
+}
+
+impl OmiBodySpec {
+    pub fn render(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("type".into(), json!(self.kind.name()));
+        if let Some(v) = self.mass {
+            m.insert("mass".into(), json!(v));
+        }
+        if let Some(v) = self.linear_velocity {
+            m.insert("linearVelocity".into(), json!(v));
+        }
+        if let Some(v) = self.angular_velocity {
+            m.insert("angularVelocity".into(), json!(v));
+        }
+        if let Some(v) = self.center_of_mass {
+            m.insert("centerOfMass".into(), json!(v));
+        }
+        if let Some(v) = self.inertia_tensor {
+            m.insert("inertiaTensor".into(), json!(v));
+        }
+        Value::Object(m)
+    }
+
+    pub fn tags(&self, tags: &mut Tags) {
+        tag(tags, &["body", "omi", self.kind.name()]);
+        tag(
+            tags,
+            &[
+                "body",
+                "mass",
+                if self.mass.is_some() {
+                    "explicit"
+                } else {
+                    "default"
+                },
+            ],
+        );
+        if self.linear_velocity.is_some() {
+            tag(tags, &["body", "linear-velocity"]);
+        }
+        if self.angular_velocity.is_some() {
+            tag(tags, &["body", "angular-velocity"]);
+        }
+        if self.center_of_mass.is_some() {
+            tag(tags, &["body", "center-of-mass"]);
+        }
+        if self.inertia_tensor.is_some() {
+            tag(tags, &["body", "inertia-tensor"]);
+        }
+    }
+}
+
+pub fn universe_khr(tags: &mut Tags) {
+    for t in [
+        "dynamic",
+        "kinematic",
+        "kinematic-false-explicit",
+        "center-of-mass",
+        "inertia-diagonal",
+        "inertia-orientation",
+        "linear-velocity",
+        "angular-velocity",
+        "gravity-factor",
+    ] {
+        tag(tags, &["body", t]);
+    }
+    tag(tags, &["body", "mass", "explicit"]);
+    tag(tags, &["body", "mass", "computed"]);
+}
+
+pub fn universe_omi(tags: &mut Tags) {
+    for k in OmiType::ALL {
+        tag(tags, &["body", "omi", k.name()]);
+    }
+    for t in [
+        "linear-velocity",
+        "angular-velocity",
+        "center-of-mass",
+        "inertia-tensor",
+    ] {
+        tag(tags, &["body", t]);
+    }
+    tag(tags, &["body", "mass", "explicit"]);
+    tag(tags, &["body", "mass", "default"]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn omi_inertia_is_symmetric(b in omi_body(OmiType::ALL.to_vec())) {
+            if let Some(t) = b.inertia_tensor {
+                prop_assert_eq!(t[1], t[3]);
+                prop_assert_eq!(t[2], t[6]);
+                prop_assert_eq!(t[5], t[7]);
+            }
+        }
+    }
+
+    #[test]
+    fn motion_renders_seed_names() {
+        let m = MotionSpec {
+            is_kinematic: Some(true),
+            mass: Some(2.0),
+            center_of_mass: None,
+            inertia_diagonal: Some([1.0, 2.0, 3.0]),
+            inertia_orientation: None,
+            linear_velocity: None,
+            angular_velocity: Some([0.0, 1.0, 0.0]),
+            gravity_factor: None,
+        };
+        assert_eq!(
+            m.render(),
+            json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
+        );
+    }
+}

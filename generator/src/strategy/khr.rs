@@ -1,0 +1,655 @@
+//! Valid `khr-2024-draft` scenes: KHR_physics_rigid_bodies + KHR_collision_shapes, spelled as
+//! seed 002 and the seed-era samples spell them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use proptest::prelude::*;
+use reference::decision::Decision;
+use serde_json::{Map, Value, json};
+
+use super::body::{MotionSpec, motion};
+use super::filter::{FilterSpec, filter};
+use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
+use super::joint::{JointDescSpec, joint_desc};
+use super::material::{MaterialSpec, material, pair_tags};
+use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
+use super::{Rendered, Tags, tag, transform};
+use crate::case::PoseSet;
+use crate::doc::{BufferMode, DocBuilder, Trs};
+
+const RB: &str = "KHR_physics_rigid_bodies";
+const CS: &str = "KHR_collision_shapes";
+
+/// A collider: a shape with an optional material and filter (raw indices, taken modulo the
+/// number of materials / filters; `None` or no materials: omitted).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColliderUse {
+    pub shape: ShapeSpec,
+    pub material: Option<usize>,
+    pub filter: Option<usize>,
+}
+
+/// A simple trigger: a shape with an optional filter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TriggerShape {
+    pub shape: ShapeSpec,
+    pub filter: Option<usize>,
+}
+
+/// A rigid body with `motion`, its colliders and maybe a trigger attached to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyLeaf {
+    pub motion: MotionSpec,
+    pub rotation: Option<[f64; 4]>,
+    pub colliders: Vec<Attached<ColliderUse>>,
+    pub trigger: Option<Attached<TriggerShape>>,
+}
+
+/// One independent group, placed in its own grid cell.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Group {
+    /// A body, maybe with an independent body nested below it.
+    Body {
+        main: BodyLeaf,
+        nested: Option<BodyLeaf>,
+    },
+    /// Colliders without any `motion` above them: static.
+    Static {
+        rotation: Option<[f64; 4]>,
+        colliders: Vec<Attached<ColliderUse>>,
+    },
+    SimpleTrigger(TriggerShape),
+    /// A compound trigger whose members are descendants with their own `trigger.shape`.
+    CompoundTrigger(Vec<Attached<ShapeSpec>>),
+}
+
+/// A joint between two body groups (raw indices) or a body and the world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointUse {
+    pub a: usize,
+    pub b: Option<usize>,
+    pub desc: usize,
+    pub enable_collision: Option<bool>,
+    pub rotation: Option<[f64; 4]>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct KhrScene {
+    pub groups: Vec<Group>,
+    pub materials: Vec<MaterialSpec>,
+    pub filters: Vec<FilterSpec>,
+    pub descs: Vec<JointDescSpec>,
+    pub joints: Vec<JointUse>,
+    pub buffer: BufferMode,
+}
+
+fn collider(kinds: Vec<ShapeKind>) -> impl Strategy<Value = ColliderUse> + Clone {
+    (
+        shape(kinds),
+        prop::option::weighted(0.7, 0usize..8),
+        prop::option::weighted(0.4, 0usize..8),
+    )
+        .prop_map(|(shape, material, filter)| ColliderUse {
+            shape,
+            material,
+            filter,
+        })
+}
+
+fn trigger_shape() -> impl Strategy<Value = TriggerShape> + Clone {
+    (
+        shape(vec![
+            ShapeKind::Sphere,
+            ShapeKind::Box,
+            ShapeKind::Capsule,
+            ShapeKind::Cylinder,
+            ShapeKind::Convex,
+        ]),
+        prop::option::weighted(0.4, 0usize..8),
+    )
+        .prop_map(|(shape, filter)| TriggerShape { shape, filter })
+}
+
+/// Shapes a moving body may use: trimesh is for static geometry only (seed 002 Colliders).
+fn dynamic_kinds() -> Vec<ShapeKind> {
+    ShapeKind::ALL
+        .into_iter()
+        .filter(|k| *k != ShapeKind::Trimesh)
+        .collect()
+}
+
+fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
+    (
+        motion(),
+        transform::maybe_rotation(),
+        prop::collection::vec(attached(collider(dynamic_kinds())), 1..=2),
+        prop::option::weighted(0.2, attached(trigger_shape())),
+    )
+        .prop_map(|(motion, rotation, colliders, trigger)| BodyLeaf {
+            motion,
+            rotation,
+            colliders,
+            trigger,
+        })
+}
+
+fn group() -> impl Strategy<Value = Group> + Clone {
+    prop_oneof![
+        5 => (body_leaf(), prop::option::weighted(0.2, body_leaf()))
+            .prop_map(|(main, nested)| Group::Body { main, nested }),
+        2 => (transform::maybe_rotation(), prop::collection::vec(attached(collider(ShapeKind::ALL.to_vec())), 1..=2))
+            .prop_map(|(rotation, colliders)| Group::Static { rotation, colliders }),
+        1 => trigger_shape().prop_map(Group::SimpleTrigger),
+        1 => prop::collection::vec(
+                attached(shape(vec![ShapeKind::Sphere, ShapeKind::Box, ShapeKind::Capsule])), 1..=2)
+            .prop_map(Group::CompoundTrigger),
+    ]
+}
+
+fn joint_use() -> impl Strategy<Value = JointUse> + Clone {
+    (
+        0usize..8,
+        prop::option::weighted(0.7, 0usize..8),
+        0usize..4,
+        prop::option::weighted(0.3, any::<bool>()),
+        transform::maybe_rotation(),
+    )
+        .prop_map(|(a, b, desc, enable_collision, rotation)| JointUse {
+            a,
+            b,
+            desc,
+            enable_collision,
+            rotation,
+        })
+}
+
+/// Valid KHR scenes of 1 to 3 groups (small enough for a corpus case; see `scene_of`).
+pub fn scene() -> impl Strategy<Value = KhrScene> {
+    scene_of(1..=3)
+}
+
+/// Valid KHR scenes with a number of groups in `groups`.
+pub fn scene_of(groups: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = KhrScene> {
+    (
+        prop::collection::vec(group(), groups),
+        prop::collection::vec(material(), 0..=4),
+        prop::collection::vec(filter(), 0..=3),
+        prop::collection::vec(joint_desc(), 1..=3),
+        prop::collection::vec(joint_use(), 0..=3),
+        prop::sample::select(vec![BufferMode::DataUri, BufferMode::Sibling]),
+    )
+        .prop_map(
+            |(groups, materials, filters, descs, joints, buffer)| KhrScene {
+                groups,
+                materials,
+                filters,
+                descs,
+                joints,
+                buffer,
+            },
+        )
+}
+
+fn pick(raw: Option<usize>, len: usize) -> Option<usize> {
+    raw.filter(|_| len > 0).map(|i| i % len)
+}
+
+fn leaf_radius(b: &BodyLeaf) -> f64 {
+    let colliders = b
+        .colliders
+        .iter()
+        .map(|c| c.reach() + c.item.shape.bounding_radius(Dialect::Khr));
+    let trigger = b
+        .trigger
+        .iter()
+        .map(|t| t.reach() + t.item.shape.bounding_radius(Dialect::Khr));
+    colliders.chain(trigger).fold(0.1, f64::max)
+}
+
+/// Where the nested body sits in its parent's frame: above every part of the parent.
+fn nested_offset(main: &BodyLeaf, nested: &BodyLeaf) -> [f64; 3] {
+    [
+        0.0,
+        (leaf_radius(main) + leaf_radius(nested) + 0.5).ceil(),
+        0.0,
+    ]
+}
+
+fn group_radius(g: &Group) -> f64 {
+    match g {
+        Group::Body { main, nested } => {
+            let r = leaf_radius(main);
+            nested
+                .as_ref()
+                .map_or(r, |n| nested_offset(main, n)[1] + leaf_radius(n))
+        }
+        Group::Static { colliders, .. } => colliders
+            .iter()
+            .map(|c| c.reach() + c.item.shape.bounding_radius(Dialect::Khr))
+            .fold(0.1, f64::max),
+        Group::SimpleTrigger(t) => t.shape.bounding_radius(Dialect::Khr),
+        Group::CompoundTrigger(m) => m
+            .iter()
+            .map(|c| c.reach() + c.item.bounding_radius(Dialect::Khr))
+            .fold(0.1, f64::max),
+    }
+}
+
+struct Ctx<'a> {
+    scene: &'a KhrScene,
+    doc: DocBuilder,
+    tags: Tags,
+    decisions: BTreeSet<Decision>,
+    used_materials: BTreeSet<usize>,
+}
+
+impl Ctx<'_> {
+    fn shape(&mut self, s: &ShapeSpec) -> usize {
+        s.tags(&mut self.tags);
+        let v = s.render(Dialect::Khr, &mut self.doc);
+        self.doc.push_root(CS, "shapes", v)
+    }
+
+    fn filter(&mut self, raw: Option<usize>) -> Option<usize> {
+        let f = pick(raw, self.scene.filters.len());
+        if let Some(f) = f {
+            self.scene.filters[f].tags(&mut self.tags);
+            self.decisions.insert(Decision::Filter);
+            if self.scene.filters[f].systems.is_none() {
+                self.decisions.insert(Decision::FilterEmpty);
+            }
+        }
+        f
+    }
+
+    fn collider(
+        &mut self,
+        owner: usize,
+        free: bool,
+        c: &Attached<ColliderUse>,
+        name: &str,
+        body: bool,
+    ) {
+        let node = c.place(&mut self.doc, owner, free, name);
+        let placement = c.effective(free);
+        if body {
+            placement_tag(&mut self.tags, "collider", placement);
+            if placement != Placement::OnNode {
+                self.decisions.insert(Decision::Frames);
+            }
+        }
+        let shape = self.shape(&c.item.shape);
+        let mut col = Map::new();
+        col.insert("shape".into(), json!(shape));
+        match pick(c.item.material, self.scene.materials.len()) {
+            Some(m) => {
+                self.scene.materials[m].tags(&mut self.tags);
+                self.used_materials.insert(m);
+                col.insert("physicsMaterial".into(), json!(m));
+                tag(&mut self.tags, &["collider", "material"]);
+            }
+            None => {
+                tag(&mut self.tags, &["collider", "no-material"]);
+                self.decisions.insert(Decision::CombineDefault);
+            }
+        }
+        if let Some(f) = self.filter(c.item.filter) {
+            col.insert("collisionFilter".into(), json!(f));
+            tag(&mut self.tags, &["collider", "filter"]);
+        }
+        self.doc.node_extension(node, RB, json!({"collider": col}));
+    }
+
+    fn trigger(&mut self, node: usize, t: &TriggerShape) {
+        let shape = self.shape(&t.shape);
+        let mut trig = Map::new();
+        trig.insert("shape".into(), json!(shape));
+        if let Some(f) = self.filter(t.filter) {
+            trig.insert("collisionFilter".into(), json!(f));
+            tag(&mut self.tags, &["trigger", "simple", "filter"]);
+        }
+        tag(&mut self.tags, &["trigger", "simple"]);
+        self.doc.node_extension(node, RB, json!({"trigger": trig}));
+    }
+
+    /// Render a body below `parent`; returns its node.
+    fn body(&mut self, leaf: &BodyLeaf, name: &str, t: [f64; 3], parent: Option<usize>) -> usize {
+        let node = self.doc.node(
+            name,
+            Trs {
+                translation: Some(t),
+                rotation: leaf.rotation,
+                scale: None,
+            },
+            parent,
+        );
+        self.doc
+            .node_extension(node, RB, json!({"motion": leaf.motion.render()}));
+        leaf.motion.tags(&mut self.tags);
+        if leaf.colliders.len() > 1 {
+            tag(&mut self.tags, &["collider", "compound"]);
+        }
+        for (k, c) in leaf.colliders.iter().enumerate() {
+            self.collider(node, k == 0, c, &format!("{name}Collider{k}"), true);
+        }
+        if let Some(t) = &leaf.trigger {
+            // A trigger never shares the body's node (which may carry a collider).
+            let tnode = t.place(&mut self.doc, node, false, &format!("{name}Trigger"));
+            tag(&mut self.tags, &["trigger", "on-body"]);
+            self.trigger(tnode, &t.item);
+        }
+        node
+    }
+}
+
+/// Render `scene` as a glTF document.
+pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
+    let mut cx = Ctx {
+        scene,
+        doc: DocBuilder::new(stem, scene.buffer),
+        tags: Tags::new(),
+        decisions: BTreeSet::new(),
+        used_materials: BTreeSet::new(),
+    };
+    for m in &scene.materials {
+        cx.doc.push_root(RB, "physicsMaterials", m.render());
+    }
+    for f in &scene.filters {
+        cx.doc.push_root(RB, "collisionFilters", f.render());
+    }
+    let radii: Vec<f64> = scene.groups.iter().map(group_radius).collect();
+    let cells = grid(&radii);
+    // World pose and node of every main body, by group index.
+    let mut bodies: BTreeMap<usize, (usize, Isometry3<f64>, f64)> = BTreeMap::new();
+    let mut counts = [0usize; 4];
+    for (gi, (g, &cell)) in scene.groups.iter().zip(&cells).enumerate() {
+        match g {
+            Group::Body { main, nested } => {
+                counts[0] += 1;
+                let node = cx.body(main, &format!("Body{gi}"), cell, None);
+                bodies.insert(gi, (node, transform::iso(cell, main.rotation), radii[gi]));
+                if let Some(n) = nested {
+                    cx.body(
+                        n,
+                        &format!("Body{gi}Nested"),
+                        nested_offset(main, n),
+                        Some(node),
+                    );
+                    tag(&mut cx.tags, &["body", "nested"]);
+                    cx.decisions.insert(Decision::Frames);
+                }
+            }
+            Group::Static {
+                rotation,
+                colliders,
+            } => {
+                counts[1] += 1;
+                let name = format!("Static{gi}");
+                let node = cx.doc.node(
+                    &name,
+                    Trs {
+                        translation: Some(cell),
+                        rotation: *rotation,
+                        scale: None,
+                    },
+                    None,
+                );
+                tag(&mut cx.tags, &["body", "static"]);
+                for (k, c) in colliders.iter().enumerate() {
+                    cx.collider(node, k == 0, c, &format!("{name}Collider{k}"), false);
+                }
+            }
+            Group::SimpleTrigger(t) => {
+                counts[2] += 1;
+                let node = cx.doc.node(&format!("Trigger{gi}"), Trs::at(cell), None);
+                cx.trigger(node, t);
+            }
+            Group::CompoundTrigger(members) => {
+                counts[3] += 1;
+                let name = format!("CompoundTrigger{gi}");
+                let node = cx.doc.node(&name, Trs::at(cell), None);
+                let mut nodes = Vec::new();
+                for (k, m) in members.iter().enumerate() {
+                    let member = m.place(&mut cx.doc, node, false, &format!("{name}Part{k}"));
+                    if m.effective(false) == Placement::Descendant {
+                        tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
+                    }
+                    let shape = cx.shape(&m.item);
+                    cx.doc
+                        .node_extension(member, RB, json!({"trigger": {"shape": shape}}));
+                    nodes.push(member);
+                }
+                cx.doc
+                    .node_extension(node, RB, json!({"trigger": {"nodes": nodes}}));
+                tag(&mut cx.tags, &["trigger", "compound"]);
+            }
+        }
+    }
+    let used: Vec<&MaterialSpec> = cx
+        .used_materials
+        .iter()
+        .map(|&m| &scene.materials[m])
+        .collect();
+    pair_tags(&used, &mut cx.tags);
+    if used.len() > 1 {
+        cx.decisions.insert(Decision::Combine);
+    }
+    let poses = joints(&mut cx, &bodies);
+    let summary = format!(
+        "{} dynamic or kinematic bodies, {} static collider groups, {} simple and {} compound triggers, {} joints",
+        counts[0], counts[1], counts[2], counts[3], poses.1
+    );
+    Rendered {
+        built: cx.doc.finish(),
+        tags: cx.tags,
+        decisions: cx.decisions,
+        poses: poses.0,
+        summary,
+    }
+}
+
+/// Joint frames: frame A a child of body A, frame B a child of body B (or a plain root node,
+/// the world), both at the same world pose, so every limit holds at rest.
+fn joints(
+    cx: &mut Ctx,
+    bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>,
+) -> (Vec<PoseSet>, usize) {
+    let keys: Vec<usize> = bodies.keys().copied().collect();
+    if keys.is_empty() {
+        return (Vec::new(), 0);
+    }
+    let mut used_descs: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut moved: BTreeSet<usize> = BTreeSet::new();
+    for (j, ju) in cx.scene.joints.iter().enumerate() {
+        let ga = keys[ju.a % keys.len()];
+        let gb = ju.b.map(|b| keys[b % keys.len()]).filter(|&b| b != ga);
+        let (node_a, world_a, radius_a) = bodies[&ga];
+        let pivot_t = match gb {
+            Some(b) => (world_a.translation.vector + bodies[&b].1.translation.vector) / 2.0,
+            None => world_a.translation.vector + Vector3::new(0.0, radius_a + 0.5, 0.0),
+        };
+        let pivot = Isometry3::from_parts(
+            Translation3::from(pivot_t),
+            ju.rotation
+                .map(transform::unit)
+                .unwrap_or_else(UnitQuaternion::identity),
+        );
+        let frame_b = match gb {
+            Some(b) => {
+                let (node_b, world_b, _) = bodies[&b];
+                let (t, r) = transform::parts(&transform::relative(&world_b, &pivot));
+                moved.insert(node_b);
+                tag(&mut cx.tags, &["joint", "between-bodies"]);
+                cx.doc.node(
+                    &format!("Joint{j}B"),
+                    Trs {
+                        translation: Some(t),
+                        rotation: r,
+                        scale: None,
+                    },
+                    Some(node_b),
+                )
+            }
+            None => {
+                let (t, r) = transform::parts(&pivot);
+                moved.insert(node_a);
+                tag(&mut cx.tags, &["joint", "to-world"]);
+                cx.doc.node(
+                    &format!("Joint{j}World"),
+                    Trs {
+                        translation: Some(t),
+                        rotation: r,
+                        scale: None,
+                    },
+                    None,
+                )
+            }
+        };
+        let (t, r) = transform::parts(&transform::relative(&world_a, &pivot));
+        let frame_a = cx.doc.node(
+            &format!("Joint{j}A"),
+            Trs {
+                translation: Some(t),
+                rotation: r,
+                scale: None,
+            },
+            Some(node_a),
+        );
+        let desc_index = ju.desc % cx.scene.descs.len();
+        let desc = match used_descs.get(&desc_index) {
+            Some(&d) => {
+                tag(&mut cx.tags, &["joint", "shared-description"]);
+                d
+            }
+            None => {
+                let d = &cx.scene.descs[desc_index];
+                let mut v = Map::new();
+                v.insert(
+                    "limits".into(),
+                    Value::Array(d.limits.iter().map(|l| l.render()).collect()),
+                );
+                if !d.drives.is_empty() {
+                    v.insert(
+                        "drives".into(),
+                        Value::Array(d.drives.iter().map(|x| x.render()).collect()),
+                    );
+                }
+                let index = cx.doc.push_root(RB, "physicsJoints", Value::Object(v));
+                used_descs.insert(desc_index, index);
+                index
+            }
+        };
+        cx.scene.descs[desc_index].tags(&mut cx.tags);
+        let mut joint = Map::new();
+        joint.insert("connectedNode".into(), json!(frame_b));
+        joint.insert("joint".into(), json!(desc));
+        if let Some(e) = ju.enable_collision {
+            joint.insert("enableCollision".into(), json!(e));
+            if e {
+                tag(&mut cx.tags, &["joint", "enable-collision"]);
+            }
+        }
+        cx.doc.node_extension(frame_a, RB, json!({"joint": joint}));
+        cx.decisions.insert(Decision::Frames);
+        cx.decisions.insert(Decision::Metrics);
+        let d = &cx.scene.descs[desc_index];
+        if d.limits.iter().any(|l| !l.linear && l.axes.len() == 1) {
+            cx.decisions.insert(Decision::TwistSigned);
+        }
+        if d.limits
+            .iter()
+            .any(|l| l.min.is_none() || l.max.is_none() || l.stiffness.is_none())
+        {
+            cx.decisions.insert(Decision::LimitDefaults);
+        }
+    }
+    let poses = if cx.scene.joints.is_empty() {
+        Vec::new()
+    } else {
+        body_poses(cx, &moved, bodies)
+    };
+    (poses, cx.scene.joints.len())
+}
+
+/// Two poses moving the joints' second bodies: a shift and a twist.
+fn body_poses(
+    cx: &Ctx,
+    moved: &BTreeSet<usize>,
+    bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>,
+) -> Vec<PoseSet> {
+    let _ = cx;
+    let mut shifted = Map::new();
+    let mut twisted = Map::new();
+    for (node, world, _) in bodies.values() {
+        if !moved.contains(node) {
+            continue;
+        }
+        let t = world.translation.vector;
+        shifted.insert(
+            node.to_string(),
+            json!({"translation": [t.x + 0.1, t.y - 0.05, t.z + 0.02]}),
+        );
+        let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians())
+            * world.rotation;
+        twisted.insert(
+            node.to_string(),
+            json!({"rotation": transform::xyzw(&twist)}),
+        );
+    }
+    vec![
+        PoseSet {
+            name: "shifted".into(),
+            poses: json!({"nodes": shifted}),
+        },
+        PoseSet {
+            name: "twisted".into(),
+            poses: json!({"nodes": twisted}),
+        },
+    ]
+}
+
+/// Every tag a KHR scene can carry.
+pub fn universe(tags: &mut Tags) {
+    super::shape::universe(tags);
+    super::body::universe_khr(tags);
+    super::material::universe(tags);
+    super::filter::universe(tags);
+    super::limit::universe(tags);
+    super::drive::universe(tags);
+    super::hierarchy::universe(tags, "collider");
+    tags.retain(|t| !t.starts_with("omi."));
+    for t in [
+        "body.static",
+        "body.nested",
+        "collider.compound",
+        "collider.material",
+        "collider.no-material",
+        "collider.filter",
+        "trigger.simple",
+        "trigger.simple.filter",
+        "trigger.on-body",
+        "trigger.compound",
+        "trigger.compound.descendant",
+        "joint.between-bodies",
+        "joint.to-world",
+        "joint.enable-collision",
+        "joint.shared-description",
+        "buffer.data-uri",
+        "buffer.sibling",
+    ] {
+        tags.insert(t.to_owned());
+    }
+    for k in [
+        "fixed",
+        "ball",
+        "hinge",
+        "slider",
+        "cone",
+        "ball-open",
+        "generic",
+    ] {
+        tag(tags, &["joint", "kind", k]);
+    }
+}

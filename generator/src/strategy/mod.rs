@@ -1,0 +1,113 @@
+//! proptest strategies for VALID scenes of every seed profile.
+//!
+//! Concept modules (`transform`, `shape`, `body`, `material`, `filter`, `limit`, `drive`,
+//! `joint`, `constraint`, `hierarchy`) generate small spec values; the profile modules (`khr`,
+//! `omi`, `vrm`) assemble them into a scene spec and render it as glTF JSON spelled exactly as
+//! the profile's seed spells it, with feature tags. Specs shrink well: a failing property
+//! shrinks to a small scene, and the test prints its glTF text.
+
+pub mod body;
+pub mod constraint;
+pub mod drive;
+pub mod filter;
+pub mod hierarchy;
+pub mod joint;
+pub mod khr;
+pub mod limit;
+pub mod material;
+pub mod omi;
+pub mod shape;
+pub mod transform;
+pub mod vrm;
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use reference::decision::Decision;
+use reference::profile::Profile;
+
+use crate::case::PoseSet;
+use crate::doc::Built;
+
+/// Feature tags of a case, e.g. `shape.capsule.defaults`.
+pub type Tags = BTreeSet<String>;
+
+/// A scene rendered to glTF, with what it exercises.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    pub built: Built,
+    pub tags: Tags,
+    pub decisions: BTreeSet<Decision>,
+    pub poses: Vec<PoseSet>,
+    /// One line saying what the scene holds.
+    pub summary: String,
+}
+
+/// A generated scene of any profile.
+#[derive(Clone, Debug)]
+pub enum Scene {
+    Khr(khr::KhrScene),
+    Omi(omi::OmiScene),
+    Vrm(vrm::VrmScene),
+}
+
+impl Scene {
+    pub fn profile(&self) -> Profile {
+        match self {
+            Scene::Khr(_) => Profile::Khr2024Draft,
+            Scene::Omi(_) => Profile::Omi2023,
+            Scene::Vrm(_) => Profile::VrmcConstraintsDraft,
+        }
+    }
+
+    /// Render with sibling files named after `stem`.
+    pub fn render(&self, stem: &str) -> Rendered {
+        let mut r = match self {
+            Scene::Khr(s) => khr::render(s, stem),
+            Scene::Omi(s) => omi::render(s, stem),
+            Scene::Vrm(s) => vrm::render(s, stem),
+        };
+        if r.built.json.get("buffers").is_some() {
+            let mode = if r.built.siblings.is_empty() {
+                "data-uri"
+            } else {
+                "sibling"
+            };
+            tag(&mut r.tags, &["buffer", mode]);
+        }
+        r
+    }
+}
+
+/// Valid scenes of `profile`.
+pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
+    match profile {
+        Profile::Khr2024Draft => khr::scene().prop_map(Scene::Khr).boxed(),
+        Profile::Omi2023 => omi::scene().prop_map(Scene::Omi).boxed(),
+        Profile::VrmcConstraintsDraft => vrm::scene().prop_map(Scene::Vrm).boxed(),
+    }
+}
+
+/// Larger valid scenes of `profile` (benchmarks): 4 to 10 groups, or 10 to 50 VRM nodes.
+pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
+    match profile {
+        Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(Scene::Khr).boxed(),
+        Profile::Omi2023 => omi::scene_of(4..=10).prop_map(Scene::Omi).boxed(),
+        Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(Scene::Vrm).boxed(),
+    }
+}
+
+/// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
+pub fn dec(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = f64> + Clone {
+    (lo..=hi).prop_map(move |k| f64::from(k) / denom)
+}
+
+/// Three numbers from [`dec`].
+pub fn dec3(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = [f64; 3]> + Clone {
+    (dec(lo, hi, denom), dec(lo, hi, denom), dec(lo, hi, denom)).prop_map(|(a, b, c)| [a, b, c])
+}
+
+/// Add a tag built from parts joined by `.`.
+pub fn tag(tags: &mut Tags, parts: &[&str]) {
+    tags.insert(parts.join("."));
+}

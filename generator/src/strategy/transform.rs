@@ -1,0 +1,101 @@
+//! Node transforms: rotations from a small set of axes and angles (exact unit quaternions),
+//! offsets on a grid, and the world-pose arithmetic the profiles need to place joint frames.
+
+use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
+use proptest::prelude::*;
+
+/// Axes rotations are drawn about.
+const AXES: [[f64; 3]; 5] = [
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 1.0, 0.0],
+    [1.0, -1.0, 1.0],
+];
+
+/// A rotation about one of [`AXES`] by a multiple of 15 degrees in (-180, 180], as glTF
+/// `[x, y, z, w]`.
+pub fn rotation() -> impl Strategy<Value = [f64; 4]> + Clone {
+    (0..AXES.len(), -11i32..=12).prop_map(|(axis, steps)| quat(AXES[axis], f64::from(steps) * 15.0))
+}
+
+/// Sometimes no rotation at all.
+pub fn maybe_rotation() -> impl Strategy<Value = Option<[f64; 4]>> + Clone {
+    prop::option::weighted(0.6, rotation())
+}
+
+/// The unit quaternion `[x, y, z, w]` for `degrees` about `axis` (normalised).
+pub fn quat(axis: [f64; 3], degrees: f64) -> [f64; 4] {
+    let q = UnitQuaternion::from_axis_angle(
+        &Unit::new_normalize(Vector3::from(axis)),
+        degrees.to_radians(),
+    );
+    xyzw(&q)
+}
+
+/// glTF order `[x, y, z, w]`.
+pub fn xyzw(q: &UnitQuaternion<f64>) -> [f64; 4] {
+    [q.i, q.j, q.k, q.w]
+}
+
+/// A unit quaternion from glTF `[x, y, z, w]`.
+pub fn unit(q: [f64; 4]) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_quaternion(reference::math::quaternion_xyzw(q))
+}
+
+/// The rigid transform of a node's translation and rotation.
+pub fn iso(translation: [f64; 3], rotation: Option<[f64; 4]>) -> Isometry3<f64> {
+    Isometry3::from_parts(
+        Translation3::from(Vector3::from(translation)),
+        rotation.map(unit).unwrap_or_else(UnitQuaternion::identity),
+    )
+}
+
+/// `local` such that `parent * local == world`.
+pub fn relative(parent: &Isometry3<f64>, world: &Isometry3<f64>) -> Isometry3<f64> {
+    parent.inverse() * world
+}
+
+/// Translation and rotation of an isometry in glTF form (rotation omitted when identity).
+pub fn parts(i: &Isometry3<f64>) -> ([f64; 3], Option<[f64; 4]>) {
+    let t = i.translation.vector;
+    let r = if i.rotation.angle() < 1e-12 {
+        None
+    } else {
+        Some(xyzw(&i.rotation))
+    };
+    ([t.x, t.y, t.z], r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quarter_turn_about_z() {
+        // 90 degrees about z: (x, y, z, w) = (0, 0, sin 45, cos 45) = (0, 0, 0.7071, 0.7071).
+        let q = quat([0.0, 0.0, 1.0], 90.0);
+        assert!((q[2] - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-15);
+        assert!((q[3] - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-15);
+    }
+
+    #[test]
+    fn relative_inverts_composition() {
+        let parent = iso([1.0, 2.0, 3.0], Some(quat([0.0, 1.0, 0.0], 90.0)));
+        let world = iso([4.0, 2.0, 3.0], None);
+        let local = relative(&parent, &world);
+        // Parent x axis maps to world -z after 90 degrees about y, so world +x (3 m away) is
+        // local +z: local translation (0, 0, 3).
+        let (t, _) = parts(&local);
+        assert!((t[2] - 3.0).abs() < 1e-12 && t[0].abs() < 1e-12);
+        assert!(((parent * local).translation.vector - world.translation.vector).norm() < 1e-12);
+    }
+
+    proptest! {
+        #[test]
+        fn rotations_are_unit(q in rotation()) {
+            let n = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+            prop_assert!((n - 1.0).abs() < 1e-12);
+        }
+    }
+}

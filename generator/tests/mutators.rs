@@ -1,0 +1,49 @@
+//! Every catalogue code has a mutator, and every mutator's output is flagged by the reference
+//! with exactly its code at its pointer and nothing else.
+
+use std::collections::BTreeSet;
+
+use generator::corpus;
+use generator::mutate::{self, EXEMPT};
+use reference::issue::Code;
+
+#[test]
+fn every_code_has_a_mutator() {
+    let covered: BTreeSet<Code> = mutate::all().iter().map(|m| m.code).collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| !covered.contains(c) && !EXEMPT.contains(c))
+        .map(|c| c.id())
+        .collect();
+    assert!(missing.is_empty(), "codes without a mutator: {missing:?}");
+}
+
+#[test]
+fn mutants_report_exactly_their_issue() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut failures = Vec::new();
+    for (k, m) in mutate::all().iter().enumerate() {
+        // Three different bases per mutator.
+        for base in 0..3u64 {
+            let id = format!("t/{}/{base:02}", m.name);
+            let Some(case) = corpus::invalid_case(m, 5, (k as u64) * 100 + base, &id) else {
+                failures.push(format!(
+                    "{} ({}): no base case it applies to",
+                    m.name, m.code
+                ));
+                continue;
+            };
+            let folder = dir.path().join(case.folder());
+            let reading = generator::label::read(&case, &folder).expect("readable");
+            if let Some(d) = generator::label::disagreement(&case, &reading) {
+                failures.push(format!("{} ({}): {d}", m.name, m.code));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,565 @@
+//! Canonical joints -> Rapier generic joints (frames, locks, limits, coupled limits, softness,
+//! motors), and back.
+//!
+//! Frames: frame 1 is the attachment frame A relative to its body (or to the world through a
+//! fixed ground body), frame 2 is B relative to its body [D-FRAMES]. Rapier measures the
+//! relative motion of frame 2 in frame 1, like the KHR limit metrics [D-METRICS].
+//!
+//! Limits, as Rapier expresses them:
+//! - a zero range (`min = max = 0` on one axis, `max = 0` on coupled axes) locks its axes;
+//! - 1 linear axis: a per-axis limit (a missing side is unbounded);
+//! - 2 or 3 linear axes (KHR, coupled): Rapier's coupled linear limit bounds the distance from
+//!   the line (2 axes) or the point (3 axes) by `max`; Rapier ignores a coupled minimum, so a
+//!   `min > 0` is not supported;
+//! - 1 angular axis: a per-axis limit on the signed angle, bounds clamped to [-pi, pi] (the
+//!   range of the metric), a missing side reads as -pi or pi;
+//! - 2 angular axes (KHR, coupled): Rapier's coupled angular limit is the angle between the
+//!   remaining axes of the two frames, the KHR cone metric, with both bounds;
+//! - 3 angular axes (KHR, coupled) with `max > 0`: Rapier has no such limit: not supported;
+//! - OMI limits are per axis [D-OMI-PER-AXIS]: each listed axis gets its own range, later
+//!   constraints override earlier ones on an axis.
+//!
+//! One axis in two KHR limits (other than two locks), or two coupled groups of one kind, cannot
+//! be expressed: not supported.
+//!
+//! Softness: Rapier has one softness per joint (a natural frequency and a damping ratio), for
+//! every lock and limit. A limit's stiffness `k` and damping `c` map through the effective mass
+//! `m` of its degree of freedom at load (reduced mass for linear limits, reduced moment about
+//! the first axis for angular ones): `f = sqrt(k / m) / (2 pi)`, `zeta = c / (2 sqrt(k m))`.
+//! A joint whose limits do not all map to the same softness (or mixes hard and soft limits) is
+//! not supported; all-hard joints keep Rapier's default (stiff) softness.
+//!
+//! Drives are Rapier motors: `force` mode -> `MotorModel::ForceBased`, `acceleration` ->
+//! `MotorModel::AccelerationBased` (the force scaled by the effective mass, as the spec says);
+//! a missing position target means no position term (stiffness 0), a missing velocity target is
+//! 0; a missing `maxForce` is unlimited. A drive on an axis of a coupled group (Rapier ignores
+//! coupled angular motors and drives the distance for coupled linear ones), or two drives on one
+//! axis, is not supported.
+
+use std::f64::consts::PI;
+
+use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
+use rapier3d::dynamics::{GenericJoint, JointAxesMask, JointAxis, MotorModel, SpringCoefficients};
+
+use ::reference::scene::{DofKind, DriveMode, Joint, Limit, LimitSet};
+
+use super::convert;
+use crate::implementation::{ImplError, Pose};
+
+/// Relative tolerance under which two softness values are the same.
+const SOFTNESS_TOLERANCE: f64 = 1e-3;
+
+/// Mass data of the two bodies a joint connects, at load, for the softness mapping.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct JointMasses {
+    /// Inverse masses (0: static or infinite).
+    pub inv_mass: [f64; 2],
+    /// World-space inverse inertia tensors (0: static or infinite).
+    pub inv_inertia: [Matrix3<f64>; 2],
+}
+
+/// Everything needed to build one joint.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct JointFrames {
+    /// Frame A relative to body 1, frame B relative to body 2.
+    pub local: [Isometry3<f64>; 2],
+    /// World rotation of frame A (its columns are the limit axes).
+    pub world_rotation_a: UnitQuaternion<f64>,
+}
+
+fn unsupported(what: impl Into<String>) -> ImplError {
+    ImplError::NotSupported(what.into())
+}
+
+fn dof(kind: DofKind, axis: u8) -> Result<JointAxis, ImplError> {
+    Ok(match (kind, axis) {
+        (DofKind::Linear, 0) => JointAxis::LinX,
+        (DofKind::Linear, 1) => JointAxis::LinY,
+        (DofKind::Linear, 2) => JointAxis::LinZ,
+        (DofKind::Angular, 0) => JointAxis::AngX,
+        (DofKind::Angular, 1) => JointAxis::AngY,
+        (DofKind::Angular, 2) => JointAxis::AngZ,
+        _ => return Err(ImplError::Failed(format!("axis {axis} is not 0, 1 or 2"))),
+    })
+}
+
+fn mask_of(kind: DofKind, axes: &[u8]) -> Result<JointAxesMask, ImplError> {
+    axes.iter()
+        .try_fold(JointAxesMask::empty(), |m, &a| Ok(m | dof(kind, a)?.into()))
+}
+
+/// How one limit is expressed.
+#[derive(Clone, Debug, PartialEq)]
+enum Plan {
+    /// Constrains nothing (unbounded, or a range covering every value of the metric).
+    Nothing,
+    Lock,
+    /// A per-axis range on each listed axis.
+    Range(f64, f64),
+    /// A coupled group with `[min, max]` on its first axis.
+    Coupled(f64, f64),
+}
+
+fn plan(limit: &Limit, coupled: bool) -> Result<Plan, ImplError> {
+    let n = if coupled { limit.axes.len() } else { 1 };
+    // Zero range: both bounds 0 on one axis; a maximum distance or angle of 0 on coupled axes.
+    let zero = limit.max == Some(0.0) && (n > 1 || limit.min == Some(0.0));
+    match (limit.kind, n) {
+        (_, _) if zero => Ok(Plan::Lock),
+        (DofKind::Linear, 1) => match (limit.min, limit.max) {
+            (None, None) => Ok(Plan::Nothing),
+            (min, max) => Ok(Plan::Range(
+                min.unwrap_or(-f64::from(f32::MAX)),
+                max.unwrap_or(f64::from(f32::MAX)),
+            )),
+        },
+        (DofKind::Linear, _) => {
+            if limit.min.is_some_and(|m| m > 0.0) {
+                return Err(unsupported(
+                    "a coupled linear limit with min > 0 (Rapier's coupled limit has only a maximum)",
+                ));
+            }
+            match limit.max {
+                None => Ok(Plan::Nothing),
+                Some(max) if max < 0.0 => Err(unsupported("a coupled linear limit with max < 0")),
+                Some(max) => Ok(Plan::Coupled(0.0, max)),
+            }
+        }
+        (DofKind::Angular, 1) => {
+            let min = limit.min.unwrap_or(-PI).max(-PI);
+            let max = limit.max.unwrap_or(PI).min(PI);
+            if min <= -PI && max >= PI {
+                Ok(Plan::Nothing)
+            } else {
+                Ok(Plan::Range(min, max))
+            }
+        }
+        (DofKind::Angular, 2) => {
+            // The cone angle is in [0, pi]: a bound outside says nothing on that side; -1 keeps
+            // Rapier's minimum row inactive (it activates when angle <= min).
+            let min = limit.min.filter(|m| *m > 0.0).unwrap_or(-1.0);
+            let max = limit.max.unwrap_or(PI);
+            if min < 0.0 && max >= PI {
+                Ok(Plan::Nothing)
+            } else {
+                Ok(Plan::Coupled(min, max.min(PI)))
+            }
+        }
+        (DofKind::Angular, _) => match limit.max {
+            None => Ok(Plan::Nothing),
+            Some(max) if max >= PI && limit.min.is_none_or(|m| m <= 0.0) => Ok(Plan::Nothing),
+            Some(_) => Err(unsupported(
+                "a limit on 3 coupled angular axes (Rapier couples at most 2 angular axes)",
+            )),
+        },
+    }
+}
+
+/// Softness of one soft limit: `(natural frequency, damping ratio)`, or `None` when its
+/// degree of freedom cannot move (both sides infinitely heavy).
+fn softness(
+    limit: &Limit,
+    stiffness: f64,
+    masses: &JointMasses,
+    frames: &JointFrames,
+) -> Option<(f64, f64)> {
+    let inv = match limit.kind {
+        DofKind::Linear => masses.inv_mass[0] + masses.inv_mass[1],
+        DofKind::Angular => {
+            let axis = limit.axes.first().copied().unwrap_or(0) as usize;
+            let e = frames.world_rotation_a * Vector3::ith(axis.min(2), 1.0);
+            (e.transpose() * (masses.inv_inertia[0] + masses.inv_inertia[1]) * e)[(0, 0)]
+        }
+    };
+    if inv <= 0.0 || !inv.is_finite() {
+        return None;
+    }
+    let m = 1.0 / inv;
+    let omega = (stiffness / m).sqrt();
+    Some((
+        omega / (2.0 * PI),
+        limit.damping / (2.0 * (stiffness * m).sqrt()),
+    ))
+}
+
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() <= SOFTNESS_TOLERANCE * a.abs().max(b.abs())
+}
+
+/// Build the Rapier joint of `joint`.
+pub(super) fn build(
+    joint: &Joint,
+    frames: &JointFrames,
+    masses: &JointMasses,
+) -> Result<GenericJoint, ImplError> {
+    let mut g = GenericJoint::default();
+    g.set_local_frame1(convert::pose(&frames.local[0], "joint frame A")?);
+    g.set_local_frame2(convert::pose(&frames.local[1], "joint frame B")?);
+    g.set_contacts_enabled(joint.enable_collision);
+
+    let coupled = matches!(joint.limits, LimitSet::Coupled(_));
+    // Which limit claimed each axis (and whether it was a lock), per kind.
+    let mut claimed: [[Option<bool>; 3]; 2] = [[None; 3]; 2];
+    let mut coupled_group = [false; 2];
+    let mut soft: Vec<(f64, f64)> = Vec::new();
+    let mut hard = false;
+    for limit in joint.limits.limits() {
+        let p = plan(limit, coupled)?;
+        if p == Plan::Nothing {
+            continue;
+        }
+        let k = usize::from(limit.kind == DofKind::Angular);
+        if coupled {
+            for &a in &limit.axes {
+                let slot = &mut claimed[k][usize::from(a.min(2))];
+                match slot {
+                    Some(true) if p == Plan::Lock => {}
+                    Some(_) => {
+                        return Err(unsupported(format!(
+                            "two limits on {:?} axis {a} of one joint",
+                            limit.kind
+                        )));
+                    }
+                    None => *slot = Some(p == Plan::Lock),
+                }
+            }
+        }
+        match p {
+            Plan::Nothing => {}
+            Plan::Lock => {
+                let mask = mask_of(limit.kind, &limit.axes)?;
+                g.lock_axes(mask);
+                // An OMI lock overrides an earlier range on the axis.
+                g.limit_axes &= !mask;
+            }
+            Plan::Range(min, max) => {
+                for &a in &limit.axes {
+                    let axis = dof(limit.kind, a)?;
+                    g.locked_axes &= !JointAxesMask::from(axis);
+                    g.set_limits(
+                        axis,
+                        [
+                            convert::real(min, "limit min")?,
+                            convert::real(max, "limit max")?,
+                        ],
+                    );
+                }
+            }
+            Plan::Coupled(min, max) => {
+                if coupled_group[k] {
+                    return Err(unsupported(format!(
+                        "two coupled {:?} limits in one joint",
+                        limit.kind
+                    )));
+                }
+                coupled_group[k] = true;
+                let mut axes = limit.axes.clone();
+                axes.sort_unstable();
+                let first = dof(limit.kind, axes[0])?;
+                g.coupled_axes |= mask_of(limit.kind, &axes)?;
+                g.set_limits(
+                    first,
+                    [
+                        convert::real(min, "limit min")?,
+                        convert::real(max, "limit max")?,
+                    ],
+                );
+            }
+        }
+        match limit.stiffness {
+            None => hard = true,
+            Some(k) => soft.extend(softness(limit, k, masses, frames)),
+        }
+    }
+    if let Some(&(f, zeta)) = soft.first() {
+        if hard {
+            return Err(unsupported(
+                "hard and soft limits in one joint (Rapier has one softness per joint)",
+            ));
+        }
+        if soft.iter().any(|&(f2, z2)| !same(f, f2) || !same(zeta, z2)) {
+            return Err(unsupported(
+                "limits of one joint with different softness (Rapier has one softness per joint)",
+            ));
+        }
+        g.softness = SpringCoefficients::new(
+            convert::real(f, "limit stiffness")?,
+            convert::real(zeta, "limit damping")?,
+        );
+    }
+
+    let mut driven = JointAxesMask::empty();
+    for drive in &joint.drives {
+        let axis = dof(drive.kind, drive.axis)?;
+        let bit = JointAxesMask::from(axis);
+        if g.coupled_axes.intersects(bit) {
+            return Err(unsupported(format!(
+                "a drive on {:?} axis {} of a coupled limit",
+                drive.kind, drive.axis
+            )));
+        }
+        if driven.intersects(bit) {
+            return Err(unsupported(format!(
+                "two drives on {:?} axis {}",
+                drive.kind, drive.axis
+            )));
+        }
+        driven |= bit;
+        let stiffness = if drive.position_target.is_some() {
+            drive.stiffness
+        } else {
+            0.0
+        };
+        g.set_motor(
+            axis,
+            convert::real(drive.position_target.unwrap_or(0.0), "positionTarget")?,
+            convert::real(drive.velocity_target.unwrap_or(0.0), "velocityTarget")?,
+            convert::real(stiffness, "drive stiffness")?,
+            convert::real(drive.damping, "drive damping")?,
+        );
+        g.set_motor_model(
+            axis,
+            match drive.mode {
+                DriveMode::Force => MotorModel::ForceBased,
+                DriveMode::Acceleration => MotorModel::AccelerationBased,
+            },
+        );
+        if let Some(f) = drive.max_force {
+            g.set_motor_max_force(axis, convert::real(f, "maxForce")?);
+        }
+    }
+    Ok(g)
+}
+
+/// The frames Rapier holds for a joint, relative to its bodies.
+pub(super) fn frames_of(g: &GenericJoint) -> [Pose; 2] {
+    let pose = |p: &rapier3d::math::Pose| Pose {
+        translation: convert::array(p.translation),
+        rotation: convert::quaternion(p.rotation),
+    };
+    [pose(&g.local_frame1), pose(&g.local_frame2)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::reference::scene::{Attachment, Drive};
+
+    fn limit(kind: DofKind, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Limit {
+        Limit {
+            kind,
+            axes: axes.to_vec(),
+            min,
+            max,
+            stiffness: None,
+            damping: 0.0,
+        }
+    }
+
+    fn joint(limits: LimitSet, drives: Vec<Drive>) -> Joint {
+        Joint {
+            node: 0,
+            a: Attachment {
+                frame: 0,
+                body_node: None,
+            },
+            b: Attachment {
+                frame: 1,
+                body_node: Some(1),
+            },
+            limits,
+            drives,
+            enable_collision: false,
+            description: None,
+        }
+    }
+
+    fn frames() -> JointFrames {
+        JointFrames {
+            local: [Isometry3::identity(), Isometry3::translation(0.0, 1.0, 0.0)],
+            world_rotation_a: UnitQuaternion::identity(),
+        }
+    }
+
+    /// Body 1 is the world; body 2 has mass 2 and moments 4.
+    fn masses() -> JointMasses {
+        JointMasses {
+            inv_mass: [0.0, 0.5],
+            inv_inertia: [Matrix3::zeros(), Matrix3::identity() * 0.25],
+        }
+    }
+
+    fn built(limits: LimitSet) -> Result<GenericJoint, ImplError> {
+        build(&joint(limits, Vec::new()), &frames(), &masses())
+    }
+
+    #[test]
+    fn the_spec_hinge_is_locks_plus_one_limit() {
+        // The seed's door: 3D linear max 0, 1D angular [-1, 1] about y, 2D angular zero on x, z.
+        let g = built(LimitSet::Coupled(vec![
+            limit(DofKind::Linear, &[0, 1, 2], Some(0.0), Some(0.0)),
+            limit(DofKind::Angular, &[1], Some(-1.0), Some(1.0)),
+            limit(DofKind::Angular, &[0, 2], Some(0.0), Some(0.0)),
+        ]))
+        .expect("a hinge");
+        assert_eq!(
+            g.locked_axes,
+            JointAxesMask::LIN_AXES | JointAxesMask::ANG_X | JointAxesMask::ANG_Z
+        );
+        assert_eq!(
+            g.limits(JointAxis::AngY).map(|l| [l.min, l.max]),
+            Some([-1.0, 1.0])
+        );
+        assert!(g.coupled_axes.is_empty());
+        assert!(!g.contacts_enabled);
+        assert_eq!(frames_of(&g)[1].translation, [0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn coupled_khr_limits_use_rapier_coupling() {
+        // A cone of 0.5 rad about z (axes x, y coupled) and a 2D linear distance of 0.3.
+        let g = built(LimitSet::Coupled(vec![
+            limit(DofKind::Angular, &[1, 0], None, Some(0.5)),
+            limit(DofKind::Linear, &[2, 0], None, Some(0.3)),
+        ]))
+        .expect("coupled");
+        assert_eq!(
+            g.coupled_axes,
+            JointAxesMask::ANG_X
+                | JointAxesMask::ANG_Y
+                | JointAxesMask::LIN_X
+                | JointAxesMask::LIN_Z
+        );
+        assert_eq!(g.limits(JointAxis::AngX).map(|l| l.max), Some(0.5));
+        assert_eq!(g.limits(JointAxis::LinX).map(|l| l.max), Some(0.3));
+        assert!(g.locked_axes.is_empty());
+    }
+
+    #[test]
+    fn omi_limits_are_per_axis_and_later_ones_win() {
+        let g = built(LimitSet::PerAxis(vec![
+            limit(DofKind::Linear, &[0, 1, 2], Some(-1.0), Some(1.0)),
+            limit(DofKind::Linear, &[1], Some(0.0), Some(0.0)),
+        ]))
+        .expect("a box with y locked");
+        assert!(g.coupled_axes.is_empty());
+        assert_eq!(g.locked_axes, JointAxesMask::LIN_Y);
+        assert_eq!(
+            g.limits(JointAxis::LinX).map(|l| [l.min, l.max]),
+            Some([-1.0, 1.0])
+        );
+        assert_eq!(g.limits(JointAxis::LinY), None);
+    }
+
+    #[test]
+    fn what_rapier_cannot_express_is_refused() {
+        let refused = |limits: Vec<Limit>| {
+            matches!(
+                built(LimitSet::Coupled(limits)),
+                Err(ImplError::NotSupported(_))
+            )
+        };
+        assert!(refused(vec![limit(
+            DofKind::Angular,
+            &[0, 1, 2],
+            None,
+            Some(0.5)
+        )]));
+        assert!(refused(vec![limit(
+            DofKind::Linear,
+            &[0, 1],
+            Some(0.2),
+            Some(0.5)
+        )]));
+        assert!(refused(vec![
+            limit(DofKind::Linear, &[0], Some(-1.0), Some(1.0)),
+            limit(DofKind::Linear, &[0, 1, 2], None, Some(2.0)),
+        ]));
+        // 3 angular axes locked (max 0) or unbounded are fine.
+        assert!(!refused(vec![limit(
+            DofKind::Angular,
+            &[0, 1, 2],
+            Some(0.0),
+            Some(0.0)
+        )]));
+        assert!(!refused(vec![limit(
+            DofKind::Angular,
+            &[0, 1, 2],
+            None,
+            None
+        )]));
+    }
+
+    #[test]
+    fn softness_maps_through_the_effective_mass() {
+        // Linear limit on a body of mass 2 against the world: m = 2; k = 8 gives
+        // omega = sqrt(8 / 2) = 2 rad/s, f = 2 / (2 pi) = 1 / pi = 0.3183 Hz; c = 4 gives
+        // zeta = 4 / (2 sqrt(8 * 2)) = 0.5.
+        let mut l = limit(DofKind::Linear, &[0], Some(-1.0), Some(1.0));
+        l.stiffness = Some(8.0);
+        l.damping = 4.0;
+        let g = built(LimitSet::Coupled(vec![l.clone()])).expect("soft");
+        assert!((g.softness.natural_frequency - std::f32::consts::FRAC_1_PI).abs() < 1e-5);
+        assert!((g.softness.damping_ratio - 0.5).abs() < 1e-6);
+        // Angular about x with moment 4: k = 16 gives omega = 2, the same frequency, and
+        // c = 8 gives zeta = 8 / (2 sqrt(64)) = 0.5: the same softness, accepted.
+        let mut a = limit(DofKind::Angular, &[0], Some(-1.0), Some(1.0));
+        a.stiffness = Some(16.0);
+        a.damping = 8.0;
+        assert!(built(LimitSet::Coupled(vec![l.clone(), a.clone()])).is_ok());
+        // A different stiffness, or a hard limit next to a soft one, is refused.
+        a.stiffness = Some(10.0);
+        assert!(matches!(
+            built(LimitSet::Coupled(vec![l.clone(), a])),
+            Err(ImplError::NotSupported(_))
+        ));
+        let hard = limit(DofKind::Angular, &[1], Some(-1.0), Some(1.0));
+        assert!(matches!(
+            built(LimitSet::Coupled(vec![l, hard])),
+            Err(ImplError::NotSupported(_))
+        ));
+    }
+
+    #[test]
+    fn drives_become_motors_of_the_right_model() {
+        let drive = |kind, axis, mode| Drive {
+            kind,
+            mode,
+            axis,
+            max_force: Some(10.0),
+            position_target: Some(0.5),
+            velocity_target: None,
+            stiffness: 20.0,
+            damping: 3.0,
+        };
+        let j = joint(
+            LimitSet::Coupled(vec![limit(
+                DofKind::Linear,
+                &[0, 1, 2],
+                Some(0.0),
+                Some(0.0),
+            )]),
+            vec![
+                drive(DofKind::Angular, 2, DriveMode::Acceleration),
+                drive(DofKind::Angular, 0, DriveMode::Force),
+            ],
+        );
+        let g = build(&j, &frames(), &masses()).expect("motors");
+        let m = g.motor(JointAxis::AngZ).expect("a motor on z");
+        assert_eq!(
+            (m.target_pos, m.stiffness, m.damping, m.max_force),
+            (0.5, 20.0, 3.0, 10.0)
+        );
+        assert_eq!(m.model, MotorModel::AccelerationBased);
+        assert_eq!(g.motor_model(JointAxis::AngX), Some(MotorModel::ForceBased));
+        // A drive on a coupled axis is refused.
+        let j = joint(
+            LimitSet::Coupled(vec![limit(DofKind::Angular, &[0, 1], None, Some(0.4))]),
+            vec![drive(DofKind::Angular, 1, DriveMode::Force)],
+        );
+        assert!(matches!(
+            build(&j, &frames(), &masses()),
+            Err(ImplError::NotSupported(_))
+        ));
+    }
+}

@@ -1,0 +1,252 @@
+//! The reference evaluator served as an implementation of the kinematic checks: the
+//! interpretation after load ([`reference::expect`]) and VRM constraint outputs
+//! ([`reference::constraints`]). It does not simulate.
+//!
+//! Its reports are the reference's expectation in the interface's vocabulary, so a check that
+//! compares an implementation with the reference passes on it by construction; values the spec
+//! leaves to the engine (a mass, centre of mass or inertia the file omits) are
+//! [`MassReport::Unspecified`] / `None`. Shapes are reported as simulated, with the collider
+//! node's world scale applied ([`super::scale::parameters`]).
+
+use ::reference::expect::{self, Expectation, InertiaExpect};
+use ::reference::math::xyzw_positive_w;
+use ::reference::poses::Poses;
+use ::reference::scene::{BodyKind, MassValue, Scene};
+use nalgebra::{Isometry3, Matrix3, UnitQuaternion};
+
+use super::scale;
+use crate::implementation::{
+    Action, BodyReport, Capabilities, ColliderReport, Handshake, ImplError, Implementation,
+    Interpretation, JointReport, LoadOutcome, LoadRequest, MassReport, NodeTrs, PROTOCOL_VERSION,
+    PairReport, Pose, SimConfig, State,
+};
+
+/// The reference, in process.
+#[derive(Debug, Default)]
+pub struct ReferenceImplementation {
+    scene: Option<Scene>,
+}
+
+impl ReferenceImplementation {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn scene(&self) -> Result<&Scene, ImplError> {
+        self.scene
+            .as_ref()
+            .ok_or_else(|| ImplError::BadRequest("no scene is loaded".into()))
+    }
+}
+
+/// The capabilities of the reference: every profile and feature, the kinematic checks only.
+pub fn capabilities() -> Capabilities {
+    Capabilities {
+        profiles: ::reference::profile::Profile::ALL
+            .iter()
+            .map(|p| p.id().to_owned())
+            .collect(),
+        features: vec!["*".into()],
+        checks: vec!["interpretation".into(), "constraints".into()],
+    }
+}
+
+fn mass(v: MassValue) -> MassReport {
+    match v {
+        MassValue::EngineComputes => MassReport::Unspecified,
+        MassValue::Infinite => MassReport::Infinite,
+        MassValue::Finite(m) => MassReport::Finite(m),
+    }
+}
+
+fn pose(p: &Isometry3<f64>) -> Pose {
+    Pose {
+        translation: p.translation.vector.into(),
+        rotation: xyzw_positive_w(&p.rotation),
+    }
+}
+
+/// Principal moments and their orientation of a given inertia.
+fn principal(inertia: &InertiaExpect) -> ([MassReport; 3], [f64; 4]) {
+    let unspecified = [MassReport::Unspecified; 3];
+    let identity = [0.0, 0.0, 0.0, 1.0];
+    match inertia {
+        InertiaExpect::EngineComputes => (unspecified, identity),
+        InertiaExpect::Given {
+            principal: Some(p),
+            ..
+        } => (p.moments.map(mass), xyzw_positive_w(&p.orientation)),
+        InertiaExpect::Given {
+            tensor: Some(t), ..
+        } => {
+            // An OMI tensor: its eigen decomposition, with a proper rotation.
+            let eigen = t.symmetric_eigen();
+            let mut vectors: Matrix3<f64> = eigen.eigenvectors;
+            let mut values = eigen.eigenvalues;
+            if vectors.determinant() < 0.0 {
+                vectors.swap_columns(1, 2);
+                values.swap_rows(1, 2);
+            }
+            let r = UnitQuaternion::from_matrix(&vectors);
+            (
+                [0, 1, 2].map(|i| MassReport::Finite(values[i])),
+                xyzw_positive_w(&r),
+            )
+        }
+        InertiaExpect::Given { .. } => (unspecified, identity),
+    }
+}
+
+/// The expectation in the interface's vocabulary.
+fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
+    let rest = scene.rest_world();
+    let bodies = e
+        .bodies
+        .iter()
+        .map(|b| {
+            let (inertia_diagonal, inertia_orientation) = principal(&b.inertia);
+            BodyReport {
+                node: b.node,
+                kind: match b.kind {
+                    BodyKind::Static => "static",
+                    BodyKind::Kinematic => "kinematic",
+                    BodyKind::Dynamic => "dynamic",
+                }
+                .to_owned(),
+                mass: mass(b.mass),
+                center_of_mass: b.center_of_mass.map(Into::into),
+                inertia_diagonal,
+                inertia_orientation,
+                linear_velocity: b.linear_velocity.into(),
+                angular_velocity: b.angular_velocity.into(),
+            }
+        })
+        .collect();
+    let colliders = e
+        .colliders
+        .iter()
+        .filter_map(|c| {
+            let shape = c.shape.as_ref()?;
+            let stretch = scale::stretch(rest.get(c.node)?);
+            let (shape, parameters) = scale::parameters(shape, &stretch, &scene.meshes);
+            let p = pose(&c.pose);
+            Some(ColliderReport {
+                node: c.node,
+                body: c.body_node,
+                is_trigger: c.trigger,
+                shape,
+                parameters,
+                translation: p.translation,
+                rotation: p.rotation,
+            })
+        })
+        .collect();
+    let pairs = e
+        .pairs
+        .iter()
+        .map(|p| {
+            let (a, b) = (p.nodes[0].min(p.nodes[1]), p.nodes[0].max(p.nodes[1]));
+            PairReport {
+                a,
+                b,
+                collide: p.contact,
+                static_friction: p.friction.static_friction,
+                dynamic_friction: p.friction.dynamic_friction,
+                restitution: p.restitution.value,
+            }
+        })
+        .collect();
+    let joints = e
+        .joints
+        .iter()
+        .map(|j| JointReport {
+            node: j.node,
+            bodies: [j.frames[0].body_node, j.frames[1].body_node],
+            frames: [pose(&j.frames[0].relative), pose(&j.frames[1].relative)],
+        })
+        .collect();
+    Interpretation {
+        bodies,
+        colliders,
+        pairs,
+        joints,
+    }
+}
+
+fn no_simulation() -> ImplError {
+    ImplError::NotSupported("the reference does not simulate".into())
+}
+
+impl Implementation for ReferenceImplementation {
+    fn handshake(&mut self) -> Result<Handshake, ImplError> {
+        Ok(Handshake {
+            name: "reference".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            engine: "physics-cts reference evaluator".into(),
+            protocol_version: PROTOCOL_VERSION,
+            capabilities: capabilities(),
+        })
+    }
+
+    fn load(&mut self, request: &LoadRequest) -> Result<LoadOutcome, ImplError> {
+        self.scene = None;
+        match super::read_scene(request)? {
+            Ok(scene) => {
+                self.scene = Some(scene);
+                Ok(LoadOutcome::Loaded { notes: Vec::new() })
+            }
+            Err(rejected) => Ok(rejected),
+        }
+    }
+
+    fn interpretation(&mut self) -> Result<Interpretation, ImplError> {
+        let scene = self.scene()?;
+        let e = expect::evaluate(scene, &Poses::default())
+            .map_err(|err| ImplError::Failed(err.to_string()))?;
+        Ok(interpretation(scene, &e))
+    }
+
+    fn configure(&mut self, _config: &SimConfig) -> Result<(), ImplError> {
+        Err(no_simulation())
+    }
+
+    fn step(&mut self, _steps: u32) -> Result<(), ImplError> {
+        Err(no_simulation())
+    }
+
+    fn observe(&mut self) -> Result<State, ImplError> {
+        Err(no_simulation())
+    }
+
+    fn apply(&mut self, _action: &Action) -> Result<(), ImplError> {
+        Err(no_simulation())
+    }
+
+    fn evaluate_constraints(&mut self, poses: &serde_json::Value) -> Result<Vec<NodeTrs>, ImplError> {
+        let scene = self.scene()?;
+        let poses = Poses::from_json(&poses.to_string(), scene.nodes.len())
+            .map_err(|e| ImplError::BadRequest(e.to_string()))?;
+        let locals = ::reference::constraints::evaluate(scene, &poses.locals(scene))
+            .map_err(|e| ImplError::Failed(e.to_string()))?;
+        let mut nodes: Vec<usize> = scene.constraints.iter().map(|c| c.node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        Ok(nodes
+            .into_iter()
+            .filter_map(|node| {
+                let t = locals.get(node)?;
+                Some(NodeTrs {
+                    node,
+                    translation: t.translation.into(),
+                    rotation: xyzw_positive_w(&t.rotation),
+                    scale: t.scale.into(),
+                })
+            })
+            .collect())
+    }
+
+    fn unload(&mut self) -> Result<(), ImplError> {
+        self.scene = None;
+        Ok(())
+    }
+}

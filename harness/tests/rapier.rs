@@ -1,0 +1,695 @@
+//! Evidence that the Rapier adapter maps glTF physics scenes faithfully: small KHR scenes
+//! written to a temporary folder, loaded through the `Implementation` interface, simulated,
+//! and observed. Every expected number has its arithmetic in a comment.
+
+use std::path::{Path, PathBuf};
+
+use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use physics_cts::adapters::rapier::RapierImplementation;
+use physics_cts::implementation::{
+    Implementation, LoadOutcome, LoadRequest, MassReport, NodeState, SimConfig, State,
+};
+use proptest::prelude::*;
+use reference::metrics::{angular_metric, linear_metric};
+use serde_json::{Value, json};
+
+const G: f64 = 9.81;
+
+/// A KHR document assembled from its parts; the scene's roots are the nodes nobody parents.
+#[derive(Default)]
+struct Khr {
+    shapes: Vec<Value>,
+    materials: Vec<Value>,
+    filters: Vec<Value>,
+    joints: Vec<Value>,
+    nodes: Vec<Value>,
+}
+
+impl Khr {
+    fn shape(&mut self, shape: Value) -> usize {
+        self.shapes.push(shape);
+        self.shapes.len() - 1
+    }
+
+    fn node(&mut self, node: Value) -> usize {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    fn doc(&self) -> Value {
+        let children: Vec<u64> = self
+            .nodes
+            .iter()
+            .filter_map(|n| n.get("children").and_then(Value::as_array))
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        let roots: Vec<usize> = (0..self.nodes.len())
+            .filter(|i| !children.contains(&(*i as u64)))
+            .collect();
+        let mut rb = serde_json::Map::new();
+        for (key, list) in [
+            ("physicsMaterials", &self.materials),
+            ("collisionFilters", &self.filters),
+            ("physicsJoints", &self.joints),
+        ] {
+            if !list.is_empty() {
+                rb.insert(key.into(), json!(list));
+            }
+        }
+        json!({
+            "asset": {"version": "2.0"},
+            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensions": {
+                "KHR_collision_shapes": {"shapes": self.shapes},
+                "KHR_physics_rigid_bodies": rb,
+            },
+            "nodes": self.nodes,
+            "scenes": [{"nodes": roots}],
+            "scene": 0,
+        })
+    }
+}
+
+fn sphere(radius: f64) -> Value {
+    json!({"type": "sphere", "sphere": {"radius": radius}})
+}
+
+fn cube(size: [f64; 3]) -> Value {
+    json!({"type": "box", "box": {"size": size}})
+}
+
+fn rb(ext: Value) -> Value {
+    json!({"KHR_physics_rigid_bodies": ext})
+}
+
+fn write(name: &str, doc: &Value) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("physics-cts-rapier-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.gltf"));
+    std::fs::write(&path, serde_json::to_vec_pretty(doc).expect("json")).expect("write");
+    path
+}
+
+fn request(path: &Path) -> LoadRequest {
+    LoadRequest {
+        path: path.to_owned(),
+        profile: "khr-2024-draft".into(),
+    }
+}
+
+/// Load `k` into a fresh Rapier adapter (default settings: g = 9.81 down, dt = 1/60).
+fn load(name: &str, k: &Khr) -> RapierImplementation {
+    let mut imp = RapierImplementation::new();
+    imp.configure(&SimConfig::default()).expect("configure");
+    let outcome = imp.load(&request(&write(name, &k.doc()))).expect("load");
+    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
+    imp
+}
+
+fn node(state: &State, n: usize) -> &NodeState {
+    state
+        .nodes
+        .iter()
+        .find(|s| s.node == n)
+        .unwrap_or_else(|| panic!("node {n} is not observed: {state:?}"))
+}
+
+/// A dynamic sphere of mass 1 at height `y`.
+fn ball(k: &mut Khr, name: &str, at: [f64; 3], extra: Value) -> usize {
+    let s = k.shape(sphere(0.5));
+    let mut motion = json!({"mass": 1.0});
+    if let Some(m) = extra.get("motion").and_then(Value::as_object) {
+        motion.as_object_mut().expect("object").extend(m.clone());
+    }
+    let mut collider = json!({"shape": s});
+    if let Some(c) = extra.get("collider").and_then(Value::as_object) {
+        collider.as_object_mut().expect("object").extend(c.clone());
+    }
+    k.node(json!({"name": name, "translation": at,
+        "extensions": rb(json!({"motion": motion, "collider": collider}))}))
+}
+
+/// A static box of 10 x 1 x 10 whose top face is at y = 0.
+fn ground(k: &mut Khr, collider: Value) -> usize {
+    let s = k.shape(cube([10.0, 1.0, 10.0]));
+    let mut c = json!({"shape": s});
+    c.as_object_mut()
+        .expect("object")
+        .extend(collider.as_object().cloned().unwrap_or_default());
+    k.node(json!({"name": "ground", "translation": [0.0, -0.5, 0.0],
+        "extensions": rb(json!({"collider": c}))}))
+}
+
+#[test]
+fn handshake_and_requests_out_of_order() {
+    let mut imp = RapierImplementation::new();
+    let h = imp.handshake().expect("handshake");
+    assert_eq!(h.name, "rapier");
+    assert!(h.capabilities.supports_feature("shape.capsule.defaults"));
+    assert!(h.capabilities.supports_feature("joint.limit.angular.2"));
+    assert!(
+        h.capabilities
+            .supports_feature("material.combine.average-minimum")
+    );
+    assert!(!h.capabilities.supports_feature("joint.limit.angular.3"));
+    assert!(!h.capabilities.supports_feature("vrm.aim.model-local"));
+    assert!(imp.step(1).is_err(), "step before load");
+    assert!(imp.observe().is_err(), "observe before load");
+    assert!(
+        imp.configure(&SimConfig {
+            dt: 0.0,
+            ..SimConfig::default()
+        })
+        .is_err()
+    );
+    let bad = LoadRequest {
+        path: "/nonexistent/x.gltf".into(),
+        profile: "khr-2024-draft".into(),
+    };
+    assert!(imp.load(&bad).is_err());
+}
+
+#[test]
+fn invalid_files_are_rejected_with_their_codes() {
+    let mut k = Khr::default();
+    k.shape(sphere(0.5));
+    k.node(json!({"extensions": rb(json!({"motion": {"mass": -1.0}, "collider": {"shape": 0}}))}));
+    let mut imp = RapierImplementation::new();
+    let outcome = imp
+        .load(&request(&write("invalid", &k.doc())))
+        .expect("answers");
+    match outcome {
+        LoadOutcome::Rejected { codes, .. } => assert!(codes.contains(&"NEGATIVE_MASS".into())),
+        other => panic!("accepted an invalid file: {other:?}"),
+    }
+}
+
+#[test]
+fn a_dynamic_sphere_falls_with_g_and_its_gravity_factor() {
+    let mut k = Khr::default();
+    let free = ball(&mut k, "free", [0.0, 100.0, 0.0], json!({}));
+    let half = ball(
+        &mut k,
+        "half",
+        [5.0, 100.0, 0.0],
+        json!({"motion": {"gravityFactor": 0.5}}),
+    );
+    let mut imp = load("fall", &k);
+    imp.step(120).expect("step");
+    let s = imp.observe().expect("observe");
+    // t = 120 / 60 = 2 s: x = g t^2 / 2 = 9.81 * 4 / 2 = 19.62 m. Rapier's symplectic Euler
+    // gives g dt^2 n (n + 1) / 2 = 19.78 m, 0.8 % more: within 1 %.
+    let t: f64 = 2.0;
+    let drop = 100.0 - node(&s, free).translation[1];
+    assert!(
+        (drop - G * t * t / 2.0).abs() < 0.01 * G * t * t / 2.0,
+        "drop {drop}"
+    );
+    // v = g t = 19.62 m/s downwards.
+    assert!((node(&s, free).linear_velocity[1] + G * t).abs() < 0.01 * G * t);
+    // gravityFactor 0.5: half the drop.
+    let drop_half = 100.0 - node(&s, half).translation[1];
+    assert!(
+        (drop_half - drop / 2.0).abs() < 1e-3 * drop,
+        "{drop_half} vs {drop}"
+    );
+    assert!((s.time - 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn static_colliders_never_move_and_carry_resting_bodies() {
+    let mut k = Khr::default();
+    let g = ground(&mut k, json!({}));
+    let b = ball(&mut k, "ball", [0.0, 2.0, 0.0], json!({}));
+    let mut imp = load("static", &k);
+    let mut touched = false;
+    for _ in 0..30 {
+        imp.step(6).expect("step");
+        let s = imp.observe().expect("observe");
+        let gs = node(&s, g);
+        assert_eq!(gs.translation, [0.0, -0.5, 0.0]);
+        assert_eq!(gs.rotation, [0.0, 0.0, 0.0, 1.0]);
+        touched |= s.contacts.contains(&[g, b]);
+    }
+    assert!(touched, "the ball never touched the ground");
+    // After 3 s the ball rests on the top face (y = 0) at its radius, 0.5.
+    let s = imp.observe().expect("observe");
+    assert!(
+        (node(&s, b).translation[1] - 0.5).abs() < 0.02,
+        "{:?}",
+        node(&s, b)
+    );
+}
+
+#[test]
+fn a_kinematic_body_keeps_its_local_velocity_in_world_space() {
+    let mut k = Khr::default();
+    let s = k.shape(cube([1.0, 1.0, 1.0]));
+    // Turned 90 degrees about +Z: local +X (the velocity) is world +Y.
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let n = k.node(
+        json!({"translation": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, h, h],
+        "extensions": rb(json!({"motion": {"isKinematic": true, "linearVelocity": [2.0, 0.0, 0.0]},
+                               "collider": {"shape": s}}))}),
+    );
+    let mut imp = load("kinematic", &k);
+    let i = imp.interpretation().expect("interpretation");
+    assert_eq!(i.bodies[0].kind, "kinematic");
+    imp.step(90).expect("step");
+    let st = imp.observe().expect("observe");
+    let ns = node(&st, n);
+    // 1.5 s at 2 m/s along world +Y: y = 3, no gravity effect.
+    assert!((ns.translation[1] - 3.0).abs() < 1e-3, "{ns:?}");
+    assert!(ns.translation[0].abs() < 1e-4);
+    assert!((ns.linear_velocity[1] - 2.0).abs() < 1e-6 && ns.linear_velocity[0].abs() < 1e-6);
+}
+
+/// The world pose of frame B (the pivot, 1 m along local -X of the arm) from the arm's state.
+fn pivot_pose(arm: &NodeState) -> Isometry3<f64> {
+    let q = arm.rotation;
+    let body = Isometry3::from_parts(
+        Translation3::from(Vector3::from(arm.translation)),
+        UnitQuaternion::from_quaternion(Quaternion::new(q[3], q[0], q[1], q[2])),
+    );
+    body * Isometry3::translation(-1.0, 0.0, 0.0)
+}
+
+#[test]
+fn a_hinge_stays_within_its_limits_while_gravity_swings_it() {
+    let mut k = Khr::default();
+    let s = k.shape(cube([0.4, 0.2, 0.2]));
+    // The seed's door: point locked, x and y angular locked, z limited to [-0.5, 0.5].
+    k.joints.push(json!({"limits": [
+        {"linearAxes": [0, 1, 2], "max": 0.0},
+        {"angularAxes": [0, 1], "min": 0.0, "max": 0.0},
+        {"angularAxes": [2], "min": -0.5, "max": 0.5},
+    ]}));
+    // Anchor (static, at the origin) carries the joint; the body hangs 1 m along +X and its
+    // child "pivot" sits at the origin in world space (local x = -1).
+    let body = k.node(
+        json!({"name": "arm", "translation": [1.0, 0.0, 0.0], "children": [1],
+        "extensions": rb(json!({"motion": {"mass": 1.0}, "collider": {"shape": s}}))}),
+    );
+    let pivot = k.node(json!({"name": "pivot", "translation": [-1.0, 0.0, 0.0]}));
+    k.node(json!({"name": "anchor", "extensions": rb(json!({"joint": {"connectedNode": pivot, "joint": 0}}))}));
+    let mut imp = load("hinge", &k);
+    let j = &imp.interpretation().expect("interpretation").joints[0];
+    assert_eq!(j.bodies, [None, Some(body)]);
+    assert_eq!(j.frames[1].translation, [-1.0, 0.0, 0.0]);
+    // Tolerance: Rapier's own joint tests accept about 2 degrees (0.035 rad).
+    let tol = 0.035;
+    let mut lowest: f64 = 0.0;
+    for _ in 0..180 {
+        imp.step(1).expect("step");
+        let st = imp.observe().expect("observe");
+        // The KHR metric of the 1D angular limit about z [D-METRICS], frame A the anchor.
+        let angle = angular_metric(&[2], &Isometry3::identity(), &pivot_pose(node(&st, body)));
+        assert!((-0.5 - tol..=0.5 + tol).contains(&angle), "angle {angle}");
+        // The pivot stays at the anchor: the 3D linear metric (distance) stays near 0.
+        let gap = linear_metric(
+            &[0, 1, 2],
+            &Isometry3::identity(),
+            &pivot_pose(node(&st, body)),
+        );
+        assert!(gap < 0.01, "gap {gap}");
+        lowest = lowest.min(angle);
+    }
+    // Gravity pulls the arm down (negative about +Z) until the limit holds it.
+    assert!((lowest + 0.5).abs() < tol, "lowest {lowest}");
+}
+
+#[test]
+fn a_filtered_pair_never_touches_while_an_unfiltered_one_does() {
+    let mut k = Khr::default();
+    k.filters.push(json!({"collisionSystems": ["ground"]}));
+    k.filters
+        .push(json!({"collisionSystems": ["ghost"], "notCollideWithSystems": ["ground"]}));
+    let g = ground(&mut k, json!({"collisionFilter": 0}));
+    let solid = ball(&mut k, "solid", [-2.0, 1.0, 0.0], json!({}));
+    let ghost = ball(
+        &mut k,
+        "ghost",
+        [2.0, 1.0, 0.0],
+        json!({"collider": {"collisionFilter": 1}}),
+    );
+    let mut imp = load("filter", &k);
+    let pairs = imp.interpretation().expect("interpretation").pairs;
+    let pair = |a, b| pairs.iter().find(|p| p.a == a && p.b == b).expect("pair");
+    assert!(pair(g, solid).collide);
+    assert!(!pair(g, ghost).collide);
+    let mut solid_touched = false;
+    for _ in 0..60 {
+        imp.step(2).expect("step");
+        let s = imp.observe().expect("observe");
+        assert!(!s.contacts.contains(&[g, ghost]), "{:?}", s.contacts);
+        solid_touched |= s.contacts.contains(&[g, solid]);
+    }
+    assert!(solid_touched);
+    let s = imp.observe().expect("observe");
+    // The ghost fell through: after 2 s it is far below the ground.
+    assert!(node(&s, ghost).translation[1] < -5.0);
+    assert!(node(&s, solid).translation[1] > 0.4);
+}
+
+#[test]
+fn triggers_report_enter_then_exit_and_never_push() {
+    let mut k = Khr::default();
+    let t = k.shape(cube([2.0, 1.0, 2.0]));
+    // A simple trigger at y = 0 and a compound of two touching boxes at x = 10, y = 0 and -1.
+    let simple =
+        k.node(json!({"name": "simple", "extensions": rb(json!({"trigger": {"shape": t}}))}));
+    let compound = k.node(
+        json!({"name": "compound", "translation": [10.0, 0.0, 0.0], "children": [2, 3],
+        "extensions": rb(json!({"trigger": {"nodes": [2, 3]}}))}),
+    );
+    k.node(json!({"extensions": rb(json!({"trigger": {"shape": t}}))}));
+    k.node(json!({"translation": [0.0, -1.0, 0.0], "extensions": rb(json!({"trigger": {"shape": t}}))}));
+    let through = ball(&mut k, "through", [0.0, 3.0, 0.0], json!({}));
+    let reference = ball(&mut k, "reference", [-10.0, 3.0, 0.0], json!({}));
+    let twice = ball(&mut k, "twice", [10.0, 3.0, 0.0], json!({}));
+    let mut imp = load("trigger", &k);
+    let mut events = Vec::new();
+    for _ in 0..120 {
+        imp.step(1).expect("step");
+        let s = imp.observe().expect("observe");
+        // Triggers never push: the ball through it moves exactly like the free one.
+        assert_eq!(
+            node(&s, through).linear_velocity,
+            node(&s, reference).linear_velocity
+        );
+        events.extend(s.trigger_events);
+    }
+    let of = |trigger: usize, other: usize| -> Vec<String> {
+        events
+            .iter()
+            .filter(|e| e.trigger == trigger && e.other == other)
+            .map(|e| e.kind.clone())
+            .collect()
+    };
+    assert_eq!(of(simple, through), ["enter", "exit"]);
+    // The compound reports as itself, once, although the ball crosses both members.
+    assert_eq!(of(compound, twice), ["enter", "exit"]);
+    assert!(events.iter().all(|e| e.other != reference));
+    assert!(
+        events
+            .iter()
+            .all(|e| e.trigger == simple || e.trigger == compound)
+    );
+}
+
+#[test]
+fn combine_precedence_shows_in_the_pair_report() {
+    let mut k = Khr::default();
+    // Friction: multiply vs average -> average wins: (0.2 + 0.8) / 2 = 0.5 (Rapier's own
+    // rule would take multiply: 0.16). Restitution: maximum vs minimum -> minimum: 0.1.
+    k.materials.push(
+        json!({"staticFriction": 0.2, "dynamicFriction": 0.2, "restitution": 0.1,
+        "frictionCombine": "multiply", "restitutionCombine": "maximum"}),
+    );
+    k.materials.push(
+        json!({"staticFriction": 0.8, "dynamicFriction": 0.8, "restitution": 0.5,
+        "frictionCombine": "average", "restitutionCombine": "minimum"}),
+    );
+    let g = ground(&mut k, json!({"physicsMaterial": 0}));
+    // A 0.5 m cube resting on the ground, sliding along +x at 3 m/s.
+    let s = k.shape(cube([0.5, 0.5, 0.5]));
+    let b = k.node(
+        json!({"translation": [0.0, 0.25, 0.0], "extensions": rb(json!({
+        "motion": {"mass": 1.0, "linearVelocity": [3.0, 0.0, 0.0]},
+        "collider": {"shape": s, "physicsMaterial": 1}}))}),
+    );
+    let mut imp = load("combine", &k);
+    let i = imp.interpretation().expect("interpretation");
+    let p = i.pairs.iter().find(|p| p.a == g && p.b == b).expect("pair");
+    assert!(
+        (p.static_friction.expect("friction") - 0.5).abs() < 1e-6,
+        "{p:?}"
+    );
+    assert!(
+        (p.restitution.expect("restitution") - 0.1).abs() < 1e-6,
+        "{p:?}"
+    );
+    assert!(p.collide);
+    // The contacts use it: Coulomb friction decelerates at mu g, so the cube stops after
+    // v^2 / (2 mu g) = 9 / (2 * 0.5 * 9.81) = 0.917 m (with Rapier's own multiply rule,
+    // mu = 0.16, it would slide 2.87 m).
+    imp.step(180).expect("step");
+    let st = imp.observe().expect("observe");
+    let x = node(&st, b).translation[0];
+    assert!((x - 0.917).abs() < 0.15 * 0.917, "slid {x} m");
+    assert!(node(&st, b).linear_velocity[0].abs() < 1e-3);
+}
+
+#[test]
+fn an_acceleration_drive_converges_to_its_target_whatever_the_mass() {
+    let mut k = Khr::default();
+    let s = k.shape(cube([0.2, 0.2, 0.2]));
+    // A slider along x: y, z and rotations locked; x driven to 0.5 m in acceleration mode.
+    // Per unit effective mass k = 50, c = 15: zeta = 15 / (2 sqrt 50) = 1.06, settled in 4 s.
+    k.joints.push(json!({
+        "limits": [
+            {"linearAxes": [1, 2], "max": 0.0},
+            {"angularAxes": [0, 1, 2], "max": 0.0},
+        ],
+        "drives": [{"type": "linear", "mode": "acceleration", "axis": 0,
+                    "positionTarget": 0.5, "stiffness": 50.0, "damping": 15.0}],
+    }));
+    let mut bodies = Vec::new();
+    for (i, mass) in [1.0, 10.0].into_iter().enumerate() {
+        let z = 3.0 * i as f64;
+        let body = k.node(json!({"translation": [0.0, 0.0, z],
+            "extensions": rb(json!({"motion": {"mass": mass}, "collider": {"shape": s}}))}));
+        k.node(json!({"translation": [0.0, 0.0, z],
+            "extensions": rb(json!({"joint": {"connectedNode": body, "joint": 0}}))}));
+        bodies.push(body);
+    }
+    let mut imp = load("drive", &k);
+    imp.step(240).expect("step");
+    let st = imp.observe().expect("observe");
+    for (body, z) in bodies.into_iter().zip([0.0, 3.0]) {
+        let t = node(&st, body).translation;
+        // Frame B (the body) relative to frame A (the anchor) along x: the drive's position.
+        assert!((t[0] - 0.5).abs() < 0.01, "body {body}: {t:?}");
+        assert!(
+            t[1].abs() < 0.01 && (t[2] - z).abs() < 0.01,
+            "body {body}: {t:?}"
+        );
+    }
+}
+
+#[test]
+fn mass_properties_are_read_back_from_rapier() {
+    let mut k = Khr::default();
+    let s = k.shape(cube([1.0, 2.0, 3.0]));
+    // Computed: a 1 x 2 x 3 box at Rapier's unit density has mass 6.
+    let computed =
+        k.node(json!({"extensions": rb(json!({"motion": {}, "collider": {"shape": s}}))}));
+    // mass 0 = infinite; inertia 0 on x and z = infinite [D-MASS-ZERO].
+    let infinite = k.node(json!({"translation": [5.0, 0.0, 0.0], "extensions": rb(json!({
+        "motion": {"mass": 0.0, "inertiaDiagonal": [0.0, 2.0, 0.0], "centerOfMass": [0.0, 0.1, 0.0]},
+        "collider": {"shape": s}}))}));
+    let mut imp = load("mass", &k);
+    let i = imp.interpretation().expect("interpretation");
+    let body = |n| i.bodies.iter().find(|b| b.node == n).expect("body");
+    match body(computed).mass {
+        MassReport::Finite(m) => assert!((m - 6.0).abs() < 1e-4, "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let b = body(infinite);
+    assert_eq!(b.mass, MassReport::Infinite);
+    assert_eq!(b.inertia_diagonal[0], MassReport::Infinite);
+    assert_eq!(b.inertia_diagonal[2], MassReport::Infinite);
+    assert!(matches!(b.inertia_diagonal[1], MassReport::Finite(v) if (v - 2.0).abs() < 1e-5));
+    assert!((b.center_of_mass.expect("a centre of mass")[1] - 0.1).abs() < 1e-6);
+    let c = i
+        .colliders
+        .iter()
+        .find(|c| c.node == computed)
+        .expect("collider");
+    assert_eq!(c.shape, "box");
+    assert_eq!(c.parameters["size"], json!([1.0, 2.0, 3.0]));
+    // An infinitely heavy body ignores gravity in Rapier (the gravity force is m g).
+    imp.step(30).expect("step");
+    let st = imp.observe().expect("observe");
+    assert_eq!(node(&st, infinite).translation, [5.0, 0.0, 0.0]);
+}
+
+#[test]
+fn evaluate_constraints_is_not_supported() {
+    let mut k = Khr::default();
+    ground(&mut k, json!({}));
+    let mut imp = load("noconstraints", &k);
+    assert!(matches!(
+        imp.evaluate_constraints(&json!({"nodes": {}})),
+        Err(physics_cts::implementation::ImplError::NotSupported(_))
+    ));
+}
+
+/// Every `.gltf` under `dir`, recursively.
+fn gltf_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            gltf_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "gltf" || x == "glb") {
+            out.push(p);
+        }
+    }
+}
+
+/// Load, read back, step and observe; any answer is fine, a panic is a bug. Whether the
+/// scene was loaded and simulated.
+fn exercise(path: &Path, profile: &str) -> bool {
+    let mut imp = RapierImplementation::new();
+    let req = LoadRequest {
+        path: path.to_owned(),
+        profile: profile.into(),
+    };
+    if let Ok(LoadOutcome::Loaded { .. }) = imp.load(&req) {
+        imp.interpretation().expect("interpretation after a load");
+        imp.step(20).expect("step after a load");
+        imp.observe().expect("observe after a load");
+        true
+    } else {
+        false
+    }
+}
+
+#[test]
+fn never_panics_on_the_validation_corpus_and_the_samples() {
+    let mut files = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference/tests/validation");
+    gltf_files(&root, &mut files);
+    assert!(
+        !files.is_empty(),
+        "no validation corpus at {}",
+        root.display()
+    );
+    let samples = Path::new("/work/shared/specs/samples");
+    if samples.is_dir() {
+        gltf_files(samples, &mut files);
+    } else {
+        println!(
+            "skipping the seed-era samples: {} is absent",
+            samples.display()
+        );
+    }
+    let mut loaded = 0;
+    for f in &files {
+        for profile in ["khr-2024-draft", "omi-2023"] {
+            loaded += usize::from(exercise(f, profile));
+        }
+    }
+    println!("{loaded} of {} loads simulated", 2 * files.len());
+    assert!(
+        loaded > 10,
+        "only {loaded} files loaded: the loop exercises nothing"
+    );
+}
+
+/// A small random KHR scene: shapes of every kind (degenerate and tapered ones included),
+/// scaled nodes (mirrored and zero scales included), bodies with random mass properties, and
+/// a joint with random limits and drives.
+fn random_scene() -> impl Strategy<Value = Value> {
+    let value = prop_oneof![Just(0.0), 0.01..3.0f64];
+    let shape = (0..6usize, value.clone(), value.clone(), value.clone()).prop_map(|(t, a, b, c)| {
+        match t {
+            0 => json!({"type": "sphere", "sphere": {"radius": a}}),
+            1 => json!({"type": "box", "box": {"size": [a, b, c]}}),
+            2 => json!({"type": "capsule", "capsule": {"height": a, "radiusTop": b, "radiusBottom": c}}),
+            3 => json!({"type": "capsule", "capsule": {"height": a, "radiusTop": b, "radiusBottom": b}}),
+            4 => json!({"type": "cylinder", "cylinder": {"height": a, "radiusTop": b, "radiusBottom": c}}),
+            _ => json!({"type": "cylinder", "cylinder": {"height": a, "radiusTop": b, "radiusBottom": 0.0}}),
+        }
+    });
+    let scale = prop_oneof![
+        Just([1.0, 1.0, 1.0]),
+        Just([2.0, 2.0, 2.0]),
+        Just([-1.0, 1.0, 1.0]),
+        Just([0.0, 1.0, 1.0]),
+        (0.1..3.0f64, 0.1..3.0f64).prop_map(|(a, b)| [a, b, a]),
+    ];
+    let limit = (
+        0..2usize,
+        proptest::collection::btree_set(0..3u8, 1..4),
+        -2.0..2.0f64,
+        0.0..2.0f64,
+        any::<bool>(),
+    )
+        .prop_map(|(kind, axes, min, max, soft)| {
+            let key = if kind == 0 {
+                "linearAxes"
+            } else {
+                "angularAxes"
+            };
+            let mut l = json!({key: axes, "max": max});
+            if axes.len() == 1 {
+                l["min"] = json!(min.min(max));
+            }
+            if soft {
+                l["stiffness"] = json!(10.0);
+            }
+            l
+        });
+    let drive = (any::<bool>(), any::<bool>(), 0..3u8).prop_map(|(lin, force, axis)| {
+        json!({"type": if lin {"linear"} else {"angular"}, "mode": if force {"force"} else {"acceleration"},
+               "axis": axis, "positionTarget": 0.2, "stiffness": 5.0, "damping": 1.0})
+    });
+    (
+        proptest::collection::vec(
+            (
+                shape,
+                scale,
+                any::<bool>(),
+                prop_oneof![Just(0.0), 0.5..5.0f64],
+            ),
+            1..4,
+        ),
+        proptest::collection::vec(limit, 1..4),
+        proptest::collection::vec(drive, 0..2),
+    )
+        .prop_map(|(items, limits, drives)| {
+            let mut k = Khr::default();
+            k.joints.push(json!({"limits": limits, "drives": drives}));
+            let mut body_nodes = Vec::new();
+            for (i, (shape, scale, dynamic, mass)) in items.into_iter().enumerate() {
+                let s = k.shape(shape);
+                let mut ext = json!({"collider": {"shape": s}});
+                if dynamic {
+                    ext["motion"] = json!({"mass": mass, "linearVelocity": [0.0, 1.0, 0.0]});
+                }
+                let n = k.node(
+                    json!({"translation": [i as f64 * 2.0, 0.0, 0.0], "scale": scale,
+                                      "extensions": rb(ext)}),
+                );
+                if dynamic {
+                    body_nodes.push(n);
+                }
+            }
+            if let Some(&b) = body_nodes.first() {
+                k.node(
+                    json!({"extensions": rb(json!({"joint": {"connectedNode": b, "joint": 0}}))}),
+                );
+            }
+            k.doc()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn never_panics_on_small_generated_scenes(doc in random_scene()) {
+        let path = write("generated", &doc);
+        exercise(&path, "khr-2024-draft");
+        prop_assert!(std::fs::metadata(&path).is_ok());
+    }
+}

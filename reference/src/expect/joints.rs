@@ -1,0 +1,186 @@
+//! Expected joints: the two bodies, both attachment frames, limits and drives in canonical form,
+//! and the limits evaluated at given poses [D-FRAMES], [D-METRICS].
+//!
+//! KHR frames are real nodes (the joint node and `connectedNode`): at given poses a frame is
+//! wherever its node is. An OMI joint node sits between its two bodies: its rest pose relative
+//! to each body is that body's attachment, carried by the body at the given poses (so the two
+//! frames separate when the bodies move apart).
+
+use nalgebra::Isometry3;
+use serde::Serialize;
+
+use crate::decision::Decision;
+use crate::metrics;
+use crate::profile::Profile;
+use crate::scene::{Attachment, BodyId, DofKind, Drive, Joint, LimitSet, NodeId, Scene};
+
+use super::json;
+use super::world::World;
+
+/// How an attachment frame moves at given poses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameRule {
+    /// The frame is its node's world pose (KHR).
+    Node,
+    /// The frame is its rest pose relative to the body, carried by the body (OMI).
+    CarriedByBody,
+}
+
+impl FrameRule {
+    pub fn of(profile: Profile) -> FrameRule {
+        match profile {
+            Profile::Omi2023 => FrameRule::CarriedByBody,
+            Profile::Khr2024Draft | Profile::VrmcConstraintsDraft => FrameRule::Node,
+        }
+    }
+}
+
+/// One attachment frame.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FrameExpect {
+    /// The node whose rest pose defines the frame.
+    pub node: NodeId,
+    /// The body the frame moves with; `None`: the world.
+    pub body: Option<BodyId>,
+    pub body_node: Option<NodeId>,
+    /// The frame relative to its body at rest (world pose when static).
+    #[serde(serialize_with = "json::pose")]
+    pub relative: Isometry3<f64>,
+    /// The frame's world pose at the given poses.
+    #[serde(serialize_with = "json::pose")]
+    pub world: Isometry3<f64>,
+}
+
+/// One limit in canonical form, evaluated at the given poses.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LimitExpect {
+    /// Position in the joint's limit list.
+    pub index: usize,
+    pub kind: DofKind,
+    pub axes: Vec<u8>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    /// `None`: a hard limit.
+    pub stiffness: Option<f64>,
+    pub damping: f64,
+    pub metric: f64,
+    /// How far the metric is outside `[min, max]`: 0 inside, `metric - max` (> 0) above,
+    /// `metric - min` (< 0) below (`metrics::violation`).
+    pub violation: f64,
+    /// Per-axis (OMI) only: a later constraint of the same kind limits the same axis, so this
+    /// one does not apply ("later constraints override the previous ones").
+    pub overridden: bool,
+}
+
+/// Whether the axes of each limit are coupled (KHR) or each limited on its own (OMI)
+/// [D-OMI-PER-AXIS].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Coupling {
+    Coupled,
+    PerAxis,
+}
+
+/// What an importer must end up with for one joint.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JointExpect {
+    /// The node with the joint extension.
+    pub node: NodeId,
+    /// Bodies of frame A and frame B (indices into `bodies`; `None`: the world).
+    pub bodies: [Option<BodyId>; 2],
+    pub frames: [FrameExpect; 2],
+    pub coupling: Coupling,
+    pub limits: Vec<LimitExpect>,
+    pub drives: Vec<Drive>,
+    pub enable_collision: bool,
+    pub decisions: Vec<Decision>,
+}
+
+/// One attachment frame of a joint under `rule`.
+pub fn frame(scene: &Scene, world: &World, rule: FrameRule, at: &Attachment) -> FrameExpect {
+    let relative = world.rest_relative(at.body_node, at.frame);
+    let posed = match rule {
+        FrameRule::Node => world.posed_pose(Some(at.frame)),
+        FrameRule::CarriedByBody => world.posed_pose(at.body_node) * relative,
+    };
+    FrameExpect {
+        node: at.frame,
+        body: at.body_node.and_then(|n| scene.body_at(n)),
+        body_node: at.body_node,
+        relative,
+        world: posed,
+    }
+}
+
+/// The expectation of one joint.
+pub fn joint(scene: &Scene, world: &World, j: &Joint) -> JointExpect {
+    let rule = FrameRule::of(scene.profile);
+    let frames = [
+        frame(scene, world, rule, &j.a),
+        frame(scene, world, rule, &j.b),
+    ];
+    let limits = j.limits.limits();
+    let evaluated = metrics::evaluate(&j.limits, &frames[0].world, &frames[1].world);
+    let overridden = |e: &metrics::LimitEval| {
+        matches!(j.limits, LimitSet::PerAxis(_))
+            && evaluated
+                .iter()
+                .any(|o| o.index > e.index && o.kind == e.kind && o.axes == e.axes)
+    };
+    let limits: Vec<LimitExpect> = evaluated
+        .iter()
+        .map(|e| {
+            let given = limits.get(e.index);
+            LimitExpect {
+                index: e.index,
+                kind: e.kind,
+                axes: e.axes.clone(),
+                min: e.min,
+                max: e.max,
+                stiffness: given.and_then(|l| l.stiffness),
+                damping: given.map_or(0.0, |l| l.damping),
+                metric: e.metric,
+                violation: e.violation,
+                overridden: overridden(e),
+            }
+        })
+        .collect();
+    let coupling = match j.limits {
+        LimitSet::Coupled(_) => Coupling::Coupled,
+        LimitSet::PerAxis(_) => Coupling::PerAxis,
+    };
+    let mut decisions = vec![
+        Decision::OmiPerAxis,
+        Decision::LimitDefaults,
+        Decision::Frames,
+        Decision::Metrics,
+    ];
+    // A single angular axis (every angular axis of a per-axis set) is measured as a signed twist.
+    if j.limits
+        .limits()
+        .iter()
+        .any(|l| l.kind == DofKind::Angular && (l.axes.len() == 1 || coupling == Coupling::PerAxis))
+    {
+        decisions.push(Decision::TwistSigned);
+    }
+    decisions.sort();
+    JointExpect {
+        node: j.node,
+        bodies: [frames[0].body, frames[1].body],
+        frames,
+        coupling,
+        limits,
+        drives: j.drives.clone(),
+        enable_collision: j.enable_collision,
+        decisions,
+    }
+}
+
+/// Every joint of the scene.
+pub fn joints(scene: &Scene, world: &World) -> Vec<JointExpect> {
+    scene
+        .joints
+        .iter()
+        .map(|j| joint(scene, world, j))
+        .collect()
+}
