@@ -4,6 +4,17 @@
 //! corpus, compares what they report with the reference, and writes reports.
 
 pub mod adapters;
+pub mod bundled;
+pub mod case;
+pub mod check;
 pub mod cli;
+pub mod expectations;
+pub mod glob;
 pub mod implementation;
 pub mod protocol;
+pub mod report;
+pub mod results;
+pub mod runner;
+pub mod score;
+pub mod status;
+pub mod tolerance;

@@ -142,7 +142,8 @@ fn every_misbehaviour_gets_its_status_and_the_others_pass() {
         msg("missing-field")
     );
     assert!(
-        msg("flood").contains("before the step request"),
+        // The flood is seen either before the next request is sent or as its answer.
+        msg("flood").contains("before the step request") || msg("flood").contains("wrong seq"),
         "{}",
         msg("flood")
     );
@@ -450,7 +451,8 @@ fn the_python_example_agrees_with_the_reference() {
 }
 
 /// The example's VRM cases of the corpus (when the corpus is there): every valid case whose
-/// features it declares, at every pose, within 1e-6 of the expected outputs.
+/// features it declares, at every pose, within 1e-5 of the expected outputs (the corpus writes
+/// numbers with 6 decimals: a rounded quaternion is off by up to about 2e-6 rad).
 #[test]
 fn the_python_example_passes_its_corpus_cases() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1");
@@ -485,7 +487,7 @@ fn the_python_example_passes_its_corpus_cases() {
             })
             .collect();
         let path = root.join(case["file"].as_str().expect("file"));
-        poses += compare_example(&mut imp, &path, &want, 1e-6);
+        poses += compare_example(&mut imp, &path, &want, 1e-5);
         cases += 1;
     }
     println!("{cases} cases, {poses} poses");

@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+mod diff;
+pub mod run;
 mod eval;
 mod generate;
 pub mod serve;
@@ -24,6 +26,10 @@ pub struct Cli {
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
     Validate(validate::Args),
+    /// Run bundled implementations over a corpus and write reports.
+    Run(run::Args),
+    /// Compare two runs: fixed, broken, new crashes.
+    Diff(diff::Args),
     /// Print the expected interpretation of a file (at given poses) as JSON.
     Eval(eval::Args),
     /// Write a corpus: hand-written cases plus generated ones for a seed.
@@ -46,6 +52,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Serve(args) => serve::run(args),

@@ -23,11 +23,12 @@ pub struct Args {
 
 /// The implementations `serve` knows.
 pub fn names() -> Vec<&'static str> {
-    vec!["echo"]
+    vec!["rapier", "echo"]
 }
 
 fn build(name: &str) -> Option<Box<dyn Implementation>> {
     match name {
+        "rapier" => Some(Box::new(crate::adapters::rapier::RapierImplementation::new())),
         "echo" => Some(Box::new(Echo::default())),
         _ => None,
     }

@@ -29,9 +29,10 @@ fn defs() -> Value {
         "pose": object(&[("translation", json!({"$ref": "#/$defs/vec3"})),
                          ("rotation", json!({"$ref": "#/$defs/quat"}))], &[]),
         "mass": {
-            "description": "A mass or principal moment: infinite or a finite value.",
+            "description": "A mass or principal moment: infinite, a finite value, or unspecified (not given by the file and not computed).",
             "oneOf": [
                 object(&[("kind", json!({"const": "infinite"}))], &[]),
+                object(&[("kind", json!({"const": "unspecified"}))], &[]),
                 object(&[("kind", json!({"const": "finite"})),
                          ("value", json!({"$ref": "#/$defs/number"}))], &[])
             ]
@@ -149,7 +150,7 @@ fn interpretation() -> Value {
             ("node", r("node")),
             ("kind", json!({"enum": ["static", "kinematic", "dynamic"]})),
             ("mass", r("mass")),
-            ("center_of_mass", r("vec3")),
+            ("center_of_mass", json!({"oneOf": [r("vec3"), {"type": "null"}]})),
             (
                 "inertia_diagonal",
                 json!({"type": "array", "items": r("mass"), "minItems": 3, "maxItems": 3}),
@@ -520,8 +521,17 @@ mod tests {
             bodies: vec![BodyReport {
                 node: 0,
                 kind: "dynamic".into(),
+                mass: MassReport::Unspecified,
+                center_of_mass: None,
+                inertia_diagonal: [MassReport::Unspecified; 3],
+                inertia_orientation: [0.0, 0.0, 0.0, 1.0],
+                linear_velocity: [1.0, 0.0, 0.0],
+                angular_velocity: [0.0; 3],
+            }, BodyReport {
+                node: 0,
+                kind: "dynamic".into(),
                 mass: MassReport::Finite(2.0),
-                center_of_mass: [0.0, 0.5, 0.0],
+                center_of_mass: Some([0.0, 0.5, 0.0]),
                 inertia_diagonal: [MassReport::Infinite, MassReport::Finite(1.0), MassReport::Finite(f64::INFINITY)],
                 inertia_orientation: [0.0, 0.0, 0.0, 1.0],
                 linear_velocity: [1.0, 0.0, 0.0],

@@ -1,0 +1,336 @@
+//! A corpus case as the harness reads it: the manifest row (cheap: listing never opens more
+//! than `manifest.json`) and the full `<id>.expect.json` (issues, the reference's expected
+//! interpretation, outputs at named poses, tolerance classes and the dynamics scenario).
+//!
+//! Everything is read leniently (unknown keys ignored, missing optional parts absent) so a
+//! corpus written by a newer generator still runs; a part that is present but malformed makes
+//! the case a `HARNESS_ERROR`, never a panic.
+
+pub mod expected;
+pub mod scenario;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::implementation::NodeTrs;
+use crate::tolerance::Tolerance;
+
+pub use expected::ExpectedInterpretation;
+pub use scenario::Scenario;
+
+/// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// A MUST of the spec.
+    Required,
+    /// A SHOULD, or an optional feature.
+    Optional,
+    /// Depends on a decision the spec does not make: shown, never scored.
+    Informative,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 3] = [Tier::Required, Tier::Optional, Tier::Informative];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Required => "required",
+            Tier::Optional => "optional",
+            Tier::Informative => "informative",
+        }
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One row of `manifest.json`: enough to list, filter and name a case without opening it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseEntry {
+    /// Stable id `family/area/.../name`.
+    pub id: String,
+    /// The main file, relative to the corpus root.
+    pub file: String,
+    /// Profile id; empty when no profile applies.
+    #[serde(default)]
+    pub profile: String,
+    #[serde(default)]
+    pub area: String,
+    #[serde(default)]
+    pub features: Vec<String>,
+    pub tier: Tier,
+    pub valid: bool,
+}
+
+impl CaseEntry {
+    /// The profile id, or `none` for a case no profile applies to (used in trial names).
+    pub fn profile_label(&self) -> &str {
+        if self.profile.is_empty() {
+            "none"
+        } else {
+            &self.profile
+        }
+    }
+
+    /// The `<stem>.expect.json` next to the main file, relative to the corpus root.
+    pub fn expect_file(&self) -> String {
+        let stem = self
+            .file
+            .rsplit_once('.')
+            .map_or(self.file.as_str(), |(s, _)| s);
+        format!("{stem}.expect.json")
+    }
+}
+
+/// One issue the reference reports for the case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedIssue {
+    pub code: String,
+    #[serde(default)]
+    pub pointer: String,
+    #[serde(default)]
+    pub severity: String,
+}
+
+/// The reference's outputs at one named pose.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PoseOutputs {
+    pub name: String,
+    /// Local TRS overrides in the `POSES.json` format, sent as is to the implementation.
+    pub poses: Value,
+    /// Local TRS of every VRM-constrained node after evaluation at these poses.
+    #[serde(default)]
+    pub constraints: Vec<NodeTrs>,
+}
+
+/// The full case: the manifest row and its expectation file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub entry: CaseEntry,
+    /// Absolute (or corpus-joined) path of the main file.
+    pub path: PathBuf,
+    pub description: String,
+    pub decisions: Vec<String>,
+    pub issues: Vec<ExpectedIssue>,
+    /// `None`: the case carries no expected interpretation (an invalid case, or a corpus
+    /// written before the reference computed one).
+    pub interpretation: Option<ExpectedInterpretation>,
+    pub poses: Vec<PoseOutputs>,
+    /// Tolerance classes by name (`length`, `angle`, `scalar`), data of the case.
+    pub tolerances: BTreeMap<String, Tolerance>,
+    pub scenario: Option<Scenario>,
+}
+
+/// The expectation file as written by the generator (only what the harness reads).
+#[derive(Debug, Deserialize)]
+struct ExpectFile {
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    decisions: Vec<String>,
+    #[serde(default)]
+    issues: Vec<ExpectedIssue>,
+    #[serde(default)]
+    interpretation: Option<ExpectedInterpretation>,
+    #[serde(default)]
+    poses: Vec<PoseOutputs>,
+    #[serde(default)]
+    tolerances: BTreeMap<String, Tolerance>,
+    #[serde(default)]
+    scenario: Option<Scenario>,
+}
+
+/// Why a corpus or a case cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Format { path: String, message: String },
+}
+
+fn read_text(path: &Path) -> Result<String, CaseError> {
+    std::fs::read_to_string(path).map_err(|source| CaseError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+impl Case {
+    /// Read the expectation file of `entry` under the corpus `root`.
+    pub fn load(root: &Path, entry: &CaseEntry) -> Result<Case, CaseError> {
+        let expect_path = root.join(entry.expect_file());
+        let text = read_text(&expect_path)?;
+        Case::from_json(root, entry, &text).map_err(|message| CaseError::Format {
+            path: expect_path.display().to_string(),
+            message,
+        })
+    }
+
+    /// Parse an expectation file's text (the path is only used to locate the main file).
+    pub fn from_json(root: &Path, entry: &CaseEntry, text: &str) -> Result<Case, String> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let file: ExpectFile = serde_path_to_error::deserialize(de)
+            .map_err(|e| format!("at {}: {}", e.path(), e.inner()))?;
+        let mut tolerances = BTreeMap::new();
+        for (name, t) in file.tolerances {
+            let t = t
+                .validated()
+                .map_err(|e| format!("tolerance class {name:?}: {e}"))?;
+            tolerances.insert(name, t);
+        }
+        if let Some(s) = &file.scenario {
+            s.validate().map_err(|e| format!("scenario: {e}"))?;
+        }
+        Ok(Case {
+            entry: entry.clone(),
+            path: root.join(&entry.file),
+            description: file.description,
+            decisions: file.decisions,
+            issues: file.issues,
+            interpretation: file.interpretation,
+            poses: file.poses,
+            tolerances,
+            scenario: file.scenario,
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        &self.entry.id
+    }
+
+    /// Codes of the expected issues of severity error, sorted and deduplicated.
+    pub fn error_codes(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self
+            .issues
+            .iter()
+            .filter(|i| i.severity == "error")
+            .map(|i| i.code.as_str())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+/// The cases of a corpus folder, in manifest order (sorted by id).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Corpus {
+    pub root: PathBuf,
+    pub entries: Vec<CaseEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Manifest {
+    cases: Vec<CaseEntry>,
+}
+
+impl Corpus {
+    /// Read `<root>/manifest.json`.
+    pub fn open(root: &Path) -> Result<Corpus, CaseError> {
+        let path = root.join("manifest.json");
+        let text = read_text(&path)?;
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        let manifest: Manifest =
+            serde_path_to_error::deserialize(de).map_err(|e| CaseError::Format {
+                path: path.display().to_string(),
+                message: format!("at {}: {}", e.path(), e.inner()),
+            })?;
+        let mut entries = manifest.cases;
+        entries.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(Corpus {
+            root: root.to_path_buf(),
+            entries,
+        })
+    }
+
+    /// The entries whose id matches `filter` (a glob, or a plain substring).
+    pub fn filtered(&self, filter: Option<&str>) -> Vec<&CaseEntry> {
+        self.entries
+            .iter()
+            .filter(|e| filter.is_none_or(|f| crate::glob::matches_or_contains(f, &e.id)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry() -> CaseEntry {
+        CaseEntry {
+            id: "khr/joint/hinge".into(),
+            file: "khr/joint/hinge.gltf".into(),
+            profile: "khr-2024-draft".into(),
+            area: "joint".into(),
+            features: vec!["joint.limit.angular.1".into()],
+            tier: Tier::Required,
+            valid: true,
+        }
+    }
+
+    #[test]
+    fn expect_file_sits_next_to_the_main_file() {
+        assert_eq!(entry().expect_file(), "khr/joint/hinge.expect.json");
+        let glb = CaseEntry {
+            file: "core/x.glb".into(),
+            ..entry()
+        };
+        assert_eq!(glb.expect_file(), "core/x.expect.json");
+    }
+
+    #[test]
+    fn a_minimal_expectation_file_reads_with_everything_optional_absent() {
+        let case = Case::from_json(Path::new("/c"), &entry(), r#"{"interpretation": null}"#)
+            .expect("reads");
+        assert!(case.interpretation.is_none());
+        assert!(case.scenario.is_none());
+        assert!(case.tolerances.is_empty());
+        assert_eq!(case.path, Path::new("/c/khr/joint/hinge.gltf"));
+    }
+
+    #[test]
+    fn malformed_parts_are_errors_with_their_path() {
+        let err = Case::from_json(
+            Path::new("/c"),
+            &entry(),
+            r#"{"tolerances": {"length": {"recommended": 1, "allowed": "x"}}}"#,
+        )
+        .expect_err("malformed");
+        assert!(err.contains("tolerances.length.allowed"), "{err}");
+        let err = Case::from_json(
+            Path::new("/c"),
+            &entry(),
+            r#"{"tolerances": {"length": {"recommended": 1, "allowed": 0.5}}}"#,
+        )
+        .expect_err("inverted");
+        assert!(err.contains("larger than the allowed"), "{err}");
+    }
+
+    #[test]
+    fn error_codes_keep_errors_only() {
+        let case = Case::from_json(
+            Path::new("/c"),
+            &entry(),
+            r#"{"issues": [
+                {"code": "B", "pointer": "/x", "severity": "error"},
+                {"code": "A", "pointer": "/y", "severity": "error"},
+                {"code": "B", "pointer": "/z", "severity": "error"},
+                {"code": "W", "pointer": "/w", "severity": "warning"}]}"#,
+        )
+        .expect("reads");
+        assert_eq!(case.error_codes(), vec!["A", "B"]);
+    }
+}

@@ -1,0 +1,386 @@
+//! Dynamics: invariants over a simulation, measured from the observations the runner made.
+//! The checks and their tolerances are the case's scenario; limit metrics come from
+//! `reference::metrics`, with attachment frames placed by the reported body poses and the
+//! reference's rest attachment frames (so a wrongly imported frame shows here too).
+//!
+//! Engines differ by design: the scenarios check invariants, resting states and averages over
+//! windows, never a trajectory after an impact.
+
+use nalgebra::{Isometry3, Vector3};
+use reference::metrics;
+use reference::scene::{DofKind, Limit, LimitSet};
+
+use crate::case::expected::{ExpectedInterpretation, JointExpect};
+use crate::case::scenario::{CheckKind, DynamicsCheck, Scenario};
+use crate::check::CheckResult;
+use crate::check::geometry::{angle_between, isometry, pose};
+use crate::implementation::{NodeState, State};
+use crate::status::Status;
+
+/// One observation: the state after `step` steps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    pub step: u32,
+    pub state: State,
+}
+
+/// Why a check could not be measured.
+enum Problem {
+    /// The implementation did not report what the check needs: a `FAIL`.
+    Missing(String),
+    /// The case data is unusable (a suite bug): a `HARNESS_ERROR`.
+    Data(String),
+}
+
+type Measured<T> = Result<T, Problem>;
+
+fn node_pose(state: &State, node: usize) -> Measured<&NodeState> {
+    state.nodes.iter().find(|n| n.node == node).ok_or_else(|| {
+        Problem::Missing(format!(
+            "node {node} is not in the observation at t = {}",
+            state.time
+        ))
+    })
+}
+
+fn iso(n: &NodeState) -> Isometry3<f64> {
+    isometry(n.translation, n.rotation)
+}
+
+fn dof(kind: &str) -> Measured<DofKind> {
+    match kind {
+        "linear" => Ok(DofKind::Linear),
+        "angular" => Ok(DofKind::Angular),
+        other => Err(Problem::Data(format!(
+            "unknown degree of freedom kind {other:?}"
+        ))),
+    }
+}
+
+/// World poses of a joint's two attachment frames in `state`: the reported pose of each
+/// frame's body times the rest frame relative to it (the world when the frame has no body).
+fn frames(joint: &JointExpect, state: &State) -> Measured<[Isometry3<f64>; 2]> {
+    let mut out = [Isometry3::identity(); 2];
+    for (slot, f) in out.iter_mut().zip(&joint.frames) {
+        let body = match f.body_node {
+            Some(n) => iso(node_pose(state, n)?),
+            None => Isometry3::identity(),
+        };
+        *slot = body * pose(&f.relative);
+    }
+    Ok(out)
+}
+
+fn joint<'a>(want: &'a ExpectedInterpretation, node: usize) -> Measured<&'a JointExpect> {
+    want.joint(node)
+        .ok_or_else(|| Problem::Data(format!("no expected joint at node {node}")))
+}
+
+/// The observations of a check's window.
+fn window<'a>(check: &DynamicsCheck, observations: &'a [Observation]) -> Vec<&'a Observation> {
+    let to = check.to_step.unwrap_or(u32::MAX);
+    observations
+        .iter()
+        .filter(|o| o.step >= check.from_step && o.step <= to)
+        .collect()
+}
+
+fn ends<'a>(w: &[&'a Observation]) -> Measured<(&'a Observation, &'a Observation)> {
+    match (w.first(), w.last()) {
+        (Some(a), Some(b)) if b.state.time > a.state.time => Ok((a, b)),
+        _ => Err(Problem::Data(
+            "the window holds fewer than two observations at different times".into(),
+        )),
+    }
+}
+
+/// The largest of the values, NaN winning (an unmeasurable value must not pass).
+fn worst(values: impl IntoIterator<Item = f64>) -> f64 {
+    values.into_iter().fold(0.0, |m: f64, v| {
+        if v.is_nan() || m.is_nan() {
+            f64::NAN
+        } else {
+            m.max(v)
+        }
+    })
+}
+
+/// Every dynamics check of a scenario over its observations.
+pub fn check(
+    scenario: &Scenario,
+    want: Option<&ExpectedInterpretation>,
+    observations: &[Observation],
+) -> Vec<CheckResult> {
+    let empty = ExpectedInterpretation::default();
+    let want = want.unwrap_or(&empty);
+    let mut out = Vec::new();
+    for c in &scenario.checks {
+        let name = format!("dynamics.{}", c.name);
+        let results = measure(c, &name, want, observations).unwrap_or_else(|p| {
+            let (status, message) = match p {
+                Problem::Missing(m) => (Status::Fail, m),
+                Problem::Data(m) => (Status::HarnessError, m),
+            };
+            vec![CheckResult::new(name.clone(), status, message)]
+        });
+        out.extend(results.into_iter().map(|r| r.with_decisions(&c.decisions)));
+    }
+    out
+}
+
+fn measure(
+    c: &DynamicsCheck,
+    name: &str,
+    want: &ExpectedInterpretation,
+    observations: &[Observation],
+) -> Measured<Vec<CheckResult>> {
+    let w = window(c, observations);
+    if w.is_empty() {
+        return Err(Problem::Data("the window holds no observation".into()));
+    }
+    Ok(match &c.kind {
+        CheckKind::Limit {
+            joint: node,
+            limit,
+            tolerance,
+        } => {
+            let j = joint(want, *node)?;
+            let l = j
+                .limits
+                .get(*limit)
+                .ok_or_else(|| Problem::Data(format!("joint {node} has no limit {limit}")))?;
+            let one = Limit {
+                kind: dof(&l.kind)?,
+                axes: l.axes.clone(),
+                min: l.min,
+                max: l.max,
+                stiffness: l.stiffness,
+                damping: 0.0,
+            };
+            let set = match j.coupling.as_str() {
+                "per_axis" => LimitSet::PerAxis(vec![one]),
+                _ => LimitSet::Coupled(vec![one]),
+            };
+            let mut violations = Vec::new();
+            let mut at = (0.0, 0.0);
+            for o in &w {
+                let [a, b] = frames(j, &o.state)?;
+                for e in metrics::evaluate(&set, &a, &b) {
+                    if e.violation.is_nan() || e.violation.abs() > at.1 {
+                        at = (o.state.time, e.violation.abs());
+                    }
+                    violations.push(e.violation.abs());
+                }
+            }
+            let v = worst(violations);
+            vec![CheckResult::graded(
+                name,
+                v,
+                *tolerance,
+                format!(
+                    "largest violation of {} limit {limit} ({:?} axes {:?}, [{:?}, {:?}]) of joint {node}: {v:.6} at t = {:.4}",
+                    j.coupling, l.kind, l.axes, l.min, l.max, at.0
+                ),
+            )]
+        }
+        CheckKind::Still {
+            nodes,
+            length,
+            angle,
+        } => {
+            let first = w[0];
+            let (mut dt, mut dq) = (Vec::new(), Vec::new());
+            for n in nodes {
+                let p0 = iso(node_pose(&first.state, *n)?);
+                for o in &w {
+                    let p = iso(node_pose(&o.state, *n)?);
+                    dt.push((p.translation.vector - p0.translation.vector).norm());
+                    dq.push(angle_between(&p0.rotation, &p.rotation));
+                }
+            }
+            let (dt, dq) = (worst(dt), worst(dq));
+            vec![
+                CheckResult::graded(
+                    format!("{name}.translation"),
+                    dt,
+                    *length,
+                    format!("largest displacement of nodes {nodes:?}: {dt:.6} m"),
+                ),
+                CheckResult::graded(
+                    format!("{name}.rotation"),
+                    dq,
+                    *angle,
+                    format!("largest rotation of nodes {nodes:?}: {dq:.6} rad"),
+                ),
+            ]
+        }
+        CheckKind::MeanVelocity {
+            node,
+            expected,
+            tolerance,
+        } => {
+            let (a, b) = ends(&w)?;
+            let (pa, pb) = (node_pose(&a.state, *node)?, node_pose(&b.state, *node)?);
+            let v = (Vector3::from(pb.translation) - Vector3::from(pa.translation))
+                / (b.state.time - a.state.time);
+            let dev = (v - Vector3::from(*expected)).norm();
+            vec![CheckResult::graded(
+                name,
+                dev,
+                *tolerance,
+                format!(
+                    "node {node}: mean velocity [{:.4}, {:.4}, {:.4}] m/s, expected {expected:?}",
+                    v.x, v.y, v.z
+                ),
+            )]
+        }
+        CheckKind::Acceleration {
+            node,
+            expected,
+            tolerance,
+        } => {
+            let (a, b) = ends(&w)?;
+            let (sa, sb) = (node_pose(&a.state, *node)?, node_pose(&b.state, *node)?);
+            let acc = (Vector3::from(sb.linear_velocity) - Vector3::from(sa.linear_velocity))
+                / (b.state.time - a.state.time);
+            let dev = (acc - Vector3::from(*expected)).norm();
+            vec![CheckResult::graded(
+                name,
+                dev,
+                *tolerance,
+                format!(
+                    "node {node}: mean acceleration [{:.4}, {:.4}, {:.4}] m/s², expected {expected:?}",
+                    acc.x, acc.y, acc.z
+                ),
+            )]
+        }
+        CheckKind::NoContact { pairs } => {
+            let sorted: Vec<[usize; 2]> = pairs
+                .iter()
+                .map(|p| [p[0].min(p[1]), p[0].max(p[1])])
+                .collect();
+            let mut hits = 0usize;
+            let mut first = None;
+            for o in &w {
+                for c in &o.state.contacts {
+                    let c = [c[0].min(c[1]), c[0].max(c[1])];
+                    if sorted.contains(&c) {
+                        hits += 1;
+                        first.get_or_insert((c, o.state.time));
+                    }
+                }
+            }
+            let mut r = CheckResult::exact(
+                name,
+                hits == 0,
+                format!(
+                    "{hits} contact observation(s) of forbidden pairs; first {:?}",
+                    first
+                ),
+            );
+            r.measured = Some(hits as f64);
+            vec![r]
+        }
+        CheckKind::TriggerEvents {
+            trigger,
+            other,
+            enter,
+            exit,
+        } => {
+            let seen = |kind: &str| {
+                w.iter().any(|o| {
+                    o.state
+                        .trigger_events
+                        .iter()
+                        .any(|e| e.kind == kind && e.trigger == *trigger && e.other == *other)
+                })
+            };
+            let (got_enter, got_exit) = (seen("enter"), seen("exit"));
+            vec![CheckResult::exact(
+                name,
+                got_enter == *enter && got_exit == *exit,
+                format!(
+                    "trigger {trigger} with {other}: enter {got_enter} exit {got_exit}, expected enter {enter} exit {exit}"
+                ),
+            )]
+        }
+        CheckKind::MaxHeight {
+            node,
+            direction,
+            expected,
+            tolerance,
+        } => {
+            let d = Vector3::from(*direction).normalize();
+            let mut heights = Vec::new();
+            for o in &w {
+                heights.push(Vector3::from(node_pose(&o.state, *node)?.translation).dot(&d));
+            }
+            let h = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let h = if heights.iter().any(|x| x.is_nan()) {
+                f64::NAN
+            } else {
+                h
+            };
+            vec![CheckResult::graded(
+                name,
+                h - expected,
+                *tolerance,
+                format!("node {node}: highest {h:.4} m along {direction:?}, expected {expected}"),
+            )]
+        }
+        CheckKind::Displacement {
+            node,
+            direction,
+            expected,
+            tolerance,
+        } => {
+            let (a, b) = ends(&w)?;
+            let d = Vector3::from(*direction).normalize();
+            let s = (Vector3::from(node_pose(&b.state, *node)?.translation)
+                - Vector3::from(node_pose(&a.state, *node)?.translation))
+            .dot(&d);
+            vec![CheckResult::graded(
+                name,
+                s - expected,
+                *tolerance,
+                format!("node {node}: moved {s:.4} m along {direction:?}, expected {expected}"),
+            )]
+        }
+        CheckKind::Drive {
+            joint: node,
+            drive,
+            target,
+            tolerance,
+        } => {
+            let j = joint(want, *node)?;
+            let dr = j
+                .drives
+                .get(*drive)
+                .ok_or_else(|| Problem::Data(format!("joint {node} has no drive {drive}")))?;
+            let kind = dof(&dr.dof)?;
+            let mut devs = Vec::new();
+            let mut last = f64::NAN;
+            for o in &w {
+                let [a, b] = frames(j, &o.state)?;
+                last = match kind {
+                    DofKind::Linear => metrics::linear_metric(&[dr.axis], &a, &b),
+                    DofKind::Angular => metrics::angular_metric(&[dr.axis], &a, &b),
+                };
+                devs.push((last - target).abs());
+            }
+            let v = worst(devs);
+            vec![CheckResult::graded(
+                name,
+                v,
+                *tolerance,
+                format!(
+                    "joint {node} drive {drive} ({} axis {}): largest distance to target {target}: {v:.6}; last value {last:.6}",
+                    dr.dof, dr.axis
+                ),
+            )]
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,477 @@
+//! Interpretation: what `interpretation()` reports after load equals the reference's expected
+//! interpretation: bodies (kind, mass, centre of mass, inertia incl. infinite moments,
+//! velocities), colliders (owner, trigger, shape, pose), pairs (contact, combined friction and
+//! restitution) and joints (bodies and attachment frames).
+//!
+//! Each quantity is one check; its measured value is the worst deviation over the objects,
+//! named in the message, graded against the case's tolerance class for that unit: `length`
+//! (metres), `angle` (radians) or `scalar` (the [`geometry::scaled`] deviation).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nalgebra::{Matrix3, Vector3};
+use serde_json::Value;
+
+use crate::case::expected::{ExpectedInterpretation, InertiaExpect, MassValue};
+use crate::check::CheckResult;
+use crate::check::geometry::{self, angle_between, distance, scaled};
+use crate::implementation::{Interpretation, MassReport, Pose};
+use crate::status::Status;
+use crate::tolerance::Tolerance;
+
+/// The worst deviation seen for one quantity, with where it was and what it rests on.
+#[derive(Debug, Default)]
+struct Worst {
+    value: Option<f64>,
+    message: String,
+    decisions: BTreeSet<String>,
+}
+
+impl Worst {
+    /// Record a deviation; NaN counts as the worst of all.
+    fn see(&mut self, value: f64, decisions: &[String], message: impl FnOnce() -> String) {
+        self.decisions.extend(decisions.iter().cloned());
+        let worse = match self.value {
+            None => true,
+            Some(v) => value.is_nan() || (!v.is_nan() && value > v),
+        };
+        if worse {
+            self.value = Some(value);
+            self.message = message();
+        }
+    }
+
+    /// The graded check, `SKIP` when the case has no tolerance class for it; `None` when
+    /// nothing was compared.
+    fn result(
+        self,
+        check: &str,
+        class: &str,
+        tolerances: &BTreeMap<String, Tolerance>,
+    ) -> Option<CheckResult> {
+        let value = self.value?;
+        let decisions: Vec<String> = self.decisions.into_iter().collect();
+        let r = match tolerances.get(class) {
+            Some(t) => CheckResult::graded(check, value, *t, self.message),
+            None => CheckResult::new(
+                check,
+                Status::Skip,
+                format!("the case gives no `{class}` tolerance class"),
+            ),
+        };
+        Some(r.with_decisions(&decisions))
+    }
+}
+
+/// Yes/no comparisons of one quantity: the first mismatch is the message.
+#[derive(Debug, Default)]
+struct Exact {
+    compared: bool,
+    mismatches: Vec<String>,
+    decisions: BTreeSet<String>,
+}
+
+impl Exact {
+    fn see(&mut self, ok: bool, decisions: &[String], message: impl FnOnce() -> String) {
+        self.compared = true;
+        self.decisions.extend(decisions.iter().cloned());
+        if !ok {
+            self.mismatches.push(message());
+        }
+    }
+
+    fn result(self, check: &str) -> Option<CheckResult> {
+        if !self.compared {
+            return None;
+        }
+        let n = self.mismatches.len();
+        let message = match self.mismatches.first() {
+            Some(first) if n > 1 => format!("{first} (and {} more)", n - 1),
+            Some(first) => first.clone(),
+            None => String::new(),
+        };
+        let decisions: Vec<String> = self.decisions.into_iter().collect();
+        Some(CheckResult::exact(check, n == 0, message).with_decisions(&decisions))
+    }
+}
+
+fn mass_deviation(want: MassValue, got: MassReport) -> Option<f64> {
+    match (want, got) {
+        (MassValue::EngineComputes, _) => None,
+        (MassValue::Infinite, MassReport::Infinite) => Some(0.0),
+        (MassValue::Finite(w), MassReport::Finite(g)) => Some(scaled(g, w)),
+        _ => Some(f64::INFINITY),
+    }
+}
+
+fn inverse(m: MassReport) -> f64 {
+    match m {
+        MassReport::Infinite => 0.0,
+        MassReport::Finite(v) => 1.0 / v,
+        // Not reported where the file gives a value: no number to compare, a deviation of NaN.
+        MassReport::Unspecified => f64::NAN,
+    }
+}
+
+/// The inverse inertia tensor `R diag(1/d) R^T` of a report (infinite moments give 0).
+fn reported_inverse_tensor(d: &[MassReport; 3], q: [f64; 4]) -> Matrix3<f64> {
+    let r = geometry::rotation(q).to_rotation_matrix().into_inner();
+    r * Matrix3::from_diagonal(&Vector3::new(inverse(d[0]), inverse(d[1]), inverse(d[2])))
+        * r.transpose()
+}
+
+/// Numeric shape parameters of the reference's shape JSON, by the report's names.
+fn shape_parameters(shape: &Value) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    if let Some(map) = shape.as_object() {
+        for (k, v) in map {
+            match v {
+                Value::Number(n) => out.extend(n.as_f64().map(|x| (k.clone(), x))),
+                Value::Array(a) => {
+                    for (i, x) in a.iter().enumerate() {
+                        out.extend(x.as_f64().map(|x| (format!("{k}[{i}]"), x)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// A reported parameter by the name [`shape_parameters`] gives it.
+fn reported_parameter(params: &serde_json::Map<String, Value>, name: &str) -> Option<f64> {
+    match name.split_once('[') {
+        Some((k, rest)) => {
+            let i: usize = rest.trim_end_matches(']').parse().ok()?;
+            params.get(k)?.as_array()?.get(i)?.as_f64()
+        }
+        None => params.get(name)?.as_f64(),
+    }
+}
+
+/// Mesh references (`mesh`) are indices into the file, not comparable with a report.
+fn compared_parameter(name: &str) -> bool {
+    name != "mesh"
+}
+
+fn pose_deviation(want: &Pose, got_t: [f64; 3], got_q: [f64; 4]) -> (f64, f64) {
+    (
+        distance(want.translation, got_t),
+        angle_between(
+            &geometry::rotation(want.rotation),
+            &geometry::rotation(got_q),
+        ),
+    )
+}
+
+fn sets_equal(
+    check: &str,
+    what: &str,
+    want: &BTreeSet<usize>,
+    got: &BTreeSet<usize>,
+) -> CheckResult {
+    let missing: Vec<_> = want.difference(got).collect();
+    let extra: Vec<_> = got.difference(want).collect();
+    CheckResult::exact(
+        check,
+        missing.is_empty() && extra.is_empty(),
+        format!("{what} nodes missing {missing:?}, unexpected {extra:?}"),
+    )
+}
+
+/// Every interpretation check of a case.
+pub fn check(
+    want: &ExpectedInterpretation,
+    got: &Interpretation,
+    tolerances: &BTreeMap<String, Tolerance>,
+) -> Vec<CheckResult> {
+    let mut out = Vec::new();
+    bodies(want, got, tolerances, &mut out);
+    colliders(want, got, tolerances, &mut out);
+    pairs(want, got, tolerances, &mut out);
+    joints(want, got, tolerances, &mut out);
+    out
+}
+
+fn bodies(
+    want: &ExpectedInterpretation,
+    got: &Interpretation,
+    tol: &BTreeMap<String, Tolerance>,
+    out: &mut Vec<CheckResult>,
+) {
+    if want.bodies.is_empty() && got.bodies.is_empty() {
+        return;
+    }
+    let w: BTreeSet<usize> = want.bodies.iter().map(|b| b.node).collect();
+    let g: BTreeSet<usize> = got.bodies.iter().map(|b| b.node).collect();
+    out.push(sets_equal("interpretation.bodies.set", "body", &w, &g));
+    let mut kind = Exact::default();
+    let (mut mass, mut com, mut inertia, mut velocity) = (
+        Worst::default(),
+        Worst::default(),
+        Worst::default(),
+        Worst::default(),
+    );
+    for e in &want.bodies {
+        let Some(r) = got.bodies.iter().find(|b| b.node == e.node) else {
+            continue;
+        };
+        let d = &e.decisions;
+        kind.see(r.kind == e.kind, d, || {
+            format!("body {}: kind {} expected {}", e.node, r.kind, e.kind)
+        });
+        if let Some(dev) = mass_deviation(e.mass, r.mass) {
+            mass.see(dev, d, || {
+                format!("body {}: mass {:?} expected {:?}", e.node, r.mass, e.mass)
+            });
+        }
+        if let Some(c) = e.center_of_mass {
+            let got = r.center_of_mass.unwrap_or([f64::NAN; 3]);
+            com.see(distance(c, got), d, || {
+                format!(
+                    "body {}: centre of mass {:?} expected {:?}",
+                    e.node, r.center_of_mass, c
+                )
+            });
+        }
+        if let InertiaExpect::Given {
+            principal,
+            inverse_tensor: Some(rows),
+        } = &e.inertia
+        {
+            let want_inv = Matrix3::from_fn(|i, j| rows[i][j]);
+            let got_inv = reported_inverse_tensor(&r.inertia_diagonal, r.inertia_orientation);
+            let want_inf = principal.as_ref().map(|p| {
+                p.moments
+                    .iter()
+                    .filter(|m| **m == MassValue::Infinite)
+                    .count()
+            });
+            let got_inf = r
+                .inertia_diagonal
+                .iter()
+                .filter(|m| **m == MassReport::Infinite)
+                .count();
+            let dev = if want_inf.is_some_and(|n| n != got_inf) {
+                f64::INFINITY
+            } else {
+                (got_inv - want_inv).norm() / want_inv.norm().max(1.0)
+            };
+            inertia.see(dev, d, || {
+                format!(
+                    "body {}: inertia {:?} about {:?} expected inverse tensor {:?}",
+                    e.node, r.inertia_diagonal, r.inertia_orientation, rows
+                )
+            });
+        }
+        let lin = (Vector3::from(r.linear_velocity) - Vector3::from(e.linear_velocity)).norm()
+            / Vector3::from(e.linear_velocity).norm().max(1.0);
+        let ang = (Vector3::from(r.angular_velocity) - Vector3::from(e.angular_velocity)).norm()
+            / Vector3::from(e.angular_velocity).norm().max(1.0);
+        velocity.see(lin.max(ang), d, || {
+            format!(
+                "body {}: velocity {:?} / {:?} expected {:?} / {:?}",
+                e.node,
+                r.linear_velocity,
+                r.angular_velocity,
+                e.linear_velocity,
+                e.angular_velocity
+            )
+        });
+    }
+    out.extend(kind.result("interpretation.bodies.kind"));
+    out.extend(mass.result("interpretation.bodies.mass", "scalar", tol));
+    out.extend(com.result("interpretation.bodies.center_of_mass", "length", tol));
+    out.extend(inertia.result("interpretation.bodies.inertia", "scalar", tol));
+    out.extend(velocity.result("interpretation.bodies.velocity", "scalar", tol));
+}
+
+fn colliders(
+    want: &ExpectedInterpretation,
+    got: &Interpretation,
+    tol: &BTreeMap<String, Tolerance>,
+    out: &mut Vec<CheckResult>,
+) {
+    if want.colliders.is_empty() && got.colliders.is_empty() {
+        return;
+    }
+    let w: BTreeSet<usize> = want.colliders.iter().map(|c| c.node).collect();
+    let g: BTreeSet<usize> = got.colliders.iter().map(|c| c.node).collect();
+    out.push(sets_equal(
+        "interpretation.colliders.set",
+        "collider",
+        &w,
+        &g,
+    ));
+    let mut owner = Exact::default();
+    let mut kind = Exact::default();
+    let mut size = Worst::default();
+    let mut translation = Worst::default();
+    let mut rotation = Worst::default();
+    for e in &want.colliders {
+        let Some(r) = got.colliders.iter().find(|c| c.node == e.node) else {
+            continue;
+        };
+        let d = &e.decisions;
+        owner.see(
+            r.body == e.body_node && r.is_trigger == e.trigger,
+            d,
+            || {
+                format!(
+                    "collider {}: body {:?} trigger {} expected body {:?} trigger {}",
+                    e.node, r.body, r.is_trigger, e.body_node, e.trigger
+                )
+            },
+        );
+        if let Some(shape) = &e.shape {
+            let ty = shape.get("type").and_then(Value::as_str).unwrap_or("");
+            kind.see(r.shape == ty, d, || {
+                format!("collider {}: shape {} expected {ty}", e.node, r.shape)
+            });
+            if r.shape == ty {
+                for (name, value) in shape_parameters(shape) {
+                    if !compared_parameter(&name) {
+                        continue;
+                    }
+                    let got = reported_parameter(&r.parameters, &name);
+                    let dev = got.map_or(f64::INFINITY, |g| (g - value).abs());
+                    size.see(dev, d, || {
+                        format!("collider {}: {ty} {name} {got:?} expected {value}", e.node)
+                    });
+                }
+            }
+        }
+        let (dt, dq) = pose_deviation(&e.pose, r.translation, r.rotation);
+        translation.see(dt, d, || {
+            format!(
+                "collider {}: translation {:?} expected {:?}",
+                e.node, r.translation, e.pose.translation
+            )
+        });
+        rotation.see(dq, d, || {
+            format!(
+                "collider {}: rotation {:?} expected {:?}",
+                e.node, r.rotation, e.pose.rotation
+            )
+        });
+    }
+    out.extend(owner.result("interpretation.colliders.owner"));
+    out.extend(kind.result("interpretation.colliders.shape"));
+    out.extend(size.result("interpretation.colliders.shape_size", "length", tol));
+    out.extend(translation.result("interpretation.colliders.translation", "length", tol));
+    out.extend(rotation.result("interpretation.colliders.rotation", "angle", tol));
+}
+
+fn pairs(
+    want: &ExpectedInterpretation,
+    got: &Interpretation,
+    tol: &BTreeMap<String, Tolerance>,
+    out: &mut Vec<CheckResult>,
+) {
+    if want.pairs.is_empty() {
+        return;
+    }
+    let mut contact = Exact::default();
+    let mut friction = Worst::default();
+    let mut restitution = Worst::default();
+    for e in &want.pairs {
+        let (a, b) = (e.nodes[0].min(e.nodes[1]), e.nodes[0].max(e.nodes[1]));
+        let d = &e.decisions;
+        let Some(r) = got
+            .pairs
+            .iter()
+            .find(|p| (p.a.min(p.b), p.a.max(p.b)) == (a, b))
+        else {
+            contact.see(false, d, || format!("pair ({a}, {b}) is not reported"));
+            continue;
+        };
+        contact.see(r.collide == e.contact, d, || {
+            format!(
+                "pair ({a}, {b}): collide {} expected {}",
+                r.collide, e.contact
+            )
+        });
+        let frictions = [
+            (
+                "static friction",
+                e.friction.static_friction,
+                r.static_friction,
+            ),
+            (
+                "dynamic friction",
+                e.friction.dynamic_friction,
+                r.dynamic_friction,
+            ),
+        ];
+        for (name, w, g) in frictions {
+            let Some(w) = w else { continue };
+            let dev = g.map_or(f64::INFINITY, |g| scaled(g, w));
+            friction.see(dev, d, || {
+                format!("pair ({a}, {b}): {name} {g:?} expected {w}")
+            });
+        }
+        if let Some(w) = e.restitution.value {
+            let g = r.restitution;
+            let dev = g.map_or(f64::INFINITY, |g| scaled(g, w));
+            restitution.see(dev, d, || {
+                format!("pair ({a}, {b}): restitution {g:?} expected {w}")
+            });
+        }
+    }
+    out.extend(contact.result("interpretation.pairs.contact"));
+    out.extend(friction.result("interpretation.pairs.friction", "scalar", tol));
+    out.extend(restitution.result("interpretation.pairs.restitution", "scalar", tol));
+}
+
+fn joints(
+    want: &ExpectedInterpretation,
+    got: &Interpretation,
+    tol: &BTreeMap<String, Tolerance>,
+    out: &mut Vec<CheckResult>,
+) {
+    if want.joints.is_empty() && got.joints.is_empty() {
+        return;
+    }
+    let w: BTreeSet<usize> = want.joints.iter().map(|j| j.node).collect();
+    let g: BTreeSet<usize> = got.joints.iter().map(|j| j.node).collect();
+    out.push(sets_equal("interpretation.joints.set", "joint", &w, &g));
+    let mut bodies = Exact::default();
+    let mut translation = Worst::default();
+    let mut rotation = Worst::default();
+    for e in &want.joints {
+        let Some(r) = got.joints.iter().find(|j| j.node == e.node) else {
+            continue;
+        };
+        let d = &e.decisions;
+        let want_bodies = [e.frames[0].body_node, e.frames[1].body_node];
+        bodies.see(r.bodies == want_bodies, d, || {
+            format!(
+                "joint {}: bodies {:?} expected {:?}",
+                e.node, r.bodies, want_bodies
+            )
+        });
+        for (i, (f, rf)) in e.frames.iter().zip(&r.frames).enumerate() {
+            let (dt, dq) = pose_deviation(&f.relative, rf.translation, rf.rotation);
+            let side = ["A", "B"][i];
+            translation.see(dt, d, || {
+                format!(
+                    "joint {} frame {side}: translation {:?} expected {:?}",
+                    e.node, rf.translation, f.relative.translation
+                )
+            });
+            rotation.see(dq, d, || {
+                format!(
+                    "joint {} frame {side}: rotation {:?} expected {:?}",
+                    e.node, rf.rotation, f.relative.rotation
+                )
+            });
+        }
+    }
+    out.extend(bodies.result("interpretation.joints.bodies"));
+    out.extend(translation.result("interpretation.joints.frames.translation", "length", tol));
+    out.extend(rotation.result("interpretation.joints.frames.rotation", "angle", tol));
+}
+
+#[cfg(test)]
+mod tests;

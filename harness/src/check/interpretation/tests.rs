@@ -1,0 +1,325 @@
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::*;
+use crate::implementation::{
+    BodyReport, ColliderReport, JointReport, PairReport, Pose as ReportPose,
+};
+
+const I: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
+
+fn tolerances() -> BTreeMap<String, Tolerance> {
+    [
+        ("length", 1e-6, 1e-3),
+        ("angle", 1e-6, 1e-3),
+        ("scalar", 1e-6, 1e-3),
+    ]
+    .into_iter()
+    .map(|(n, r, a)| (n.to_owned(), Tolerance::new(r, a).expect("valid")))
+    .collect()
+}
+
+/// The reference's JSON for a scene: a dynamic body at node 1 (mass 2, moments [2, inf, 4]),
+/// a box collider on it, a static sphere at node 3, their pair, and a joint at node 4 from the
+/// body to the world.
+fn expected() -> ExpectedInterpretation {
+    serde_json::from_value(json!({
+        "profile": "khr-2024-draft",
+        "nodes": [],
+        "bodies": [{
+            "index": 0, "node": 1, "kind": "dynamic", "omi_type": null,
+            "pose": {"translation": [0, 1, 0], "rotation": I},
+            "mass": {"kind": "finite", "value": 2.0}, "inverse_mass": 0.5,
+            "center_of_mass": [0, 0.5, 0], "center_of_mass_world": [0, 1.5, 0],
+            "inertia": {"kind": "given",
+                "principal": {"moments": [{"kind": "finite", "value": 2.0}, {"kind": "infinite"}, {"kind": "finite", "value": 4.0}], "orientation": I},
+                "tensor": null,
+                "inverse_tensor": [[0.5, 0, 0], [0, 0, 0], [0, 0, 0.25]]},
+            "linear_velocity": [1, 0, 0], "angular_velocity": [0, 0, 0],
+            "gravity_factor": 1.0, "decisions": ["D-MASS-ZERO", "D-FRAMES"]
+        }],
+        "colliders": [
+            {"index": 0, "node": 2, "body": 0, "body_node": 1, "trigger": false,
+             "pose": {"translation": [0, 0.5, 0], "rotation": I},
+             "shape": {"type": "box", "size": [1, 2, 3]}, "material": 0, "filter": null, "decisions": ["D-FRAMES"]},
+            {"index": 1, "node": 3, "body": null, "body_node": null, "trigger": false,
+             "pose": {"translation": [5, 0, 0], "rotation": I},
+             "shape": {"type": "sphere", "radius": 0.5}, "material": 0, "filter": null, "decisions": ["D-FRAMES"]}
+        ],
+        "compound_triggers": [],
+        "pairs": [{
+            "colliders": [0, 1], "nodes": [2, 3], "bodies": [0, null],
+            "friction": {"mode": "average", "static": 0.5, "dynamic": 0.4},
+            "restitution": {"mode": null, "value": null},
+            "allows_ab": true, "allows_ba": true, "collide": true, "trigger": false,
+            "joined_by": null, "contact": true, "overlap": false, "decisions": ["D-COMBINE"]
+        }],
+        "joints": [{
+            "node": 4, "bodies": [0, null],
+            "frames": [
+                {"node": 4, "body": 0, "body_node": 1, "relative": {"translation": [0, 1, 0], "rotation": I}, "world": {"translation": [0, 2, 0], "rotation": I}},
+                {"node": 5, "body": null, "body_node": null, "relative": {"translation": [0, 2, 0], "rotation": I}, "world": {"translation": [0, 2, 0], "rotation": I}}
+            ],
+            "coupling": "coupled",
+            "limits": [{"index": 0, "kind": "angular", "axes": [0], "min": -1.0, "max": 1.0, "stiffness": null, "damping": 0, "metric": 0, "violation": 0}],
+            "drives": [],
+            "enable_collision": false, "decisions": ["D-FRAMES", "D-METRICS"]
+        }],
+        "constraints": []
+    }))
+    .expect("the reference's JSON reads")
+}
+
+/// What a conforming implementation reports for [`expected`].
+fn conforming() -> Interpretation {
+    let mut box_params = serde_json::Map::new();
+    box_params.insert("size".into(), json!([1.0, 2.0, 3.0]));
+    let mut sphere_params = serde_json::Map::new();
+    sphere_params.insert("radius".into(), json!(0.5));
+    Interpretation {
+        bodies: vec![BodyReport {
+            node: 1,
+            kind: "dynamic".into(),
+            mass: MassReport::Finite(2.0),
+            center_of_mass: Some([0.0, 0.5, 0.0]),
+            inertia_diagonal: [
+                MassReport::Finite(2.0),
+                MassReport::Infinite,
+                MassReport::Finite(4.0),
+            ],
+            inertia_orientation: I,
+            linear_velocity: [1.0, 0.0, 0.0],
+            angular_velocity: [0.0; 3],
+        }],
+        colliders: vec![
+            ColliderReport {
+                node: 2,
+                body: Some(1),
+                is_trigger: false,
+                shape: "box".into(),
+                parameters: box_params,
+                translation: [0.0, 0.5, 0.0],
+                rotation: I,
+            },
+            ColliderReport {
+                node: 3,
+                body: None,
+                is_trigger: false,
+                shape: "sphere".into(),
+                parameters: sphere_params,
+                translation: [5.0, 0.0, 0.0],
+                rotation: I,
+            },
+        ],
+        pairs: vec![PairReport {
+            a: 2,
+            b: 3,
+            collide: true,
+            static_friction: Some(0.5),
+            dynamic_friction: Some(0.4),
+            restitution: Some(0.0),
+        }],
+        joints: vec![JointReport {
+            node: 4,
+            bodies: [Some(1), None],
+            frames: [
+                ReportPose {
+                    translation: [0.0, 1.0, 0.0],
+                    rotation: I,
+                },
+                ReportPose {
+                    translation: [0.0, 2.0, 0.0],
+                    rotation: I,
+                },
+            ],
+        }],
+    }
+}
+
+fn by_name(results: &[CheckResult]) -> BTreeMap<&str, &CheckResult> {
+    results.iter().map(|r| (r.check.as_str(), r)).collect()
+}
+
+#[test]
+fn a_conforming_report_passes_every_check() {
+    let out = check(&expected(), &conforming(), &tolerances());
+    let names: Vec<&str> = out.iter().map(|r| r.check.as_str()).collect();
+    assert_eq!(
+        names,
+        vec![
+            "interpretation.bodies.set",
+            "interpretation.bodies.kind",
+            "interpretation.bodies.mass",
+            "interpretation.bodies.center_of_mass",
+            "interpretation.bodies.inertia",
+            "interpretation.bodies.velocity",
+            "interpretation.colliders.set",
+            "interpretation.colliders.owner",
+            "interpretation.colliders.shape",
+            "interpretation.colliders.shape_size",
+            "interpretation.colliders.translation",
+            "interpretation.colliders.rotation",
+            "interpretation.pairs.contact",
+            "interpretation.pairs.friction",
+            "interpretation.joints.set",
+            "interpretation.joints.bodies",
+            "interpretation.joints.frames.translation",
+            "interpretation.joints.frames.rotation",
+        ]
+    );
+    for r in &out {
+        assert_eq!(r.status, Status::Pass, "{r:?}");
+    }
+    // Decisions travel with the objects compared.
+    let m = by_name(&out);
+    assert_eq!(
+        m["interpretation.bodies.mass"].decisions,
+        vec!["D-FRAMES", "D-MASS-ZERO"]
+    );
+    assert_eq!(
+        m["interpretation.pairs.friction"].decisions,
+        vec!["D-COMBINE"]
+    );
+    // Restitution has no expected value [D-COMBINE-DEFAULT]: not checked at all.
+    assert!(!m.contains_key("interpretation.pairs.restitution"));
+}
+
+#[test]
+fn infinite_mass_and_moments_must_be_reported_as_infinite() {
+    let mut got = conforming();
+    // A huge finite moment instead of an infinite one: the inverse tensor differs by 1e-9 only,
+    // but the number of infinite moments differs, so it fails outright.
+    got.bodies[0].inertia_diagonal[1] = MassReport::Finite(1e9);
+    let out = check(&expected(), &got, &tolerances());
+    let r = by_name(&out)["interpretation.bodies.inertia"].clone();
+    assert_eq!(r.status, Status::Fail);
+    assert_eq!(r.measured, Some(f64::INFINITY));
+    let mut got = conforming();
+    got.bodies[0].mass = MassReport::Infinite;
+    let out = check(&expected(), &got, &tolerances());
+    assert_eq!(
+        by_name(&out)["interpretation.bodies.mass"].status,
+        Status::Fail
+    );
+}
+
+#[test]
+fn principal_axes_swapped_is_measured_on_the_inverse_tensor() {
+    // A quarter turn about z swaps the x and y principal axes: the inverse tensor becomes
+    // diag(0, 0.5, 0.25) instead of diag(0.5, 0, 0.25). |delta| = sqrt(0.5^2 + 0.5^2) = 0.70711,
+    // over max(1, |expected| = 0.559) = 1: 0.70711.
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let mut got = conforming();
+    got.bodies[0].inertia_orientation = [0.0, 0.0, h, h];
+    let out = check(&expected(), &got, &tolerances());
+    let r = by_name(&out)["interpretation.bodies.inertia"].clone();
+    assert_eq!(r.status, Status::Fail);
+    assert!((r.measured.expect("measured") - 0.5f64.hypot(0.5)).abs() < 1e-12);
+}
+
+#[test]
+fn each_kind_of_mistake_fails_its_own_check() {
+    let cases: Vec<(&str, fn(&mut Interpretation))> = vec![
+        ("interpretation.bodies.kind", |g| {
+            g.bodies[0].kind = "kinematic".into()
+        }),
+        ("interpretation.bodies.center_of_mass", |g| {
+            g.bodies[0].center_of_mass = Some([0.0, 0.0, 0.0])
+        }),
+        ("interpretation.bodies.velocity", |g| {
+            g.bodies[0].linear_velocity = [0.0, 0.0, 1.0]
+        }),
+        ("interpretation.bodies.set", |g| g.bodies.clear()),
+        ("interpretation.colliders.owner", |g| {
+            g.colliders[0].body = None
+        }),
+        ("interpretation.colliders.owner", |g| {
+            g.colliders[1].is_trigger = true
+        }),
+        ("interpretation.colliders.shape", |g| {
+            g.colliders[1].shape = "capsule".into()
+        }),
+        ("interpretation.colliders.shape_size", |g| {
+            g.colliders[0]
+                .parameters
+                .insert("size".into(), json!([1.0, 2.0, 2.0]));
+        }),
+        ("interpretation.colliders.shape_size", |g| {
+            g.colliders[1].parameters.remove("radius");
+        }),
+        ("interpretation.colliders.translation", |g| {
+            g.colliders[1].translation = [5.0, 0.1, 0.0]
+        }),
+        ("interpretation.colliders.rotation", |g| {
+            g.colliders[0].rotation = [1.0, 0.0, 0.0, 0.0]
+        }),
+        ("interpretation.pairs.contact", |g| {
+            g.pairs[0].collide = false
+        }),
+        ("interpretation.pairs.contact", |g| g.pairs.clear()),
+        ("interpretation.pairs.friction", |g| {
+            g.pairs[0].dynamic_friction = Some(0.45)
+        }),
+        ("interpretation.pairs.friction", |g| {
+            g.pairs[0].static_friction = None
+        }),
+        ("interpretation.joints.bodies", |g| {
+            g.joints[0].bodies = [None, Some(1)]
+        }),
+        ("interpretation.joints.frames.translation", |g| {
+            g.joints[0].frames[1].translation = [0.0, 0.0, 0.0]
+        }),
+        ("interpretation.joints.frames.rotation", |g| {
+            g.joints[0].frames[0].rotation = [0.0, 1.0, 0.0, 0.0]
+        }),
+        ("interpretation.joints.set", |g| g.joints[0].node = 7),
+    ];
+    for (name, mutate) in cases {
+        let mut got = conforming();
+        mutate(&mut got);
+        let out = check(&expected(), &got, &tolerances());
+        let failing: Vec<&str> = out
+            .iter()
+            .filter(|r| r.status != Status::Pass)
+            .map(|r| r.check.as_str())
+            .collect();
+        assert!(failing.contains(&name), "{name}: failing {failing:?}");
+        assert!(
+            out.iter()
+                .all(|r| r.status == Status::Pass || r.status == Status::Fail),
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
+fn small_deviations_grade_by_the_case_tolerances() {
+    let mut got = conforming();
+    // 0.0005 m off: outside recommended 1e-6, inside allowed 1e-3.
+    got.colliders[0].translation = [0.0, 0.5005, 0.0];
+    let out = check(&expected(), &got, &tolerances());
+    let r = by_name(&out)["interpretation.colliders.translation"].clone();
+    assert_eq!(r.status, Status::QualityWarning);
+    assert!((r.measured.expect("measured") - 0.0005).abs() < 1e-12);
+    assert_eq!((r.recommended, r.allowed), (Some(1e-6), Some(1e-3)));
+    assert!(r.message.starts_with("collider 2"), "{}", r.message);
+}
+
+#[test]
+fn a_missing_tolerance_class_skips_only_what_needs_it() {
+    let mut tol = tolerances();
+    tol.remove("angle");
+    let out = check(&expected(), &conforming(), &tol);
+    let m = by_name(&out);
+    assert_eq!(m["interpretation.colliders.rotation"].status, Status::Skip);
+    assert!(
+        m["interpretation.colliders.rotation"]
+            .message
+            .contains("`angle`")
+    );
+    assert_eq!(
+        m["interpretation.colliders.translation"].status,
+        Status::Pass
+    );
+}

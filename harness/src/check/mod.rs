@@ -1,0 +1,150 @@
+//! Checks: compare what an implementation reports with the reference's expectations in the
+//! case data. One module per check family; none of them holds a tolerance or a spec rule: the
+//! tolerances come from the case, the semantics from `reference`.
+
+pub mod constraints;
+pub mod dynamics;
+pub mod geometry;
+pub mod interpretation;
+pub mod validation;
+
+use serde::{Deserialize, Serialize};
+
+use crate::status::Status;
+use crate::tolerance::Tolerance;
+
+/// The result of one check of one case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckResult {
+    /// `load`, `validation.reject`, `interpretation.bodies.mass`, `dynamics.<name>`, ...
+    pub check: String,
+    pub status: Status,
+    /// The measured deviation (or quantity), next to its tolerances.
+    #[serde(default)]
+    pub measured: Option<f64>,
+    #[serde(default)]
+    pub recommended: Option<f64>,
+    #[serde(default)]
+    pub allowed: Option<f64>,
+    /// Decision ids the expectation rests on.
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    #[serde(default)]
+    pub message: String,
+}
+
+impl CheckResult {
+    /// A check with a status and a message, nothing measured.
+    pub fn new(check: impl Into<String>, status: Status, message: impl Into<String>) -> Self {
+        CheckResult {
+            check: check.into(),
+            status,
+            measured: None,
+            recommended: None,
+            allowed: None,
+            decisions: Vec::new(),
+            message: message.into(),
+        }
+    }
+
+    /// A yes/no check: `PASS` when `ok`, else `FAIL` with the message.
+    pub fn exact(check: impl Into<String>, ok: bool, message: impl Into<String>) -> Self {
+        let status = if ok { Status::Pass } else { Status::Fail };
+        CheckResult::new(
+            check,
+            status,
+            if ok { String::new() } else { message.into() },
+        )
+    }
+
+    /// A measured deviation graded against a tolerance class.
+    pub fn graded(
+        check: impl Into<String>,
+        measured: f64,
+        tolerance: Tolerance,
+        message: impl Into<String>,
+    ) -> Self {
+        CheckResult {
+            check: check.into(),
+            status: tolerance.grade(measured),
+            measured: Some(measured),
+            recommended: Some(tolerance.recommended),
+            allowed: Some(tolerance.allowed),
+            decisions: Vec::new(),
+            message: message.into(),
+        }
+    }
+
+    pub fn with_decisions<S: AsRef<str>>(mut self, decisions: &[S]) -> Self {
+        let mut d: Vec<String> = self.decisions;
+        d.extend(decisions.iter().map(|s| s.as_ref().to_owned()));
+        d.sort();
+        d.dedup();
+        self.decisions = d;
+        self
+    }
+}
+
+/// The status of a case from its checks: a failure or harness error wins (the worst one);
+/// else a case with a pass is a pass (the worst pass, so a quality warning shows); else the
+/// worst of the rest (not supported, skip, not run). No check at all: `NOTRUN`.
+pub fn case_status(checks: &[CheckResult]) -> Status {
+    let worst = |f: fn(Status) -> bool| checks.iter().map(|c| c.status).filter(|s| f(*s)).max();
+    worst(|s| s.is_failure() || s == Status::HarnessError)
+        .or_else(|| worst(Status::is_pass))
+        .or_else(|| worst(|_| true))
+        .unwrap_or(Status::Notrun)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(status: Status) -> CheckResult {
+        CheckResult::new("x", status, "")
+    }
+
+    #[test]
+    fn case_status_rules() {
+        assert_eq!(case_status(&[]), Status::Notrun);
+        assert_eq!(
+            case_status(&[c(Status::Pass), c(Status::Skip)]),
+            Status::Pass
+        );
+        assert_eq!(
+            case_status(&[
+                c(Status::Pass),
+                c(Status::QualityWarning),
+                c(Status::NotSupported)
+            ]),
+            Status::QualityWarning
+        );
+        assert_eq!(
+            case_status(&[c(Status::Pass), c(Status::Fail), c(Status::Crash)]),
+            Status::Crash
+        );
+        assert_eq!(
+            case_status(&[c(Status::Skip), c(Status::NotSupported)]),
+            Status::NotSupported
+        );
+        assert_eq!(
+            case_status(&[c(Status::Pass), c(Status::HarnessError)]),
+            Status::HarnessError
+        );
+    }
+
+    #[test]
+    fn graded_records_the_measurement_and_both_bounds() {
+        let t = Tolerance::new(0.1, 0.2).expect("valid");
+        let r = CheckResult::graded("dynamics.limit", 0.15, t, "m")
+            .with_decisions(&["D-B", "D-A", "D-B"]);
+        assert_eq!(r.status, Status::QualityWarning);
+        assert_eq!(
+            (r.measured, r.recommended, r.allowed),
+            (Some(0.15), Some(0.1), Some(0.2))
+        );
+        assert_eq!(r.decisions, vec!["D-A", "D-B"]);
+        assert_eq!(CheckResult::exact("a", true, "why").message, "");
+        assert_eq!(CheckResult::exact("a", false, "why").status, Status::Fail);
+    }
+}

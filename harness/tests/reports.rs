@@ -1,0 +1,335 @@
+//! Golden files for every report format: a fixed run (two implementations, every verdict,
+//! measured values with tolerances, characters that need escaping) rendered into each format
+//! and compared byte for byte with `tests/golden/reports/`. `BLESS=1 cargo test -p physics-cts
+//! --test reports` rewrites them; review the diff before committing.
+
+use std::path::PathBuf;
+
+use physics_cts::case::{CaseEntry, Tier};
+use physics_cts::check::CheckResult;
+use physics_cts::implementation::Capabilities;
+use physics_cts::report::{self, csv, diff::Diff, html, junit, markdown, ndjson, summary};
+use physics_cts::results::{CaseResult, ImplInfo, Run};
+use physics_cts::status::Status;
+use physics_cts::tolerance::Tolerance;
+
+fn golden(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/reports")
+        .join(name);
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, actual).expect("bless");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1 to create it)", path.display()));
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "{name} differs from the golden file at line {}:\n  golden: {:?}\n  actual: {:?}\n(BLESS=1 to update)",
+            line + 1,
+            expected.lines().nth(line),
+            actual.lines().nth(line)
+        );
+    }
+}
+
+fn entry(id: &str, area: &str, tier: Tier, features: &[&str]) -> CaseEntry {
+    CaseEntry {
+        id: id.into(),
+        file: format!("{id}.gltf"),
+        profile: match id.split('/').next() {
+            Some("omi") => "omi-2023",
+            Some("vrm") => "vrmc-constraints-draft",
+            _ => "khr-2024-draft",
+        }
+        .into(),
+        area: area.into(),
+        features: features.iter().map(|f| (*f).to_owned()).collect(),
+        tier,
+        valid: true,
+    }
+}
+
+fn graded(
+    check: &str,
+    measured: f64,
+    r: f64,
+    a: f64,
+    decisions: &[&str],
+    message: &str,
+) -> CheckResult {
+    CheckResult::graded(
+        check,
+        measured,
+        Tolerance::new(r, a).expect("valid"),
+        message,
+    )
+    .with_decisions(decisions)
+}
+
+fn pass(check: &str) -> CheckResult {
+    CheckResult::new(check, Status::Pass, "")
+}
+
+/// The fixed run every golden file renders.
+pub fn fixture() -> Run {
+    let hinge = entry(
+        "khr/joint/hinge-pm90",
+        "joint",
+        Tier::Required,
+        &["joint.limit.angular.1", "shape.box"],
+    );
+    let cone = entry(
+        "khr/joint/cone",
+        "joint",
+        Tier::Required,
+        &["joint.limit.angular.2"],
+    );
+    let capsule = entry(
+        "omi/shape/capsule-height",
+        "shape",
+        Tier::Optional,
+        &["shape.capsule"],
+    );
+    let vrm = entry("vrm/aim/yaw", "aim", Tier::Informative, &["vrm.aim"]);
+    let crash = entry(
+        "khr/body/mass-zero",
+        "body",
+        Tier::Required,
+        &["body.mass.infinite"],
+    );
+    let results = vec![
+        CaseResult::new(
+            "rapier",
+            &hinge,
+            vec![
+                pass("load"),
+                graded(
+                    "dynamics.limit-0",
+                    0.021,
+                    0.0175,
+                    0.035,
+                    &["D-METRICS", "D-TWIST-SIGNED"],
+                    "largest violation of coupled limit 0: 0.021 at t = 1.5",
+                ),
+            ],
+            None,
+            12,
+        ),
+        CaseResult::new(
+            "rapier",
+            &cone,
+            vec![CheckResult::new(
+                "capabilities",
+                Status::NotSupported,
+                "features not declared: joint.limit.angular.3",
+            )],
+            None,
+            0,
+        ),
+        CaseResult::new(
+            "rapier",
+            &capsule,
+            vec![
+                pass("load"),
+                graded(
+                    "interpretation.colliders.shape_size",
+                    0.5,
+                    1e-6,
+                    1e-4,
+                    &["D-CAPSULE"],
+                    "collider 1: capsule height Some(1.5) expected 1 <full height read as cap distance>",
+                ),
+            ],
+            Some("Rapier reads the \"height\" as the full height & we do not".into()),
+            7,
+        ),
+        CaseResult::new(
+            "rapier",
+            &vrm,
+            vec![CheckResult::new(
+                "constraints",
+                Status::Skip,
+                "the implementation does not take part in constraints",
+            )],
+            None,
+            0,
+        ),
+        CaseResult::new(
+            "rapier",
+            &crash,
+            vec![CheckResult::new(
+                "load",
+                Status::Crash,
+                "panicked: attempt to divide by zero",
+            )],
+            None,
+            3,
+        ),
+        CaseResult::new(
+            "reference",
+            &hinge,
+            vec![pass("load"), pass("interpretation.joints.bodies")],
+            None,
+            1,
+        ),
+        CaseResult::new(
+            "reference",
+            &cone,
+            vec![pass("load")],
+            Some("stale entry".into()),
+            1,
+        ),
+        CaseResult::new(
+            "reference",
+            &capsule,
+            vec![
+                pass("load"),
+                CheckResult::new(
+                    "dynamics.ground",
+                    Status::HarnessError,
+                    "the window holds no observation",
+                ),
+            ],
+            None,
+            1,
+        ),
+        CaseResult::new(
+            "reference",
+            &vrm,
+            vec![graded(
+                "constraints.bend.rotation",
+                2e-7,
+                1e-6,
+                1e-4,
+                &["D-VRM-AIM"],
+                "node 3",
+            )],
+            None,
+            2,
+        ),
+        CaseResult::new("reference", &crash, vec![pass("load")], None, 1),
+    ];
+    let caps = |profiles: &[&str], checks: &[&str]| Capabilities {
+        profiles: profiles.iter().map(|p| (*p).to_owned()).collect(),
+        features: vec!["joint.".into(), "shape.".into()],
+        checks: checks.iter().map(|c| (*c).to_owned()).collect(),
+    };
+    Run {
+        suite: "physics-cts 0.1.0".into(),
+        corpus: "corpus/v1".into(),
+        implementations: vec![
+            ImplInfo {
+                name: "rapier".into(),
+                version: "0.1.0".into(),
+                engine: "rapier3d 0.36 (f32)".into(),
+                capabilities: caps(
+                    &["khr-2024-draft", "omi-2023"],
+                    &["interpretation", "dynamics"],
+                ),
+            },
+            ImplInfo {
+                name: "reference".into(),
+                version: "0.1.0".into(),
+                engine: "reference".into(),
+                capabilities: caps(
+                    &["khr-2024-draft", "omi-2023", "vrmc-constraints-draft"],
+                    &["validation", "interpretation", "constraints"],
+                ),
+            },
+        ],
+        results,
+        duration_ms: 1234,
+    }
+}
+
+#[test]
+fn ndjson_log() {
+    golden("results.ndjson", &ndjson::render(&fixture()));
+}
+
+#[test]
+fn ndjson_reads_back_to_the_same_run() {
+    let run = fixture();
+    let back = ndjson::read(ndjson::render(&run).as_bytes()).expect("reads");
+    assert_eq!(back, run);
+}
+
+#[test]
+fn summary_json() {
+    golden("summary.json", &summary::render(&fixture()));
+}
+
+#[test]
+fn results_csv() {
+    golden("results.csv", &csv::render(&fixture()).expect("renders"));
+}
+
+#[test]
+fn junit_xml() {
+    golden("junit.xml", &junit::render(&fixture()).expect("renders"));
+}
+
+#[test]
+fn summary_markdown() {
+    golden("summary.md", &markdown::render(&fixture()));
+}
+
+#[test]
+fn report_html() {
+    let page = html::render(&fixture());
+    // Self-contained: no external asset, no script.
+    for needle in ["<script", "src=", "href=", "@import", "url("] {
+        assert!(!page.contains(needle), "report.html contains {needle}");
+    }
+    // Text from the run is escaped.
+    assert!(page.contains("&lt;full height read as cap distance&gt;"));
+    golden("report.html", &page);
+}
+
+#[test]
+fn diff_text() {
+    let old = fixture();
+    let mut new = fixture();
+    // rapier: the crash is fixed, the hinge breaks; reference: the capsule crashes now.
+    for r in &mut new.results {
+        match (r.implementation.as_str(), r.case.as_str()) {
+            ("rapier", "khr/body/mass-zero") => r.status = Status::Pass,
+            ("rapier", "khr/joint/hinge-pm90") => r.status = Status::Fail,
+            ("reference", "omi/shape/capsule-height") => r.status = Status::Crash,
+            _ => {}
+        }
+    }
+    new.results
+        .retain(|r| r.case != "vrm/aim/yaw" || r.implementation != "reference");
+    let d = Diff::of(&old, &new);
+    assert_eq!(d.fixed.len(), 1);
+    assert_eq!(d.broken.len(), 1);
+    assert_eq!(d.new_crashes.len(), 1);
+    assert!(d.regressed());
+    assert!(!Diff::of(&old, &old).regressed());
+    golden("diff.txt", &d.render());
+}
+
+#[test]
+fn write_summaries_writes_every_file() {
+    let dir = std::env::temp_dir().join(format!("physics-cts-reports-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    report::write_summaries(&dir, &fixture()).expect("writes");
+    for f in [
+        report::SUMMARY_JSON,
+        report::CSV,
+        report::JUNIT,
+        report::MARKDOWN,
+        report::HTML,
+    ] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,459 @@
+//! The runner against scripted fake implementations: statuses from the capability gate,
+//! implementation errors, panics, deadlines, the dynamics loop, and the streamed NDJSON log.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use physics_cts::case::Corpus;
+use physics_cts::expectations::Expectations;
+use physics_cts::implementation::{
+    Action, BodyReport, Capabilities, Handshake, ImplError, Implementation, Interpretation,
+    LoadOutcome, LoadRequest, MassReport, NodeState, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
+};
+use physics_cts::report::ndjson;
+use physics_cts::results::Verdict;
+use physics_cts::runner::{Entrant, Factory, ImplRunner, Options, run_matrix};
+use physics_cts::status::Status;
+use serde_json::{Value, json};
+
+/// A fake implementation scripted by the stem of the file it loads.
+#[derive(Debug, Default)]
+struct Scripted {
+    caps: Capabilities,
+    calls: Arc<AtomicUsize>,
+    stem: String,
+    config: Option<SimConfig>,
+    steps: u32,
+    pushed: f64,
+}
+
+impl Scripted {
+    fn caps() -> Capabilities {
+        Capabilities {
+            profiles: vec!["khr-2024-draft".into()],
+            features: vec!["body.".into()],
+            checks: vec![
+                "validation".into(),
+                "interpretation".into(),
+                "dynamics".into(),
+            ],
+        }
+    }
+}
+
+impl Implementation for Scripted {
+    fn handshake(&mut self) -> Result<Handshake, ImplError> {
+        Ok(Handshake {
+            name: "scripted".into(),
+            version: "1".into(),
+            engine: "none".into(),
+            protocol_version: PROTOCOL_VERSION,
+            capabilities: self.caps.clone(),
+        })
+    }
+
+    fn load(&mut self, request: &LoadRequest) -> Result<LoadOutcome, ImplError> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        self.stem = request
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match self.stem.as_str() {
+            "panic" => panic!("scripted panic in load"),
+            "hang" => {
+                std::thread::sleep(Duration::from_secs(3));
+                Ok(LoadOutcome::Loaded { notes: vec![] })
+            }
+            "error" => Err(ImplError::Failed("scripted failure".into())),
+            "unsupported" => Err(ImplError::NotSupported("scripted refusal".into())),
+            s if s.starts_with("invalid") => Ok(LoadOutcome::Rejected {
+                reason: "invalid".into(),
+                codes: vec!["NODE_CYCLE".into()],
+            }),
+            _ => Ok(LoadOutcome::Loaded { notes: vec![] }),
+        }
+    }
+
+    fn interpretation(&mut self) -> Result<Interpretation, ImplError> {
+        let kind = if self.stem == "wrong" {
+            "static"
+        } else {
+            "dynamic"
+        };
+        Ok(Interpretation {
+            bodies: vec![BodyReport {
+                node: 0,
+                kind: kind.into(),
+                mass: MassReport::Finite(1.0),
+                center_of_mass: Some([0.0; 3]),
+                inertia_diagonal: [MassReport::Finite(1.0); 3],
+                inertia_orientation: [0.0, 0.0, 0.0, 1.0],
+                linear_velocity: [0.0; 3],
+                angular_velocity: [0.0; 3],
+            }],
+            ..Interpretation::default()
+        })
+    }
+
+    fn configure(&mut self, config: &SimConfig) -> Result<(), ImplError> {
+        self.config = Some(*config);
+        Ok(())
+    }
+
+    fn step(&mut self, steps: u32) -> Result<(), ImplError> {
+        if self.stem == "crash-step" && self.steps > 0 {
+            panic!("scripted panic in step");
+        }
+        self.steps += steps;
+        Ok(())
+    }
+
+    /// Node 0 falls freely from rest under the configured gravity with symplectic Euler
+    /// (v_n = g n dt, y_n = g dt² n(n+1)/2); an impulse adds to x as a constant velocity.
+    fn observe(&mut self) -> Result<State, ImplError> {
+        let c = self
+            .config
+            .ok_or_else(|| ImplError::BadRequest("not configured".into()))?;
+        let n = f64::from(self.steps);
+        let t = n * c.dt;
+        let g = c.gravity[1];
+        Ok(State {
+            time: t,
+            nodes: vec![NodeState {
+                node: 0,
+                translation: [self.pushed * t, g * c.dt * c.dt * n * (n + 1.0) / 2.0, 0.0],
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                linear_velocity: [self.pushed, g * t, 0.0],
+                angular_velocity: [0.0; 3],
+            }],
+            contacts: vec![],
+            trigger_events: vec![],
+        })
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), ImplError> {
+        if let Action::Impulse { impulse, .. } = action {
+            self.pushed += impulse[0];
+        }
+        Ok(())
+    }
+
+    fn evaluate_constraints(&mut self, _: &Value) -> Result<Vec<NodeTrs>, ImplError> {
+        Err(ImplError::NotSupported("no constraints".into()))
+    }
+
+    fn unload(&mut self) -> Result<(), ImplError> {
+        Ok(())
+    }
+}
+
+fn factory(calls: Arc<AtomicUsize>) -> Factory {
+    Arc::new(move || {
+        Box::new(Scripted {
+            caps: Scripted::caps(),
+            calls: calls.clone(),
+            ..Scripted::default()
+        }) as Box<dyn Implementation + Send>
+    })
+}
+
+/// A fresh folder under the system temp dir.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("physics-cts-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn tol(r: f64, a: f64) -> Value {
+    json!({"recommended": r, "allowed": a})
+}
+
+/// Write a corpus of `(id, valid, features, expect)` cases (main files are empty: the
+/// scripted implementation only reads their names).
+fn corpus(dir: &Path, cases: &[(&str, bool, &[&str], Value)]) -> Corpus {
+    let mut rows = Vec::new();
+    for (id, valid, features, expect) in cases {
+        let file = format!("{id}.gltf");
+        let path = dir.join(&file);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, "{}").expect("write");
+        std::fs::write(dir.join(format!("{id}.expect.json")), expect.to_string()).expect("write");
+        rows.push(
+            json!({"id": id, "file": file, "profile": "khr-2024-draft", "area": "body",
+            "features": features, "tier": "required", "valid": valid}),
+        );
+    }
+    std::fs::write(
+        dir.join("manifest.json"),
+        json!({"cases": rows}).to_string(),
+    )
+    .expect("write");
+    Corpus::open(dir).expect("opens")
+}
+
+fn body_expect() -> Value {
+    json!({
+        "tolerances": {"length": tol(1e-9, 1e-6), "angle": tol(1e-9, 1e-6), "scalar": tol(1e-9, 1e-6)},
+        "interpretation": {"bodies": [{
+            "node": 0, "kind": "dynamic", "pose": {"translation": [0, 0, 0], "rotation": [0, 0, 0, 1]},
+            "mass": {"kind": "finite", "value": 1.0}, "center_of_mass": [0, 0, 0],
+            "inertia": {"kind": "engine_computes"},
+            "linear_velocity": [0, 0, 0], "angular_velocity": [0, 0, 0]
+        }]}
+    })
+}
+
+/// Observations every 7 steps: the window from step 50 starts at step 56 (t = 0.56) and ends
+/// at step 100 (t = 1). Mean v_y = (y_100 - y_56) / 0.44 with y_n = -10 * 1e-4 * n(n+1)/2:
+/// (-5.05 + 1.596) / 0.44 = -7.85; v_x = 2 only if the impulse at step 50 was applied.
+fn fall_expect() -> Value {
+    let mut e = body_expect();
+    e["scenario"] = json!({
+        "config": {"gravity": [0, -10, 0], "dt": 0.01, "substeps": 1},
+        "steps": 100, "observe_every": 7,
+        "actions": [{"step": 50, "action": "impulse", "node": 0, "impulse": [2, 0, 0]}],
+        "checks": [
+            {"name": "gravity", "kind": "acceleration", "node": 0, "expected": [0, -10, 0], "to_step": 49, "tolerance": tol(1e-9, 1e-6), "decisions": ["D-X"]},
+            {"name": "pushed", "kind": "mean_velocity", "node": 0, "expected": [2, -7.85, 0], "from_step": 50, "tolerance": tol(0.01, 0.1)}
+        ]
+    });
+    e
+}
+
+fn statuses(checks: &[physics_cts::check::CheckResult]) -> Vec<(String, Status)> {
+    checks.iter().map(|c| (c.check.clone(), c.status)).collect()
+}
+
+#[test]
+fn every_status_the_runner_assigns() {
+    let dir = scratch("runner-statuses");
+    let invalid =
+        json!({"issues": [{"code": "NODE_CYCLE", "pointer": "/nodes/0", "severity": "error"}]});
+    let c = corpus(
+        &dir,
+        &[
+            ("k/body/ok", true, &["body.dynamic"], body_expect()),
+            ("k/body/wrong", true, &["body.dynamic"], body_expect()),
+            ("k/body/panic", true, &[], body_expect()),
+            ("k/body/after-panic", true, &[], body_expect()),
+            ("k/body/error", true, &[], body_expect()),
+            ("k/body/unsupported", true, &[], body_expect()),
+            (
+                "k/body/undeclared",
+                true,
+                &["joint.limit.angular.3"],
+                body_expect(),
+            ),
+            ("k/body/invalid-1", false, &[], invalid.clone()),
+            ("k/body/fall", true, &[], fall_expect()),
+            ("k/body/crash-step", true, &[], fall_expect()),
+            (
+                "k/body/malformed",
+                true,
+                &[],
+                json!({"scenario": {"steps": "many"}}),
+            ),
+        ],
+    );
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut runner = ImplRunner::new("scripted", factory(calls.clone()), Options::default());
+    let mut run = |id: &str| {
+        let entry = c.entries.iter().find(|e| e.id == id).expect("entry");
+        runner.run_case(&c, entry)
+    };
+    let ok = run("k/body/ok");
+    assert!(ok.iter().all(|c| c.status == Status::Pass), "{ok:?}");
+    assert_eq!(ok[0].check, "load");
+    let wrong = run("k/body/wrong");
+    assert!(statuses(&wrong).contains(&("interpretation.bodies.kind".into(), Status::Fail)));
+    let panic = run("k/body/panic");
+    assert_eq!(statuses(&panic), vec![("load".into(), Status::Crash)]);
+    assert!(
+        panic[0].message.contains("scripted panic in load"),
+        "{}",
+        panic[0].message
+    );
+    // A fresh implementation serves the next case.
+    assert!(
+        run("k/body/after-panic")
+            .iter()
+            .all(|c| c.status == Status::Pass)
+    );
+    assert_eq!(
+        statuses(&run("k/body/error")),
+        vec![("load".into(), Status::Error)]
+    );
+    assert_eq!(
+        statuses(&run("k/body/unsupported")),
+        vec![("load".into(), Status::NotSupported)]
+    );
+    // The gate answers without a call.
+    let before = calls.load(Ordering::SeqCst);
+    let undeclared = run("k/body/undeclared");
+    assert_eq!(
+        statuses(&undeclared),
+        vec![("capabilities".into(), Status::NotSupported)]
+    );
+    assert!(undeclared[0].message.contains("joint.limit.angular.3"));
+    assert_eq!(calls.load(Ordering::SeqCst), before);
+    assert_eq!(
+        statuses(&run("k/body/invalid-1")),
+        vec![("validation.reject".into(), Status::Pass)]
+    );
+    // Dynamics: observations every 7 steps and at the action; the impulse at step 50 shows.
+    let fall = run("k/body/fall");
+    let st = statuses(&fall);
+    assert!(
+        st.contains(&("dynamics.gravity".into(), Status::Pass)),
+        "{fall:?}"
+    );
+    assert!(
+        st.contains(&("dynamics.pushed".into(), Status::Pass)),
+        "{fall:?}"
+    );
+    let g = fall
+        .iter()
+        .find(|c| c.check == "dynamics.gravity")
+        .expect("gravity");
+    assert_eq!(g.decisions, vec!["D-X"]);
+    let crash = run("k/body/crash-step");
+    assert!(
+        statuses(&crash).contains(&("dynamics".into(), Status::Crash)),
+        "{crash:?}"
+    );
+    let malformed = run("k/body/malformed");
+    assert_eq!(
+        statuses(&malformed),
+        vec![("case".into(), Status::HarnessError)]
+    );
+    assert_eq!(runner.restarts(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_case_past_its_deadline_times_out_and_the_next_one_runs() {
+    let dir = scratch("runner-timeout");
+    let c = corpus(
+        &dir,
+        &[
+            ("k/body/hang", true, &[], body_expect()),
+            ("k/body/ok", true, &[], body_expect()),
+        ],
+    );
+    let options = Options {
+        deadline: Duration::from_millis(300),
+        restart_budget: 5,
+    };
+    let mut runner = ImplRunner::new("scripted", factory(Arc::default()), options);
+    let hang = runner.run_case(&c, &c.entries[0]);
+    assert_eq!(statuses(&hang), vec![("case".into(), Status::Timeout)]);
+    let ok = runner.run_case(&c, &c.entries[1]);
+    assert!(ok.iter().all(|c| c.status == Status::Pass), "{ok:?}");
+    // Beyond the restart budget the rest is NOTRUN.
+    let mut strict = ImplRunner::new(
+        "scripted",
+        factory(Arc::default()),
+        Options {
+            restart_budget: 0,
+            ..options
+        },
+    );
+    assert_eq!(
+        statuses(&strict.run_case(&c, &c.entries[0]))[0].1,
+        Status::Timeout
+    );
+    assert_eq!(
+        statuses(&strict.run_case(&c, &c.entries[1]))[0].1,
+        Status::Notrun
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_matrix_run_streams_a_log_that_reads_back_with_verdicts() {
+    let dir = scratch("runner-matrix");
+    let c = corpus(
+        &dir,
+        &[
+            ("k/body/ok", true, &[], body_expect()),
+            ("k/body/wrong", true, &[], body_expect()),
+        ],
+    );
+    let entries: Vec<_> = c.entries.iter().collect();
+    let entrants = vec![
+        Entrant {
+            name: "a".into(),
+            factory: factory(Arc::default()),
+            expectations: Expectations::parse(
+                "[[known]]\ncase = \"k/body/wrong\"\nreason = \"r\"\n",
+            )
+            .expect("parses"),
+        },
+        Entrant {
+            name: "b".into(),
+            factory: factory(Arc::default()),
+            expectations: Expectations::parse("[[known]]\ncase = \"k/body/ok\"\nreason = \"r\"\n")
+                .expect("parses"),
+        },
+    ];
+    let log = std::cell::RefCell::new(ndjson::Writer::new(Vec::new()));
+    let mut seen = 0;
+    let run = run_matrix(
+        &c,
+        "fake",
+        &entries,
+        &entrants,
+        Options::default(),
+        &mut |infos| {
+            assert_eq!(infos.len(), 2);
+            log.borrow_mut()
+                .line(&ndjson::header("s", "fake", infos))
+                .expect("write");
+        },
+        &mut |r| {
+            seen += 1;
+            log.borrow_mut().case(r).expect("write");
+        },
+    );
+    assert_eq!(seen, 4);
+    let verdicts: Vec<(&str, &str, Verdict)> = run
+        .results
+        .iter()
+        .map(|r| (r.implementation.as_str(), r.case.as_str(), r.verdict))
+        .collect();
+    assert_eq!(
+        verdicts,
+        vec![
+            ("a", "k/body/ok", Verdict::Ok),
+            ("a", "k/body/wrong", Verdict::ExpectedFailure),
+            ("b", "k/body/ok", Verdict::UnexpectedPass),
+            ("b", "k/body/wrong", Verdict::Failed),
+        ]
+    );
+    assert!(!run.required_ok());
+    let mut log = log.into_inner();
+    log.line(&ndjson::footer(&run)).expect("write");
+    let text = String::from_utf8(log.into_inner()).expect("utf8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with(r#"{"type":"header""#));
+    assert!(
+        lines
+            .last()
+            .expect("footer")
+            .starts_with(r#"{"type":"footer""#)
+    );
+    let back = ndjson::read(text.as_bytes()).expect("reads");
+    assert_eq!(back.results.len(), 4);
+    for (a, b) in back.results.iter().zip(&run.results) {
+        assert_eq!(a.checks, b.checks);
+        assert_eq!((a.status, a.verdict), (b.status, b.verdict));
+    }
+    // A log cut in the middle of a line still gives the complete cases before it.
+    let cut = &text[..text.len() - 20];
+    assert!(ndjson::read(cut.as_bytes()).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
