@@ -11,10 +11,10 @@ fn main() {
 }
 
 fn echo_process() -> StdioImplementation {
-    let config = StdioConfig::new(
-        env!("CARGO_BIN_EXE_physics-cts"),
-        vec!["serve".into(), "echo".into()],
-    );
+    // `PHYSICS_CTS_BIN` overrides the binary (a copy, when the target folder is shared).
+    let bin = std::env::var_os("PHYSICS_CTS_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_physics-cts").into());
+    let config = StdioConfig::new(bin, vec!["serve".into(), "echo".into()]);
     let mut imp = StdioImplementation::new(config);
     imp.handshake().expect("the echo implementation starts");
     imp

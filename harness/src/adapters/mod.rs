@@ -3,8 +3,8 @@
 //! [`Implementation`](crate::implementation::Implementation) interface and compute no verdicts.
 
 pub mod rapier;
-pub mod stdio;
 pub(crate) mod scale;
+pub mod stdio;
 
 use std::str::FromStr;
 

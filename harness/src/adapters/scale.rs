@@ -47,7 +47,13 @@ pub(crate) fn uniform(d: &Vector3<f64>) -> Option<f64> {
 /// The shape's name and parameters as simulated under stretch `s`, in the vocabulary of
 /// `ColliderReport`. When `s` changes the shape's kind (an ellipsoid, a sheared box), the file's
 /// parameters are given with the per-axis `scale` (or the full `stretch`) beside them.
-#[cfg_attr(not(test), allow(dead_code, reason = "used by the reference adapter once reference::expect lands"))]
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "used by the reference adapter once reference::expect lands"
+    )
+)]
 pub(crate) fn parameters(
     shape: &Shape,
     s: &Matrix3<f64>,

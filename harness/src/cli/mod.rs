@@ -4,9 +4,9 @@
 //! failing cases), 2 a usage or I/O problem.
 
 mod diff;
-pub mod run;
 mod eval;
 mod generate;
+pub mod run;
 pub mod serve;
 mod validate;
 

@@ -54,8 +54,9 @@ fn factory_of(name: &str, args: &Args) -> anyhow::Result<runner::Factory> {
         let config = crate::adapters::stdio::StdioConfig::new(program.clone(), rest.to_vec())
             .scale_timeouts(args.timeout_multiplier);
         return Ok(std::sync::Arc::new(move || {
-            Box::new(crate::adapters::stdio::StdioImplementation::new(config.clone()))
-                as Box<dyn crate::implementation::Implementation + Send>
+            Box::new(crate::adapters::stdio::StdioImplementation::new(
+                config.clone(),
+            )) as Box<dyn crate::implementation::Implementation + Send>
         }));
     }
     bundled::factory(name).ok_or_else(|| {

@@ -28,7 +28,9 @@ pub fn names() -> Vec<&'static str> {
 
 fn build(name: &str) -> Option<Box<dyn Implementation>> {
     match name {
-        "rapier" => Some(Box::new(crate::adapters::rapier::RapierImplementation::new())),
+        "rapier" => Some(Box::new(
+            crate::adapters::rapier::RapierImplementation::new(),
+        )),
         "echo" => Some(Box::new(Echo::default())),
         _ => None,
     }

@@ -150,7 +150,10 @@ fn interpretation() -> Value {
             ("node", r("node")),
             ("kind", json!({"enum": ["static", "kinematic", "dynamic"]})),
             ("mass", r("mass")),
-            ("center_of_mass", json!({"oneOf": [r("vec3"), {"type": "null"}]})),
+            (
+                "center_of_mass",
+                json!({"oneOf": [r("vec3"), {"type": "null"}]}),
+            ),
             (
                 "inertia_diagonal",
                 json!({"type": "array", "items": r("mass"), "minItems": 3, "maxItems": 3}),
@@ -235,7 +238,9 @@ fn state() -> Value {
             ("nodes", array_of(node_state)),
             (
                 "contacts",
-                array_of(json!({"type": "array", "items": r("node"), "minItems": 2, "maxItems": 2})),
+                array_of(
+                    json!({"type": "array", "items": r("node"), "minItems": 2, "maxItems": 2}),
+                ),
             ),
             ("trigger_events", array_of(event)),
         ],
@@ -258,11 +263,17 @@ fn node_trs_list() -> Value {
 /// The schema of an op's request parameters.
 fn request_of(op: Op) -> Value {
     match op {
-        Op::Handshake => request(op, &[("protocol_version", json!({"type": "integer", "minimum": 1}))]),
+        Op::Handshake => request(
+            op,
+            &[("protocol_version", json!({"type": "integer", "minimum": 1}))],
+        ),
         Op::Load => request(
             op,
             &[
-                ("path", json!({"type": "string", "description": "Absolute path of the .gltf / .glb."})),
+                (
+                    "path",
+                    json!({"type": "string", "description": "Absolute path of the .gltf / .glb."}),
+                ),
                 ("profile", json!({"type": "string"})),
             ],
         ),
@@ -379,8 +390,10 @@ pub(crate) mod validator {
         {
             out.push(format!("{path}: {value} is not one of {e:?}"));
         }
-        if let (Some(min), Some(v)) = (schema.get("minimum").and_then(Value::as_f64), value.as_f64())
-            && v < min
+        if let (Some(min), Some(v)) = (
+            schema.get("minimum").and_then(Value::as_f64),
+            value.as_f64(),
+        ) && v < min
         {
             out.push(format!("{path}: {v} < {min}"));
         }
@@ -394,13 +407,21 @@ pub(crate) mod validator {
                 })
                 .count();
             if matching != 1 {
-                out.push(format!("{path}: {value} matches {matching} of oneOf, not 1"));
+                out.push(format!(
+                    "{path}: {value} matches {matching} of oneOf, not 1"
+                ));
             }
         }
         if let Some(items) = value.as_array() {
             let n = items.len() as u64;
-            if schema.get("minItems").and_then(Value::as_u64).is_some_and(|m| n < m)
-                || schema.get("maxItems").and_then(Value::as_u64).is_some_and(|m| n > m)
+            if schema
+                .get("minItems")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| n < m)
+                || schema
+                    .get("maxItems")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|m| n > m)
             {
                 out.push(format!("{path}: {n} items"));
             }
@@ -412,7 +433,12 @@ pub(crate) mod validator {
         }
         if let Some(obj) = value.as_object() {
             let props = schema.get("properties").and_then(Value::as_object);
-            for req in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+            for req in schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if let Some(k) = req.as_str()
                     && !obj.contains_key(k)
                 {
@@ -465,7 +491,11 @@ mod tests {
                 std::fs::write(&path, &text).expect("write");
             }
             let committed = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(committed == text, "{} is stale: run with PHYSICS_CTS_BLESS=1", path.display());
+            assert!(
+                committed == text,
+                "{} is stale: run with PHYSICS_CTS_BLESS=1",
+                path.display()
+            );
             names.push(format!("{name}.schema.json"));
         }
         let mut files: Vec<String> = std::fs::read_dir(folder())
@@ -475,7 +505,10 @@ mod tests {
             .collect();
         files.sort();
         names.sort();
-        assert_eq!(files, names, "a schema file without a message, or the reverse");
+        assert_eq!(
+            files, names,
+            "a schema file without a message, or the reverse"
+        );
     }
 
     fn schema_of(name: &str) -> Value {
@@ -504,45 +537,63 @@ mod tests {
             }),
             Call::Step { steps: 60 },
             Call::Observe,
-            Call::Apply(Action::Impulse { node: 1, impulse: [1.0, f64::NAN, 0.0] }),
-            Call::Apply(Action::Force { node: 2, force: [0.0, 9.81, 0.0] }),
+            Call::Apply(Action::Impulse {
+                node: 1,
+                impulse: [1.0, f64::NAN, 0.0],
+            }),
+            Call::Apply(Action::Force {
+                node: 2,
+                force: [0.0, 9.81, 0.0],
+            }),
             Call::Apply(Action::KinematicPose {
                 node: 3,
                 translation: [0.0; 3],
                 rotation: [0.0, 0.0, 0.0, 1.0],
             }),
-            Call::EvaluateConstraints { poses: json!({"nodes": {"0": {"scale": [1, 2, 3]}}}) },
+            Call::EvaluateConstraints {
+                poses: json!({"nodes": {"0": {"scale": [1, 2, 3]}}}),
+            },
             Call::Unload,
         ]
     }
 
     fn answers() -> Vec<(Op, Answer)> {
         let interpretation = Interpretation {
-            bodies: vec![BodyReport {
-                node: 0,
-                kind: "dynamic".into(),
-                mass: MassReport::Unspecified,
-                center_of_mass: None,
-                inertia_diagonal: [MassReport::Unspecified; 3],
-                inertia_orientation: [0.0, 0.0, 0.0, 1.0],
-                linear_velocity: [1.0, 0.0, 0.0],
-                angular_velocity: [0.0; 3],
-            }, BodyReport {
-                node: 0,
-                kind: "dynamic".into(),
-                mass: MassReport::Finite(2.0),
-                center_of_mass: Some([0.0, 0.5, 0.0]),
-                inertia_diagonal: [MassReport::Infinite, MassReport::Finite(1.0), MassReport::Finite(f64::INFINITY)],
-                inertia_orientation: [0.0, 0.0, 0.0, 1.0],
-                linear_velocity: [1.0, 0.0, 0.0],
-                angular_velocity: [0.0; 3],
-            }],
+            bodies: vec![
+                BodyReport {
+                    node: 0,
+                    kind: "dynamic".into(),
+                    mass: MassReport::Unspecified,
+                    center_of_mass: None,
+                    inertia_diagonal: [MassReport::Unspecified; 3],
+                    inertia_orientation: [0.0, 0.0, 0.0, 1.0],
+                    linear_velocity: [1.0, 0.0, 0.0],
+                    angular_velocity: [0.0; 3],
+                },
+                BodyReport {
+                    node: 0,
+                    kind: "dynamic".into(),
+                    mass: MassReport::Finite(2.0),
+                    center_of_mass: Some([0.0, 0.5, 0.0]),
+                    inertia_diagonal: [
+                        MassReport::Infinite,
+                        MassReport::Finite(1.0),
+                        MassReport::Finite(f64::INFINITY),
+                    ],
+                    inertia_orientation: [0.0, 0.0, 0.0, 1.0],
+                    linear_velocity: [1.0, 0.0, 0.0],
+                    angular_velocity: [0.0; 3],
+                },
+            ],
             colliders: vec![ColliderReport {
                 node: 1,
                 body: None,
                 is_trigger: false,
                 shape: "sphere".into(),
-                parameters: json!({"radius": 0.5}).as_object().cloned().unwrap_or_default(),
+                parameters: json!({"radius": 0.5})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
                 translation: [0.0; 3],
                 rotation: [0.0, 0.0, 0.0, 1.0],
             }],
@@ -557,7 +608,10 @@ mod tests {
             joints: vec![JointReport {
                 node: 4,
                 bodies: [Some(0), None],
-                frames: [Pose { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }; 2],
+                frames: [Pose {
+                    translation: [0.0; 3],
+                    rotation: [0.0, 0.0, 0.0, 1.0],
+                }; 2],
             }],
         };
         let state = State {
@@ -570,7 +624,11 @@ mod tests {
                 angular_velocity: [0.0; 3],
             }],
             contacts: vec![[1, 2]],
-            trigger_events: vec![TriggerEvent { kind: "enter".into(), trigger: 3, other: 1 }],
+            trigger_events: vec![TriggerEvent {
+                kind: "enter".into(),
+                trigger: 3,
+                other: 1,
+            }],
         };
         let handshake = Handshake {
             name: "x".into(),
@@ -585,17 +643,44 @@ mod tests {
         };
         let value = |v: &dyn erased::Ser| v.value();
         let mut out = vec![
-            (Op::Handshake, Answer { seq: 0, result: Ok(value(&handshake)) }),
-            (Op::Load, Answer { seq: 1, result: Ok(value(&LoadOutcome::Loaded { notes: vec![] })) }),
+            (
+                Op::Handshake,
+                Answer {
+                    seq: 0,
+                    result: Ok(value(&handshake)),
+                },
+            ),
             (
                 Op::Load,
                 Answer {
                     seq: 1,
-                    result: Ok(value(&LoadOutcome::Rejected { reason: "r".into(), codes: vec!["C".into()] })),
+                    result: Ok(value(&LoadOutcome::Loaded { notes: vec![] })),
                 },
             ),
-            (Op::Interpretation, Answer { seq: 2, result: Ok(value(&interpretation)) }),
-            (Op::Observe, Answer { seq: 3, result: Ok(value(&state)) }),
+            (
+                Op::Load,
+                Answer {
+                    seq: 1,
+                    result: Ok(value(&LoadOutcome::Rejected {
+                        reason: "r".into(),
+                        codes: vec!["C".into()],
+                    })),
+                },
+            ),
+            (
+                Op::Interpretation,
+                Answer {
+                    seq: 2,
+                    result: Ok(value(&interpretation)),
+                },
+            ),
+            (
+                Op::Observe,
+                Answer {
+                    seq: 3,
+                    result: Ok(value(&state)),
+                },
+            ),
             (
                 Op::EvaluateConstraints,
                 Answer {
@@ -610,11 +695,29 @@ mod tests {
             ),
         ];
         for op in [Op::Configure, Op::Step, Op::Apply, Op::Unload] {
-            out.push((op, Answer { seq: 5, result: Ok(Value::Null) }));
+            out.push((
+                op,
+                Answer {
+                    seq: 5,
+                    result: Ok(Value::Null),
+                },
+            ));
         }
         for op in Op::ALL {
-            out.push((op, Answer { seq: 6, result: Err(ImplError::Failed("no".into())) }));
-            out.push((op, Answer { seq: 7, result: Err(ImplError::NotSupported("no".into())) }));
+            out.push((
+                op,
+                Answer {
+                    seq: 6,
+                    result: Err(ImplError::Failed("no".into())),
+                },
+            ));
+            out.push((
+                op,
+                Answer {
+                    seq: 7,
+                    result: Err(ImplError::NotSupported("no".into())),
+                },
+            ));
         }
         out
     }
@@ -648,7 +751,8 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{op} answer {v}: {e:?}"));
             seen.insert(format!("{op}.answer"));
         }
-        let all: std::collections::BTreeSet<String> = schemas().into_iter().map(|(n, _)| n).collect();
+        let all: std::collections::BTreeSet<String> =
+            schemas().into_iter().map(|(n, _)| n).collect();
         assert_eq!(seen, all, "every schema has an example");
     }
 
@@ -659,7 +763,10 @@ mod tests {
         let good = json!({"seq": 1, "ok": {"time": 0.0, "nodes": [], "contacts": [], "trigger_events": []}});
         assert!(validate(&observe, &good).is_ok());
         let mut missing = good.clone();
-        missing["ok"].as_object_mut().expect("object").remove("contacts");
+        missing["ok"]
+            .as_object_mut()
+            .expect("object")
+            .remove("contacts");
         assert!(validate(&observe, &missing).is_err());
         let mut extra = good.clone();
         extra["ok"]["colour"] = json!("red");
