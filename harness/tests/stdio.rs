@@ -536,3 +536,88 @@ fn serve_echo_answers_every_operation() {
 fn cts_bin() -> OsString {
     std::env::var_os("PHYSICS_CTS_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_physics-cts").into())
 }
+
+/// Rapier in process and Rapier behind `physics-cts serve rapier` give the same status, and the
+/// same status for every check, on every case of the corpus (when the corpus is there).
+#[test]
+fn rapier_in_process_and_over_stdio_agree_on_the_corpus() {
+    use physics_cts::adapters::rapier::RapierImplementation;
+    use physics_cts::case::Corpus;
+    use physics_cts::expectations::Expectations;
+    use physics_cts::runner::{Entrant, Factory, Options, run_matrix};
+    use std::sync::Arc;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1");
+    if !root.join("manifest.json").exists() {
+        println!("no corpus at {}: skipping", root.display());
+        return;
+    }
+    let corpus = Corpus::open(&root).expect("the corpus opens");
+    let entries = corpus.filtered(None);
+    let in_process: Factory =
+        Arc::new(|| Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>);
+    let config = StdioConfig::new(cts_bin(), vec!["serve".into(), "rapier".into()]);
+    let over_stdio: Factory = Arc::new(move || {
+        Box::new(StdioImplementation::new(config.clone())) as Box<dyn Implementation + Send>
+    });
+    let entrants = vec![
+        Entrant {
+            name: "in-process".into(),
+            factory: in_process,
+            expectations: Expectations::default(),
+        },
+        Entrant {
+            name: "stdio".into(),
+            factory: over_stdio,
+            expectations: Expectations::default(),
+        },
+    ];
+    let run = run_matrix(
+        &corpus,
+        "v1",
+        &entries,
+        &entrants,
+        Options::default(),
+        &mut |_| {},
+        &mut |_| {},
+    );
+    let (a, b): (Vec<_>, Vec<_>) = run
+        .results
+        .iter()
+        .partition(|r| r.implementation == "in-process");
+    assert_eq!(a.len(), entries.len());
+    assert_eq!(b.len(), entries.len());
+    let mut differ = Vec::new();
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.case, y.case);
+        let checks = |r: &physics_cts::results::CaseResult| {
+            r.checks
+                .iter()
+                .map(|c| format!("{} {}", c.check, c.status))
+                .collect::<Vec<_>>()
+        };
+        if x.status != y.status || checks(x) != checks(y) {
+            differ.push(format!(
+                "{}: {} {:?} vs {} {:?}",
+                x.case,
+                x.status,
+                checks(x),
+                y.status,
+                checks(y)
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} cases differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+    let ms = |v: &[&physics_cts::results::CaseResult]| v.iter().map(|r| r.duration_ms).sum::<u64>();
+    println!(
+        "{} cases, identical statuses; in process {} ms, over stdio {} ms",
+        entries.len(),
+        ms(&a),
+        ms(&b)
+    );
+}
