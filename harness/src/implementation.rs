@@ -254,6 +254,19 @@ pub enum ImplError {
     /// A request arrived in the wrong state (e.g. step before load).
     #[error("bad request: {0}")]
     BadRequest(String),
+    /// Harness-side, never sent by an implementation: no answer within the deadline (`TIMEOUT`).
+    #[error("timeout: {0}")]
+    Timeout(String),
+    /// Harness-side: the implementation's process died (`CRASH`); the message has its exit
+    /// status and the tail of its stderr.
+    #[error("crashed: {0}")]
+    Crashed(String),
+    /// Harness-side: the implementation broke the protocol (`HARNESS_ERROR`).
+    #[error("protocol violation: {0}")]
+    Protocol(String),
+    /// Harness-side: the implementation is no longer started (restart budget spent; `NOTRUN`).
+    #[error("not run: {0}")]
+    NotRun(String),
 }
 
 /// One implementation under test. Every call may fail with [`ImplError`]; a panic is caught by

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod expectations;
 pub mod glob;
 pub mod implementation;
+pub mod protocol;
 pub mod report;
 pub mod results;
 pub mod runner;

@@ -66,7 +66,20 @@ pub fn error_status(e: &ImplError) -> Status {
         ImplError::NotSupported(_) => Status::NotSupported,
         ImplError::Failed(_) => Status::Error,
         ImplError::BadRequest(_) => Status::HarnessError,
+        ImplError::Timeout(_) => Status::Timeout,
+        ImplError::Crashed(_) => Status::Crash,
+        ImplError::Protocol(_) => Status::HarnessError,
+        ImplError::NotRun(_) => Status::Notrun,
     }
+}
+
+/// Whether an error left the implementation unusable (an out-of-process one was killed): the
+/// rest of the case is `NOTRUN` and the implementation is rebuilt.
+pub fn is_fatal(e: &ImplError) -> bool {
+    matches!(
+        e,
+        ImplError::Timeout(_) | ImplError::Crashed(_) | ImplError::Protocol(_)
+    )
 }
 
 /// The capability gate: a result without any call when the case cannot or need not run.
@@ -126,7 +139,7 @@ fn call<T>(name: &str, f: impl FnOnce() -> Result<T, ImplError>) -> Result<T, Fa
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(Box::new((
             CheckResult::new(name, error_status(&e), e.to_string()),
-            false,
+            is_fatal(&e),
         ))),
         Err(p) => Err(Box::new((
             CheckResult::new(

@@ -5,6 +5,7 @@
 pub mod rapier;
 pub mod reference;
 pub(crate) mod scale;
+pub mod stdio;
 
 use std::str::FromStr;
 

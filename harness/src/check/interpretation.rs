@@ -110,6 +110,7 @@ fn inverse(m: MassReport) -> f64 {
     match m {
         MassReport::Infinite => 0.0,
         MassReport::Finite(v) => 1.0 / v,
+        // Not reported where the file gives a value: no number to compare, a deviation of NaN.
         MassReport::Unspecified => f64::NAN,
     }
 }

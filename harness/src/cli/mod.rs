@@ -7,6 +7,7 @@ mod diff;
 mod eval;
 mod generate;
 pub mod run;
+pub mod serve;
 mod validate;
 
 use std::process::ExitCode;
@@ -33,6 +34,8 @@ pub enum Command {
     Eval(eval::Args),
     /// Write a corpus: hand-written cases plus generated ones for a seed.
     Generate(generate::Args),
+    /// Speak the stdio protocol on stdin/stdout for a bundled implementation.
+    Serve(serve::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(code) => code,

@@ -36,17 +36,41 @@ pub struct Args {
     /// Wall-time limit of one case, in seconds.
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
+    /// Scale every deadline (of a case, and of each request to a `stdio` implementation).
+    #[arg(long, default_value_t = 1.0)]
+    pub timeout_multiplier: f64,
+    /// With `--impl stdio`: the implementation's command and arguments, after `--`.
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+/// The factory of an implementation named on the command line: a bundled one, or `stdio`
+/// (a child process speaking the protocol, started with `command`).
+fn factory_of(name: &str, args: &Args) -> anyhow::Result<runner::Factory> {
+    if name == "stdio" {
+        let Some((program, rest)) = args.command.split_first() else {
+            bail!("--impl stdio needs the implementation's command after `--`");
+        };
+        let config = crate::adapters::stdio::StdioConfig::new(program.clone(), rest.to_vec())
+            .scale_timeouts(args.timeout_multiplier);
+        return Ok(std::sync::Arc::new(move || {
+            Box::new(crate::adapters::stdio::StdioImplementation::new(
+                config.clone(),
+            )) as Box<dyn crate::implementation::Implementation + Send>
+        }));
+    }
+    bundled::factory(name).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown implementation {name:?}; bundled: {}, or stdio -- CMD ARGS...",
+            bundled::names().join(", ")
+        )
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut entrants = Vec::new();
     for name in &args.implementations {
-        let Some(factory) = bundled::factory(name) else {
-            bail!(
-                "unknown implementation {name:?}; bundled: {}",
-                bundled::names().join(", ")
-            );
-        };
+        let factory = factory_of(name, &args)?;
         let expectations = Expectations::load(&args.expectations, name)?;
         entrants.push(Entrant {
             name: name.clone(),
@@ -56,6 +80,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
+    }
+    if !(args.timeout_multiplier > 0.0 && args.timeout_multiplier.is_finite()) {
+        bail!("--timeout-multiplier must be a positive number");
     }
     let corpus = Corpus::open(&args.corpus)
         .with_context(|| format!("opening the corpus {}", args.corpus.display()))?;
@@ -97,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None
     };
     let options = Options {
-        deadline: Duration::from_secs_f64(args.timeout),
+        deadline: Duration::from_secs_f64(args.timeout * args.timeout_multiplier),
         ..Options::default()
     };
     let label = args.corpus.display().to_string();

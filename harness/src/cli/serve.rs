@@ -1,0 +1,51 @@
+//! `physics-cts serve NAME`: speak the stdio protocol on stdin/stdout for a bundled
+//! implementation, so it can be run like any external one (`physics-cts run --impl stdio --
+//! physics-cts serve rapier`) and compared line by line with its in-process run.
+
+use std::io::{BufReader, BufWriter};
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use crate::implementation::Implementation;
+use crate::protocol::MAX_LINE_BYTES;
+use crate::protocol::serve::{Echo, serve};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The implementation to serve: a bundled one, or `echo` (answers every call with empty
+    /// results; for measuring the transport).
+    pub implementation: String,
+    /// Longest request line accepted, in bytes.
+    #[arg(long, default_value_t = MAX_LINE_BYTES)]
+    pub max_line: usize,
+}
+
+/// The implementations `serve` knows.
+pub fn names() -> Vec<&'static str> {
+    vec!["rapier", "echo"]
+}
+
+fn build(name: &str) -> Option<Box<dyn Implementation>> {
+    match name {
+        "rapier" => Some(Box::new(
+            crate::adapters::rapier::RapierImplementation::new(),
+        )),
+        "echo" => Some(Box::new(Echo::default())),
+        _ => None,
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let Some(mut imp) = build(&args.implementation) else {
+        bail!(
+            "unknown implementation {:?}; served: {}",
+            args.implementation,
+            names().join(", ")
+        );
+    };
+    let input = BufReader::new(std::io::stdin().lock());
+    let output = BufWriter::new(std::io::stdout().lock());
+    serve(imp.as_mut(), input, output, args.max_line)?;
+    Ok(ExitCode::SUCCESS)
+}

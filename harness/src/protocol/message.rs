@@ -1,0 +1,453 @@
+//! The envelopes: a request `{"seq": N, "op": "<operation>", ...params}` and its answer
+//! `{"seq": N, "ok": <result>}` or `{"seq": N, "error": {"error": "<kind>", "message": "..."}}`.
+//! One operation per method of [`Implementation`](crate::implementation::Implementation), with
+//! the same message types, so a run over stdio is the image of a run in process.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::json;
+use crate::implementation::{Action, ImplError, LoadRequest, PROTOCOL_VERSION, SimConfig};
+
+/// The operations, as the `op` field spells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    Handshake,
+    Load,
+    Interpretation,
+    Configure,
+    Step,
+    Observe,
+    Apply,
+    EvaluateConstraints,
+    Unload,
+}
+
+impl Op {
+    pub const ALL: [Op; 9] = [
+        Op::Handshake,
+        Op::Load,
+        Op::Interpretation,
+        Op::Configure,
+        Op::Step,
+        Op::Observe,
+        Op::Apply,
+        Op::EvaluateConstraints,
+        Op::Unload,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Handshake => "handshake",
+            Op::Load => "load",
+            Op::Interpretation => "interpretation",
+            Op::Configure => "configure",
+            Op::Step => "step",
+            Op::Observe => "observe",
+            Op::Apply => "apply",
+            Op::EvaluateConstraints => "evaluate_constraints",
+            Op::Unload => "unload",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|op| op.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One call with its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Call {
+    /// The harness says which protocol version it speaks.
+    Handshake {
+        protocol_version: u32,
+    },
+    Load(LoadRequest),
+    Interpretation,
+    Configure(SimConfig),
+    Step {
+        steps: u32,
+    },
+    Observe,
+    Apply(Action),
+    EvaluateConstraints {
+        poses: Value,
+    },
+    Unload,
+}
+
+impl Call {
+    pub fn handshake() -> Call {
+        Call::Handshake {
+            protocol_version: PROTOCOL_VERSION,
+        }
+    }
+
+    pub fn op(&self) -> Op {
+        match self {
+            Call::Handshake { .. } => Op::Handshake,
+            Call::Load(_) => Op::Load,
+            Call::Interpretation => Op::Interpretation,
+            Call::Configure(_) => Op::Configure,
+            Call::Step { .. } => Op::Step,
+            Call::Observe => Op::Observe,
+            Call::Apply(_) => Op::Apply,
+            Call::EvaluateConstraints { .. } => Op::EvaluateConstraints,
+            Call::Unload => Op::Unload,
+        }
+    }
+
+    /// The parameters as the fields of the request object (besides `seq` and `op`).
+    fn params(&self) -> Result<Map<String, Value>, json::Error> {
+        let value = match self {
+            Call::Handshake { protocol_version } => {
+                serde_json::json!({ "protocol_version": protocol_version })
+            }
+            Call::Load(r) => json::to_value(r)?,
+            Call::Configure(c) => json::to_value(c)?,
+            Call::Step { steps } => serde_json::json!({ "steps": steps }),
+            Call::Apply(a) => json::to_value(a)?,
+            Call::EvaluateConstraints { poses } => serde_json::json!({ "poses": poses }),
+            Call::Interpretation | Call::Observe | Call::Unload => Value::Object(Map::new()),
+        };
+        match value {
+            Value::Object(m) => Ok(m),
+            other => Err(json::Error(format!(
+                "parameters must be an object, not {other}"
+            ))),
+        }
+    }
+}
+
+/// A numbered call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub seq: u64,
+    pub call: Call,
+}
+
+/// Why a line is not a valid message. `seq` is the request's number when it could be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Malformed {
+    pub seq: Option<u64>,
+    pub message: String,
+}
+
+fn malformed(seq: Option<u64>, message: impl Into<String>) -> Malformed {
+    Malformed {
+        seq,
+        message: message.into(),
+    }
+}
+
+/// The object a line holds, or why it is not one.
+fn object_of(line: &[u8]) -> Result<Map<String, Value>, Malformed> {
+    let value: Value =
+        serde_json::from_slice(line).map_err(|e| malformed(None, format!("not JSON: {e}")))?;
+    match value {
+        Value::Object(m) => Ok(m),
+        _ => Err(malformed(None, "not a JSON object")),
+    }
+}
+
+fn seq_of(m: &Map<String, Value>) -> Result<u64, Malformed> {
+    match m.get("seq") {
+        Some(v) => v.as_u64().ok_or_else(|| {
+            malformed(
+                None,
+                format!("\"seq\" must be a non-negative integer, not {v}"),
+            )
+        }),
+        None => Err(malformed(None, "missing \"seq\"")),
+    }
+}
+
+impl Request {
+    /// The request as one line of JSON (without the newline).
+    pub fn encode(&self) -> Result<Vec<u8>, json::Error> {
+        // Written by hand so `seq` and `op` lead the line (a JSON map would sort its keys).
+        let mut line = format!("{{\"seq\":{},\"op\":\"{}\"", self.seq, self.call.op()).into_bytes();
+        for (k, v) in self.call.params()? {
+            line.push(b',');
+            serde_json::to_writer(&mut line, &k).map_err(|e| json::Error(e.to_string()))?;
+            line.push(b':');
+            serde_json::to_writer(&mut line, &v).map_err(|e| json::Error(e.to_string()))?;
+        }
+        line.push(b'}');
+        Ok(line)
+    }
+
+    /// Read a request line. Unknown parameters are ignored (a later minor revision may add some).
+    pub fn decode(line: &[u8]) -> Result<Request, Malformed> {
+        let mut m = object_of(line)?;
+        let seq = seq_of(&m)?;
+        m.remove("seq");
+        let op = match m.remove("op") {
+            Some(Value::String(s)) => {
+                Op::parse(&s).ok_or_else(|| malformed(Some(seq), format!("unknown op {s:?}")))?
+            }
+            Some(v) => {
+                return Err(malformed(
+                    Some(seq),
+                    format!("\"op\" must be a string, not {v}"),
+                ));
+            }
+            None => return Err(malformed(Some(seq), "missing \"op\"")),
+        };
+        let params = Value::Object(m);
+        let bad = |e: json::Error| malformed(Some(seq), format!("{op}: {e}"));
+        #[derive(serde::Deserialize)]
+        struct Handshake {
+            protocol_version: u32,
+        }
+        #[derive(serde::Deserialize)]
+        struct Step {
+            steps: u32,
+        }
+        #[derive(serde::Deserialize)]
+        struct Poses {
+            poses: Value,
+        }
+        let call = match op {
+            Op::Handshake => Call::Handshake {
+                protocol_version: json::from_value::<Handshake>(params)
+                    .map_err(bad)?
+                    .protocol_version,
+            },
+            Op::Load => Call::Load(json::from_value(params).map_err(bad)?),
+            Op::Interpretation => Call::Interpretation,
+            Op::Configure => Call::Configure(json::from_value(params).map_err(bad)?),
+            Op::Step => Call::Step {
+                steps: json::from_value::<Step>(params).map_err(bad)?.steps,
+            },
+            Op::Observe => Call::Observe,
+            Op::Apply => Call::Apply(json::from_value(params).map_err(bad)?),
+            Op::EvaluateConstraints => Call::EvaluateConstraints {
+                poses: json::from_value::<Poses>(params).map_err(bad)?.poses,
+            },
+            Op::Unload => Call::Unload,
+        };
+        Ok(Request { seq, call })
+    }
+}
+
+/// The error kinds an implementation may send; the others of [`ImplError`] are the harness's.
+pub const WIRE_ERRORS: [&str; 3] = ["not_supported", "failed", "bad_request"];
+
+/// An answer: the result as a JSON value (typed by the op it answers) or the implementation's
+/// error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    pub seq: u64,
+    pub result: Result<Value, ImplError>,
+}
+
+impl Answer {
+    /// The answer to `seq` with a typed result.
+    pub fn of<T: serde::Serialize>(seq: u64, result: Result<T, ImplError>) -> Answer {
+        let result = match result {
+            Ok(v) => {
+                json::to_value(&v).map_err(|e| ImplError::Failed(format!("cannot encode: {e}")))
+            }
+            Err(e) => Err(e),
+        };
+        Answer { seq, result }
+    }
+
+    /// The answer as one line of JSON. Only the wire error kinds are sent; a harness-side error
+    /// in an answer (which `serve` never produces) is sent as `failed`.
+    pub fn encode(&self) -> Vec<u8> {
+        encode_answer(Some(self.seq), &self.result)
+    }
+
+    /// Read an answer line: an object with an integer `seq` and exactly one of `ok` / `error`,
+    /// the error one of the [`WIRE_ERRORS`] kinds with a string message.
+    pub fn decode(line: &[u8]) -> Result<Answer, Malformed> {
+        let mut m = object_of(line)?;
+        let seq = seq_of(&m)?;
+        let result = match (m.remove("ok"), m.remove("error")) {
+            (Some(ok), None) => Ok(ok),
+            (None, Some(error)) => Err(wire_error(error).map_err(|e| malformed(Some(seq), e))?),
+            (Some(_), Some(_)) => {
+                return Err(malformed(Some(seq), "both \"ok\" and \"error\""));
+            }
+            (None, None) => return Err(malformed(Some(seq), "neither \"ok\" nor \"error\"")),
+        };
+        Ok(Answer { seq, result })
+    }
+}
+
+/// An answer line (also for a request whose `seq` could not be read: `"seq": null`).
+pub fn encode_answer(seq: Option<u64>, result: &Result<Value, ImplError>) -> Vec<u8> {
+    // Written by hand so `seq` leads the line.
+    let mut line = match seq {
+        Some(n) => format!("{{\"seq\":{n},"),
+        None => "{\"seq\":null,".to_owned(),
+    }
+    .into_bytes();
+    let body = match result {
+        Ok(v) => {
+            line.extend_from_slice(b"\"ok\":");
+            serde_json::to_writer(&mut line, v)
+        }
+        Err(e) => {
+            let (kind, message) = match e {
+                ImplError::NotSupported(s) => ("not_supported", s.clone()),
+                ImplError::BadRequest(s) => ("bad_request", s.clone()),
+                ImplError::Failed(s) => ("failed", s.clone()),
+                other => ("failed", other.to_string()),
+            };
+            line.extend_from_slice(b"\"error\":");
+            serde_json::to_writer(
+                &mut line,
+                &serde_json::json!({ "error": kind, "message": message }),
+            )
+        }
+    };
+    line.push(b'}');
+    // Writing a `Value` into a `Vec` cannot fail; if it ever did, the line is not JSON and the
+    // peer reports a protocol violation.
+    debug_assert!(body.is_ok());
+    line
+}
+
+fn wire_error(v: Value) -> Result<ImplError, String> {
+    let Value::Object(m) = &v else {
+        return Err(format!("\"error\" must be an object, not {v}"));
+    };
+    let kind = m.get("error").and_then(Value::as_str).unwrap_or("");
+    if !WIRE_ERRORS.contains(&kind) {
+        return Err(format!(
+            "\"error.error\" must be one of {}, not {}",
+            WIRE_ERRORS.join(", "),
+            m.get("error").map_or("nothing".into(), Value::to_string)
+        ));
+    }
+    json::from_value(v).map_err(|e| format!("\"error\": {e}"))
+}
+
+/// The typed result of an `ok` value, or why it does not fit the op's answer type.
+pub fn typed<T: DeserializeOwned>(op: Op, ok: Value) -> Result<T, String> {
+    json::from_value(ok).map_err(|e| format!("the answer to {op} does not fit: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn round_trip(call: Call) {
+        let r = Request { seq: 7, call };
+        let line = r.encode().expect("encodes");
+        assert!(!line.contains(&b'\n'));
+        assert_eq!(Request::decode(&line).expect("decodes"), r);
+    }
+
+    #[test]
+    fn every_op_round_trips() {
+        round_trip(Call::handshake());
+        round_trip(Call::Load(LoadRequest {
+            path: PathBuf::from("/a/b.gltf"),
+            profile: "khr-2024-draft".into(),
+        }));
+        round_trip(Call::Interpretation);
+        round_trip(Call::Configure(SimConfig::default()));
+        round_trip(Call::Step { steps: 60 });
+        round_trip(Call::Observe);
+        round_trip(Call::Apply(Action::Force {
+            node: 4,
+            force: [0.0, 10.0, -1.0],
+        }));
+        round_trip(Call::EvaluateConstraints {
+            poses: serde_json::json!({"nodes": {"1": {"rotation": [0, 0, 0, 1]}}}),
+        });
+        round_trip(Call::Unload);
+    }
+
+    #[test]
+    fn request_layout_is_flat() {
+        let line = Request {
+            seq: 3,
+            call: Call::Step { steps: 10 },
+        }
+        .encode()
+        .expect("encodes");
+        assert_eq!(line, br#"{"seq":3,"op":"step","steps":10}"#);
+        let line = Request {
+            seq: 4,
+            call: Call::Apply(Action::Impulse {
+                node: 1,
+                impulse: [f64::NAN, 0.0, 1.0],
+            }),
+        }
+        .encode()
+        .expect("encodes");
+        assert_eq!(
+            line,
+            br#"{"seq":4,"op":"apply","action":"impulse","impulse":["NaN",0.0,1.0],"node":1}"#
+        );
+    }
+
+    #[test]
+    fn malformed_requests_say_why() {
+        let cases: [(&[u8], Option<u64>, &str); 7] = [
+            (b"hello", None, "not JSON"),
+            (b"[1]", None, "not a JSON object"),
+            (br#"{"op":"step"}"#, None, "missing \"seq\""),
+            (br#"{"seq":-1,"op":"step"}"#, None, "non-negative integer"),
+            (br#"{"seq":2}"#, Some(2), "missing \"op\""),
+            (br#"{"seq":2,"op":"jump"}"#, Some(2), "unknown op"),
+            (
+                br#"{"seq":2,"op":"step"}"#,
+                Some(2),
+                "missing field `steps`",
+            ),
+        ];
+        for (line, seq, text) in cases {
+            let e = Request::decode(line).expect_err("malformed");
+            assert_eq!(e.seq, seq, "{e}");
+            assert!(e.message.contains(text), "{e}");
+        }
+    }
+
+    #[test]
+    fn answers_round_trip_and_are_checked() {
+        let ok = Answer::of(5, Ok::<_, ImplError>(vec![1.0, f64::INFINITY]));
+        let line = ok.encode();
+        assert_eq!(line, br#"{"seq":5,"ok":[1.0,"Infinity"]}"#);
+        let back = Answer::decode(&line).expect("decodes");
+        assert_eq!(back.seq, 5);
+        let v: Vec<f64> = typed(Op::Observe, back.result.expect("ok")).expect("typed");
+        assert_eq!(v, vec![1.0, f64::INFINITY]);
+
+        let err = Answer::of::<()>(6, Err(ImplError::NotSupported("cones".into())));
+        let line = err.encode();
+        assert_eq!(
+            line,
+            br#"{"seq":6,"error":{"error":"not_supported","message":"cones"}}"#
+        );
+        assert_eq!(Answer::decode(&line).expect("decodes"), err);
+
+        for (line, text) in [
+            (&br#"{"seq":1}"#[..], "neither"),
+            (br#"{"seq":1,"ok":null,"error":{}}"#, "both"),
+            (br#"{"seq":1,"error":"boom"}"#, "must be an object"),
+            (
+                br#"{"seq":1,"error":{"error":"timeout","message":"x"}}"#,
+                "must be one of",
+            ),
+            (br#"{"seq":1,"error":{"error":"failed"}}"#, "message"),
+            (br#"{"ok":null}"#, "missing \"seq\""),
+        ] {
+            let e = Answer::decode(line).expect_err("malformed");
+            assert!(e.message.contains(text), "{e}");
+        }
+    }
+}
