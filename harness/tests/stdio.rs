@@ -244,7 +244,7 @@ fn parallel_processes_do_not_interfere() {
                 let names = ["ok", "crash-step", "slow", "garbage", "ok"];
                 names
                     .iter()
-                    .map(|n| run_case(&mut imp, &format!("{n}")).0)
+                    .map(|n| run_case(&mut imp, n).0)
                     .chain(std::iter::once(j.to_string()))
                     .collect::<Vec<_>>()
             })
@@ -317,8 +317,9 @@ fn vrm_scene(
     weight: f64,
     k: usize,
 ) -> String {
-    let freeze = |i: usize| serde_json::json!([(k + i) % 2 == 0, (k + i) % 3 != 0, true]);
-    let root_scale = if k % 2 == 0 {
+    let freeze =
+        |i: usize| serde_json::json!([(k + i).is_multiple_of(2), !(k + i).is_multiple_of(3), true]);
+    let root_scale = if k.is_multiple_of(2) {
         [2.0, 2.0, 2.0]
     } else {
         [1.0, 2.0, 0.5]

@@ -618,7 +618,7 @@ mod tests {
         let a = Action::KinematicPose {
             node: 2,
             translation: [1.0, -2.0, 3.25],
-            rotation: [0.0, 0.70710678, 0.0, 0.70710678],
+            rotation: [0.0, 0.6, 0.0, 0.8],
         };
         assert_eq!(
             to_value(&a).expect("serialises"),
