@@ -37,6 +37,7 @@ decisions! {
     CombineDefault = "D-COMBINE-DEFAULT", "The spec names no default combine mode or material: a collider without a material has implementation-defined friction; checks that need a value give one.";
     Filter = "D-FILTER", "A collides with B only if allows(A, B) and allows(B, A) (the seed's subset formula, both directions).";
     FilterEmpty = "D-FILTER-EMPTY", "A collider with no filter, or a filter without collisionSystems, belongs to no system: never excluded by notCollideWithSystems, admitted by collideWithSystems.";
+    StaticVelocity = "D-STATIC-VELOCITY", "A static body never moves: its expected initial velocities are zero whatever the file gives (seed 001: non-moving bodies ignore them).";
     OmiVelocity = "D-OMI-VELOCITY", "OMI initial velocities are read in world space (the seed names no space); KHR velocities are in the body's local space.";
     ProfileOne = "D-PROFILE-ONE", "A document is read under one profile (KHR, then OMI, then VRM); extensions of other families are reported and ignored.";
     VrmRest = "D-VRM-REST", "VRM constraints are relative to the rest pose; model space is relative to the scene root; freezeAxes[i] == true means axis i is constrained.";

@@ -153,6 +153,16 @@ pub fn body(scene: &Scene, world: &World, index: BodyId, body: &Body) -> BodyExp
         Profile::Omi2023 => decisions.push(Decision::OmiVelocity),
         _ => decisions.push(Decision::MassZero),
     }
+    // [D-STATIC-VELOCITY]: a static body does not move, whatever velocity the file gives.
+    let (linear_velocity, angular_velocity) = if body.kind == BodyKind::Static {
+        decisions.push(Decision::StaticVelocity);
+        (Vector3::zeros(), Vector3::zeros())
+    } else {
+        (
+            world_velocity(body.velocity_space, &pose, &body.linear_velocity),
+            world_velocity(body.velocity_space, &pose, &body.angular_velocity),
+        )
+    };
     BodyExpect {
         index,
         node: body.node,
@@ -164,8 +174,8 @@ pub fn body(scene: &Scene, world: &World, index: BodyId, body: &Body) -> BodyExp
         center_of_mass: body.center_of_mass,
         center_of_mass_world: com_world,
         inertia: inertia(&body.inertia),
-        linear_velocity: world_velocity(body.velocity_space, &pose, &body.linear_velocity),
-        angular_velocity: world_velocity(body.velocity_space, &pose, &body.angular_velocity),
+        linear_velocity,
+        angular_velocity,
         gravity_factor: body.gravity_factor,
         decisions,
     }
