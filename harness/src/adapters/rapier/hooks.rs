@@ -45,9 +45,9 @@ pub(super) struct PairRule {
     pub restitution: f64,
 }
 
-/// Both directions of [D-FILTER], as the reference rules.
+/// Both directions of [D-FILTER]: the reference's verdict, so the rule lives in one place.
 pub(super) fn collide(a: Option<&Filter>, b: Option<&Filter>) -> bool {
-    filter::allows(a, b) && filter::allows(b, a)
+    filter::pair(a, b).collide
 }
 
 /// Combine two values with the spec's precedence [D-COMBINE]; when neither side names a mode
