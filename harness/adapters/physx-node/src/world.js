@@ -178,13 +178,15 @@ export class World {
         const filters = filtersCollide(filter(a), filter(b));
         const joined = this.#joinedBy(bodyNode(a), bodyNode(b)) !== null;
         this.allowed[i * n + j] = filters ? (joined ? 1 : 3) : 0;
-        if (a.isTrigger || b.isTrigger) continue;
+        // Every pair gets its code (the interpretation reports the combined values of pairs
+        // that never touch too: triggers, filtered or joined pairs); only pairs that can
+        // touch need a shape copy carrying it.
         const ma = material(a), mb = material(b);
         const fm = pairMode(ma?.frictionCombine ?? null, mb?.frictionCombine ?? null) ?? 'average';
         const rm = pairMode(ma?.restitutionCombine ?? null, mb?.restitutionCombine ?? null) ?? 'average';
         const code = modeCode(fm, rm);
         this.pairCode[i * n + j] = code;
-        if (a.body !== b.body && filters && !joined) this.codes[i].add(code);
+        if (!a.isTrigger && !b.isTrigger && a.body !== b.body && filters && !joined) this.codes[i].add(code);
       }
     }
     for (const [i, c] of scene.colliders.entries()) {
@@ -662,11 +664,17 @@ export class World {
     return { bodies, colliders, pairs, joints };
   }
 
-  /** The PhysX materials two colliders touch with: those of the copies the shader lets meet. */
+  /**
+   * The PhysX materials two colliders touch with: those of the copies the shader lets meet.
+   * A pair that never touches (a trigger, a filtered or joined pair) has no such copies; it is
+   * read from the materials its copies would carry (same cache, same PhysX objects), so the
+   * report still says how PhysX would combine the pair, with the spec's mode.
+   */
   #pairMaterials(i, j) {
     const n = this.scene.colliders.length;
     const code = this.pairCode[i * n + j];
-    const pick = (ci) => (this.shapeOf[ci].variants.find((v) => v.code === code) ?? this.shapeOf[ci].variants[0]).material;
+    const pick = (ci) => this.shapeOf[ci].variants.find((v) => v.code === code)?.material
+      ?? this.#material(this.scene.colliders[ci].material, code);
     return [pick(i), pick(j)];
   }
 

@@ -298,6 +298,44 @@ describe('materials', () => {
     assert.equal(pair(0, 1).restitution, 0);
   });
 
+  test('pairs that never touch report the spec\'s combination too (regression)', async () => {
+    // corpus khr/gen/body/00464, material/01204, trigger/00852: a pair PhysX never lets touch
+    // (a trigger, a filtered pair, bodies joined without enableCollision) has no shape copy
+    // with the pair's modes; it used to be read from the colliders' first copies, whose own
+    // modes PhysX combines by its precedence. Materials: M friction minimum (dynamic 0.6),
+    // restitution 0.6 multiply; X friction maximum (dynamic 1.0), restitution 0.5 without a
+    // mode. Spec: minimum -> min(0.6, 1.0) = 0.6 (PhysX's precedence: maximum -> 1.0);
+    // restitution multiply -> 0.6 * 0.5 = 0.3.
+    const mats = [
+      { staticFriction: 0.5, dynamicFriction: 0.6, restitution: 0.6, frictionCombine: 'minimum', restitutionCombine: 'multiply' },
+      { staticFriction: 0.9, dynamicFriction: 1.0, restitution: 0.5, frictionCombine: 'maximum' },
+    ];
+    await load(khrDoc({
+      shapes: [SPHERE],
+      materials: mats,
+      filters: [{ collisionSystems: ['a'], notCollideWithSystems: ['b'] }, { collisionSystems: ['b'] }],
+      nodes: [
+        khrNode({ motion: {}, collider: { shape: 0, physicsMaterial: 0 } }, { translation: [0, 0, 0] }),
+        khrNode({ trigger: { shape: 0 } }, { translation: [5, 0, 0] }),
+        khrNode({ motion: {}, collider: { shape: 0, physicsMaterial: 0, collisionFilter: 0 } }, { translation: [10, 0, 0] }),
+        khrNode({ motion: {}, collider: { shape: 0, physicsMaterial: 1, collisionFilter: 1 } }, { translation: [15, 0, 0] }),
+      ],
+    }));
+    const pairs = (await adapter.ok('interpretation')).pairs;
+    const pair = (a, b) => pairs.find((p) => p.a === a && p.b === b);
+    const close = (x, y) => Math.abs(x - y) < 1e-6;
+    // The filtered pair 2-3 (2 refuses b): minimum friction, multiply restitution.
+    assert.equal(pair(2, 3).collide, false);
+    assert.ok(close(pair(2, 3).dynamic_friction, 0.6), JSON.stringify(pair(2, 3)));
+    assert.ok(close(pair(2, 3).static_friction, 0.5), JSON.stringify(pair(2, 3)));
+    assert.ok(close(pair(2, 3).restitution, 0.3), JSON.stringify(pair(2, 3)));
+    // The pair 0-3 can touch (a shape copy exists): the same numbers.
+    assert.ok(close(pair(0, 3).dynamic_friction, 0.6) && close(pair(0, 3).restitution, 0.3), JSON.stringify(pair(0, 3)));
+    // The trigger (no material: 0.5, 0.5, 0, no modes) with X: friction maximum -> 1.0 (the
+    // trigger's only copy has average modes: 0.75), restitution average -> 0.25.
+    assert.ok(close(pair(1, 3).dynamic_friction, 1.0) && close(pair(1, 3).restitution, 0.25), JSON.stringify(pair(1, 3)));
+  });
+
   test('PhysX slides with the spec\'s combined friction', async (t) => {
     // A box sliding at v0 = 2 m/s stops after v0^2 / (2 mu g): mu 0.5 -> 0.408 m (PhysX's own
     // multiply would give 0.16 -> 1.27 m); mu 0.2 -> 1.019 m (its maximum 0.8 -> 0.255 m).
