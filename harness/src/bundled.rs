@@ -1,4 +1,5 @@
-//! The implementations shipped with the suite, by the name `--impl` and the trial names use.
+//! The implementations shipped with the suite that run in process, by the name `--impl` and the
+//! trial names use. Those in another process known by name (`physx`) are in [`crate::external`].
 
 use std::sync::Arc;
 

@@ -9,6 +9,7 @@ pub mod case;
 pub mod check;
 pub mod cli;
 pub mod expectations;
+pub mod external;
 pub mod glob;
 pub mod implementation;
 pub mod protocol;

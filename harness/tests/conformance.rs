@@ -1,5 +1,6 @@
-//! `cargo test` conformance: one libtest-mimic trial per corpus case and bundled
-//! implementation, named `impl/profile/area/case`.
+//! `cargo test` conformance: one libtest-mimic trial per corpus case and implementation (the
+//! bundled ones, in process, and the named external ones, `physx`), named
+//! `impl/profile/area/case`.
 //!
 //! - Listing (`--list`) reads `corpus/v1/manifest.json` and each implementation's handshake and
 //!   expectations file only: no scene is loaded, no engine steps, so `cargo nextest run` (one
@@ -10,17 +11,25 @@
 //!   ("unexpected pass"), so the expectations file cannot rot.
 //! - A filter that matches no trial is an error (exit 101), never a green run of nothing.
 //! - `CTS_CORPUS=DIR` runs another corpus folder.
+//! - External implementations (`physx`: Node) run only where their runtime is on `PATH`;
+//!   elsewhere their trials are ignored with the reason "node not found". Their trials share a
+//!   pool of adapter processes (at most one per test thread), not one process per trial. If the
+//!   adapter's `node_modules` is missing, `npm ci` runs first, once, under a file lock. Nothing
+//!   of this happens when listing or when the filter selects none of their trials.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use physics_cts::bundled;
+use physics_cts::case::CaseEntry;
 use physics_cts::case::Corpus;
 use physics_cts::expectations::Expectations;
+use physics_cts::external;
+use physics_cts::implementation::Capabilities;
 use physics_cts::results::{CaseResult, Verdict};
-use physics_cts::runner::{self, ImplRunner, Options};
+use physics_cts::runner::{self, Factory, ImplRunner, Options};
 
 fn corpus_dir() -> PathBuf {
     std::env::var_os("CTS_CORPUS").map_or_else(
@@ -40,58 +49,222 @@ fn describe(r: &CaseResult) -> String {
     s
 }
 
-fn trials(corpus: &Arc<Corpus>, notes: &mut Vec<String>) -> Result<Vec<Trial>, String> {
-    let expectations_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("expectations");
+fn trial_name(implementation: &str, entry: &CaseEntry) -> String {
+    format!(
+        "{implementation}/{}/{}/{}",
+        entry.profile_label(),
+        entry.area,
+        entry.id
+    )
+}
+
+/// The verdict of one case as a trial outcome.
+fn outcome(
+    implementation: &str,
+    entry: &CaseEntry,
+    checks: Vec<physics_cts::check::CheckResult>,
+    known: Option<String>,
+) -> Result<(), Failed> {
+    let r = CaseResult::new(implementation, entry, checks, known, 0);
+    match r.verdict {
+        Verdict::Ok | Verdict::ExpectedFailure | Verdict::NotScored => Ok(()),
+        Verdict::UnexpectedPass => Err(Failed::from(format!(
+            "unexpected pass: remove {} from harness/expectations/{implementation}.toml",
+            entry.id
+        ))),
+        Verdict::Failed | Verdict::HarnessError => Err(Failed::from(describe(&r))),
+    }
+}
+
+/// Whether a trial is ignored, and why (noted for stderr): a known failure, or a case the
+/// handshake's capabilities gate out (`None`: not known, so no gating).
+fn ignore_reason(
+    trial_name: &str,
+    expectations: &Expectations,
+    caps: Option<&Capabilities>,
+    entry: &CaseEntry,
+    notes: &mut Vec<String>,
+) -> (Option<String>, bool) {
+    let known = expectations.lookup(&entry.id).map(|k| k.reason.clone());
+    if let Some(reason) = &known {
+        notes.push(format!("{trial_name}: known failure: {reason}"));
+        return (known, true);
+    }
+    if let Some(g) = caps.and_then(|c| runner::gate(c, entry)) {
+        notes.push(format!("{trial_name}: {}: {}", g.status, g.message));
+        return (known, true);
+    }
+    (known, false)
+}
+
+fn expectations_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("expectations")
+}
+
+fn bundled_trials(corpus: &Arc<Corpus>, notes: &mut Vec<String>) -> Result<Vec<Trial>, String> {
     let mut out = Vec::new();
     for name in bundled::names() {
         let factory = bundled::factory(name).ok_or_else(|| format!("no factory for {name}"))?;
         let expectations =
-            Expectations::load(&expectations_dir, name).map_err(|e| e.to_string())?;
+            Expectations::load(&expectations_dir(), name).map_err(|e| e.to_string())?;
         // The handshake builds the adapter object only; nothing is loaded or stepped.
         let caps = factory()
             .handshake()
             .map_err(|e| format!("{name}: handshake failed: {e}"))?
             .capabilities;
         for entry in &corpus.entries {
-            let trial_name = format!(
-                "{name}/{}/{}/{}",
-                entry.profile_label(),
-                entry.area,
-                entry.id
-            );
-            let known = expectations.lookup(&entry.id).map(|k| k.reason.clone());
-            let gated = runner::gate(&caps, entry);
-            let ignored = match (&known, &gated) {
-                (Some(reason), _) => {
-                    notes.push(format!("{trial_name}: known failure: {reason}"));
-                    true
-                }
-                (None, Some(g)) => {
-                    notes.push(format!("{trial_name}: {}: {}", g.status, g.message));
-                    true
-                }
-                (None, None) => false,
-            };
+            let trial_name = trial_name(name, entry);
+            let (known, ignored) =
+                ignore_reason(&trial_name, &expectations, Some(&caps), entry, notes);
             let (corpus, factory, entry) = (Arc::clone(corpus), factory.clone(), entry.clone());
             let implementation = name.to_owned();
             out.push(
                 Trial::test(trial_name, move || {
                     let mut runner = ImplRunner::new(&implementation, factory, Options::default());
                     let checks = runner.run_case(&corpus, &entry);
-                    let r = CaseResult::new(&implementation, &entry, checks, known, 0);
-                    match r.verdict {
-                        Verdict::Ok | Verdict::ExpectedFailure | Verdict::NotScored => Ok(()),
-                        Verdict::UnexpectedPass => Err(Failed::from(format!(
-                            "unexpected pass: remove {} from harness/expectations/{implementation}.toml",
-                            entry.id
-                        ))),
-                        Verdict::Failed | Verdict::HarnessError => Err(Failed::from(describe(&r))),
-                    }
+                    outcome(&implementation, &entry, checks, known)
                 })
                 .with_ignored_flag(ignored),
             );
         }
     }
+    Ok(out)
+}
+
+/// Runners of one external implementation shared by its trials: a trial takes an idle one (or
+/// starts another process when all are busy, so at most one per test thread) and gives it back.
+struct Pool {
+    name: String,
+    factory: Factory,
+    idle: Mutex<Vec<ImplRunner>>,
+}
+
+impl Pool {
+    fn run(&self, corpus: &Corpus, entry: &CaseEntry) -> Vec<physics_cts::check::CheckResult> {
+        let taken = self.idle.lock().map_or(None, |mut idle| idle.pop());
+        let mut runner = taken.unwrap_or_else(|| {
+            ImplRunner::new(&self.name, self.factory.clone(), Options::default())
+        });
+        let checks = runner.run_case(corpus, entry);
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(runner);
+        }
+        checks
+    }
+}
+
+/// What an external implementation's trials do, decided once before they are made.
+enum ExternalMode {
+    /// The runtime is missing: every trial ignored with this reason.
+    Absent(String),
+    /// Listing, or no trial selected: trials are made but nothing is started.
+    Dormant,
+    /// Could not be prepared (install or handshake failed): every selected trial fails with it.
+    Broken(String),
+    /// Ready: a pool holding the runner that made the handshake.
+    Ready(Arc<Pool>, Capabilities),
+}
+
+fn external_mode(name: &str, selected: bool, listing: bool) -> Result<ExternalMode, String> {
+    let launch = external::launch(name).ok_or_else(|| format!("no launch for {name}"))?;
+    if launch.runtime_present().is_err() {
+        let program = launch.program.to_string_lossy().into_owned();
+        return Ok(ExternalMode::Absent(format!("{program} not found")));
+    }
+    if listing || !selected {
+        return Ok(ExternalMode::Dormant);
+    }
+    if let Err(e) = launch.ensure_installed() {
+        return Ok(ExternalMode::Broken(e));
+    }
+    if let Err(e) = launch.check() {
+        return Ok(ExternalMode::Broken(e.to_string()));
+    }
+    // Deadlines doubled: the test threads share the machine with the rest of `cargo test`.
+    let factory = launch.factory(2.0);
+    let mut first = ImplRunner::new(name, factory.clone(), Options::default());
+    match first.handshake() {
+        Ok(info) => Ok(ExternalMode::Ready(
+            Arc::new(Pool {
+                name: name.to_owned(),
+                factory,
+                idle: Mutex::new(vec![first]),
+            }),
+            info.capabilities,
+        )),
+        Err(r) => Ok(ExternalMode::Broken(format!(
+            "{name}: handshake failed: {} {}",
+            r.status, r.message
+        ))),
+    }
+}
+
+fn external_trials(
+    corpus: &Arc<Corpus>,
+    args: &Arguments,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Trial>, String> {
+    let mut out = Vec::new();
+    for name in external::names() {
+        let expectations =
+            Expectations::load(&expectations_dir(), name).map_err(|e| e.to_string())?;
+        let names: Vec<String> = corpus.entries.iter().map(|e| trial_name(name, e)).collect();
+        // Would any of these trials run? (Ignored ones only run with --ignored/--include-ignored.)
+        let selected = names.iter().zip(&corpus.entries).any(|(n, e)| {
+            let probe = Trial::test(n.clone(), || Ok(()))
+                .with_ignored_flag(expectations.lookup(&e.id).is_some());
+            !args.is_filtered_out(&probe) && !args.is_ignored(&probe)
+        });
+        let mode = external_mode(name, selected, args.list)?;
+        for (trial_name, entry) in names.into_iter().zip(&corpus.entries) {
+            let caps = match &mode {
+                ExternalMode::Ready(_, caps) => Some(caps),
+                _ => None,
+            };
+            let (known, ignored) = if let ExternalMode::Absent(reason) = &mode {
+                notes.push(format!("{trial_name}: {reason}"));
+                (None, true)
+            } else {
+                ignore_reason(&trial_name, &expectations, caps, entry, notes)
+            };
+            let implementation = name.to_owned();
+            let entry = entry.clone();
+            let trial = match &mode {
+                ExternalMode::Absent(reason) => {
+                    let reason = reason.clone();
+                    Trial::test(trial_name, move || Err(Failed::from(reason)))
+                }
+                ExternalMode::Dormant => Trial::test(trial_name, move || {
+                    Err(Failed::from(format!(
+                        "{} was not prepared (listed only)",
+                        entry.id
+                    )))
+                }),
+                ExternalMode::Broken(e) => {
+                    let e = e.clone();
+                    Trial::test(trial_name, move || Err(Failed::from(e)))
+                }
+                ExternalMode::Ready(pool, _) => {
+                    let (pool, corpus) = (Arc::clone(pool), Arc::clone(corpus));
+                    Trial::test(trial_name, move || {
+                        let checks = pool.run(&corpus, &entry);
+                        outcome(&implementation, &entry, checks, known)
+                    })
+                }
+            };
+            out.push(trial.with_ignored_flag(ignored));
+        }
+    }
+    Ok(out)
+}
+
+fn trials(
+    corpus: &Arc<Corpus>,
+    args: &Arguments,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Trial>, String> {
+    let mut out = bundled_trials(corpus, notes)?;
+    out.extend(external_trials(corpus, args, notes)?);
     Ok(out)
 }
 
@@ -107,7 +280,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(101);
             }
         };
-        match trials(&corpus, &mut notes) {
+        match trials(&corpus, &args, &mut notes) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("conformance: {e}");

@@ -1,4 +1,5 @@
-//! `physics-cts run`: run bundled implementations over a corpus and write the reports.
+//! `physics-cts run`: run implementations (bundled, named external, or `stdio`) over a corpus
+//! and write the reports.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -11,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::bundled;
 use crate::case::{Corpus, Tier};
 use crate::expectations::Expectations;
+use crate::external;
 use crate::report::{self, ndjson};
 use crate::results::{Run, Verdict};
 use crate::runner::{self, Entrant, Options};
@@ -18,7 +20,8 @@ use crate::score;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Implementation to run (repeat for a matrix): one of the bundled ones.
+    /// Implementation to run (repeat for a matrix): a bundled one (in process), a named external
+    /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node), or `stdio`.
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
     pub implementations: Vec<String>,
     /// The corpus folder (with manifest.json).
@@ -59,18 +62,32 @@ fn factory_of(name: &str, args: &Args) -> anyhow::Result<runner::Factory> {
             )) as Box<dyn crate::implementation::Implementation + Send>
         }));
     }
-    bundled::factory(name).ok_or_else(|| {
-        anyhow::anyhow!(
-            "unknown implementation {name:?}; bundled: {}, or stdio -- CMD ARGS...",
-            bundled::names().join(", ")
-        )
-    })
+    if let Some(f) = bundled::factory(name) {
+        return Ok(f);
+    }
+    match external::factory(name, args.timeout_multiplier) {
+        Some(Ok(f)) => Ok(f),
+        Some(Err(e)) => Err(e.into()),
+        None => bail!(
+            "unknown implementation {name:?}; bundled: {}; external: {}; or stdio -- CMD ARGS...",
+            bundled::names().join(", "),
+            external::names().join(", ")
+        ),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut entrants = Vec::new();
     for name in &args.implementations {
-        let factory = factory_of(name, &args)?;
+        let factory = match factory_of(name, &args) {
+            Ok(f) => f,
+            // A named external implementation that cannot start here: its own exit code.
+            Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
+                eprintln!("physics-cts: error: {e:#}");
+                return Ok(ExitCode::from(external::EXIT_UNAVAILABLE));
+            }
+            Err(e) => return Err(e),
+        };
         let expectations = Expectations::load(&args.expectations, name)?;
         entrants.push(Entrant {
             name: name.clone(),

@@ -1,0 +1,371 @@
+//! Implementations that run in another process and that the suite knows by name
+//! (`--impl physx`), as opposed to the in-process ones of [`crate::bundled`]. Each is a command
+//! speaking the stdio protocol ([`crate::adapters::stdio`]); this module says where it lives and
+//! whether it can start, without starting it.
+//!
+//! - `physx`: PhysX 5 (WebAssembly) under Node, `harness/adapters/physx-node/src/main.js`. The
+//!   folder is found from `CARGO_MANIFEST_DIR` at build time; `CTS_PHYSX_ADAPTER=DIR` overrides
+//!   it, `CTS_NODE=PROGRAM` names the Node binary (default `node`, looked up on `PATH`).
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::adapters::stdio::{StdioConfig, StdioImplementation};
+use crate::implementation::Implementation;
+use crate::runner::Factory;
+
+/// Environment variable overriding the PhysX adapter's folder.
+pub const PHYSX_DIR_ENV: &str = "CTS_PHYSX_ADAPTER";
+/// Environment variable naming the Node program.
+pub const NODE_ENV: &str = "CTS_NODE";
+/// Exit code of `physics-cts run` when a named external implementation cannot start (its
+/// runtime or its installed dependencies are missing): distinct from failures (1) and usage
+/// errors (2) so scripts can tell "not installed here" apart.
+pub const EXIT_UNAVAILABLE: u8 = 3;
+
+/// Every external implementation's name, in the order matrices show them.
+pub fn names() -> Vec<&'static str> {
+    vec!["physx"]
+}
+
+/// Why an external implementation cannot start here.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum Unavailable {
+    /// The runtime program is not on `PATH` (or the override names nothing runnable).
+    #[error(
+        "{implementation}: `{program}` not found (install Node.js >= 20, or set {NODE_ENV} to its path)"
+    )]
+    RuntimeMissing {
+        implementation: &'static str,
+        program: String,
+    },
+    /// The adapter's folder has no entry point.
+    #[error(
+        "{implementation}: no adapter at {} (set {PHYSX_DIR_ENV} to the physx-node folder)",
+        entry.display()
+    )]
+    AdapterMissing {
+        implementation: &'static str,
+        entry: PathBuf,
+    },
+    /// The adapter's npm dependencies are not installed.
+    #[error(
+        "{implementation}: {} is not installed: run `npm ci` in {}",
+        package,
+        dir.display()
+    )]
+    NotInstalled {
+        implementation: &'static str,
+        package: &'static str,
+        dir: PathBuf,
+    },
+}
+
+/// Where an external implementation lives and how to start it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub name: &'static str,
+    /// The runtime program (`node`).
+    pub program: OsString,
+    /// The adapter's folder (its working directory).
+    pub dir: PathBuf,
+    /// The entry script, inside `dir`.
+    pub entry: PathBuf,
+    /// The npm package whose presence under `dir/node_modules` says `npm ci` ran.
+    pub package: &'static str,
+}
+
+/// The PhysX adapter's folder: the override, else the one in this source tree.
+pub fn physx_dir() -> PathBuf {
+    std::env::var_os(PHYSX_DIR_ENV).map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/physx-node"),
+        PathBuf::from,
+    )
+}
+
+/// How to start the named implementation (nothing is checked or started).
+pub fn launch(name: &str) -> Option<Launch> {
+    match name {
+        "physx" => {
+            let dir = physx_dir();
+            Some(Launch {
+                name: "physx",
+                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
+                entry: dir.join("src/main.js"),
+                dir,
+                package: "physx-js-webidl",
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Resolve a program the way `Command` will: a path is taken as it is, a bare name is looked
+/// up in `path` (the value of `PATH`).
+pub fn find_program(program: &OsStr, path: Option<&OsStr>) -> Option<PathBuf> {
+    let p = Path::new(program);
+    if p.components().count() > 1 {
+        return p.is_file().then(|| p.to_path_buf());
+    }
+    std::env::split_paths(path?)
+        .map(|d| d.join(p))
+        .find(|c| c.is_file())
+}
+
+impl Launch {
+    /// The runtime program's path, if it exists.
+    pub fn runtime(&self) -> Option<PathBuf> {
+        find_program(&self.program, std::env::var_os("PATH").as_deref())
+    }
+
+    /// Whether the runtime is present (see [`Launch::check`] for the whole check).
+    pub fn runtime_present(&self) -> Result<(), Unavailable> {
+        self.runtime()
+            .map(|_| ())
+            .ok_or_else(|| Unavailable::RuntimeMissing {
+                implementation: self.name,
+                program: self.program.to_string_lossy().into_owned(),
+            })
+    }
+
+    /// Whether the dependencies are installed (`node_modules/<package>/package.json`).
+    pub fn installed(&self) -> bool {
+        self.dir
+            .join("node_modules")
+            .join(self.package)
+            .join("package.json")
+            .is_file()
+    }
+
+    /// Everything needed to start: runtime, entry script, installed dependencies.
+    pub fn check(&self) -> Result<(), Unavailable> {
+        self.runtime_present()?;
+        if !self.entry.is_file() {
+            return Err(Unavailable::AdapterMissing {
+                implementation: self.name,
+                entry: self.entry.clone(),
+            });
+        }
+        if !self.installed() {
+            return Err(Unavailable::NotInstalled {
+                implementation: self.name,
+                package: self.package,
+                dir: self.dir.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Install the dependencies if they are missing (`npm ci` in the folder; `CTS_NPM` names
+    /// npm), under an exclusive file lock so concurrent test processes install once: the one
+    /// holding the lock installs, the others wait and then find them installed. Used by the
+    /// `cargo test` target only; the CLI says what to run instead of installing.
+    pub fn ensure_installed(&self) -> Result<(), String> {
+        let npm = std::env::var_os("CTS_NPM").unwrap_or_else(|| "npm".into());
+        self.install_with(&npm)
+    }
+
+    /// [`Launch::ensure_installed`] with the given npm program.
+    pub fn install_with(&self, npm: &OsStr) -> Result<(), String> {
+        if self.installed() {
+            return Ok(());
+        }
+        let lock_path = self.lock_path();
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| format!("opening the lock {}: {e}", lock_path.display()))?;
+        lock.lock()
+            .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+        if self.installed() {
+            return Ok(());
+        }
+        let out = std::process::Command::new(npm)
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+            .current_dir(&self.dir)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("starting `npm ci` in {}: {e}", self.dir.display()))?;
+        if !out.status.success() || !self.installed() {
+            return Err(format!(
+                "`npm ci` in {} failed ({}): {}",
+                self.dir.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The install lock: one per adapter folder, in the temporary directory (not in the
+    /// source tree, and not in `node_modules`, which `npm ci` deletes).
+    fn lock_path(&self) -> PathBuf {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(self.dir.to_string_lossy().as_bytes());
+        let tag: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        std::env::temp_dir().join(format!("physics-cts-npm-ci-{}-{tag}.lock", self.name))
+    }
+
+    /// The stdio configuration: `program entry`, run in the adapter's folder.
+    pub fn config(&self) -> StdioConfig {
+        let mut c = StdioConfig::new(self.program.clone(), vec![self.entry.clone().into()]);
+        c.cwd = Some(self.dir.clone());
+        c
+    }
+
+    /// A factory of stdio implementations, each its own process (started at its handshake).
+    pub fn factory(&self, timeout_multiplier: f64) -> Factory {
+        let config = self.config().scale_timeouts(timeout_multiplier);
+        Arc::new(move || {
+            Box::new(StdioImplementation::new(config.clone())) as Box<dyn Implementation + Send>
+        })
+    }
+}
+
+/// A checked factory for the named external implementation: `None` for an unknown name.
+pub fn factory(name: &str, timeout_multiplier: f64) -> Option<Result<Factory, Unavailable>> {
+    let l = launch(name)?;
+    Some(l.check().map(|()| l.factory(timeout_multiplier)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn physx_in(dir: &Path, program: &str) -> Launch {
+        Launch {
+            name: "physx",
+            program: program.into(),
+            dir: dir.to_path_buf(),
+            entry: dir.join("src/main.js"),
+            package: "physx-js-webidl",
+        }
+    }
+
+    #[test]
+    fn names_are_known_and_not_bundled() {
+        for n in names() {
+            assert!(launch(n).is_some(), "{n}");
+            assert!(crate::bundled::factory(n).is_none(), "{n} is both");
+        }
+        assert!(launch("nobody").is_none());
+        assert!(factory("nobody", 1.0).is_none());
+    }
+
+    #[test]
+    fn the_default_folder_is_the_source_tree_one() {
+        // Unless overridden, the folder sits next to this crate's manifest.
+        if std::env::var_os(PHYSX_DIR_ENV).is_none() {
+            let l = launch("physx").expect("known");
+            assert!(
+                l.dir.ends_with("harness/adapters/physx-node"),
+                "{:?}",
+                l.dir
+            );
+            assert!(l.entry.is_file(), "{:?}", l.entry);
+        }
+    }
+
+    #[test]
+    fn a_missing_runtime_is_named() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let l = physx_in(dir.path(), "/nonexistent/node-for-a-test");
+        let e = l.check().expect_err("no runtime");
+        assert!(matches!(e, Unavailable::RuntimeMissing { .. }), "{e}");
+        assert!(e.to_string().contains("not found"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_install_says_npm_ci_in_the_folder() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("src/main.js"), "").expect("write");
+        // `sh` stands in for the runtime: only its presence is checked.
+        let l = physx_in(dir.path(), "sh");
+        let e = l.check().expect_err("not installed");
+        assert!(matches!(e, Unavailable::NotInstalled { .. }), "{e}");
+        let text = e.to_string();
+        assert!(text.contains("npm ci"), "{text}");
+        assert!(text.contains(&dir.path().display().to_string()), "{text}");
+        // Installing the package's manifest is what the check looks for.
+        let pkg = dir.path().join("node_modules/physx-js-webidl");
+        std::fs::create_dir_all(&pkg).expect("mkdir");
+        std::fs::write(pkg.join("package.json"), "{}").expect("write");
+        assert_eq!(l.check(), Ok(()));
+    }
+
+    /// Write an executable shell script.
+    fn script(path: &Path, body: &str) {
+        std::fs::write(path, format!("#!/bin/sh\n{body}")).expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+    }
+
+    #[test]
+    fn concurrent_installs_run_npm_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // A fake npm: counts its runs, takes a moment, then installs the package manifest.
+        let npm = dir.path().join("fake-npm");
+        script(
+            &npm,
+            "echo run >> runs\nsleep 0.3\nmkdir -p node_modules/physx-js-webidl\necho '{}' > node_modules/physx-js-webidl/package.json\n",
+        );
+        let l = physx_in(dir.path(), "sh");
+        let joins: Vec<_> = (0..4)
+            .map(|_| {
+                let (l, npm) = (l.clone(), npm.clone());
+                std::thread::spawn(move || l.install_with(npm.as_os_str()))
+            })
+            .collect();
+        for j in joins {
+            assert_eq!(j.join().expect("thread"), Ok(()));
+        }
+        let runs = std::fs::read_to_string(dir.path().join("runs")).expect("runs");
+        assert_eq!(runs.lines().count(), 1, "npm ran {runs:?}");
+        assert!(l.installed());
+    }
+
+    #[test]
+    fn a_failing_install_is_an_error_with_its_output() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let npm = dir.path().join("failing-npm");
+        script(&npm, "echo 'registry unreachable' >&2\nexit 1\n");
+        let e = physx_in(dir.path(), "sh")
+            .install_with(npm.as_os_str())
+            .expect_err("fails");
+        assert!(e.contains("registry unreachable"), "{e}");
+        assert!(e.contains("npm ci"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_entry_is_named() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let e = physx_in(dir.path(), "sh").check().expect_err("no entry");
+        assert!(matches!(e, Unavailable::AdapterMissing { .. }), "{e}");
+    }
+
+    #[test]
+    fn programs_resolve_by_path_or_by_name() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let exe = dir.path().join("fake-node");
+        std::fs::write(&exe, "").expect("write");
+        let path = std::env::join_paths([dir.path()]).expect("join");
+        assert_eq!(
+            find_program(OsStr::new("fake-node"), Some(&path)),
+            Some(exe.clone())
+        );
+        assert_eq!(find_program(OsStr::new("other"), Some(&path)), None);
+        assert_eq!(find_program(OsStr::new("fake-node"), None), None);
+        assert_eq!(find_program(exe.as_os_str(), None), Some(exe.clone()));
+        assert_eq!(
+            find_program(dir.path().join("missing").as_os_str(), None),
+            None
+        );
+    }
+}
