@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use physics_cts::bundle::{self, Code, INDEX};
 use physics_cts::bundle::verify::{CorpusSource, verify};
+use physics_cts::bundle::{self, Code, INDEX};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -52,7 +52,11 @@ fn small_corpus(name: &str, ids: &[&str]) -> Option<PathBuf> {
     for r in &rows {
         let file = r["file"].as_str().expect("file");
         let stem = file.rsplit_once('.').expect("extension").0;
-        for rel in [file.to_owned(), format!("{stem}.expect.json"), format!("{stem}.bin")] {
+        for rel in [
+            file.to_owned(),
+            format!("{stem}.expect.json"),
+            format!("{stem}.bin"),
+        ] {
             let from = v1.join(&rel);
             if from.exists() {
                 let to = dir.join(&rel);
@@ -201,7 +205,12 @@ fn a_fresh_bundle_verifies_and_says_what_ran() {
         .as_array()
         .expect("rows")
         .iter()
-        .map(|r| (r["id"].as_str().unwrap_or(""), r["sha256"].as_str().unwrap_or("")))
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or(""),
+                r["sha256"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
     assert_eq!(
         cert["corpus"]["hash"],
@@ -210,8 +219,7 @@ fn a_fresh_bundle_verifies_and_says_what_ran() {
 
     // The index lists every report, the certificate and the known-failure file.
     let index: Value =
-        serde_json::from_slice(&std::fs::read(f.bundle.join(INDEX)).expect("index"))
-            .expect("json");
+        serde_json::from_slice(&std::fs::read(f.bundle.join(INDEX)).expect("index")).expect("json");
     let listed: Vec<&str> = index["files"]
         .as_array()
         .expect("files")
@@ -230,7 +238,12 @@ fn an_edited_result_is_caught() {
     // Turn every failing case into a pass in its case line.
     let flip = |v: &mut Value| {
         if v["type"] == "case" {
-            v["status"] = if v["status"] == "PASS" { "FAIL" } else { "PASS" }.into();
+            v["status"] = if v["status"] == "PASS" {
+                "FAIL"
+            } else {
+                "PASS"
+            }
+            .into();
         }
     };
     edit_results(&dir, flip);
@@ -325,13 +338,17 @@ fn a_dropped_case_is_caught_when_everything_is_rewritten() {
 fn another_corpus_is_caught() {
     let Some(f) = fixture() else { return };
     // The same cases, one expectation file loosened by a byte.
-    let Some(other) = small_corpus("other-expect", &CASES) else { return };
+    let Some(other) = small_corpus("other-expect", &CASES) else {
+        return;
+    };
     let expect = other.join("khr/control/falling-sphere.expect.json");
     let text = std::fs::read_to_string(&expect).expect("read");
     std::fs::write(&expect, text.replacen('1', "2", 1)).expect("write");
     assert_caught(&verify_cli(&f.bundle, &other), Code::CorpusMismatch);
     // One case fewer in the manifest: another corpus hash.
-    let Some(fewer) = small_corpus("other-fewer", &CASES[..3]) else { return };
+    let Some(fewer) = small_corpus("other-fewer", &CASES[..3]) else {
+        return;
+    };
     assert_caught(&verify_cli(&f.bundle, &fewer), Code::CorpusMismatch);
 }
 
@@ -353,11 +370,23 @@ fn usage_problems_exit_2_and_garbage_is_malformed() {
         f.bundle.to_str().expect("utf-8"),
     ]);
     assert_eq!(code(&o), 2);
-    let o = physics_cts(&["certify", "--impl", "reference", "--impl", "rapier", "--out", "x"]);
+    let o = physics_cts(&[
+        "certify",
+        "--impl",
+        "reference",
+        "--impl",
+        "rapier",
+        "--out",
+        "x",
+    ]);
     assert_eq!(code(&o), 2);
 
     let dir = copy_bundle(f, "garbage-index");
-    std::fs::write(dir.join(INDEX), "{\"format\": \"physics-cts-bundle/1\", \"files\": [").expect("write");
+    std::fs::write(
+        dir.join(INDEX),
+        "{\"format\": \"physics-cts-bundle/1\", \"files\": [",
+    )
+    .expect("write");
     assert_caught(&verify_cli(&dir, &f.corpus), Code::Malformed);
     std::fs::write(dir.join(INDEX), [0xffu8, 0xfe, 0x00]).expect("write");
     assert_caught(&verify_cli(&dir, &f.corpus), Code::Malformed);

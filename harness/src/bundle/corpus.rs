@@ -263,7 +263,10 @@ mod tests {
         );
         let d = digest(root, None).expect("digest");
         assert_eq!(d.manifest_cases, 2);
-        assert_eq!(d.hash, corpus_hash([("k/x/one", &*one), ("k/x/two", &*two)]));
+        assert_eq!(
+            d.hash,
+            corpus_hash([("k/x/one", &*one), ("k/x/two", &*two)])
+        );
         let paths: Vec<&str> = d.cases[0].files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(
             paths,

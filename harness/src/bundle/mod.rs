@@ -162,7 +162,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Whether `s` is a sha256 as bundles write it: 64 lowercase hex digits.
 pub fn is_sha256_hex(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Every file under `dir` as a `/`-separated relative path, sorted; `INDEX` at the top is left

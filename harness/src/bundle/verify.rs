@@ -251,8 +251,7 @@ fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
 fn safe_path(p: &str) -> bool {
     !p.is_empty()
         && !p.contains('\\')
-        && p
-            .split('/')
+        && p.split('/')
             .all(|part| !part.is_empty() && part != "." && part != "..")
 }
 
@@ -355,7 +354,11 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
                 return None;
             }
             _ if n == 0 && !matches!(line, ndjson::Line::Header { .. }) => {
-                found.fail(Code::Malformed, path, at("the first line is not the header"));
+                found.fail(
+                    Code::Malformed,
+                    path,
+                    at("the first line is not the header"),
+                );
                 return None;
             }
             _ if n == last && !matches!(line, ndjson::Line::Footer { .. }) => {
@@ -482,7 +485,11 @@ fn check_reports(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found
 /// The certificate's own invariants.
 fn check_certificate(c: &Certificate, found: &mut Found) {
     if !is_sha256_hex(&c.corpus.hash) {
-        found.fail(Code::Malformed, CERTIFICATE, "the corpus hash is not a sha256");
+        found.fail(
+            Code::Malformed,
+            CERTIFICATE,
+            "the corpus hash is not a sha256",
+        );
     }
     if c.implementations.is_empty() {
         found.fail(Code::Malformed, CERTIFICATE, "no implementation");
@@ -532,7 +539,10 @@ fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
             found.fail(
                 Code::CasesMismatch,
                 path,
-                format!("{}: a result for {id}, a case the certificate does not list", imp.name),
+                format!(
+                    "{}: a result for {id}, a case the certificate does not list",
+                    imp.name
+                ),
             );
         }
     }
@@ -542,7 +552,10 @@ fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
             found.fail(
                 Code::CasesMismatch,
                 path,
-                format!("a result of {}, an implementation not certified", r.implementation),
+                format!(
+                    "a result of {}, an implementation not certified",
+                    r.implementation
+                ),
             );
         }
     }
@@ -622,7 +635,11 @@ fn check_corpus(
                     found.fail(
                         Code::CorpusMismatch,
                         &shown,
-                        format!("{id} has {} files, the certificate {}", d.files.len(), digest.files.len()),
+                        format!(
+                            "{id} has {} files, the certificate {}",
+                            d.files.len(),
+                            digest.files.len()
+                        ),
                     );
                 }
             }
@@ -668,7 +685,16 @@ mod tests {
     fn only_plain_relative_paths_are_safe() {
         assert!(safe_path("results.ndjson"));
         assert!(safe_path("a/b.txt"));
-        for bad in ["", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a\\b", "a/"] {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../b",
+            "a//b",
+            "./a",
+            "a\\b",
+            "a/",
+        ] {
             assert!(!safe_path(bad), "{bad}");
         }
     }
