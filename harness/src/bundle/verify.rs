@@ -381,9 +381,8 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
                 pending = Some(key);
             }
             ndjson::Line::Case { result } => {
-                if pending
-                    .take()
-                    .is_some_and(|p| p != (result.implementation.clone(), result.case.clone()))
+                let before = pending.take();
+                if before.is_some_and(|p| p != (result.implementation.clone(), result.case.clone()))
                 {
                     found.fail(
                         Code::ResultsInconsistent,
