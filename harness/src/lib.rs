@@ -4,6 +4,7 @@
 //! corpus, compares what they report with the reference, and writes reports.
 
 pub mod adapters;
+pub mod bundle;
 pub mod bundled;
 pub mod case;
 pub mod check;

@@ -3,12 +3,14 @@
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
 //! failing cases), 2 a usage or I/O problem.
 
+mod certify;
 mod diff;
 mod eval;
 mod generate;
 pub mod run;
 pub mod serve;
 mod validate;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -36,6 +38,10 @@ pub enum Command {
     Generate(generate::Args),
     /// Speak the stdio protocol on stdin/stdout for a bundled implementation.
     Serve(serve::Args),
+    /// Run one implementation like `run` and write a self-certification bundle.
+    Certify(certify::Args),
+    /// Check a bundle written by `certify`: complete, untampered, consistent, true to its corpus.
+    Verify(verify::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -57,6 +63,8 @@ pub fn main() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Certify(args) => certify::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,

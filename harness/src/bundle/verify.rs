@@ -1,0 +1,711 @@
+//! Checking a bundle: complete (every listed file there, nothing else), untampered (sizes and
+//! hashes), internally consistent (every result follows from its checks, every report is what
+//! the results render to, every case run has one result per implementation) and true to the
+//! corpus it names (hash, case selection and case files recomputed from the corpus folder).
+//!
+//! Every problem found is a [`Failure`] with a stable [`Code`]; reading goes on after a failure
+//! wherever what follows does not depend on it, and nothing in a bundle can make it panic.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+
+use super::corpus::{self, CorpusError};
+use super::{CERTIFICATE, Certificate, FORMAT, INDEX, Index, REQUIRED, is_sha256_hex, sha256_hex};
+use crate::case::Corpus;
+use crate::report::{self, ndjson};
+use crate::results::{Run, Verdict};
+
+/// What a failed check is about; the codes are stable (scripts match them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Code {
+    /// A file of the bundle cannot be parsed, or is not in its required form.
+    Malformed,
+    /// A listed or required file is absent.
+    MissingFile,
+    /// A file is in the folder but not listed.
+    ExtraFile,
+    /// A file's size is not the listed one.
+    SizeMismatch,
+    /// A file's sha256 is not the listed one.
+    HashMismatch,
+    /// A result does not follow from its own lines, or disagrees with the certificate.
+    ResultsInconsistent,
+    /// A case run has no result (or two), or a result names a case not run.
+    CasesMismatch,
+    /// `summary.json` is not what `results.ndjson` renders to.
+    SummaryMismatch,
+    /// Another report is not what `results.ndjson` renders to.
+    ReportMismatch,
+    /// The corpus folder is not the one the certificate names.
+    CorpusMismatch,
+}
+
+impl Code {
+    pub const ALL: [Code; 10] = [
+        Code::Malformed,
+        Code::MissingFile,
+        Code::ExtraFile,
+        Code::SizeMismatch,
+        Code::HashMismatch,
+        Code::ResultsInconsistent,
+        Code::CasesMismatch,
+        Code::SummaryMismatch,
+        Code::ReportMismatch,
+        Code::CorpusMismatch,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Malformed => "BUNDLE_MALFORMED",
+            Code::MissingFile => "BUNDLE_MISSING_FILE",
+            Code::ExtraFile => "BUNDLE_EXTRA_FILE",
+            Code::SizeMismatch => "BUNDLE_SIZE_MISMATCH",
+            Code::HashMismatch => "BUNDLE_HASH_MISMATCH",
+            Code::ResultsInconsistent => "BUNDLE_RESULTS_INCONSISTENT",
+            Code::CasesMismatch => "BUNDLE_CASES_MISMATCH",
+            Code::SummaryMismatch => "BUNDLE_SUMMARY_MISMATCH",
+            Code::ReportMismatch => "BUNDLE_REPORT_MISMATCH",
+            Code::CorpusMismatch => "BUNDLE_CORPUS_MISMATCH",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One failed check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub code: Code,
+    /// The bundle file (or corpus file) concerned.
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {}", self.code, self.path, self.message)
+    }
+}
+
+/// Where the corpus to check against comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum CorpusSource<'a> {
+    /// The folder given.
+    Given(&'a Path),
+    /// The path the certificate records.
+    Recorded,
+}
+
+/// What a verification found.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub failures: Vec<Failure>,
+    /// Files listed in the index.
+    pub files: usize,
+    /// Cases the certificate lists.
+    pub cases: usize,
+}
+
+/// The corpus to check against cannot be read: a usage problem, not a verdict on the bundle.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot check against the corpus {path}: {source}")]
+pub struct CorpusUnavailable {
+    pub path: String,
+    #[source]
+    pub source: CorpusError,
+}
+
+#[derive(Default)]
+struct Found {
+    failures: Vec<Failure>,
+}
+
+impl Found {
+    fn fail(&mut self, code: Code, path: &str, message: impl Into<String>) {
+        self.failures.push(Failure {
+            code,
+            path: path.to_owned(),
+            message: message.into(),
+        });
+    }
+}
+
+/// Verify the bundle in `dir` against `source`.
+pub fn verify(dir: &Path, source: CorpusSource<'_>) -> Result<Outcome, CorpusUnavailable> {
+    let mut found = Found::default();
+    let mut outcome = Outcome::default();
+    let Some(index) = read_index(dir, &mut found) else {
+        outcome.failures = found.failures;
+        return Ok(outcome);
+    };
+    outcome.files = index.files.len();
+    // The contents of the listed files that match their listing.
+    let files = check_files(dir, &index, &mut found);
+    let certificate = files.get(CERTIFICATE).and_then(|bytes| {
+        match serde_json::from_slice::<Certificate>(bytes) {
+            Ok(c) if c.format == FORMAT => Some(c),
+            Ok(c) => {
+                found.fail(
+                    Code::Malformed,
+                    CERTIFICATE,
+                    format!("format {:?}, expected {FORMAT:?}", c.format),
+                );
+                None
+            }
+            Err(e) => {
+                found.fail(Code::Malformed, CERTIFICATE, e.to_string());
+                None
+            }
+        }
+    });
+    let run = files
+        .get(report::NDJSON)
+        .and_then(|bytes| read_results(bytes, &mut found));
+    if let Some(run) = &run {
+        check_reports(run, &files, &mut found);
+    }
+    if let Some(c) = &certificate {
+        outcome.cases = c.cases.len();
+        check_certificate(c, &mut found);
+        if let Some(run) = &run {
+            check_results(c, run, &mut found);
+        }
+    }
+    let corpus_root = match (source, &certificate) {
+        (CorpusSource::Given(p), _) => Some(p.to_path_buf()),
+        (CorpusSource::Recorded, Some(c)) => Some(c.corpus.path.clone().into()),
+        (CorpusSource::Recorded, None) => None,
+    };
+    if let (Some(root), Some(c)) = (corpus_root, &certificate) {
+        check_corpus(&root, c, run.as_ref(), &mut found)?;
+    }
+    outcome.failures = found.failures;
+    Ok(outcome)
+}
+
+/// `bundle.json`, parsed and in canonical form; `None` when nothing further can be checked.
+fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
+    let bytes = match std::fs::read(dir.join(INDEX)) {
+        Ok(b) => b,
+        Err(e) => {
+            found.fail(Code::MissingFile, INDEX, e.to_string());
+            return None;
+        }
+    };
+    let index: Index = match serde_json::from_slice(&bytes) {
+        Ok(i) => i,
+        Err(e) => {
+            found.fail(Code::Malformed, INDEX, e.to_string());
+            return None;
+        }
+    };
+    if index.format != FORMAT {
+        found.fail(
+            Code::Malformed,
+            INDEX,
+            format!("format {:?}, expected {FORMAT:?}", index.format),
+        );
+        return None;
+    }
+    if index.render().as_bytes() != bytes.as_slice() {
+        found.fail(
+            Code::Malformed,
+            INDEX,
+            "not in the canonical form `certify` writes (edited by hand?)",
+        );
+    }
+    let mut previous: Option<&str> = None;
+    for f in &index.files {
+        if !safe_path(&f.path) || f.path == INDEX {
+            found.fail(
+                Code::Malformed,
+                INDEX,
+                format!("{:?} is not a relative path inside the bundle", f.path),
+            );
+        }
+        if !is_sha256_hex(&f.sha256) {
+            found.fail(
+                Code::Malformed,
+                INDEX,
+                format!("{}: {:?} is not a sha256", f.path, f.sha256),
+            );
+        }
+        if previous.is_some_and(|p| p >= f.path.as_str()) {
+            found.fail(
+                Code::Malformed,
+                INDEX,
+                format!("{:?} is out of order or listed twice", f.path),
+            );
+        }
+        previous = Some(f.path.as_str());
+    }
+    Some(index)
+}
+
+/// A `/`-separated relative path without `.`, `..` or empty parts.
+fn safe_path(p: &str) -> bool {
+    !p.is_empty()
+        && !p.contains('\\')
+        && p.split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..")
+}
+
+/// Sizes and hashes of the listed files, the required files, and files not listed. Returns the
+/// contents of the listed files that match their listing.
+fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String, Vec<u8>> {
+    let mut good = BTreeMap::new();
+    for f in &index.files {
+        if !safe_path(&f.path) {
+            continue;
+        }
+        let full = dir.join(&f.path);
+        let is_file = std::fs::symlink_metadata(&full).map(|m| m.file_type().is_file());
+        let bytes = match is_file {
+            Ok(true) => std::fs::read(&full),
+            Ok(false) => {
+                found.fail(Code::Malformed, &f.path, "not a regular file");
+                continue;
+            }
+            Err(e) => Err(e),
+        };
+        let bytes = match bytes {
+            Ok(b) => b,
+            Err(e) => {
+                found.fail(Code::MissingFile, &f.path, e.to_string());
+                continue;
+            }
+        };
+        if bytes.len() as u64 != f.size {
+            found.fail(
+                Code::SizeMismatch,
+                &f.path,
+                format!("{} bytes, listed as {}", bytes.len(), f.size),
+            );
+            continue;
+        }
+        let sha = sha256_hex(&bytes);
+        if sha != f.sha256 {
+            found.fail(
+                Code::HashMismatch,
+                &f.path,
+                format!("sha256 {sha}, listed as {}", f.sha256),
+            );
+            continue;
+        }
+        good.insert(f.path.clone(), bytes);
+    }
+    let listed: BTreeSet<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
+    for r in REQUIRED {
+        if !listed.contains(r) {
+            found.fail(Code::MissingFile, r, "a bundle must list it");
+        }
+    }
+    match super::list_files(dir) {
+        Ok(present) => {
+            for p in present {
+                if !listed.contains(p.as_str()) {
+                    found.fail(Code::ExtraFile, &p, "in the bundle folder but not listed");
+                }
+            }
+        }
+        Err(e) => found.fail(Code::Malformed, ".", e.to_string()),
+    }
+    good
+}
+
+/// `results.ndjson`, strictly: complete lines, a header first, a footer last, every check
+/// line followed by the case line it belongs to.
+fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
+    let path = report::NDJSON;
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        found.fail(Code::Malformed, path, "not UTF-8");
+        return None;
+    };
+    let Some(body) = text.strip_suffix('\n') else {
+        found.fail(Code::Malformed, path, "does not end with a newline");
+        return None;
+    };
+    let mut lines = Vec::new();
+    for (n, line) in body.split('\n').enumerate() {
+        match serde_json::from_str::<ndjson::Line>(line) {
+            Ok(l) => lines.push(l),
+            Err(e) => {
+                found.fail(Code::Malformed, path, format!("line {}: {e}", n + 1));
+                return None;
+            }
+        }
+    }
+    let last = lines.len().saturating_sub(1);
+    let mut pending: Option<(String, String)> = None;
+    for (n, line) in lines.iter().enumerate() {
+        let at = |what: &str| format!("line {}: {what}", n + 1);
+        match line {
+            ndjson::Line::Header { .. } if n != 0 => {
+                found.fail(Code::Malformed, path, at("a header after the first line"));
+                return None;
+            }
+            ndjson::Line::Footer { .. } if n != last => {
+                found.fail(Code::Malformed, path, at("a footer before the last line"));
+                return None;
+            }
+            _ if n == 0 && !matches!(line, ndjson::Line::Header { .. }) => {
+                found.fail(
+                    Code::Malformed,
+                    path,
+                    at("the first line is not the header"),
+                );
+                return None;
+            }
+            _ if n == last && !matches!(line, ndjson::Line::Footer { .. }) => {
+                found.fail(Code::Malformed, path, "no footer: the run did not finish");
+                return None;
+            }
+            ndjson::Line::Check {
+                implementation,
+                case,
+                ..
+            } => {
+                let key = (implementation.clone(), case.clone());
+                if pending.as_ref().is_some_and(|p| *p != key) {
+                    found.fail(
+                        Code::ResultsInconsistent,
+                        path,
+                        at("a check line of another case than the one before it"),
+                    );
+                }
+                pending = Some(key);
+            }
+            ndjson::Line::Case { result } => {
+                let before = pending.take();
+                if before.is_some_and(|p| p != (result.implementation.clone(), result.case.clone()))
+                {
+                    found.fail(
+                        Code::ResultsInconsistent,
+                        path,
+                        at("a case line after check lines of another case"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    if lines.len() < 2 {
+        found.fail(Code::Malformed, path, "no header and footer");
+        return None;
+    }
+    let run = match ndjson::read(bytes) {
+        Ok(r) => r,
+        Err(e) => {
+            found.fail(Code::Malformed, path, e);
+            return None;
+        }
+    };
+    if let Some(ndjson::Line::Footer {
+        cases, by_status, ..
+    }) = lines.last()
+        && ndjson::footer(&run)
+            != (ndjson::Line::Footer {
+                cases: *cases,
+                by_status: by_status.clone(),
+                duration_ms: run.duration_ms,
+            })
+    {
+        found.fail(
+            Code::ResultsInconsistent,
+            path,
+            "the footer's counts are not those of the case lines",
+        );
+    }
+    for r in &run.results {
+        let status = crate::check::case_status(&r.checks);
+        if r.status != status {
+            found.fail(
+                Code::ResultsInconsistent,
+                path,
+                format!(
+                    "{} {}: status {}, its checks give {status}",
+                    r.implementation, r.case, r.status
+                ),
+            );
+        }
+        let verdict = Verdict::of(r.status, r.known_failure.is_some());
+        if r.verdict != verdict {
+            found.fail(
+                Code::ResultsInconsistent,
+                path,
+                format!(
+                    "{} {}: verdict {}, its status gives {}",
+                    r.implementation,
+                    r.case,
+                    r.verdict.as_str(),
+                    verdict.as_str()
+                ),
+            );
+        }
+    }
+    Some(run)
+}
+
+/// Every report is a pure function of the run: render each again and compare bytes.
+fn check_reports(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found) {
+    let rendered: [(&str, Option<String>); 5] = [
+        (report::SUMMARY_JSON, Some(report::summary::render(run))),
+        (report::CSV, report::csv::render(run).ok()),
+        (report::JUNIT, report::junit::render(run).ok()),
+        (report::MARKDOWN, Some(report::markdown::render(run))),
+        (report::HTML, Some(report::html::render(run))),
+    ];
+    for (name, text) in rendered {
+        let Some(bytes) = files.get(name) else {
+            continue;
+        };
+        let code = if name == report::SUMMARY_JSON {
+            Code::SummaryMismatch
+        } else {
+            Code::ReportMismatch
+        };
+        match text {
+            Some(t) if t.as_bytes() == bytes.as_slice() => {}
+            Some(_) => found.fail(
+                code,
+                name,
+                format!("not what {} renders to", report::NDJSON),
+            ),
+            None => found.fail(code, name, "the results cannot be rendered to it"),
+        }
+    }
+}
+
+/// The certificate's own invariants.
+fn check_certificate(c: &Certificate, found: &mut Found) {
+    if !is_sha256_hex(&c.corpus.hash) {
+        found.fail(
+            Code::Malformed,
+            CERTIFICATE,
+            "the corpus hash is not a sha256",
+        );
+    }
+    if c.implementations.is_empty() {
+        found.fail(Code::Malformed, CERTIFICATE, "no implementation");
+    }
+    if !c.cases.windows(2).all(|w| w[0].id < w[1].id) {
+        found.fail(
+            Code::Malformed,
+            CERTIFICATE,
+            "cases are not sorted by id, or listed twice",
+        );
+    }
+}
+
+/// The results against the certificate: the same implementations, one result per case run
+/// and implementation, no other.
+fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
+    let path = report::NDJSON;
+    if run.implementations != c.implementations {
+        found.fail(
+            Code::ResultsInconsistent,
+            path,
+            "the header's implementations are not the certificate's",
+        );
+    }
+    let cases: BTreeSet<&str> = c.cases.iter().map(|d| d.id.as_str()).collect();
+    for imp in &c.implementations {
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in run.of(&imp.name) {
+            *seen.entry(r.case.as_str()).or_default() += 1;
+        }
+        for id in &cases {
+            match seen.get(id) {
+                None => found.fail(
+                    Code::CasesMismatch,
+                    path,
+                    format!("{}: no result for the case {id}", imp.name),
+                ),
+                Some(n) if *n > 1 => found.fail(
+                    Code::CasesMismatch,
+                    path,
+                    format!("{}: {n} results for the case {id}", imp.name),
+                ),
+                Some(_) => {}
+            }
+        }
+        for id in seen.keys().filter(|id| !cases.contains(*id)) {
+            found.fail(
+                Code::CasesMismatch,
+                path,
+                format!(
+                    "{}: a result for {id}, a case the certificate does not list",
+                    imp.name
+                ),
+            );
+        }
+    }
+    let names: BTreeSet<&str> = c.implementations.iter().map(|i| i.name.as_str()).collect();
+    for r in &run.results {
+        if !names.contains(r.implementation.as_str()) {
+            found.fail(
+                Code::CasesMismatch,
+                path,
+                format!(
+                    "a result of {}, an implementation not certified",
+                    r.implementation
+                ),
+            );
+        }
+    }
+}
+
+/// The corpus folder against the certificate: the corpus hash, the cases the filter selects,
+/// every case's files, and the case metadata copied into the results.
+fn check_corpus(
+    root: &Path,
+    c: &Certificate,
+    run: Option<&Run>,
+    found: &mut Found,
+) -> Result<(), CorpusUnavailable> {
+    let shown = root.display().to_string();
+    let unavailable = |source: CorpusError| CorpusUnavailable {
+        path: shown.clone(),
+        source,
+    };
+    let hashes = corpus::ManifestHashes::read(root).map_err(unavailable)?;
+    let entries = Corpus::open(root).map_err(|e| {
+        unavailable(CorpusError::Unreadable {
+            path: shown.clone(),
+            message: e.to_string(),
+        })
+    })?;
+    let hash = hashes.corpus_hash();
+    if hash != c.corpus.hash {
+        found.fail(
+            Code::CorpusMismatch,
+            &shown,
+            format!(
+                "corpus hash {hash}, the certificate's is {} ({} cases in the manifest, {} certified)",
+                c.corpus.hash,
+                hashes.0.len(),
+                c.corpus.manifest_cases
+            ),
+        );
+    }
+    let selected = entries.filtered(c.corpus.filter.as_deref());
+    let by_id: BTreeMap<&str, &crate::case::CaseEntry> =
+        selected.iter().map(|e| (e.id.as_str(), *e)).collect();
+    let certified: BTreeMap<&str, &corpus::CaseDigest> =
+        c.cases.iter().map(|d| (d.id.as_str(), d)).collect();
+    for id in by_id.keys().filter(|id| !certified.contains_key(*id)) {
+        found.fail(
+            Code::CorpusMismatch,
+            &shown,
+            format!("the filter selects {id}, which the certificate does not list"),
+        );
+    }
+    for (id, digest) in &certified {
+        let Some(entry) = by_id.get(id) else {
+            found.fail(
+                Code::CorpusMismatch,
+                &shown,
+                format!("the certificate lists {id}, which the corpus and filter do not select"),
+            );
+            continue;
+        };
+        let Some(sha) = hashes.0.get(*id) else {
+            continue;
+        };
+        match corpus::case_digest(root, entry, sha) {
+            Ok(d) if d == **digest => {}
+            Ok(d) => {
+                for (file, got) in d.files.iter().map(|f| (&f.path, &f.sha256)) {
+                    let want = digest.files.iter().find(|f| &f.path == file);
+                    if want.is_none_or(|w| &w.sha256 != got) {
+                        found.fail(
+                            Code::CorpusMismatch,
+                            &root.join(file).display().to_string(),
+                            format!("not the file of {id} the certificate hashed"),
+                        );
+                    }
+                }
+                if d.files.len() != digest.files.len() {
+                    found.fail(
+                        Code::CorpusMismatch,
+                        &shown,
+                        format!(
+                            "{id} has {} files, the certificate {}",
+                            d.files.len(),
+                            digest.files.len()
+                        ),
+                    );
+                }
+            }
+            Err(e) => found.fail(Code::CorpusMismatch, &shown, e.to_string()),
+        }
+    }
+    if let Some(run) = run {
+        for r in &run.results {
+            let Some(e) = by_id.get(r.case.as_str()) else {
+                continue;
+            };
+            if r.tier != e.tier
+                || r.profile != e.profile_label()
+                || r.area != e.area
+                || r.features != e.features
+            {
+                found.fail(
+                    Code::ResultsInconsistent,
+                    report::NDJSON,
+                    format!(
+                        "{} {}: tier, profile, area or features are not the corpus's",
+                        r.implementation, r.case
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_and_prefixed() {
+        let names: BTreeSet<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names.len(), Code::ALL.len());
+        assert!(names.iter().all(|n| n.starts_with("BUNDLE_")));
+    }
+
+    #[test]
+    fn only_plain_relative_paths_are_safe() {
+        assert!(safe_path("results.ndjson"));
+        assert!(safe_path("a/b.txt"));
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../b",
+            "a//b",
+            "./a",
+            "a\\b",
+            "a/",
+        ] {
+            assert!(!safe_path(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_folder_without_an_index_is_a_missing_file_not_a_panic() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let o = verify(dir.path(), CorpusSource::Recorded).expect("no corpus needed");
+        assert_eq!(o.failures.len(), 1);
+        assert_eq!(o.failures[0].code, Code::MissingFile);
+        std::fs::write(dir.path().join(INDEX), "{\"format\": 1}").expect("write");
+        let o = verify(dir.path(), CorpusSource::Recorded).expect("no corpus needed");
+        assert_eq!(o.failures[0].code, Code::Malformed);
+    }
+}

@@ -1,0 +1,83 @@
+//! `physics-cts certify`: run one implementation over a corpus exactly as `physics-cts run`
+//! does, into an empty folder, and make that folder a bundle anyone can check with
+//! `physics-cts verify` (see [`crate::bundle`]).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+
+use super::run;
+use crate::bundle::{self, CERTIFICATE, Certificate, CorpusClaim, EXPECTATIONS, FORMAT, Suite};
+use crate::report::{self, ndjson};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The options of `physics-cts run`; `--out` is required and must be a new or empty folder,
+    /// and exactly one `--impl` is certified.
+    #[command(flatten)]
+    pub run: run::Args,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let Some(out) = args.run.out.clone() else {
+        bail!("certify needs --out DIR (a new or empty folder)");
+    };
+    let [name] = args.run.implementations.as_slice() else {
+        bail!("certify takes exactly one --impl");
+    };
+    let name = name.clone();
+    if std::fs::read_dir(&out).is_ok_and(|mut d| d.next().is_some()) {
+        bail!(
+            "{} is not empty: a bundle must hold only what certify writes",
+            out.display()
+        );
+    }
+    let corpus_path = args.run.corpus.clone();
+    let filter = args.run.filter.clone();
+    // Digest the corpus before the run, so a corpus whose files are not what its manifest
+    // says is refused before any time is spent.
+    let digest = bundle::corpus::digest(&corpus_path, filter.as_deref())
+        .with_context(|| format!("digesting the corpus {}", corpus_path.display()))?;
+    let known_failures = args.run.expectations.join(format!("{name}.toml"));
+
+    let code = run::run(args.run)?;
+
+    let log_path = out.join(report::NDJSON);
+    let log = std::fs::File::open(&log_path)
+        .with_context(|| format!("reading {}", log_path.display()))?;
+    let results = ndjson::read(std::io::BufReader::new(log))
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("reading {}", log_path.display()))?;
+    let certificate = Certificate {
+        format: FORMAT.into(),
+        suite: Suite::current(),
+        implementations: results.implementations,
+        corpus: CorpusClaim {
+            path: corpus_path.display().to_string(),
+            hash: digest.hash,
+            manifest_cases: digest.manifest_cases,
+            filter,
+        },
+        cases: digest.cases,
+    };
+    write(&out.join(CERTIFICATE), certificate.render().as_bytes())?;
+    if known_failures.is_file() {
+        let bytes = std::fs::read(&known_failures)
+            .with_context(|| format!("reading {}", known_failures.display()))?;
+        write(&out.join(EXPECTATIONS), &bytes)?;
+    }
+    let index = bundle::write_index(&out)?;
+    println!(
+        "bundle written to {} ({} files, {} cases, corpus {})",
+        out.display(),
+        index.files.len(),
+        certificate.cases.len(),
+        certificate.corpus.hash
+    );
+    Ok(code)
+}
+
+fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
