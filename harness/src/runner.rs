@@ -669,7 +669,13 @@ impl ImplRunner {
             None => match self.handshake() {
                 Ok(_) => match self.caps.clone() {
                     Some(c) => c,
-                    None => return Prepared::Done(vec![*boxed("handshake", Status::HarnessError, "no capabilities")]),
+                    None => {
+                        return Prepared::Done(vec![*boxed(
+                            "handshake",
+                            Status::HarnessError,
+                            "no capabilities",
+                        )]);
+                    }
                 },
                 Err(r) => return Prepared::Done(vec![*r]),
             },
@@ -797,7 +803,9 @@ fn serve(
         if ahead.is_none() && runner.exhausted() {
             return;
         }
-        let Some((i, preloaded, t)) = ahead.take().or_else(|| claim().map(|i| (i, None, Instant::now())))
+        let Some((i, preloaded, t)) = ahead
+            .take()
+            .or_else(|| claim().map(|i| (i, None, Instant::now())))
         else {
             return;
         };
@@ -811,7 +819,9 @@ fn serve(
                         && let Some(j) = claim()
                     {
                         let e = entries[j];
-                        let pre = gate(&caps, e).is_none().then(|| Case::load(&corpus.root, e));
+                        let pre = gate(&caps, e)
+                            .is_none()
+                            .then(|| Case::load(&corpus.root, e));
                         ahead = Some((j, pre, Instant::now()));
                     }
                     runner.collect(flight)
@@ -851,7 +861,10 @@ pub fn run_matrix(
 /// and running only the rest. With `options.jobs` > 1 each entrant runs that many instances
 /// in parallel; `on_case` then sees results in completion order, while the returned run is
 /// always in entrant order, then entry order (the reports are deterministic).
-#[allow(clippy::too_many_arguments, reason = "run_matrix plus the kept results")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "run_matrix plus the kept results"
+)]
 pub fn resume_matrix(
     corpus: &Corpus,
     corpus_label: &str,
@@ -1013,8 +1026,15 @@ mod tests {
         assert_eq!(
             got,
             [
-                "observe 0", "step 4", "observe 4", "step 2", "apply", "step 2", "observe 8",
-                "step 2", "observe 10"
+                "observe 0",
+                "step 4",
+                "observe 4",
+                "step 2",
+                "apply",
+                "step 2",
+                "observe 8",
+                "step 2",
+                "observe 10"
             ]
         );
     }

@@ -37,8 +37,22 @@ fn apart_expect() -> Value {
 /// Sixteen cases; the file stem picks the fake's behaviour (`slow` answers after 0.3 s).
 fn write_corpus(dir: &Path) {
     let stems = [
-        "slow", "ok", "slow", "crash-step", "slow", "fail", "slow", "ok", "slow", "garbage",
-        "slow", "ok", "slow", "refuse", "slow", "ok",
+        "slow",
+        "ok",
+        "slow",
+        "crash-step",
+        "slow",
+        "fail",
+        "slow",
+        "ok",
+        "slow",
+        "garbage",
+        "slow",
+        "ok",
+        "slow",
+        "refuse",
+        "slow",
+        "ok",
     ];
     let mut rows = Vec::new();
     for (i, stem) in stems.iter().enumerate() {
@@ -146,7 +160,9 @@ fn a_killed_run_resumes_to_the_reports_of_an_uninterrupted_one() {
         .expect("runs");
     assert_eq!(status.code(), Some(1), "a required case fails");
 
-    let mut child = command(&corpus, "--out", &cut, &[]).spawn().expect("starts");
+    let mut child = command(&corpus, "--out", &cut, &[])
+        .spawn()
+        .expect("starts");
     let t = Instant::now();
     while case_lines(&cut) < 4 {
         assert!(t.elapsed() < Duration::from_secs(60), "no progress");

@@ -538,7 +538,12 @@ fn three_jobs_give_the_statuses_of_one() {
         cases.push((id.into(), true, &[], expect));
     }
     cases.push(("k/f/invalid-1".into(), false, &[], json!({"issues": []})));
-    cases.push(("k/g/undeclared".into(), true, &["joint.limit.angular.3"], body_expect()));
+    cases.push((
+        "k/g/undeclared".into(),
+        true,
+        &["joint.limit.angular.3"],
+        body_expect(),
+    ));
     let rows: Vec<(&str, bool, &[&str], Value)> = cases
         .iter()
         .map(|(id, v, f, e)| (id.as_str(), *v, *f, e.clone()))
@@ -595,8 +600,11 @@ fn python() -> Option<&'static str> {
 fn misbehaving(flags: &[&str]) -> Option<Factory> {
     use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
     let py = python()?;
-    let mut args: Vec<std::ffi::OsString> =
-        vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/misbehave.py").into()];
+    let mut args: Vec<std::ffi::OsString> = vec![
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fakes/misbehave.py")
+            .into(),
+    ];
     args.extend(flags.iter().map(std::ffi::OsString::from));
     let mut config = StdioConfig::new(py, args);
     config.handshake_timeout = Duration::from_secs(10);
@@ -618,8 +626,20 @@ fn apart_expect() -> Value {
 /// unique.
 fn stdio_corpus(dir: &Path) -> Corpus {
     let stems = [
-        "ok", "crash-step", "ok", "slow", "garbage", "ok", "fail", "early-exit", "ok", "refuse",
-        "wrong-seq", "ok", "crash-step", "ok",
+        "ok",
+        "crash-step",
+        "ok",
+        "slow",
+        "garbage",
+        "ok",
+        "fail",
+        "early-exit",
+        "ok",
+        "refuse",
+        "wrong-seq",
+        "ok",
+        "crash-step",
+        "ok",
     ];
     let ids: Vec<String> = stems
         .iter()

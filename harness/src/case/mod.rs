@@ -373,7 +373,8 @@ mod tests {
 
     #[test]
     fn the_fingerprint_changes_with_an_expectation_file_and_the_selection() {
-        let dir = std::env::temp_dir().join(format!("physics-cts-fingerprint-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("physics-cts-fingerprint-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("khr/joint")).expect("mkdir");
         let other = CaseEntry {
@@ -393,7 +394,11 @@ mod tests {
         let a = corpus.fingerprint(&all).expect("hashes");
         assert_eq!(a.len(), 64);
         assert_eq!(corpus.fingerprint(&all).expect("hashes"), a, "stable");
-        assert_ne!(corpus.fingerprint(&all[..1]).expect("hashes"), a, "selection");
+        assert_ne!(
+            corpus.fingerprint(&all[..1]).expect("hashes"),
+            a,
+            "selection"
+        );
         std::fs::write(dir.join("khr/joint/slider.expect.json"), "{ }").expect("write");
         assert_ne!(corpus.fingerprint(&all).expect("hashes"), a, "content");
         let _ = std::fs::remove_dir_all(&dir);

@@ -195,15 +195,14 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
         done,
         &mut |infos| {
             let mut l = log.borrow_mut();
-            let mut r = l
-                .0
-                .line(&ndjson::keyed_header(&suite, &label, infos, key.clone()));
+            let mut r =
+                l.0.line(&ndjson::keyed_header(&suite, &label, infos, key.clone()));
             for k in &kept {
                 r = r.and_then(|()| l.0.case(k));
             }
-            r = r.and_then(|()| l.0.flush()).and_then(|()| {
-                std::fs::rename(&partial, &log_path)
-            });
+            r = r
+                .and_then(|()| l.0.flush())
+                .and_then(|()| std::fs::rename(&partial, &log_path));
             drop(l);
             record(r);
         },
@@ -254,10 +253,7 @@ fn resumable(path: &std::path::Path, key: &ndjson::RunKey) -> anyhow::Result<Vec
         );
     };
     if let Some(why) = was.mismatch(key) {
-        bail!(
-            "--resume: {} is of another run: {why}",
-            path.display()
-        );
+        bail!("--resume: {} is of another run: {why}", path.display());
     }
     Ok(log.run.results)
 }

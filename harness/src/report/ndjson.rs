@@ -320,7 +320,8 @@ mod tests {
         let mut w = Writer::new(Vec::new());
         w.line(&keyed_header("s", "c", &[], key())).expect("vec");
         for i in 0..n {
-            w.case(&result(&format!("c{i}"), Status::Pass)).expect("vec");
+            w.case(&result(&format!("c{i}"), Status::Pass))
+                .expect("vec");
         }
         String::from_utf8(w.into_inner()).expect("utf8")
     }
@@ -361,7 +362,10 @@ mod tests {
             ..key()
         };
         let why = a.mismatch(&b).expect("differs");
-        assert!(why.contains("corpus differs") && why.contains("filter differs"), "{why}");
+        assert!(
+            why.contains("corpus differs") && why.contains("filter differs"),
+            "{why}"
+        );
         assert!(!why.contains("implementations"), "{why}");
     }
 }
