@@ -783,6 +783,9 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// A case taken ahead: its index, its expectation file if the gate lets it run, when taken.
+type Ahead = (usize, Option<Result<Case, CaseError>>, Instant);
+
 /// One instance's loop: take the next case index from `next` until none is left or the
 /// restart budget is spent. While a case runs on the worker, the next one is taken and its
 /// expectation file read, so reading overlaps the implementation's work.
@@ -798,7 +801,7 @@ fn serve(
         let k = next.fetch_add(1, Ordering::Relaxed);
         todo.get(k).copied()
     };
-    let mut ahead: Option<(usize, Option<Result<Case, CaseError>>, Instant)> = None;
+    let mut ahead: Option<Ahead> = None;
     loop {
         if ahead.is_none() && runner.exhausted() {
             return;

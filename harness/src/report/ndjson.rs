@@ -336,7 +336,7 @@ mod tests {
             .collect();
         assert_eq!(ends.len(), 3);
         for cut in 0..=text.len() {
-            let log = read_log(text[..cut].as_bytes()).expect("a cut log reads");
+            let log = read_log(&text.as_bytes()[..cut]).expect("a cut log reads");
             let want = ends.iter().filter(|e| **e <= cut).count();
             assert_eq!(log.run.results.len(), want, "cut at {cut}");
             assert!(!log.finished);
