@@ -1,11 +1,20 @@
-//! Whole-corpus wall time of the harness on Rapier, in process, and its overhead over a bare
-//! loop of the same worlds and steps.
+//! Harness overhead on Rapier, in process: the runner over the corpus's dynamics cases against
+//! a bare loop making the same implementation calls on the same worlds.
 //!
-//! - bare: for every case with a dynamics scenario that Rapier runs, load the file through the
-//!   adapter, configure, and step the scenario's steps in one call: no observation, no check.
-//! - harness: the same cases through the runner (worker thread, deadline, `catch_unwind`,
-//!   interpretation, an observation after every step, every check).
-//! - overhead = harness / bare - 1; the whole corpus is then run as `physics-cts run` does.
+//! - bare: for every case with a dynamics scenario that Rapier runs, exactly the calls the
+//!   runner makes, on one reused implementation as the runner's worker does: `load` from the
+//!   case's file, `interpretation()`, `configure`, then the scenario's requests in the
+//!   runner's own order ([`runner::schedule`]: observe, steps, actions, observations at the
+//!   scenario's cadence), `unload`. The scenarios are in memory before the clock starts.
+//! - bare without `interpretation()`: the same minus that call, for readers who count the
+//!   interpretation report as the harness's.
+//! - harness: the same cases through `runner::run_matrix` (reading each `expect.json`, the
+//!   worker thread and its deadline, `catch_unwind` per call, every check, the results).
+//!
+//! The three are interleaved, `ROUNDS` times, and the medians compared, so a load change on
+//! the machine hits all of them alike. overhead = harness / bare - 1. Both sides use mimalloc,
+//! as the `physics-cts` binary does. Then the whole corpus as `physics-cts run` runs it, with
+//! `--jobs 1` and `--jobs 2`.
 //!
 //! Run: `cargo bench -p physics-cts --bench corpus_overhead [-- CORPUS_DIR]`.
 
@@ -14,10 +23,60 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use physics_cts::adapters::rapier::RapierImplementation;
-use physics_cts::case::{Case, Corpus};
+use physics_cts::case::{Case, CaseEntry, Corpus, Scenario};
 use physics_cts::expectations::Expectations;
 use physics_cts::implementation::{Implementation, LoadOutcome, LoadRequest};
-use physics_cts::runner::{self, Entrant, Options};
+use physics_cts::runner::{self, Entrant, Options, Request};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const ROUNDS: usize = 5;
+
+/// What the bare loop needs of a case, read before the clock starts.
+struct Prepared {
+    request: LoadRequest,
+    scenario: Scenario,
+    poses: Vec<serde_json::Value>,
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// The bare loop: the implementation's share of the work, nothing else.
+fn bare(cases: &[Prepared], interpretation: bool) -> Duration {
+    let t = Instant::now();
+    let mut imp = RapierImplementation::new();
+    for c in cases {
+        let Ok(LoadOutcome::Loaded { .. }) = imp.load(&c.request) else {
+            continue;
+        };
+        if interpretation {
+            let _ = imp.interpretation();
+        }
+        for p in &c.poses {
+            let _ = imp.evaluate_constraints(p);
+        }
+        let _ = imp.configure(&c.scenario.config);
+        for r in runner::schedule(&c.scenario) {
+            let _ = match r {
+                Request::Apply(a) => imp.apply(a),
+                Request::Step(n) => imp.step(n),
+                Request::Observe(_) => imp.observe().map(|_| ()),
+            };
+        }
+        let _ = imp.unload();
+    }
+    t.elapsed()
+}
 
 fn main() {
     let dir = std::env::args()
@@ -34,64 +93,49 @@ fn main() {
         );
         return;
     };
-    let caps = runner_caps();
+    let load_before = load_average();
+    let caps = RapierImplementation::new()
+        .handshake()
+        .map(|h| h.capabilities)
+        .unwrap_or_default();
+    let constraints = caps.checks.iter().any(|c| c == runner::CONSTRAINTS);
     let mut cases = Vec::new();
+    let mut same: Vec<&CaseEntry> = Vec::new();
+    let mut probe = RapierImplementation::new();
     for e in &corpus.entries {
         if runner::gate(&caps, e).is_some() {
             continue;
         }
-        if let Ok(c) = Case::load(&corpus.root, e)
-            && c.scenario.is_some()
-        {
-            cases.push(c);
+        let Ok(c) = Case::load(&corpus.root, e) else {
+            continue;
+        };
+        let Some(scenario) = c.scenario.clone() else {
+            continue;
+        };
+        let request = LoadRequest {
+            path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
+            profile: c.entry.profile.clone(),
+        };
+        // Cases Rapier rejects end at the load in both loops; keep the ones it simulates.
+        if !matches!(probe.load(&request), Ok(LoadOutcome::Loaded { .. })) {
+            continue;
         }
+        let poses = if constraints {
+            c.poses
+                .iter()
+                .filter(|p| !p.constraints.is_empty())
+                .map(|p| p.poses.clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        cases.push(Prepared {
+            request,
+            scenario,
+            poses,
+        });
+        same.push(e);
     }
-    let best = |f: &mut dyn FnMut() -> Duration| (0..3).map(|_| f()).min().unwrap_or_default();
-    let mut bare = || {
-        let t = Instant::now();
-        for c in &cases {
-            let mut imp = RapierImplementation::new();
-            let request = LoadRequest {
-                path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
-                profile: c.entry.profile.clone(),
-            };
-            let Ok(LoadOutcome::Loaded { .. }) = imp.load(&request) else {
-                continue;
-            };
-            if let Some(s) = &c.scenario
-                && imp.configure(&s.config).is_ok()
-            {
-                let _ = imp.step(s.steps);
-            }
-        }
-        t.elapsed()
-    };
-    let bare_time = best(&mut bare);
-    // The same loop observing after every step, as the scenarios ask: the adapter's share.
-    let mut observed = || {
-        let t = Instant::now();
-        for c in &cases {
-            let mut imp = RapierImplementation::new();
-            let request = LoadRequest {
-                path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
-                profile: c.entry.profile.clone(),
-            };
-            let Ok(LoadOutcome::Loaded { .. }) = imp.load(&request) else {
-                continue;
-            };
-            if let Some(s) = &c.scenario
-                && imp.configure(&s.config).is_ok()
-            {
-                let _ = imp.observe();
-                for _ in 0..s.steps {
-                    let _ = imp.step(1);
-                    let _ = imp.observe();
-                }
-            }
-        }
-        t.elapsed()
-    };
-    let observed_time = best(&mut observed);
     let entrant = Entrant {
         name: "rapier".into(),
         factory: Arc::new(|| {
@@ -99,93 +143,85 @@ fn main() {
         }),
         expectations: Expectations::default(),
     };
-    let same: Vec<_> = corpus
-        .entries
-        .iter()
-        .filter(|e| cases.iter().any(|c| c.entry.id == e.id))
-        .collect();
-    let mut harness = || {
+    let harness = |entries: &[&CaseEntry], jobs: usize| {
         let t = Instant::now();
-        let _ = runner::run_matrix(
+        let run = runner::run_matrix(
             &corpus,
             "bench",
-            &same,
+            entries,
             std::slice::from_ref(&entrant),
-            Options::default(),
+            Options {
+                jobs,
+                ..Options::default()
+            },
             &mut |_| {},
             &mut |_| {},
         );
-        t.elapsed()
+        (t.elapsed(), run.results.len())
     };
-    let harness_time = best(&mut harness);
-    // Parts of the harness's share: reading the expectation files, and the interpretation call.
-    let t = Instant::now();
-    for c in &cases {
-        let _ = Case::load(&corpus.root, &c.entry);
+    // Warm the page cache and the allocator once.
+    let _ = bare(&cases, true);
+    let _ = harness(&same, 1);
+    let (mut b, mut bi, mut h, mut read) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        b.push(bare(&cases, true));
+        bi.push(bare(&cases, false));
+        h.push(harness(&same, 1).0);
+        let t = Instant::now();
+        for e in &same {
+            let _ = Case::load(&corpus.root, e);
+        }
+        read.push(t.elapsed());
     }
-    let load_time = t.elapsed();
-    let t = Instant::now();
-    for c in &cases {
-        let mut imp = RapierImplementation::new();
-        let request = LoadRequest {
-            path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
-            profile: c.entry.profile.clone(),
-        };
-        let _ = imp.load(&request);
-        let _ = imp.interpretation();
+    let all: Vec<&CaseEntry> = corpus.entries.iter().collect();
+    let mut whole = [Vec::new(), Vec::new()];
+    let mut count = 0;
+    for _ in 0..3 {
+        for (jobs, times) in whole.iter_mut().enumerate() {
+            let (t, n) = harness(&all, jobs + 1);
+            times.push(t);
+            count = n;
+        }
     }
-    let interpretation_time = t.elapsed();
-    let all: Vec<_> = corpus.entries.iter().collect();
-    let t = Instant::now();
-    let run = runner::run_matrix(
-        &corpus,
-        "bench",
-        &all,
-        std::slice::from_ref(&entrant),
-        Options::default(),
-        &mut |_| {},
-        &mut |_| {},
-    );
-    let whole = t.elapsed();
-    println!("cases with a scenario run by Rapier: {}", cases.len());
+    let (b, bi, h, read) = (median(b), median(bi), median(h), median(read));
+    let s = |d: Duration| d.as_secs_f64();
     println!(
-        "bare loop (load + step):              {:>8.3} s",
-        bare_time.as_secs_f64()
+        "load average before: {load_before}; after: {}",
+        load_average()
     );
     println!(
-        "bare loop observing every step:       {:>8.3} s",
-        observed_time.as_secs_f64()
+        "cases with a scenario Rapier simulates: {}; medians of {ROUNDS} interleaved rounds",
+        cases.len()
     );
     println!(
-        "harness (runner, observe, checks):    {:>8.3} s",
-        harness_time.as_secs_f64()
+        "bare loop (the runner's calls):                  {:>8.3} s",
+        s(b)
     );
     println!(
-        "  of which reading expect.json files: {:>8.3} s",
-        load_time.as_secs_f64()
+        "bare loop without interpretation():              {:>8.3} s",
+        s(bi)
     );
     println!(
-        "  load + interpretation() alone:      {:>8.3} s",
-        interpretation_time.as_secs_f64()
+        "harness (run_matrix, --jobs 1):                   {:>8.3} s",
+        s(h)
     );
     println!(
-        "overhead = harness / bare - 1:         {:>8.1} %",
-        100.0 * (harness_time.as_secs_f64() / bare_time.as_secs_f64() - 1.0)
+        "  reading those expect.json files alone:         {:>8.3} s",
+        s(read)
     );
     println!(
-        "overhead over the observing loop:      {:>8.1} %",
-        100.0 * (harness_time.as_secs_f64() / observed_time.as_secs_f64() - 1.0)
+        "overhead = harness / bare - 1:                   {:>8.1} %",
+        100.0 * (s(h) / s(b) - 1.0)
     );
     println!(
-        "whole corpus ({} cases), in process:   {:>8.3} s",
-        run.results.len(),
-        whole.as_secs_f64()
+        "overhead over the loop without interpretation(): {:>8.1} %",
+        100.0 * (s(h) / s(bi) - 1.0)
     );
-}
-
-fn runner_caps() -> physics_cts::implementation::Capabilities {
-    RapierImplementation::new()
-        .handshake()
-        .map(|h| h.capabilities)
-        .unwrap_or_default()
+    for (jobs, times) in whole.into_iter().enumerate() {
+        println!(
+            "whole corpus ({count} cases), in process, --jobs {}: {:>8.3} s (median of 3)",
+            jobs + 1,
+            s(median(times))
+        );
+    }
 }

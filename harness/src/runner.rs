@@ -7,14 +7,21 @@
 //! handshake replayed). [`ImplError`]s map to statuses: `NotSupported` -> `NOT_SUPPORTED`,
 //! `Failed` -> `ERROR`, `BadRequest` (we asked wrongly) -> `HARNESS_ERROR`. A restart budget
 //! turns the rest of the run into `NOTRUN`.
+//!
+//! [`resume_matrix`] runs each implementation with `Options::jobs` instances in parallel (each
+//! with its own worker, its own restart budget, taking the next case when free) and keeps the
+//! results of an interrupted run; results come back in entry order whatever the completion
+//! order. While a case runs on the worker, the instance reads the next case's expectation
+//! file, so the harness's reading overlaps the implementation's work.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use crate::case::{Case, CaseEntry, Corpus};
+use crate::case::{Case, CaseEntry, CaseError, Corpus};
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
 use crate::expectations::Expectations;
@@ -38,8 +45,13 @@ pub const DYNAMICS: &str = "dynamics";
 pub struct Options {
     /// Wall-time limit of one case (all its calls).
     pub deadline: Duration,
-    /// Crashes and timeouts tolerated before the rest of the run is `NOTRUN`.
+    /// Crashes and timeouts tolerated per implementation instance (per process for `stdio`)
+    /// before that instance stops taking cases; when every instance has stopped, the rest of
+    /// the run is `NOTRUN`.
     pub restart_budget: u32,
+    /// Implementation instances run in parallel (`--jobs`), each with its own worker and
+    /// restart budget; cases go to whichever instance is free.
+    pub jobs: usize,
 }
 
 impl Default for Options {
@@ -47,6 +59,7 @@ impl Default for Options {
         Options {
             deadline: Duration::from_secs(30),
             restart_budget: 20,
+            jobs: 1,
         }
     }
 }
@@ -303,38 +316,68 @@ fn constraints(
     Ok(())
 }
 
-/// Run the scenario: configure, observe once, then step in chunks up to each action and
-/// observation point, applying actions just before their step.
+/// One request of a scenario's run after `configure`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Request<'a> {
+    Apply(&'a crate::implementation::Action),
+    Step(u32),
+    /// Observe; the argument is the number of steps taken so far.
+    Observe(u32),
+}
+
+/// The requests of a scenario in order: observe once, then step in chunks up to each
+/// action and observation point, applying actions just before their step. The one place
+/// that knows the cadence (the runner and the overhead bench's bare loop both follow it).
+///
+/// Example: 10 steps, `observe_every` 4, an action at step 6: observe(0), step 4,
+/// observe(4), step 2, apply, step 2, observe(8), step 2, observe(10).
+pub fn schedule(scenario: &crate::case::Scenario) -> Vec<Request<'_>> {
+    let mut actions: Vec<&crate::case::scenario::TimedAction> = scenario.actions.iter().collect();
+    actions.sort_by_key(|a| a.step);
+    let every = scenario.observe_every.max(1);
+    let mut out = Vec::with_capacity(2 * (scenario.steps / every) as usize + 2 * actions.len() + 2);
+    out.push(Request::Observe(0));
+    let mut done = 0u32;
+    let mut next_action = 0usize;
+    while done < scenario.steps {
+        while let Some(a) = actions.get(next_action).filter(|a| a.step <= done) {
+            out.push(Request::Apply(&a.action));
+            next_action += 1;
+        }
+        let next_observe = (done / every + 1) * every;
+        let mut until = next_observe.min(scenario.steps);
+        if let Some(a) = actions.get(next_action) {
+            until = until.min(a.step.max(done + 1));
+        }
+        out.push(Request::Step(until - done));
+        done = until;
+        if done.is_multiple_of(every) || done == scenario.steps {
+            out.push(Request::Observe(done));
+        }
+    }
+    out
+}
+
+/// Run the scenario: configure, then the [`schedule`]'s requests, each guarded.
 pub fn simulate(
     imp: &mut dyn Implementation,
     scenario: &crate::case::Scenario,
 ) -> Result<Vec<Observation>, Failure> {
     call(DYNAMICS, || imp.configure(&scenario.config))?;
-    let mut actions = scenario.actions.clone();
-    actions.sort_by_key(|a| a.step);
-    let mut observations = vec![Observation {
-        step: 0,
-        state: call(DYNAMICS, || imp.observe())?,
-    }];
-    let mut done = 0u32;
-    let mut next_action = 0usize;
-    while done < scenario.steps {
-        while let Some(a) = actions.get(next_action).filter(|a| a.step <= done) {
-            call(DYNAMICS, || imp.apply(&a.action))?;
-            next_action += 1;
-        }
-        let next_observe = (done / scenario.observe_every + 1) * scenario.observe_every;
-        let mut until = next_observe.min(scenario.steps);
-        if let Some(a) = actions.get(next_action) {
-            until = until.min(a.step.max(done + 1));
-        }
-        call(DYNAMICS, || imp.step(until - done))?;
-        done = until;
-        if done.is_multiple_of(scenario.observe_every) || done == scenario.steps {
-            observations.push(Observation {
-                step: done,
+    let requests = schedule(scenario);
+    let observing = requests
+        .iter()
+        .filter(|r| matches!(r, Request::Observe(_)))
+        .count();
+    let mut observations = Vec::with_capacity(observing);
+    for r in requests {
+        match r {
+            Request::Apply(a) => call(DYNAMICS, || imp.apply(a))?,
+            Request::Step(n) => call(DYNAMICS, || imp.step(n))?,
+            Request::Observe(step) => observations.push(Observation {
+                step,
                 state: call(DYNAMICS, || imp.observe())?,
-            });
+            }),
         }
     }
     Ok(observations)
@@ -363,7 +406,7 @@ fn dynamics(
 
 enum Job {
     Handshake,
-    Case(Box<Case>, Capabilities),
+    Case(Box<Case>, Arc<Capabilities>),
 }
 
 enum Reply {
@@ -462,13 +505,31 @@ fn boxed(check: &str, status: Status, message: impl Into<String>) -> Box<CheckRe
     Box::new(CheckResult::new(check, status, message))
 }
 
-/// Runs cases on one implementation.
+/// A case that passed the budget, the handshake and the gate, ready for the worker.
+#[derive(Debug)]
+pub enum Prepared {
+    /// Decided without a call (gate, budget, unreadable case).
+    Done(Vec<CheckResult>),
+    Ready(Box<Case>, Arc<Capabilities>),
+}
+
+/// A case sent to the worker: when, for its deadline.
+#[derive(Debug)]
+pub struct InFlight {
+    sent: Instant,
+}
+
+/// Runs cases on one implementation instance.
 pub struct ImplRunner {
     pub name: String,
     factory: Factory,
     options: Options,
     worker: Option<Worker>,
     info: Option<ImplInfo>,
+    caps: Option<Arc<Capabilities>>,
+    /// The handshake another instance of the same implementation gave (`--jobs`): this one
+    /// must say the same.
+    expected: Option<ImplInfo>,
     restarts: u32,
 }
 
@@ -489,6 +550,8 @@ impl ImplRunner {
             options,
             worker: None,
             info: None,
+            caps: None,
+            expected: None,
             restarts: 0,
         }
     }
@@ -496,6 +559,11 @@ impl ImplRunner {
     /// Crashes and timeouts so far.
     pub fn restarts(&self) -> u32 {
         self.restarts
+    }
+
+    /// Whether the restart budget is spent: every further case is `NOTRUN`.
+    pub fn exhausted(&self) -> bool {
+        self.restarts > self.options.restart_budget
     }
 
     fn worker(&mut self) -> Result<&Worker, Box<CheckResult>> {
@@ -534,10 +602,27 @@ impl ImplRunner {
                     engine: h.engine,
                     capabilities: h.capabilities,
                 };
+                if let Some(first) = self.expected.as_ref().filter(|e| **e != info) {
+                    return Err(boxed(
+                        "handshake",
+                        Status::HarnessError,
+                        format!(
+                            "this instance's handshake ({} {}) differs from the first instance's ({} {})",
+                            info.version, info.engine, first.version, first.engine
+                        ),
+                    ));
+                }
+                self.caps = Some(Arc::new(info.capabilities.clone()));
                 self.info = Some(info.clone());
                 Ok(info)
             }
-            Ok(Reply::Handshake(Err(r))) => Err(r),
+            Ok(Reply::Handshake(Err(r))) => {
+                // A handshake that crashed or timed out was a (re)start: it spends the budget.
+                if matches!(r.status, Status::Crash | Status::Timeout) {
+                    self.restarts += 1;
+                }
+                Err(r)
+            }
             Ok(Reply::Case(_)) => Err(boxed(
                 "handshake",
                 Status::HarnessError,
@@ -558,45 +643,87 @@ impl ImplRunner {
         }
     }
 
-    /// Run one case: gate, then the calls under the deadline.
-    pub fn run_case(&mut self, corpus: &Corpus, entry: &CaseEntry) -> Vec<CheckResult> {
-        if self.restarts > self.options.restart_budget {
-            return vec![CheckResult::new(
-                "case",
-                Status::Notrun,
-                format!(
-                    "restart budget of {} exhausted",
-                    self.options.restart_budget
-                ),
-            )];
+    fn notrun(&self) -> Vec<CheckResult> {
+        vec![CheckResult::new(
+            "case",
+            Status::Notrun,
+            format!(
+                "restart budget of {} exhausted",
+                self.options.restart_budget
+            ),
+        )]
+    }
+
+    /// Budget, handshake, gate, then the case file (`preloaded` when it was read ahead).
+    pub fn prepare(
+        &mut self,
+        corpus: &Corpus,
+        entry: &CaseEntry,
+        preloaded: Option<Result<Case, CaseError>>,
+    ) -> Prepared {
+        if self.exhausted() {
+            return Prepared::Done(self.notrun());
         }
-        let caps = match self.handshake() {
-            Ok(info) => info.capabilities,
-            Err(r) => return vec![*r],
+        let caps = match self.caps.clone() {
+            Some(c) => c,
+            None => match self.handshake() {
+                Ok(_) => match self.caps.clone() {
+                    Some(c) => c,
+                    None => {
+                        return Prepared::Done(vec![*boxed(
+                            "handshake",
+                            Status::HarnessError,
+                            "no capabilities",
+                        )]);
+                    }
+                },
+                Err(r) => return Prepared::Done(vec![*r]),
+            },
         };
         if let Some(r) = gate(&caps, entry) {
-            return vec![r];
+            return Prepared::Done(vec![r]);
         }
-        let case = match Case::load(&corpus.root, entry) {
-            Ok(c) => c,
-            Err(e) => {
-                return vec![CheckResult::new(
-                    "case",
-                    Status::HarnessError,
-                    e.to_string(),
-                )];
-            }
-        };
-        let deadline = self.options.deadline;
-        let w = match self.worker() {
-            Ok(w) => w,
-            Err(r) => return vec![*r],
-        };
-        if w.jobs.send(Job::Case(Box::new(case), caps)).is_err() {
+        match preloaded.unwrap_or_else(|| Case::load(&corpus.root, entry)) {
+            Ok(c) => Prepared::Ready(Box::new(c), caps),
+            Err(e) => Prepared::Done(vec![CheckResult::new(
+                "case",
+                Status::HarnessError,
+                e.to_string(),
+            )]),
+        }
+    }
+
+    /// Hand a prepared case to the worker (the deadline starts now).
+    pub fn dispatch(
+        &mut self,
+        case: Box<Case>,
+        caps: Arc<Capabilities>,
+    ) -> Result<InFlight, Vec<CheckResult>> {
+        if self.exhausted() {
+            return Err(self.notrun());
+        }
+        let w = self.worker().map_err(|r| vec![*r])?;
+        if w.jobs.send(Job::Case(case, caps)).is_err() {
             self.abandon();
-            return vec![CheckResult::new("case", Status::Crash, "the worker died")];
+            return Err(vec![CheckResult::new(
+                "case",
+                Status::Crash,
+                "the worker died",
+            )]);
         }
-        match w.replies.recv_timeout(deadline) {
+        Ok(InFlight {
+            sent: Instant::now(),
+        })
+    }
+
+    /// The checks of the case in flight, or its `TIMEOUT` at the deadline.
+    pub fn collect(&mut self, flight: InFlight) -> Vec<CheckResult> {
+        let deadline = self.options.deadline;
+        let left = deadline.saturating_sub(flight.sent.elapsed());
+        let Some(w) = self.worker.as_ref() else {
+            return vec![CheckResult::new("case", Status::Crash, "the worker died")];
+        };
+        match w.replies.recv_timeout(left) {
             Ok(Reply::Case(e)) => {
                 if e.crashed {
                     self.restarts += 1;
@@ -622,6 +749,17 @@ impl ImplRunner {
             }
         }
     }
+
+    /// Run one case: gate, then the calls under the deadline.
+    pub fn run_case(&mut self, corpus: &Corpus, entry: &CaseEntry) -> Vec<CheckResult> {
+        match self.prepare(corpus, entry, None) {
+            Prepared::Done(checks) => checks,
+            Prepared::Ready(case, caps) => match self.dispatch(case, caps) {
+                Ok(flight) => self.collect(flight),
+                Err(checks) => checks,
+            },
+        }
+    }
 }
 
 /// One implementation of a run with its known failures.
@@ -638,6 +776,65 @@ impl std::fmt::Debug for Entrant {
     }
 }
 
+/// A finished case of one instance: its index in the entries, checks and wall time.
+type Finished = (usize, Vec<CheckResult>, u64);
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A case taken ahead: its index, its expectation file if the gate lets it run, when taken.
+type Ahead = (usize, Option<Result<Case, CaseError>>, Instant);
+
+/// One instance's loop: take the next case index from `next` until none is left or the
+/// restart budget is spent. While a case runs on the worker, the next one is taken and its
+/// expectation file read, so reading overlaps the implementation's work.
+fn serve(
+    runner: &mut ImplRunner,
+    corpus: &Corpus,
+    entries: &[&CaseEntry],
+    todo: &[usize],
+    next: &AtomicUsize,
+    emit: &mut dyn FnMut(Finished),
+) {
+    let claim = || {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        todo.get(k).copied()
+    };
+    let mut ahead: Option<Ahead> = None;
+    loop {
+        if ahead.is_none() && runner.exhausted() {
+            return;
+        }
+        let Some((i, preloaded, t)) = ahead
+            .take()
+            .or_else(|| claim().map(|i| (i, None, Instant::now())))
+        else {
+            return;
+        };
+        let entry = entries[i];
+        let checks = match runner.prepare(corpus, entry, preloaded) {
+            Prepared::Done(checks) => checks,
+            Prepared::Ready(case, caps) => match runner.dispatch(case, caps.clone()) {
+                Err(checks) => checks,
+                Ok(flight) => {
+                    if !runner.exhausted()
+                        && let Some(j) = claim()
+                    {
+                        let e = entries[j];
+                        let pre = gate(&caps, e)
+                            .is_none()
+                            .then(|| Case::load(&corpus.root, e));
+                        ahead = Some((j, pre, Instant::now()));
+                    }
+                    runner.collect(flight)
+                }
+            },
+        };
+        emit((i, checks, millis(t.elapsed())));
+    }
+}
+
 /// Run `entries` on every entrant, implementation after implementation. `on_start` gets the
 /// handshakes before the first case (for the NDJSON header), `on_case` every result as it is
 /// made (streaming, progress).
@@ -650,12 +847,44 @@ pub fn run_matrix(
     on_start: &mut dyn FnMut(&[ImplInfo]),
     on_case: &mut dyn FnMut(&CaseResult),
 ) -> Run {
+    resume_matrix(
+        corpus,
+        corpus_label,
+        entries,
+        entrants,
+        options,
+        Vec::new(),
+        on_start,
+        on_case,
+    )
+}
+
+/// [`run_matrix`] keeping the results in `done` (an interrupted run's, matched by
+/// implementation and case id; their verdicts are recomputed from the current expectations)
+/// and running only the rest. With `options.jobs` > 1 each entrant runs that many instances
+/// in parallel; `on_case` then sees results in completion order, while the returned run is
+/// always in entrant order, then entry order (the reports are deterministic).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "run_matrix plus the kept results"
+)]
+pub fn resume_matrix(
+    corpus: &Corpus,
+    corpus_label: &str,
+    entries: &[&CaseEntry],
+    entrants: &[Entrant],
+    options: Options,
+    done: Vec<CaseResult>,
+    on_start: &mut dyn FnMut(&[ImplInfo]),
+    on_case: &mut dyn FnMut(&CaseResult),
+) -> Run {
     let started = Instant::now();
-    let mut runners: Vec<ImplRunner> = entrants
+    let jobs = options.jobs.max(1);
+    let mut firsts: Vec<ImplRunner> = entrants
         .iter()
         .map(|e| ImplRunner::new(&e.name, e.factory.clone(), options))
         .collect();
-    let infos: Vec<ImplInfo> = runners
+    let infos: Vec<ImplInfo> = firsts
         .iter_mut()
         .map(|r| {
             r.handshake().unwrap_or_else(|e| ImplInfo {
@@ -667,26 +896,195 @@ pub fn run_matrix(
         })
         .collect();
     on_start(&infos);
+    let mut kept: std::collections::HashMap<(String, String), CaseResult> = done
+        .into_iter()
+        .map(|r| ((r.implementation.clone(), r.case.clone()), r))
+        .collect();
+    let mut kept_ms = 0u64;
     let mut results = Vec::with_capacity(entries.len() * entrants.len());
-    for (runner, entrant) in runners.iter_mut().zip(entrants) {
-        for entry in entries {
-            let t = Instant::now();
-            let checks = runner.run_case(corpus, entry);
+    for ((first, entrant), info) in firsts.into_iter().zip(entrants).zip(&infos) {
+        let verdict = |entry: &CaseEntry, checks: Vec<CheckResult>, ms: u64| {
             let known = entrant
                 .expectations
                 .lookup(&entry.id)
                 .map(|k| k.reason.clone());
-            let ms = u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX);
-            let r = CaseResult::new(&entrant.name, entry, checks, known, ms);
-            on_case(&r);
-            results.push(r);
+            CaseResult::new(&entrant.name, entry, checks, known, ms)
+        };
+        let mut slots: Vec<Option<CaseResult>> = Vec::with_capacity(entries.len());
+        let mut todo = Vec::new();
+        for (i, entry) in entries.iter().enumerate() {
+            match kept.remove(&(entrant.name.clone(), entry.id.clone())) {
+                Some(r) => {
+                    kept_ms = kept_ms.saturating_add(r.duration_ms);
+                    slots.push(Some(verdict(entry, r.checks, r.duration_ms)));
+                }
+                None => {
+                    slots.push(None);
+                    todo.push(i);
+                }
+            }
         }
+        let next = AtomicUsize::new(0);
+        let mut finish = |(i, checks, ms): Finished| {
+            let r = verdict(entries[i], checks, ms);
+            on_case(&r);
+            slots[i] = Some(r);
+        };
+        let shook = first.info.is_some();
+        let mut instances = vec![first];
+        for _ in 1..jobs.min(todo.len()) {
+            let mut r = ImplRunner::new(&entrant.name, entrant.factory.clone(), options);
+            r.expected = shook.then(|| info.clone());
+            instances.push(r);
+        }
+        if instances.len() == 1 {
+            for r in &mut instances {
+                serve(r, corpus, entries, &todo, &next, &mut finish);
+            }
+        } else {
+            let (tx, rx) = mpsc::channel::<Finished>();
+            std::thread::scope(|scope| {
+                for r in &mut instances {
+                    let tx = tx.clone();
+                    let (todo, next) = (&todo, &next);
+                    scope.spawn(move || {
+                        serve(r, corpus, entries, todo, next, &mut |f| {
+                            let _ = tx.send(f);
+                        });
+                    });
+                }
+                drop(tx);
+                for f in rx {
+                    finish(f);
+                }
+            });
+        }
+        // Every instance stopped on its budget: the cases nobody took are NOTRUN.
+        let budget = options.restart_budget;
+        for (i, slot) in slots.iter_mut().enumerate() {
+            if slot.is_none() {
+                let r = verdict(
+                    entries[i],
+                    vec![CheckResult::new(
+                        "case",
+                        Status::Notrun,
+                        format!("restart budget of {budget} exhausted"),
+                    )],
+                    0,
+                );
+                on_case(&r);
+                *slot = Some(r);
+            }
+        }
+        results.extend(slots.into_iter().flatten());
     }
     Run {
         suite: format!("physics-cts {}", env!("CARGO_PKG_VERSION")),
         corpus: corpus_label.to_owned(),
         implementations: infos,
         results,
-        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        duration_ms: millis(started.elapsed()).saturating_add(kept_ms),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::scenario::TimedAction;
+    use crate::implementation::{Action, SimConfig};
+    use proptest::prelude::*;
+
+    fn scenario(steps: u32, every: u32, actions: &[u32]) -> crate::case::Scenario {
+        crate::case::Scenario {
+            config: SimConfig::default(),
+            steps,
+            observe_every: every,
+            actions: actions
+                .iter()
+                .enumerate()
+                .map(|(i, s)| TimedAction {
+                    step: *s,
+                    action: Action::Impulse {
+                        node: i,
+                        impulse: [0.0; 3],
+                    },
+                })
+                .collect(),
+            checks: Vec::new(),
+        }
+    }
+
+    /// The doc example: 10 steps, observe every 4, an action at step 6.
+    #[test]
+    fn schedule_of_the_doc_example() {
+        let s = scenario(10, 4, &[6]);
+        let got: Vec<String> = schedule(&s)
+            .iter()
+            .map(|r| match r {
+                Request::Apply(_) => "apply".to_owned(),
+                Request::Step(n) => format!("step {n}"),
+                Request::Observe(k) => format!("observe {k}"),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "observe 0",
+                "step 4",
+                "observe 4",
+                "step 2",
+                "apply",
+                "step 2",
+                "observe 8",
+                "step 2",
+                "observe 10"
+            ]
+        );
+    }
+
+    proptest! {
+        /// Steps add up to the scenario's; observations come at 0, at every multiple of the
+        /// cadence and at the end, each labelled with the steps taken; each action before the
+        /// end is applied once, after exactly its step count.
+        #[test]
+        fn schedule_keeps_the_cadence_and_the_actions(
+            steps in 1u32..200,
+            every in 1u32..30,
+            actions in proptest::collection::vec(0u32..220, 0..6),
+        ) {
+            let s = scenario(steps, every, &actions);
+            let mut taken = 0u32;
+            let mut observed = Vec::new();
+            let mut applied = Vec::new();
+            for r in schedule(&s) {
+                match r {
+                    Request::Step(n) => {
+                        prop_assert!(n > 0);
+                        taken += n;
+                    }
+                    Request::Observe(k) => {
+                        prop_assert_eq!(k, taken);
+                        observed.push(k);
+                    }
+                    Request::Apply(Action::Impulse { node, .. }) => applied.push((*node, taken)),
+                    Request::Apply(_) => prop_assert!(false, "only impulses here"),
+                }
+            }
+            prop_assert_eq!(taken, steps);
+            let mut want: Vec<u32> = (0..=steps).filter(|k| k % every == 0).collect();
+            if want.last() != Some(&steps) {
+                want.push(steps);
+            }
+            prop_assert_eq!(observed, want);
+            let mut want_applied: Vec<(usize, u32)> = actions
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| **a < steps)
+                .map(|(i, a)| (i, *a))
+                .collect();
+            want_applied.sort_by_key(|(i, a)| (*a, *i));
+            applied.sort_by_key(|(i, a)| (*a, *i));
+            prop_assert_eq!(applied, want_applied);
+        }
     }
 }

@@ -56,6 +56,9 @@ impl Implementation for Scripted {
 
     fn load(&mut self, request: &LoadRequest) -> Result<LoadOutcome, ImplError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
+        // A load replaces the scene: the simulation starts again.
+        self.steps = 0;
+        self.pushed = 0.0;
         self.stem = request
             .path
             .file_stem()
@@ -347,6 +350,7 @@ fn a_case_past_its_deadline_times_out_and_the_next_one_runs() {
     let options = Options {
         deadline: Duration::from_millis(300),
         restart_budget: 5,
+        ..Options::default()
     };
     let mut runner = ImplRunner::new("scripted", factory(Arc::default()), options);
     let hang = runner.run_case(&c, &c.entries[0]);
@@ -487,4 +491,256 @@ fn every_case_of_the_corpus_reads() {
         corpus.entries.len()
     );
     assert!(!corpus.entries.is_empty());
+}
+
+/// `(case, status, checks with their statuses)` of every result, in run order.
+type Outcome = Vec<(String, Status, Vec<(String, Status)>)>;
+
+fn outcome(run: &physics_cts::results::Run) -> Outcome {
+    run.results
+        .iter()
+        .map(|r| (r.case.clone(), r.status, statuses(&r.checks)))
+        .collect()
+}
+
+fn run_with(c: &Corpus, entrant: &Entrant, options: Options) -> (physics_cts::results::Run, usize) {
+    let entries: Vec<_> = c.entries.iter().collect();
+    let mut streamed = 0;
+    let run = run_matrix(
+        c,
+        "fake",
+        &entries,
+        std::slice::from_ref(entrant),
+        options,
+        &mut |_| {},
+        &mut |_| streamed += 1,
+    );
+    (run, streamed)
+}
+
+/// `--jobs 3` gives the same statuses and checks as `--jobs 1`, in the same (entry) order,
+/// with panics and crashes among the cases: each instance rebuilds its own implementation.
+#[test]
+fn three_jobs_give_the_statuses_of_one() {
+    let dir = scratch("runner-jobs");
+    let mut cases: Vec<(String, bool, &[&str], Value)> = Vec::new();
+    for i in 0..8 {
+        cases.push((format!("k/body/ok-{i}"), true, &[], body_expect()));
+        cases.push((format!("k/fall/f{i}/fall"), true, &[], fall_expect()));
+    }
+    for (id, expect) in [
+        ("k/a/wrong", body_expect()),
+        ("k/b/panic", body_expect()),
+        ("k/c/error", body_expect()),
+        ("k/d/crash-step", fall_expect()),
+        ("k/e/unsupported", body_expect()),
+    ] {
+        cases.push((id.into(), true, &[], expect));
+    }
+    cases.push(("k/f/invalid-1".into(), false, &[], json!({"issues": []})));
+    cases.push((
+        "k/g/undeclared".into(),
+        true,
+        &["joint.limit.angular.3"],
+        body_expect(),
+    ));
+    let rows: Vec<(&str, bool, &[&str], Value)> = cases
+        .iter()
+        .map(|(id, v, f, e)| (id.as_str(), *v, *f, e.clone()))
+        .collect();
+    let c = corpus(&dir, &rows);
+    let calls = Arc::new(AtomicUsize::new(0));
+    let entrant = Entrant {
+        name: "scripted".into(),
+        factory: factory(calls.clone()),
+        expectations: Expectations::default(),
+    };
+    let (one, n1) = run_with(&c, &entrant, Options::default());
+    let loads_one = calls.swap(0, Ordering::SeqCst);
+    let (three, n3) = run_with(
+        &c,
+        &entrant,
+        Options {
+            jobs: 3,
+            ..Options::default()
+        },
+    );
+    assert_eq!((n1, n3), (c.entries.len(), c.entries.len()));
+    assert_eq!(outcome(&one), outcome(&three));
+    // Every case that passes the gate was loaded once in each run.
+    assert_eq!(calls.load(Ordering::SeqCst), loads_one);
+    let by = |id: &str| {
+        one.results
+            .iter()
+            .find(|r| r.case == id)
+            .map(|r| r.status)
+            .expect("case")
+    };
+    assert_eq!(by("k/b/panic"), Status::Crash);
+    assert_eq!(by("k/d/crash-step"), Status::Crash);
+    assert_eq!(by("k/fall/f3/fall"), Status::Pass);
+    let ids: Vec<&str> = three.results.iter().map(|r| r.case.as_str()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    assert_eq!(ids, sorted, "results are in case id order");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn python() -> Option<&'static str> {
+    let ok = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        println!("python3 is not available: skipping");
+    }
+    ok.then_some("python3")
+}
+
+fn misbehaving(flags: &[&str]) -> Option<Factory> {
+    use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
+    let py = python()?;
+    let mut args: Vec<std::ffi::OsString> = vec![
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fakes/misbehave.py")
+            .into(),
+    ];
+    args.extend(flags.iter().map(std::ffi::OsString::from));
+    let mut config = StdioConfig::new(py, args);
+    config.handshake_timeout = Duration::from_secs(10);
+    config.request_timeout = Duration::from_secs(5);
+    Some(Arc::new(move || {
+        Box::new(StdioImplementation::new(config.clone())) as Box<dyn Implementation + Send>
+    }))
+}
+
+/// A scenario the misbehaving fake passes when it behaves: 3 steps, no contact of (0, 1).
+fn apart_expect() -> Value {
+    json!({"interpretation": null, "tolerances": null, "scenario": {
+        "config": {"gravity": [0, -10, 0], "dt": 0.01, "substeps": 1},
+        "steps": 3, "observe_every": 1,
+        "checks": [{"name": "apart", "kind": "no_contact", "pairs": [[0, 1]]}]}})
+}
+
+/// The misbehaving stdio fake: the file stem picks the misbehaviour, the folder makes the id
+/// unique.
+fn stdio_corpus(dir: &Path) -> Corpus {
+    let stems = [
+        "ok",
+        "crash-step",
+        "ok",
+        "slow",
+        "garbage",
+        "ok",
+        "fail",
+        "early-exit",
+        "ok",
+        "refuse",
+        "wrong-seq",
+        "ok",
+        "crash-step",
+        "ok",
+    ];
+    let ids: Vec<String> = stems
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("k/c{i:02}/{s}"))
+        .collect();
+    let rows: Vec<(&str, bool, &[&str], Value)> = ids
+        .iter()
+        .map(|id| (id.as_str(), true, &[][..], apart_expect()))
+        .collect();
+    corpus(dir, &rows)
+}
+
+/// Over stdio, `--jobs 3` (three processes) gives the statuses of `--jobs 1`; the crashing
+/// processes are restarted within their own budget and the other cases are unaffected.
+#[test]
+fn three_processes_give_the_statuses_of_one() {
+    let Some(factory) = misbehaving(&[]) else {
+        return;
+    };
+    let dir = scratch("runner-jobs-stdio");
+    let c = stdio_corpus(&dir);
+    let entrant = Entrant {
+        name: "stdio".into(),
+        factory,
+        expectations: Expectations::default(),
+    };
+    let (one, _) = run_with(&c, &entrant, Options::default());
+    let (three, _) = run_with(
+        &c,
+        &entrant,
+        Options {
+            jobs: 3,
+            ..Options::default()
+        },
+    );
+    assert_eq!(outcome(&one), outcome(&three));
+    let status = |stem: &str| -> Vec<Status> {
+        one.results
+            .iter()
+            .filter(|r| r.case.ends_with(&format!("/{stem}")))
+            .map(|r| r.status)
+            .collect()
+    };
+    assert_eq!(status("ok"), vec![Status::Pass; 6]);
+    assert_eq!(status("crash-step"), vec![Status::Crash; 2]);
+    assert_eq!(status("early-exit"), vec![Status::Crash]);
+    assert_eq!(status("garbage"), vec![Status::HarnessError]);
+    assert_eq!(status("fail"), vec![Status::Error]);
+    assert_eq!(status("refuse"), vec![Status::NotSupported]);
+    assert_eq!(status("slow"), vec![Status::Pass]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The restart budget is per process: a process that cannot start spends its own budget and
+/// stops taking cases; once every process has stopped, the cases left are NOTRUN. With
+/// budget 1, each instance runs until its second failed start. The first instance's start
+/// for the header counts: one case with one instance (1 + 1 starts), and two more for the
+/// second instance of `--jobs 2`.
+#[test]
+fn the_restart_budget_is_per_process() {
+    let Some(factory) = misbehaving(&["--crash-at-start"]) else {
+        return;
+    };
+    let dir = scratch("runner-jobs-budget");
+    let c = stdio_corpus(&dir);
+    let entrant = Entrant {
+        name: "stdio".into(),
+        factory,
+        expectations: Expectations::default(),
+    };
+    let count = |run: &physics_cts::results::Run, s: Status| {
+        run.results.iter().filter(|r| r.status == s).count()
+    };
+    for (jobs, crashes) in [(1, 1), (2, 3)] {
+        let (run, streamed) = run_with(
+            &c,
+            &entrant,
+            Options {
+                jobs,
+                restart_budget: 1,
+                ..Options::default()
+            },
+        );
+        assert_eq!(streamed, c.entries.len());
+        assert_eq!(count(&run, Status::Crash), crashes, "--jobs {jobs}");
+        assert_eq!(
+            count(&run, Status::Notrun),
+            c.entries.len() - crashes,
+            "--jobs {jobs}"
+        );
+        let notrun = run
+            .results
+            .iter()
+            .find(|r| r.status == Status::Notrun)
+            .expect("a NOTRUN case");
+        assert!(
+            notrun.checks[0].message.contains("restart budget of 1"),
+            "{:?}",
+            notrun.checks
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

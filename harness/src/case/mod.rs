@@ -173,8 +173,11 @@ impl Case {
     /// Read the expectation file of `entry` under the corpus `root`.
     pub fn load(root: &Path, entry: &CaseEntry) -> Result<Case, CaseError> {
         let expect_path = root.join(entry.expect_file());
-        let text = read_text(&expect_path)?;
-        Case::from_json(root, entry, &text).map_err(|message| CaseError::Format {
+        let bytes = std::fs::read(&expect_path).map_err(|source| CaseError::Io {
+            path: expect_path.display().to_string(),
+            source,
+        })?;
+        Case::from_slice(root, entry, &bytes).map_err(|message| CaseError::Format {
             path: expect_path.display().to_string(),
             message,
         })
@@ -182,9 +185,25 @@ impl Case {
 
     /// Parse an expectation file's text (the path is only used to locate the main file).
     pub fn from_json(root: &Path, entry: &CaseEntry, text: &str) -> Result<Case, String> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let file: ExpectFile = serde_path_to_error::deserialize(de)
-            .map_err(|e| format!("at {}: {}", e.path(), e.inner()))?;
+        Case::from_slice(root, entry, text.as_bytes())
+    }
+
+    /// Parse an expectation file's bytes. The plain parser runs first (the corpus is
+    /// well-formed, and tracking the path costs as much as the parse); only a file that fails
+    /// is parsed again to say where.
+    pub fn from_slice(root: &Path, entry: &CaseEntry, bytes: &[u8]) -> Result<Case, String> {
+        let file: ExpectFile = match serde_json::from_slice(bytes) {
+            Ok(f) => f,
+            Err(plain) => {
+                let de = &mut serde_json::Deserializer::from_slice(bytes);
+                return Err(
+                    match serde_path_to_error::deserialize::<_, ExpectFile>(de) {
+                        Err(e) => format!("at {}: {}", e.path(), e.inner()),
+                        Ok(_) => plain.to_string(),
+                    },
+                );
+            }
+        };
         let mut tolerances = BTreeMap::new();
         for (name, t) in file.tolerances.unwrap_or_default() {
             let t = t
@@ -257,6 +276,34 @@ impl Corpus {
         })
     }
 
+    /// SHA-256 (hex) of `manifest.json` and of the expectation file of each of `entries`,
+    /// with its id: what a resumed run must find unchanged (a regenerated expectation
+    /// changes it even when the glTF files, hashed in the manifest, do not). A missing
+    /// expectation file is hashed as absent, so it fails when the case runs, not here.
+    pub fn fingerprint(&self, entries: &[&CaseEntry]) -> Result<String, CaseError> {
+        use sha2::{Digest, Sha256};
+        let path = self.root.join("manifest.json");
+        let manifest = std::fs::read(&path).map_err(|source| CaseError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let mut h = Sha256::new();
+        h.update((manifest.len() as u64).to_le_bytes());
+        h.update(&manifest);
+        for e in entries {
+            h.update((e.id.len() as u64).to_le_bytes());
+            h.update(e.id.as_bytes());
+            match std::fs::read(self.root.join(e.expect_file())) {
+                Ok(bytes) => {
+                    h.update((bytes.len() as u64).to_le_bytes());
+                    h.update(&bytes);
+                }
+                Err(_) => h.update(u64::MAX.to_le_bytes()),
+            }
+        }
+        Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    }
+
     /// The entries whose id matches `filter` (a glob, or a plain substring).
     pub fn filtered(&self, filter: Option<&str>) -> Vec<&CaseEntry> {
         self.entries
@@ -322,6 +369,39 @@ mod tests {
         )
         .expect_err("inverted");
         assert!(err.contains("larger than the allowed"), "{err}");
+    }
+
+    #[test]
+    fn the_fingerprint_changes_with_an_expectation_file_and_the_selection() {
+        let dir =
+            std::env::temp_dir().join(format!("physics-cts-fingerprint-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("khr/joint")).expect("mkdir");
+        let other = CaseEntry {
+            id: "khr/joint/slider".into(),
+            file: "khr/joint/slider.gltf".into(),
+            ..entry()
+        };
+        std::fs::write(
+            dir.join("manifest.json"),
+            serde_json::json!({"cases": [entry(), other.clone()]}).to_string(),
+        )
+        .expect("write");
+        std::fs::write(dir.join("khr/joint/hinge.expect.json"), "{}").expect("write");
+        std::fs::write(dir.join("khr/joint/slider.expect.json"), "{}").expect("write");
+        let corpus = Corpus::open(&dir).expect("opens");
+        let all: Vec<&CaseEntry> = corpus.entries.iter().collect();
+        let a = corpus.fingerprint(&all).expect("hashes");
+        assert_eq!(a.len(), 64);
+        assert_eq!(corpus.fingerprint(&all).expect("hashes"), a, "stable");
+        assert_ne!(
+            corpus.fingerprint(&all[..1]).expect("hashes"),
+            a,
+            "selection"
+        );
+        std::fs::write(dir.join("khr/joint/slider.expect.json"), "{ }").expect("write");
+        assert_ne!(corpus.fingerprint(&all).expect("hashes"), a, "content");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

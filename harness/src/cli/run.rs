@@ -14,7 +14,7 @@ use crate::case::{Corpus, Tier};
 use crate::expectations::Expectations;
 use crate::external;
 use crate::report::{self, ndjson};
-use crate::results::{Run, Verdict};
+use crate::results::{CaseResult, Run, Verdict};
 use crate::runner::{self, Entrant, Options};
 use crate::score;
 
@@ -42,6 +42,15 @@ pub struct Args {
     /// Scale every deadline (of a case, and of each request to a `stdio` implementation).
     #[arg(long, default_value_t = 1.0)]
     pub timeout_multiplier: f64,
+    /// Implementation instances run in parallel (processes for `stdio`), each with its own
+    /// restart budget; cases go to the next free one. Reports are the same as with 1.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub jobs: usize,
+    /// Continue the interrupted run whose reports are in OUT: keep the cases its
+    /// `results.ndjson` finished, run the rest, write the reports. Refused (exit 2) when OUT's
+    /// run was of another corpus, implementation set, command or filter.
+    #[arg(long, value_name = "OUT")]
+    pub resume: Option<PathBuf>,
     /// With `--impl stdio`: the implementation's command and arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<std::ffi::OsString>,
@@ -76,18 +85,33 @@ fn factory_of(name: &str, args: &Args) -> anyhow::Result<runner::Factory> {
     }
 }
 
+/// Run, write every report, print the summary table; exit 0 when every required case
+/// passed or is a known failure, else 1.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (run, out) = match execute(&args) {
+        Ok(done) => done,
+        // A named external implementation that cannot start here: its own exit code.
+        Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
+            eprintln!("physics-cts: error: {e:#}");
+            return Ok(ExitCode::from(external::EXIT_UNAVAILABLE));
+        }
+        Err(e) => return Err(e),
+    };
+    print!("{}", summary_table(&run));
+    println!("reports written to {}", out.display());
+    Ok(if run.required_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Run with `args` and write every report (for `run` and the commands built on it): the
+/// run and the folder the reports are in. Nothing is printed on stdout.
+pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
     let mut entrants = Vec::new();
     for name in &args.implementations {
-        let factory = match factory_of(name, &args) {
-            Ok(f) => f,
-            // A named external implementation that cannot start here: its own exit code.
-            Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
-                eprintln!("physics-cts: error: {e:#}");
-                return Ok(ExitCode::from(external::EXIT_UNAVAILABLE));
-            }
-            Err(e) => return Err(e),
-        };
+        let factory = factory_of(name, args)?;
         let expectations = Expectations::load(&args.expectations, name)?;
         entrants.push(Entrant {
             name: name.clone(),
@@ -101,6 +125,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.timeout_multiplier > 0.0 && args.timeout_multiplier.is_finite()) {
         bail!("--timeout-multiplier must be a positive number");
     }
+    if args.jobs == 0 {
+        bail!("--jobs must be at least 1");
+    }
     let corpus = Corpus::open(&args.corpus)
         .with_context(|| format!("opening the corpus {}", args.corpus.display()))?;
     let entries = corpus.filtered(args.filter.as_deref());
@@ -111,14 +138,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.filter.as_deref().unwrap_or("")
         );
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports").join(args.implementations.join("-")));
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let out = match (&args.resume, &args.out) {
+        (Some(r), Some(o)) if r != o => {
+            bail!(
+                "--resume {} and --out {} name different folders",
+                r.display(),
+                o.display()
+            )
+        }
+        (Some(r), _) => r.clone(),
+        (None, Some(o)) => o.clone(),
+        (None, None) => PathBuf::from("reports").join(args.implementations.join("-")),
+    };
+    let key = ndjson::RunKey {
+        corpus_sha256: corpus
+            .fingerprint(&entries)
+            .with_context(|| format!("hashing the corpus {}", args.corpus.display()))?,
+        implementations: args.implementations.clone(),
+        command: args
+            .command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        filter: args.filter.clone(),
+    };
     let log_path = out.join(report::NDJSON);
-    let log = std::fs::File::create(&log_path)
-        .with_context(|| format!("creating {}", log_path.display()))?;
+    let done = match &args.resume {
+        Some(_) => resumable(&log_path, &key)?,
+        None => Vec::new(),
+    };
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    // The log is written whole (header, kept cases) into a temporary file that then replaces
+    // the old one, so a run killed while resuming still leaves the kept cases.
+    let partial = out.join(format!("{}.partial", report::NDJSON));
+    let log = std::fs::File::create(&partial)
+        .with_context(|| format!("creating {}", partial.display()))?;
     let log = ndjson::Writer::new(std::io::BufWriter::new(log));
     // Both callbacks write the log: share it through a RefCell.
     let log = std::cell::RefCell::new((log, None::<std::io::Error>));
@@ -136,27 +190,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         {
             b.set_style(style);
         }
+        b.inc(done.len() as u64);
         Some(b)
     } else {
         None
     };
     let options = Options {
         deadline: Duration::from_secs_f64(args.timeout * args.timeout_multiplier),
+        jobs: args.jobs,
         ..Options::default()
     };
     let label = args.corpus.display().to_string();
     let suite = format!("physics-cts {}", env!("CARGO_PKG_VERSION"));
-    let run = runner::run_matrix(
+    let kept = done.clone();
+    let run = runner::resume_matrix(
         &corpus,
         &label,
         &entries,
         &entrants,
         options,
+        done,
         &mut |infos| {
-            let r = log
-                .borrow_mut()
-                .0
-                .line(&ndjson::header(&suite, &label, infos));
+            let mut l = log.borrow_mut();
+            let mut r =
+                l.0.line(&ndjson::keyed_header(&suite, &label, infos, key.clone()));
+            for k in &kept {
+                r = r.and_then(|()| l.0.case(k));
+            }
+            r = r
+                .and_then(|()| l.0.flush())
+                .and_then(|()| std::fs::rename(&partial, &log_path));
+            drop(l);
             record(r);
         },
         &mut |r| {
@@ -190,13 +254,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    print!("{}", summary_table(&run));
-    println!("reports written to {}", out.display());
-    Ok(if run.required_ok() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok((run, out))
+}
+
+/// The finished cases of the log at `path`, if its run is the one `key` describes.
+fn resumable(path: &std::path::Path, key: &ndjson::RunKey) -> anyhow::Result<Vec<CaseResult>> {
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("--resume: cannot open {}", path.display()))?;
+    let log = ndjson::read_log(std::io::BufReader::new(file))
+        .map_err(|e| anyhow::anyhow!("--resume: {}: {e}", path.display()))?;
+    let Some(was) = &log.key else {
+        bail!(
+            "--resume: {} has no run key (not a log of this version's `run`, or cut before its header)",
+            path.display()
+        );
+    };
+    if let Some(why) = was.mismatch(key) {
+        bail!("--resume: {} is of another run: {why}", path.display());
+    }
+    Ok(log.run.results)
 }
 
 /// The table printed at the end of a run.

@@ -1,6 +1,7 @@
 //! `results.ndjson`: a header line, one line per case x check, one line per case (its status,
 //! verdict and known-failure reason), and a footer; appended and flushed after every case, so
-//! an interrupted run leaves a readable log. [`read`] turns a log back into a [`Run`].
+//! an interrupted run leaves a readable log. [`read`] turns a log back into a [`Run`];
+//! [`read_log`] also gives the header's [`RunKey`], which `run --resume` compares.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -19,6 +20,9 @@ pub enum Line {
         suite: String,
         corpus: String,
         implementations: Vec<ImplInfo>,
+        /// What the run was of (absent in logs of older versions).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<RunKey>,
     },
     Check {
         implementation: String,
@@ -35,6 +39,52 @@ pub enum Line {
         by_status: BTreeMap<Status, usize>,
         duration_ms: u64,
     },
+}
+
+/// What makes a later run the same run, for `--resume`: the corpus content, the
+/// implementations (and a `stdio` command) and the filter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunKey {
+    /// [`crate::case::Corpus::fingerprint`] of the selected cases.
+    pub corpus_sha256: String,
+    pub implementations: Vec<String>,
+    /// The `stdio` implementation's command, empty without one.
+    #[serde(default)]
+    pub command: Vec<String>,
+    #[serde(default)]
+    pub filter: Option<String>,
+}
+
+impl RunKey {
+    /// Why a log of `self` cannot be resumed as `other`, part by part; `None`: it can.
+    pub fn mismatch(&self, other: &RunKey) -> Option<String> {
+        let mut why = Vec::new();
+        if self.corpus_sha256 != other.corpus_sha256 {
+            why.push(format!(
+                "the corpus differs (sha256 {} in the log, {} now)",
+                self.corpus_sha256, other.corpus_sha256
+            ));
+        }
+        if self.implementations != other.implementations {
+            why.push(format!(
+                "the implementations differ ({:?} in the log, {:?} now)",
+                self.implementations, other.implementations
+            ));
+        }
+        if self.command != other.command {
+            why.push(format!(
+                "the stdio command differs ({:?} in the log, {:?} now)",
+                self.command, other.command
+            ));
+        }
+        if self.filter != other.filter {
+            why.push(format!(
+                "the filter differs ({:?} in the log, {:?} now)",
+                self.filter, other.filter
+            ));
+        }
+        (!why.is_empty()).then(|| why.join("; "))
+    }
 }
 
 /// A case result without its checks (they are the preceding check lines).
@@ -88,6 +138,17 @@ pub fn header(suite: &str, corpus: &str, implementations: &[ImplInfo]) -> Line {
         suite: suite.to_owned(),
         corpus: corpus.to_owned(),
         implementations: implementations.to_vec(),
+        key: None,
+    }
+}
+
+/// The header of a run that can be resumed.
+pub fn keyed_header(suite: &str, corpus: &str, implementations: &[ImplInfo], key: RunKey) -> Line {
+    Line::Header {
+        suite: suite.to_owned(),
+        corpus: corpus.to_owned(),
+        implementations: implementations.to_vec(),
+        key: Some(key),
     }
 }
 
@@ -126,6 +187,10 @@ impl<W: Write> Writer<W> {
         self.out.flush()
     }
 
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+
     pub fn into_inner(self) -> W {
         self.out
     }
@@ -146,33 +211,59 @@ pub fn render(run: &Run) -> String {
     String::from_utf8_lossy(&w.into_inner()).into_owned()
 }
 
+/// A log read back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Log {
+    /// The complete cases (a case is complete once its summary line is there).
+    pub run: Run,
+    pub key: Option<RunKey>,
+    /// The footer was reached: the run ended.
+    pub finished: bool,
+}
+
 /// Read a log back; a log cut short (no footer, a partial last line) gives the cases it holds.
 pub fn read(input: impl BufRead) -> Result<Run, String> {
-    let mut run = Run::default();
+    read_log(input).map(|l| l.run)
+}
+
+/// Read a log back with its key. Only the last line may be torn (an interrupted run stops
+/// mid-write, and every earlier line ended with its newline): a last line without a newline
+/// is dropped, as are check lines whose case line never came. Any other line that does not
+/// parse is an error.
+pub fn read_log(mut input: impl BufRead) -> Result<Log, String> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the log: {e}"))?;
+    let complete = match bytes.iter().rposition(|b| *b == b'\n') {
+        Some(end) => &bytes[..end],
+        None => &[][..],
+    };
+    let mut log = Log::default();
     let mut pending: Vec<CheckResult> = Vec::new();
-    for (n, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| format!("line {}: {e}", n + 1))?;
-        if line.trim().is_empty() {
+    if complete.is_empty() {
+        return Ok(log);
+    }
+    for (n, line) in complete.split(|b| *b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let parsed: Line = match serde_json::from_str(&line) {
-            Ok(l) => l,
-            // A torn last line of an interrupted run.
-            Err(_) if line.ends_with('}') => return Err(format!("line {}: not a log line", n + 1)),
-            Err(_) => break,
-        };
+        let parsed: Line = serde_json::from_slice(line)
+            .map_err(|e| format!("line {}: not a log line: {e}", n + 1))?;
         match parsed {
             Line::Header {
                 suite,
                 corpus,
                 implementations,
+                key,
             } => {
-                run.suite = suite;
-                run.corpus = corpus;
-                run.implementations = implementations;
+                log.run.suite = suite;
+                log.run.corpus = corpus;
+                log.run.implementations = implementations;
+                log.key = key;
             }
             Line::Check { check, .. } => pending.push(check),
-            Line::Case { result: s } => run.results.push(CaseResult {
+            Line::Case { result: s } => log.run.results.push(CaseResult {
                 implementation: s.implementation,
                 case: s.case,
                 profile: s.profile,
@@ -185,8 +276,96 @@ pub fn read(input: impl BufRead) -> Result<Run, String> {
                 checks: std::mem::take(&mut pending),
                 duration_ms: s.duration_ms,
             }),
-            Line::Footer { duration_ms, .. } => run.duration_ms = duration_ms,
+            Line::Footer { duration_ms, .. } => {
+                log.run.duration_ms = duration_ms;
+                log.finished = true;
+            }
         }
     }
-    Ok(run)
+    Ok(log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Tier;
+    use crate::results::Verdict;
+
+    fn result(case: &str, status: Status) -> CaseResult {
+        CaseResult {
+            implementation: "a".into(),
+            case: case.into(),
+            profile: "p".into(),
+            area: "x".into(),
+            tier: Tier::Required,
+            features: vec![],
+            status,
+            verdict: Verdict::of(status, false),
+            known_failure: None,
+            checks: vec![CheckResult::new("load", status, "m")],
+            duration_ms: 1,
+        }
+    }
+
+    fn key() -> RunKey {
+        RunKey {
+            corpus_sha256: "00".into(),
+            implementations: vec!["a".into()],
+            command: vec![],
+            filter: None,
+        }
+    }
+
+    fn log_of(n: usize) -> String {
+        let mut w = Writer::new(Vec::new());
+        w.line(&keyed_header("s", "c", &[], key())).expect("vec");
+        for i in 0..n {
+            w.case(&result(&format!("c{i}"), Status::Pass))
+                .expect("vec");
+        }
+        String::from_utf8(w.into_inner()).expect("utf8")
+    }
+
+    #[test]
+    fn every_cut_of_a_log_keeps_exactly_the_cases_before_it() {
+        let text = log_of(3);
+        // Byte offsets where each case line ends (after its newline).
+        let ends: Vec<usize> = text
+            .match_indices("{\"type\":\"case\"")
+            .map(|(i, _)| i + text[i..].find('\n').expect("newline") + 1)
+            .collect();
+        assert_eq!(ends.len(), 3);
+        for cut in 0..=text.len() {
+            let log = read_log(&text.as_bytes()[..cut]).expect("a cut log reads");
+            let want = ends.iter().filter(|e| **e <= cut).count();
+            assert_eq!(log.run.results.len(), want, "cut at {cut}");
+            assert!(!log.finished);
+            if cut > text.find('\n').expect("header") {
+                assert_eq!(log.key, Some(key()), "cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_broken_line_before_the_last_is_an_error() {
+        let text = log_of(2).replacen("{\"type\":\"check\"", "{\"type\":\"chek\"", 1);
+        assert!(read_log(text.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn keys_say_what_differs() {
+        let a = key();
+        assert_eq!(a.mismatch(&a.clone()), None);
+        let b = RunKey {
+            filter: Some("khr/*".into()),
+            corpus_sha256: "11".into(),
+            ..key()
+        };
+        let why = a.mismatch(&b).expect("differs");
+        assert!(
+            why.contains("corpus differs") && why.contains("filter differs"),
+            "{why}"
+        );
+        assert!(!why.contains("implementations"), "{why}");
+    }
 }

@@ -1,0 +1,218 @@
+//! `physics-cts run --resume OUT`: a run killed (SIGKILL) part way is resumed from its
+//! `results.ndjson`, and the reports equal an uninterrupted run's but for timings; a log of
+//! another run is refused with exit code 2. The implementation is the misbehaving stdio fake
+//! (`tests/fakes/misbehave.py`), whose `slow` cases make the run long enough to interrupt.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+fn python() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        println!("python3 is not available: skipping");
+    }
+    ok
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("physics-cts-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn apart_expect() -> Value {
+    json!({"interpretation": null, "tolerances": null, "scenario": {
+        "config": {"gravity": [0, -10, 0], "dt": 0.01, "substeps": 1},
+        "steps": 3, "observe_every": 1,
+        "checks": [{"name": "apart", "kind": "no_contact", "pairs": [[0, 1]]}]}})
+}
+
+/// Sixteen cases; the file stem picks the fake's behaviour (`slow` answers after 0.3 s).
+fn write_corpus(dir: &Path) {
+    let stems = [
+        "slow",
+        "ok",
+        "slow",
+        "crash-step",
+        "slow",
+        "fail",
+        "slow",
+        "ok",
+        "slow",
+        "garbage",
+        "slow",
+        "ok",
+        "slow",
+        "refuse",
+        "slow",
+        "ok",
+    ];
+    let mut rows = Vec::new();
+    for (i, stem) in stems.iter().enumerate() {
+        let id = format!("k/c{i:02}/{stem}");
+        let file = format!("{id}.gltf");
+        let path = dir.join(&file);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, "{}").expect("write");
+        std::fs::write(
+            dir.join(format!("{id}.expect.json")),
+            apart_expect().to_string(),
+        )
+        .expect("write");
+        rows.push(json!({"id": id, "file": file, "profile": "khr-2024-draft", "area": "body",
+            "features": [], "tier": if i % 3 == 0 { "optional" } else { "required" }, "valid": true}));
+    }
+    std::fs::write(
+        dir.join("manifest.json"),
+        json!({"cases": rows}).to_string(),
+    )
+    .expect("write");
+}
+
+fn command(corpus: &Path, out_flag: &str, out: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_physics-cts"));
+    c.arg("run")
+        .arg("--impl")
+        .arg("stdio")
+        .arg("--corpus")
+        .arg(corpus)
+        .arg("--expectations")
+        .arg(corpus)
+        .arg(out_flag)
+        .arg(out)
+        .args(extra)
+        .arg("--")
+        .arg("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/misbehave.py"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    c
+}
+
+fn case_lines(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("results.ndjson"))
+        .unwrap_or_default()
+        .matches("{\"type\":\"case\"")
+        .count()
+}
+
+/// The number after each `marker`, replaced by `#`.
+fn blank_after(text: &str, marker: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(marker) {
+        let (head, tail) = rest.split_at(i + marker.len());
+        out.push_str(head);
+        out.push('#');
+        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A report without its timings.
+fn report(dir: &Path, name: &str) -> String {
+    let text = std::fs::read_to_string(dir.join(name)).expect("report written");
+    [
+        "\"duration_ms\": ",
+        "\"duration_ms\":",
+        "time=\"",
+        "implementation(s), ",
+        "</code>, ",
+    ]
+    .iter()
+    .fold(text, |t, m| blank_after(&t, m))
+}
+
+fn statuses(dir: &Path) -> Vec<(String, String)> {
+    let run = physics_cts::report::ndjson::read(std::io::BufReader::new(
+        std::fs::File::open(dir.join("results.ndjson")).expect("log"),
+    ))
+    .expect("reads");
+    let mut v: Vec<(String, String)> = run
+        .results
+        .iter()
+        .map(|r| (r.case.clone(), r.status.to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_reports_of_an_uninterrupted_one() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("resume");
+    let corpus = dir.join("corpus");
+    write_corpus(&corpus);
+    let (whole, cut) = (dir.join("whole"), dir.join("cut"));
+
+    let status = command(&corpus, "--out", &whole, &[])
+        .status()
+        .expect("runs");
+    assert_eq!(status.code(), Some(1), "a required case fails");
+
+    let mut child = command(&corpus, "--out", &cut, &[])
+        .spawn()
+        .expect("starts");
+    let t = Instant::now();
+    while case_lines(&cut) < 4 {
+        assert!(t.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    let done = case_lines(&cut);
+    assert!(done < 16, "killed before the end ({done} cases)");
+    assert!(!cut.join("summary.json").exists());
+    // A torn last line, as a kill in the middle of a write leaves it.
+    let mut log = std::fs::read_to_string(cut.join("results.ndjson")).expect("log");
+    log.push_str("{\"type\":\"check\",\"implementation\":\"stdio\",\"ca");
+    std::fs::write(cut.join("results.ndjson"), log).expect("write");
+
+    let resumed = command(&corpus, "--resume", &cut, &[])
+        .output()
+        .expect("resumes");
+    assert_eq!(
+        resumed.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(statuses(&cut), statuses(&whole));
+    assert_eq!(case_lines(&cut), 16);
+    for name in [
+        "summary.json",
+        "results.csv",
+        "junit.xml",
+        "summary.md",
+        "report.html",
+    ] {
+        assert_eq!(report(&cut, name), report(&whole, name), "{name}");
+    }
+
+    // Another run's log is refused with exit code 2, saying why.
+    let refused = |extra: &[&str], why: &str| {
+        let o = command(&corpus, "--resume", &cut, extra)
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(why), "{err}");
+    };
+    refused(&["--filter", "c0"], "the filter differs");
+    let first = corpus.join("k/c01/ok.expect.json");
+    let mut changed = apart_expect();
+    changed["scenario"]["steps"] = json!(4);
+    std::fs::write(&first, changed.to_string()).expect("write");
+    refused(&[], "the corpus differs");
+    let _ = std::fs::remove_dir_all(&dir);
+}
