@@ -198,7 +198,9 @@ pub fn round_floats_in_place(value: &mut Value, decimals: i32) {
                 *value = json!(crate::canonical::round(x, decimals));
             }
         }
-        Value::Array(a) => a.iter_mut().for_each(|v| round_floats_in_place(v, decimals)),
+        Value::Array(a) => a
+            .iter_mut()
+            .for_each(|v| round_floats_in_place(v, decimals)),
         Value::Object(o) => o
             .values_mut()
             .for_each(|v| round_floats_in_place(v, decimals)),
