@@ -19,6 +19,7 @@ use crate::label;
 use crate::mutate::{self, Mutator};
 use crate::sample;
 use crate::scenario;
+use crate::strategy::Rendered;
 
 /// Every fourth generated case is invalid (one defect); the rest are valid.
 pub const INVALID_EVERY: usize = 4;
@@ -78,6 +79,18 @@ fn spec_of(profile: Profile) -> &'static str {
 pub fn valid_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: Option<&str>) -> Case {
     let stem = id.rsplit('/').next().unwrap_or(id);
     let (_, r) = sample::scene(profile, seed, index, stem, wanted);
+    rendered_case(profile, seed, id, wanted, r)
+}
+
+/// The valid case `id` of a scene of `profile` drawn from `seed` and rendered as `r`
+/// (`wanted`: the feature tag it was drawn for, which names its area).
+pub fn rendered_case(
+    profile: Profile,
+    seed: u64,
+    id: &str,
+    wanted: Option<&str>,
+    r: Rendered,
+) -> Case {
     let area = wanted.map_or("scene", features::area).to_owned();
     Case {
         id: id.to_owned(),
@@ -162,6 +175,10 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
 
 /// The `<id>.expect.json` document of a case, given the reference's reading of it.
 pub fn expect_json(case: &Case, reading: &reference::Reading) -> Value {
+    // The expectation at rest is computed once: the interpretation, the tolerances and the
+    // scenario all derive from it.
+    let evaluated = label::evaluate(reading);
+    let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
     json!({
         "id": case.id,
         "profile": case.profile.map(|p| p.id()),
@@ -177,10 +194,34 @@ pub fn expect_json(case: &Case, reading: &reference::Reading) -> Value {
         "issues": case.expected.iter().map(|e| json!({
             "code": e.code.id(), "pointer": e.pointer, "severity": e.code.severity().as_str()
         })).collect::<Vec<_>>(),
-        "interpretation": label::interpretation(reading),
+        "interpretation": label::interpretation_of(evaluated.as_ref()),
         "poses": label::pose_outputs(case, reading),
-        "tolerances": scenario::case_tolerances(reading),
-        "scenario": scenario::scenario(reading),
+        "tolerances": scenario::tolerances_of(expectation),
+        "scenario": scenario::scenario_of(expectation),
+    })
+}
+
+/// What the corpus writes for one case besides its main file and siblings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encoded {
+    /// The canonical text of `<id>.expect.json`.
+    pub expect: String,
+    /// SHA-256 of the main file, lowercase hex (the manifest's `sha256`).
+    pub sha256: String,
+    /// How the reference's reading differs from the case's expected issues, if it does.
+    pub disagreement: Option<String>,
+}
+
+/// Write the case's main file and siblings into `folder`, read them back with the reference,
+/// and make its expectation text: all the work of one case in [`write`] but the
+/// `.expect.json` file write and the manifest row.
+pub fn encode(case: &Case, folder: &Path) -> std::io::Result<Encoded> {
+    let bytes = case.bytes();
+    let reading = label::read_written(case, &bytes, folder)?;
+    Ok(Encoded {
+        disagreement: label::disagreement(case, &reading),
+        expect: canonical::to_string(&expect_json(case, &reading)),
+        sha256: hex(&Sha256::digest(&bytes)),
     })
 }
 
@@ -226,14 +267,13 @@ pub fn write(
             )));
         }
         let folder = dir.join(case.folder());
-        let reading = label::read(case, &folder)?;
-        if let Some(d) = label::disagreement(case, &reading) {
+        let encoded = encode(case, &folder)?;
+        if let Some(d) = encoded.disagreement {
             report.disagreements.push(d);
         }
-        let expect = expect_json(case, &reading);
         std::fs::write(
             folder.join(format!("{}.expect.json", case.stem())),
-            canonical::to_string(&expect),
+            encoded.expect,
         )?;
         rows.push(Row {
             id: case.id.clone(),
@@ -249,7 +289,7 @@ pub fn write(
                 .map(|c| c.id().to_owned())
                 .collect(),
             seed: case.seed,
-            sha256: hex(&Sha256::digest(case.bytes())),
+            sha256: encoded.sha256,
         });
         report.written += 1;
         progress(n + 1, cases.len());
@@ -297,5 +337,11 @@ pub fn write(
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 use nalgebra::Matrix4;
 use reference::Reading;
 use reference::constraints;
+use reference::expect::{self, ConstraintError, Expectation};
 use reference::issue::Severity;
 use reference::math::{array3, pose_of, xyzw_positive_w};
 use reference::metrics;
@@ -14,12 +15,32 @@ use reference::poses::Poses;
 use reference::scene::Scene;
 use serde_json::{Value, json};
 
-use crate::case::{Case, ExpectedIssue};
+use crate::case::{Case, ExpectedIssue, Payload};
 
 /// Write the case's files into `dir` and read the main file with the reference.
 pub fn read(case: &Case, dir: &Path) -> std::io::Result<Reading> {
-    case.write_files(dir)?;
-    reference::read_path(&dir.join(case.file_name()), None).map_err(std::io::Error::other)
+    read_written(case, &case.bytes(), dir)
+}
+
+/// [`read`] for a case whose main file bytes (`case.bytes()`) are already at hand: they are
+/// written with the siblings, and read as `reference::read_path` reads the file (relative
+/// URIs against `dir`; too large a file goes through the path). A JSON payload is read from
+/// the value its canonical text was written from, which parses back to that same value
+/// (`canonical` tests), so the text is not parsed again.
+pub fn read_written(case: &Case, bytes: &[u8], dir: &Path) -> std::io::Result<Reading> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(case.file_name());
+    std::fs::write(&path, bytes)?;
+    for (name, sibling) in &case.siblings {
+        std::fs::write(dir.join(name), sibling)?;
+    }
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > reference::document::MAX_FILE_SIZE {
+        return reference::read_path(&path, None).map_err(std::io::Error::other);
+    }
+    Ok(match &case.payload {
+        Payload::Json(v) => reference::read_json(v.clone(), Some(dir), None),
+        Payload::Bytes { .. } => reference::read_bytes(bytes, Some(dir), None),
+    })
 }
 
 /// The reference's issues as (code, pointer), sorted.
@@ -64,18 +85,30 @@ pub fn disagreement(case: &Case, reading: &Reading) -> Option<String> {
     ))
 }
 
+/// The reference's expected interpretation at rest of a readable case without errors
+/// (`None` otherwise); `Err` when the VRM constraints cannot be evaluated.
+pub fn evaluate(reading: &Reading) -> Option<Result<Expectation, ConstraintError>> {
+    if has_errors(reading) {
+        return None;
+    }
+    Some(expect::evaluate(reading.scene.as_ref()?, &Poses::default()))
+}
+
 /// The reference's expected interpretation at rest (`physics-cts eval`) of a readable case
 /// without errors (`null` otherwise); numbers rounded to 6 decimals (1 µm, 1 µrad).
 pub fn interpretation(reading: &Reading) -> Value {
-    if reading.issues.iter().any(|i| i.severity == Severity::Error) {
-        return Value::Null;
-    }
-    let Some(scene) = &reading.scene else {
-        return Value::Null;
-    };
-    match reference::expect::evaluate(scene, &Poses::default()) {
-        Ok(e) => serde_json::to_value(&e).map_or(Value::Null, |v| round_floats(&v, 6)),
-        Err(e) => json!({"error": e.to_string()}),
+    interpretation_of(evaluate(reading).as_ref())
+}
+
+/// [`interpretation`] of an evaluation already made by [`evaluate`].
+pub fn interpretation_of(evaluated: Option<&Result<Expectation, ConstraintError>>) -> Value {
+    match evaluated {
+        None => Value::Null,
+        Some(Ok(e)) => serde_json::to_value(e).map_or(Value::Null, |mut v| {
+            round_floats_in_place(&mut v, 6);
+            v
+        }),
+        Some(Err(e)) => json!({"error": e.to_string()}),
     }
 }
 
@@ -100,7 +133,8 @@ pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
                     entry["constraints"] = constraint_outputs(scene, &poses);
                 }
             }
-            round_floats(&entry, 6)
+            round_floats_in_place(&mut entry, 6);
+            entry
         })
         .collect();
     Value::Array(outputs)
@@ -151,17 +185,71 @@ fn constraint_outputs(scene: &Scene, poses: &Poses) -> Value {
 
 /// `value` with every float rounded to `decimals` places.
 pub fn round_floats(value: &Value, decimals: i32) -> Value {
+    let mut v = value.clone();
+    round_floats_in_place(&mut v, decimals);
+    v
+}
+
+/// Round every float of `value` to `decimals` places, in place (integers stay as they are).
+pub fn round_floats_in_place(value: &mut Value, decimals: i32) {
     match value {
-        Value::Number(n) if n.is_f64() => n
-            .as_f64()
-            .map(|x| json!(crate::canonical::round(x, decimals)))
-            .unwrap_or_else(|| value.clone()),
-        Value::Array(a) => Value::Array(a.iter().map(|v| round_floats(v, decimals)).collect()),
-        Value::Object(o) => Value::Object(
-            o.iter()
-                .map(|(k, v)| (k.clone(), round_floats(v, decimals)))
-                .collect(),
-        ),
-        other => other.clone(),
+        Value::Number(n) if n.is_f64() => {
+            if let Some(x) = n.as_f64() {
+                *value = json!(crate::canonical::round(x, decimals));
+            }
+        }
+        Value::Array(a) => a
+            .iter_mut()
+            .for_each(|v| round_floats_in_place(v, decimals)),
+        Value::Object(o) => o
+            .values_mut()
+            .for_each(|v| round_floats_in_place(v, decimals)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use reference::profile::Profile;
+
+    use super::*;
+    use crate::corpus;
+
+    /// Reading a case from the value its text was written from is reading the text: same
+    /// issues, same interpretation, same pose outputs, for scenes of every profile (with
+    /// data-URI and sibling buffers) and for a one-defect case of each profile.
+    #[test]
+    fn reading_the_value_is_reading_the_text() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut cases = Vec::new();
+        for (k, profile) in Profile::ALL.into_iter().enumerate() {
+            for index in 0..12u64 {
+                let id = format!("t/{k}/c{index}");
+                cases.push(corpus::valid_case(profile, 3, index, &id, None));
+            }
+        }
+        for (k, m) in crate::mutate::all().into_iter().step_by(7).enumerate() {
+            if let Some(c) = corpus::invalid_case(&m, 3, k as u64, &format!("t/m/c{k}")) {
+                cases.push(c);
+            }
+        }
+        let mut json_cases = 0;
+        for case in &cases {
+            let folder = dir.path().join(case.folder());
+            let bytes = case.bytes();
+            let fast = read_written(case, &bytes, &folder).expect("written");
+            let slow = reference::read_bytes(&bytes, Some(&folder), None);
+            json_cases += usize::from(case.json().is_some());
+            assert_eq!(fast.issues, slow.issues, "{}", case.id);
+            assert_eq!(fast.profile, slow.profile, "{}", case.id);
+            assert_eq!(interpretation(&fast), interpretation(&slow), "{}", case.id);
+            assert_eq!(
+                pose_outputs(case, &fast),
+                pose_outputs(case, &slow),
+                "{}",
+                case.id
+            );
+        }
+        assert!(json_cases >= 36, "{json_cases} JSON cases");
     }
 }

@@ -72,15 +72,25 @@ pub fn expectation(reading: &Reading) -> Option<Expectation> {
 
 /// The tolerance classes of a case (`null` for a case without an expected interpretation).
 pub fn case_tolerances(reading: &Reading) -> Value {
-    expectation(reading).map_or(Value::Null, |_| tolerances())
+    tolerances_of(expectation(reading).as_ref())
+}
+
+/// [`case_tolerances`] for the case's [`expectation`], already computed.
+pub fn tolerances_of(expectation: Option<&Expectation>) -> Value {
+    expectation.map_or(Value::Null, |_| tolerances())
 }
 
 /// The scenario of a case, `null` when it has no body or nothing to check.
 pub fn scenario(reading: &Reading) -> Value {
-    let Some(e) = expectation(reading) else {
+    scenario_of(expectation(reading).as_ref())
+}
+
+/// [`scenario`] for the case's [`expectation`], already computed.
+pub fn scenario_of(expectation: Option<&Expectation>) -> Value {
+    let Some(e) = expectation else {
         return Value::Null;
     };
-    let checks = checks(&e);
+    let checks = checks(e);
     if checks.is_empty() {
         return Value::Null;
     }

@@ -101,7 +101,25 @@ pub fn read_path(path: &Path, forced: Option<Profile>) -> Result<Reading, ReadEr
 /// (`None`: only data URIs and GLB chunks are available).
 pub fn read_bytes(bytes: &[u8], base_dir: Option<&Path>, forced: Option<Profile>) -> Reading {
     let mut issues = Issues::default();
-    let Some(doc) = Document::load(bytes, base_dir, &mut issues) else {
+    let doc = Document::load(bytes, base_dir, &mut issues);
+    read_document(doc, forced, issues)
+}
+
+/// [`read_bytes`] of a `.gltf` document already parsed: `json` read as the JSON text it
+/// stands for (a writer that has the value of the text it wrote need not parse it again;
+/// with serde_json's `float_roundtrip`, parsing that text gives back the same value).
+pub fn read_json(
+    json: serde_json::Value,
+    base_dir: Option<&Path>,
+    forced: Option<Profile>,
+) -> Reading {
+    let mut issues = Issues::default();
+    let doc = Document::from_json(json, base_dir, None, &mut issues);
+    read_document(doc, forced, issues)
+}
+
+fn read_document(doc: Option<Document>, forced: Option<Profile>, mut issues: Issues) -> Reading {
+    let Some(doc) = doc else {
         return Reading {
             profile: None,
             scene: None,

@@ -63,6 +63,16 @@ impl Document {
                 return None;
             }
         };
+        Document::from_json(json, base_dir, bin, issues)
+    }
+
+    /// [`Document::load`] of JSON already parsed (`bin`: the GLB binary chunk, if any).
+    pub fn from_json(
+        json: Value,
+        base_dir: Option<&Path>,
+        bin: Option<&[u8]>,
+        issues: &mut Issues,
+    ) -> Option<Document> {
         let root = schema::deserialize(&json, issues)?;
         schema::validate(&root, &json, issues);
         let buffers = buffers::load(&root, base_dir, bin, issues);
