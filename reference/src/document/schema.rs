@@ -331,7 +331,10 @@ mod tests {
         ];
         let node = (
             proptest::option::of(extensions.clone()),
-            proptest::option::of(prop_oneof![(0i64..3).prop_map(Value::from), anything.clone()]),
+            proptest::option::of(prop_oneof![
+                (0i64..3).prop_map(Value::from),
+                anything.clone()
+            ]),
             proptest::option::of(anything.clone()),
         )
             .prop_map(|(extensions, mesh, extras)| {
