@@ -14,6 +14,20 @@ const ALWAYS_ALLOWED: &[&str] = &["extensions", "extras", "name"];
 /// the failure (`EXT_REQUIRED`, `ENUM_INVALID`, `EXT_ARRAY_LENGTH` or `EXT_TYPE`) and return
 /// `None`.
 pub fn parse<T: DeserializeOwned>(value: &Value, pointer: &str, issues: &mut Issues) -> Option<T> {
+    // Path tracking costs as much as the read itself: take it only to locate an error. Both
+    // reads see the same calls on the same value, so they succeed or fail together.
+    if let Ok(v) = T::deserialize(value) {
+        return Some(v);
+    }
+    parse_tracked(value, pointer, issues)
+}
+
+/// [`parse`] with path tracking from the start: the reference the fast path must agree with.
+pub(crate) fn parse_tracked<T: DeserializeOwned>(
+    value: &Value,
+    pointer: &str,
+    issues: &mut Issues,
+) -> Option<T> {
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(v) => Some(v),
         Err(err) => {
@@ -109,7 +123,7 @@ mod tests {
     use serde::Deserialize;
     use serde_json::json;
 
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     #[allow(dead_code)]
     struct Sample {
@@ -118,10 +132,82 @@ mod tests {
         mode: Option<Mode>,
     }
 
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "lowercase")]
     enum Mode {
         Force,
+    }
+
+    /// The shapes extension readers use: defaults, a list, a nested struct, a renamed field.
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Nested {
+        #[serde(rename = "type")]
+        kind: Option<String>,
+        nodes: Option<Vec<usize>>,
+        #[serde(default)]
+        inner: Option<Sample>,
+        gravity_factor: Option<f64>,
+    }
+
+    /// Any JSON value, biased towards the keys and value kinds the sample types read.
+    fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-3i64..5).prop_map(Value::from),
+            (-1e3f64..1e3).prop_map(Value::from),
+            prop::sample::select(vec!["force", "torque", "", "box"]).prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            let key = prop::sample::select(vec![
+                "shape",
+                "size",
+                "mode",
+                "type",
+                "nodes",
+                "inner",
+                "gravityFactor",
+                "other",
+            ]);
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+                prop::collection::btree_map(key.prop_map(str::to_owned), inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// What `f` gives on `value`: the result and every issue (code, pointer, message).
+    fn outcome<T>(
+        f: fn(&Value, &str, &mut Issues) -> Option<T>,
+        value: &Value,
+    ) -> (Option<T>, Vec<(Code, String, String)>) {
+        let mut issues = Issues::default();
+        let result = f(value, "/e/0", &mut issues);
+        let found = issues
+            .0
+            .into_iter()
+            .map(|i| (i.code, i.pointer, i.message))
+            .collect();
+        (result, found)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// The untracked first try never changes what `parse` gives: same value, same issues.
+        #[test]
+        fn fast_parse_agrees_with_tracked_parse(value in any_json()) {
+            proptest::prop_assert_eq!(
+                outcome(parse::<Sample>, &value),
+                outcome(parse_tracked::<Sample>, &value)
+            );
+            proptest::prop_assert_eq!(
+                outcome(parse::<Nested>, &value),
+                outcome(parse_tracked::<Nested>, &value)
+            );
+        }
     }
 
     fn one(value: Value) -> Issue {

@@ -81,6 +81,18 @@ pub fn read_path(path: &Path, forced: Option<Profile>) -> Result<Reading, ReadEr
         path: path.display().to_string(),
         source,
     };
+    // One open and one fstat instead of a stat by path, then open and fstat again (std::fs::read):
+    // path lookups are a visible part of validating small files. When the file cannot be opened,
+    // the stat-first path below reports exactly what it always did.
+    if let Ok(mut file) = std::fs::File::open(path)
+        && let Ok(meta) = file.metadata()
+        && meta.len() <= document::MAX_FILE_SIZE
+    {
+        use std::io::Read as _;
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        file.read_to_end(&mut bytes).map_err(io)?;
+        return Ok(read_bytes(&bytes, path.parent(), forced));
+    }
     let size = std::fs::metadata(path).map_err(io)?.len();
     if size > document::MAX_FILE_SIZE {
         return Ok(Reading {

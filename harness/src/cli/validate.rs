@@ -115,7 +115,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let summary = Summary::of(&reports);
-    let mut out = std::io::stdout().lock();
+    // Stdout is line-buffered: unbuffered, the pretty JSON would be one write(2) per line.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     match args.format {
         Format::Text => write_text(&mut out, &reports, &summary)?,
         Format::Json => {

@@ -34,7 +34,8 @@ pub const MAX_FILE_SIZE: u64 = 512 * 1024 * 1024;
 #[derive(Debug)]
 pub struct Document {
     /// The core document, typed. Indices in it may be out of range (reported as `GLTF_INDEX`):
-    /// look them up with `get`.
+    /// look them up with `get`. Its document-level and node-level extension maps are empty:
+    /// extension objects are read from `json`.
     pub root: gltf_json::Root,
     /// The same JSON, untyped: extension objects are read from here so pointers are exact.
     pub json: Value,
@@ -68,12 +69,12 @@ impl Document {
 
     /// [`Document::load`] of JSON already parsed (`bin`: the GLB binary chunk, if any).
     pub fn from_json(
-        json: Value,
+        mut json: Value,
         base_dir: Option<&Path>,
         bin: Option<&[u8]>,
         issues: &mut Issues,
     ) -> Option<Document> {
-        let root = schema::deserialize(&json, issues)?;
+        let root = schema::deserialize(&mut json, issues)?;
         schema::validate(&root, &json, issues);
         let buffers = buffers::load(&root, base_dir, bin, issues);
         Some(Document {

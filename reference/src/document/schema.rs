@@ -8,7 +8,25 @@ use serde_json::Value;
 use crate::issue::{Code, Issue, Issues, escape_token, push_pointer};
 
 /// Deserialise the core document; a mismatch is `GLTF_SCHEMA` at the pointer of the failure.
-pub fn deserialize(json: &Value, issues: &mut Issues) -> Option<gltf_json::Root> {
+///
+/// The typed root does not keep what the document-level and node-level `extensions` objects
+/// hold (their contents are read from the JSON): gltf-json would copy each of them twice
+/// (serde's flatten buffer, then a `Value`) only to ignore them.
+pub fn deserialize(json: &mut Value, issues: &mut Issues) -> Option<gltf_json::Root> {
+    // gltf-json reads any object as its `others` map of unknown extensions, and validates
+    // nothing in it: with those objects emptied the read succeeds exactly when it would with
+    // them, and only the unused `others` maps differ.
+    let taken = take_extension_objects(json);
+    let fast = <gltf_json::Root as serde::Deserialize>::deserialize(&*json);
+    put_back_extension_objects(json, taken);
+    if let Ok(root) = fast {
+        return Some(root);
+    }
+    deserialize_full(json, issues)
+}
+
+/// The full read, for documents that fail (and the reference the fast read must agree with).
+pub(crate) fn deserialize_full(json: &Value, issues: &mut Issues) -> Option<gltf_json::Root> {
     // Path tracking costs a fifth of a whole validation: take it only to locate an error.
     if let Ok(root) = <gltf_json::Root as serde::Deserialize>::deserialize(json) {
         return Some(root);
@@ -19,6 +37,52 @@ pub fn deserialize(json: &Value, issues: &mut Issues) -> Option<gltf_json::Root>
             let pointer = path_to_pointer(e.path());
             issues.push(Issue::new(Code::GltfSchema, pointer).arg("detail", e.into_inner()));
             None
+        }
+    }
+}
+
+/// Where an emptied `extensions` object came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holder {
+    Root,
+    Node(usize),
+}
+
+/// Empty the document-level and node-level `extensions` objects, returning their contents.
+/// Non-objects are left in place (gltf-json reports them).
+fn take_extension_objects(json: &mut Value) -> Vec<(Holder, serde_json::Map<String, Value>)> {
+    let mut taken = Vec::new();
+    let Some(root) = json.as_object_mut() else {
+        return taken;
+    };
+    if let Some(Value::Object(map)) = root.get_mut("extensions") {
+        taken.push((Holder::Root, std::mem::take(map)));
+    }
+    if let Some(Value::Array(nodes)) = root.get_mut("nodes") {
+        for (i, node) in nodes.iter_mut().enumerate() {
+            if let Some(Value::Object(map)) = node.get_mut("extensions") {
+                taken.push((Holder::Node(i), std::mem::take(map)));
+            }
+        }
+    }
+    taken
+}
+
+/// Undo [`take_extension_objects`]: the JSON is as it was, key order included.
+fn put_back_extension_objects(
+    json: &mut Value,
+    taken: Vec<(Holder, serde_json::Map<String, Value>)>,
+) {
+    for (holder, contents) in taken {
+        let slot = match holder {
+            Holder::Root => json.get_mut("extensions"),
+            Holder::Node(i) => json
+                .get_mut("nodes")
+                .and_then(|n| n.get_mut(i))
+                .and_then(|n| n.get_mut("extensions")),
+        };
+        if let Some(Value::Object(map)) = slot {
+            *map = contents;
         }
     }
 }
@@ -236,11 +300,101 @@ mod tests {
     }
 
     fn issues_of(json: &str) -> Vec<(Code, String)> {
-        let value: Value = serde_json::from_str(json).expect("json");
+        let mut value: Value = serde_json::from_str(json).expect("json");
         let mut issues = Issues::default();
-        let root = deserialize(&value, &mut issues).expect("schema");
+        let root = deserialize(&mut value, &mut issues).expect("schema");
         validate(&root, &value, &mut issues);
         issues.0.into_iter().map(|i| (i.code, i.pointer)).collect()
+    }
+
+    /// A small document whose nodes and root carry `extensions` of any shape, with core
+    /// values that are sometimes of the wrong type, so both reads fail and succeed.
+    fn any_document() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-2i64..4).prop_map(Value::from),
+            Just(Value::from("x")),
+        ];
+        let anything = leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                prop::collection::btree_map("[a-c]{1,2}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        });
+        let extensions = prop_oneof![
+            3 => prop::collection::btree_map("(KHR|OMI)_[a-b]", anything.clone(), 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            1 => anything.clone(),
+        ];
+        let node = (
+            proptest::option::of(extensions.clone()),
+            proptest::option::of(prop_oneof![
+                (0i64..3).prop_map(Value::from),
+                anything.clone()
+            ]),
+            proptest::option::of(anything.clone()),
+        )
+            .prop_map(|(extensions, mesh, extras)| {
+                let mut n = serde_json::Map::new();
+                if let Some(e) = extensions {
+                    n.insert("extensions".into(), e);
+                }
+                if let Some(m) = mesh {
+                    n.insert("mesh".into(), m);
+                }
+                if let Some(x) = extras {
+                    n.insert("extras".into(), x);
+                }
+                Value::Object(n)
+            });
+        (
+            proptest::option::of(extensions),
+            prop::collection::vec(prop_oneof![4 => node, 1 => anything.clone()], 0..4),
+            any::<bool>(),
+        )
+            .prop_map(|(extensions, nodes, asset)| {
+                let mut d = serde_json::Map::new();
+                if asset {
+                    d.insert("asset".into(), serde_json::json!({"version": "2.0"}));
+                }
+                if let Some(e) = extensions {
+                    d.insert("extensions".into(), e);
+                }
+                d.insert("nodes".into(), Value::from(nodes));
+                Value::Object(d)
+            })
+    }
+
+    /// The typed root as JSON, with the contents of every extension map dropped.
+    fn without_extension_contents(root: &gltf_json::Root) -> Value {
+        let mut v = serde_json::to_value(root).expect("a typed root serialises");
+        let _ = take_extension_objects(&mut v);
+        v
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// Reading with the extension objects set aside gives the same issues and the same typed
+        /// root (but for the unused extension maps) as the full read, and leaves the JSON as it was.
+        #[test]
+        fn fast_core_read_agrees_with_the_full_read(doc in any_document()) {
+            let mut fast_json = doc.clone();
+            let (mut fast_issues, mut full_issues) = (Issues::default(), Issues::default());
+            let fast = deserialize(&mut fast_json, &mut fast_issues);
+            let full = deserialize_full(&doc, &mut full_issues);
+            proptest::prop_assert_eq!(&fast_json, &doc);
+            let listed = |i: Issues| -> Vec<(Code, String, String)> {
+                i.0.into_iter().map(|i| (i.code, i.pointer, i.message)).collect()
+            };
+            proptest::prop_assert_eq!(listed(fast_issues), listed(full_issues));
+            proptest::prop_assert_eq!(
+                fast.as_ref().map(without_extension_contents),
+                full.as_ref().map(without_extension_contents)
+            );
+        }
     }
 
     #[test]
