@@ -38,6 +38,7 @@ decisions! {
     Filter = "D-FILTER", "A collides with B only if allows(A, B) and allows(B, A) (the seed's subset formula, both directions).";
     FilterEmpty = "D-FILTER-EMPTY", "A collider with no filter, or a filter without collisionSystems, belongs to no system: never excluded by notCollideWithSystems, admitted by collideWithSystems.";
     StaticVelocity = "D-STATIC-VELOCITY", "A static body never moves: its expected initial velocities are zero whatever the file gives (seed 001: non-moving bodies ignore them).";
+    StaticMass = "D-STATIC-MASS", "A static body never moves, so its mass, centre of mass and inertia have no observable effect: they are left to the engine (seed 001 maps static bodies to engine types without mass, e.g. Godot StaticBody3D).";
     OmiVelocity = "D-OMI-VELOCITY", "OMI initial velocities are read in world space (the seed names no space); KHR velocities are in the body's local space.";
     ProfileOne = "D-PROFILE-ONE", "A document is read under one profile (KHR, then OMI, then VRM); extensions of other families are reported and ignored.";
     VrmRest = "D-VRM-REST", "VRM constraints are relative to the rest pose; model space is relative to the scene root; freezeAxes[i] == true means axis i is constrained.";

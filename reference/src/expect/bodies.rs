@@ -163,17 +163,35 @@ pub fn body(scene: &Scene, world: &World, index: BodyId, body: &Body) -> BodyExp
             world_velocity(body.velocity_space, &pose, &body.angular_velocity),
         )
     };
+    // [D-STATIC-MASS]: the mass properties of a static body are not observable.
+    let (mass, center_of_mass, center_of_mass_world, inertia_expect) =
+        if body.kind == BodyKind::Static {
+            decisions.push(Decision::StaticMass);
+            (
+                MassValue::EngineComputes,
+                None,
+                None,
+                InertiaExpect::EngineComputes,
+            )
+        } else {
+            (
+                body.mass,
+                body.center_of_mass,
+                com_world,
+                inertia(&body.inertia),
+            )
+        };
     BodyExpect {
         index,
         node: body.node,
         kind: body.kind,
         omi_type: body.omi_type,
         pose,
-        mass: body.mass,
-        inverse_mass: inverse_mass(body.mass),
-        center_of_mass: body.center_of_mass,
-        center_of_mass_world: com_world,
-        inertia: inertia(&body.inertia),
+        mass,
+        inverse_mass: inverse_mass(mass),
+        center_of_mass,
+        center_of_mass_world,
+        inertia: inertia_expect,
         linear_velocity,
         angular_velocity,
         gravity_factor: body.gravity_factor,
