@@ -24,7 +24,8 @@ pub struct Args {
     /// The corpus folder (with manifest.json).
     #[arg(long, default_value = "corpus/v1")]
     pub corpus: PathBuf,
-    /// Output folder; default `reports/<impl>[-<impl>...]`.
+    /// Output folder; default `reports/<impl>` for one implementation, `reports/interop` for
+    /// several.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Only cases whose id matches (a glob with `*` / `?`, else a substring).
@@ -94,10 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.filter.as_deref().unwrap_or("")
         );
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports").join(args.implementations.join("-")));
+    let out = args.out.clone().unwrap_or_else(|| default_out(&args.implementations));
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let log_path = out.join(report::NDJSON);
     let log = std::fs::File::create(&log_path)
@@ -182,6 +180,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The default output folder: `reports/<impl>` for one implementation, `reports/interop` for
+/// several (the side-by-side run, whichever implementations it has).
+pub fn default_out(implementations: &[String]) -> PathBuf {
+    match implementations {
+        [one] => PathBuf::from("reports").join(one),
+        _ => PathBuf::from("reports").join("interop"),
+    }
+}
+
 /// The table printed at the end of a run.
 pub fn summary_table(run: &Run) -> String {
     let scores = score::scores(run);
@@ -228,4 +235,26 @@ pub fn summary_table(run: &Run) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_out_is_per_implementation_or_interop() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            default_out(&names(&["rapier"])),
+            PathBuf::from("reports/rapier")
+        );
+        assert_eq!(
+            default_out(&names(&["rapier", "reference"])),
+            PathBuf::from("reports/interop")
+        );
+        assert_eq!(
+            default_out(&names(&["stdio", "rapier", "reference"])),
+            PathBuf::from("reports/interop")
+        );
+    }
 }
