@@ -2,9 +2,12 @@
 //! feature tag, with required, optional and informative apart. A score counts passed cases
 //! over scored ones (passes and failures; expected failures are still failures); cases not
 //! supported, skipped, not run or hit by a harness error are outside the denominator.
-//! Informative cases are tallied to be shown, never folded into a score.
+//! Informative cases are tallied to be shown, never folded into a score. Across the
+//! implementations of one run, [`interop`] says which cases pass on all of them.
 
-use std::collections::{BTreeMap, BTreeSet};
+pub mod interop;
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -42,6 +45,15 @@ impl Tally {
         }
     }
 
+    /// `passed/scored` for a matrix cell, or `-` with nothing scored.
+    pub fn short(&self) -> String {
+        if self.scored == 0 {
+            "-".to_owned()
+        } else {
+            format!("{}/{}", self.passed, self.scored)
+        }
+    }
+
     pub fn percent(&self) -> Option<f64> {
         (self.scored > 0).then(|| 100.0 * f64::from(self.passed) / f64::from(self.scored))
     }
@@ -59,8 +71,8 @@ pub struct Scores {
     pub profiles: BTreeMap<String, ByTier>,
     /// By `profile/area`.
     pub areas: BTreeMap<String, ByTier>,
-    /// By feature tag, required and optional cases together (the HTML matrix).
-    pub features: BTreeMap<String, Tally>,
+    /// By feature tag and tier, required and optional cases only (the feature matrix).
+    pub features: BTreeMap<String, ByTier>,
     pub verdicts: BTreeMap<Verdict, u32>,
     /// Ids of cases that failed without being listed as known failures.
     pub failed: Vec<String>,
@@ -94,7 +106,12 @@ impl Scores {
                 .add(r.status);
             if r.tier != Tier::Informative {
                 for f in &r.features {
-                    s.features.entry(f.clone()).or_default().add(r.status);
+                    s.features
+                        .entry(f.clone())
+                        .or_default()
+                        .entry(r.tier)
+                        .or_default()
+                        .add(r.status);
                 }
             }
             *s.verdicts.entry(r.verdict).or_default() += 1;
@@ -122,31 +139,11 @@ pub fn scores(run: &Run) -> Vec<Scores> {
         .collect()
 }
 
-/// Cases every implementation of the run passed (the "interop" column); empty for a run of
-/// one implementation, where it says nothing.
-pub fn interop(run: &Run) -> BTreeSet<String> {
-    if run.implementations.len() < 2 {
-        return BTreeSet::new();
-    }
-    let mut by_case: BTreeMap<&str, (usize, bool)> = BTreeMap::new();
-    for r in &run.results {
-        let e = by_case.entry(r.case.as_str()).or_insert((0, true));
-        e.0 += 1;
-        e.1 &= r.status.is_pass();
-    }
-    by_case
-        .into_iter()
-        .filter(|(_, (n, all))| *n == run.implementations.len() && *all)
-        .map(|(c, _)| c.to_owned())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::case::CaseEntry;
     use crate::check::CheckResult;
-    use crate::results::ImplInfo;
 
     fn result(imp: &str, id: &str, tier: Tier, status: Status, known: bool) -> CaseResult {
         let entry = CaseEntry {
@@ -201,38 +198,17 @@ mod tests {
         // 2 passes (PASS, QUALITY_WARNING) over 4 scored (+ FAIL, CRASH); NOT_SUPPORTED out.
         assert_eq!((req.passed, req.scored, req.cases), (2, 4, 5));
         assert_eq!(req.display(), "2/4 (50.0%)");
+        assert_eq!(req.short(), "2/4");
+        assert_eq!(s.tier(Tier::Optional).short(), "-");
         assert_eq!(s.tier(Tier::Optional).scored, 0);
         assert_eq!(s.tier(Tier::Optional).display(), "-");
         assert_eq!(s.areas["khr-2024-draft/joint"][&Tier::Required].scored, 3);
         assert_eq!(s.failed, vec!["khr/shape/5"]);
         assert_eq!(s.unexpected_passes, vec!["khr/shape/7"]);
         assert_eq!(s.harness_errors, vec!["khr/shape/6"]);
-        // Informative cases are not in the feature matrix.
-        assert_eq!(s.features["shape.box"].cases, 6);
-    }
-
-    #[test]
-    fn interop_needs_every_implementation_to_pass() {
-        let run = Run {
-            implementations: vec![
-                ImplInfo {
-                    name: "a".into(),
-                    ..ImplInfo::default()
-                },
-                ImplInfo {
-                    name: "b".into(),
-                    ..ImplInfo::default()
-                },
-            ],
-            results: vec![
-                result("a", "k/x/1", Tier::Required, Status::Pass, false),
-                result("b", "k/x/1", Tier::Required, Status::QualityWarning, false),
-                result("a", "k/x/2", Tier::Required, Status::Pass, false),
-                result("b", "k/x/2", Tier::Required, Status::Fail, false),
-                result("a", "k/x/3", Tier::Required, Status::Pass, false),
-            ],
-            ..Run::default()
-        };
-        assert_eq!(interop(&run).into_iter().collect::<Vec<_>>(), vec!["k/x/1"]);
+        // Informative cases are not in the feature matrix; required and optional apart.
+        assert_eq!(s.features["shape.box"][&Tier::Required].cases, 5);
+        assert_eq!(s.features["shape.box"][&Tier::Optional].cases, 1);
+        assert!(!s.features["shape.box"].contains_key(&Tier::Informative));
     }
 }

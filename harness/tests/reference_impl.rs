@@ -86,11 +86,14 @@ fn expectation(path: &Path) -> (reference::scene::Scene, reference::expect::Expe
 }
 
 #[test]
-fn handshake_declares_the_kinematic_checks_only() {
+fn handshake_declares_every_check_but_dynamics() {
     let mut r = ReferenceImplementation::new();
     let h = r.handshake().expect("handshake");
     assert_eq!(h.name, "reference");
-    assert_eq!(h.capabilities.checks, ["interpretation", "constraints"]);
+    assert_eq!(
+        h.capabilities.checks,
+        ["validation", "interpretation", "constraints"]
+    );
     assert!(h.capabilities.supports_feature("vrm.aim.model-local"));
     assert!(h.capabilities.supports_feature("joint.limit.angular.3"));
     assert_eq!(h.capabilities.profiles.len(), 3);

@@ -293,6 +293,73 @@ fn report_html() {
     golden("report.html", &page);
 }
 
+/// The fixture with its first implementation only: no interop section anywhere.
+fn one_implementation() -> Run {
+    let mut run = fixture();
+    run.implementations.truncate(1);
+    run.results.retain(|r| r.implementation == "rapier");
+    run
+}
+
+#[test]
+fn one_implementation_has_no_interop() {
+    let run = one_implementation();
+    let md = markdown::render(&run);
+    assert!(!md.contains("## Interop"));
+    golden("one/summary.md", &md);
+    let json = summary::render(&run);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert!(v["interop"].is_null());
+    golden("one/summary.json", &json);
+    let page = html::render(&run);
+    assert!(!page.contains("<h2>Interop</h2>"));
+    golden("one/report.html", &page);
+}
+
+/// The interop figures of the fixture, worked by hand. Five cases, two implementations:
+/// - `khr/joint/hinge-pm90`: rapier QUALITY_WARNING (0.021 between the recommended 0.0175 and
+///   the allowed 0.035: a pass), reference PASS: interoperable;
+/// - `khr/joint/cone`: rapier NOT_SUPPORTED, reference PASS: unproven, a disagreement;
+/// - `omi/shape/capsule-height`: rapier FAIL (0.5 > 1e-4), reference HARNESS_ERROR: failing,
+///   a disagreement;
+/// - `vrm/aim/yaw` (informative): rapier SKIP, reference PASS: unproven, a disagreement;
+/// - `khr/body/mass-zero`: rapier CRASH, reference PASS: failing, a disagreement.
+#[test]
+fn interop_figures_by_hand() {
+    let run = fixture();
+    let v: serde_json::Value = serde_json::from_str(&summary::render(&run)).expect("json");
+    let i = &v["interop"];
+    assert_eq!(i["implementations"], serde_json::json!(["rapier", "reference"]));
+    assert_eq!(
+        i["cases"]["interoperable"],
+        serde_json::json!(["khr/joint/hinge-pm90"])
+    );
+    assert_eq!(
+        i["cases"]["unproven"],
+        serde_json::json!(["khr/joint/cone", "vrm/aim/yaw"])
+    );
+    assert_eq!(
+        i["cases"]["failing"],
+        serde_json::json!(["khr/body/mass-zero", "omi/shape/capsule-height"])
+    );
+    let req = &i["total"]["required"];
+    assert_eq!(
+        (&req["cases"], &req["interoperable"], &req["unproven"], &req["failing"], &req["disagreements"]),
+        (&serde_json::json!(3), &serde_json::json!(1), &serde_json::json!(1), &serde_json::json!(1), &serde_json::json!(2))
+    );
+    assert_eq!(i["disagreements"].as_array().map(Vec::len), Some(4));
+    assert_eq!(
+        i["disagreements"][0]["statuses"],
+        serde_json::json!({"rapier": "CRASH", "reference": "PASS"})
+    );
+    // shape.box only tags the hinge (required): 1 of 1 interoperable.
+    assert_eq!(i["features"]["shape.box"]["required"]["interoperable"], 1);
+    let md = markdown::render(&run);
+    assert!(md.contains("### Cases where the implementations disagree (4)"), "{md}");
+    assert!(md.contains("| `khr/body/mass-zero` | required | CRASH | PASS | failing |"), "{md}");
+    assert!(md.contains("The other 1 case(s) have the same outcome on every implementation: 1 interoperable"), "{md}");
+}
+
 #[test]
 fn diff_text() {
     let old = fixture();

@@ -29,6 +29,7 @@ decisions! {
     OmiPerAxis = "D-OMI-PER-AXIS", "OMI joint limits are per axis (three linear axes with [-1, 1] is a box); KHR limits are coupled (distance from a point or a line, a cone).";
     MassZero = "D-MASS-ZERO", "KHR mass 0 and an inertia component of 0 mean infinite; OMI mass defaults to 1.";
     Capsule = "D-CAPSULE", "OMI_collider capsule height is the full height (>= 2 radius); the canonical capsule height is the distance between the cap centres (KHR).";
+    ColliderScale = "D-COLLIDER-SCALE", "A collider inherits its node's whole world transform, scale included (OMI_collider discourages scaling collider nodes, it does not ignore the scale): the expected shape is the one simulated, the scale folded into its parameters where the shape keeps its kind (uniform for spheres and capsules, axis-aligned for boxes, equal x and z for cylinders, any for meshes), else given beside them.";
     LimitDefaults = "D-LIMIT-DEFAULTS", "Missing KHR min/max: unbounded on that side. Missing OMI lowerLimit/upperLimit: 0. Missing stiffness: infinite (hard). Damping default: KHR 0, OMI 1.";
     Frames = "D-FRAMES", "World transforms come from the default scene. A KHR joint's frame A is the joint node, frame B connectedNode, each relative to its nearest ancestor-or-self with motion. Colliders belong to their nearest ancestor-or-self with motion (else static). An OMI joint node's world pose is the attachment point in both bodies.";
     Metrics = "D-METRICS", "Limit metrics follow the KHR appendix: d = t_b - t_a, axes are the columns of frame A's world rotation.";

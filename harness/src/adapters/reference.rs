@@ -1,12 +1,18 @@
-//! The reference evaluator served as an implementation of the kinematic checks: the
+//! The reference evaluator served as an implementation of the checks that need no simulation:
+//! validation (its reader rejects an invalid file with the catalogue's error codes), the
 //! interpretation after load ([`reference::expect`]) and VRM constraint outputs
 //! ([`reference::constraints`]). It does not simulate.
+//!
+//! Every one of these checks compares the reference with itself as it was when the corpus was
+//! generated, so the reference passes them by construction: the self-test is evidence that the
+//! corpus files, their expectations and the harness's checks agree (no drift), not conformance
+//! evidence about an engine (`reports/README.md`, "The reference implementation").
 //!
 //! Its reports are the reference's expectation in the interface's vocabulary, so a check that
 //! compares an implementation with the reference passes on it by construction; values the spec
 //! leaves to the engine (a mass, centre of mass or inertia the file omits) are
-//! [`MassReport::Unspecified`] / `None`. Shapes are reported as simulated, with the collider
-//! node's world scale applied ([`super::scale::parameters`]).
+//! [`MassReport::Unspecified`] / `None`. Shapes are reported as the expectation gives them: as
+//! simulated, the collider node's world scale applied ([`super::scale::parameters`]).
 
 use ::reference::expect::bodies::InertiaExpect;
 use ::reference::expect::{self, Expectation};
@@ -40,7 +46,8 @@ impl ReferenceImplementation {
     }
 }
 
-/// The capabilities of the reference: every profile and feature, the kinematic checks only.
+/// The capabilities of the reference: every profile and feature, every check family but
+/// dynamics.
 pub fn capabilities() -> Capabilities {
     Capabilities {
         profiles: ::reference::profile::Profile::ALL
@@ -48,7 +55,11 @@ pub fn capabilities() -> Capabilities {
             .map(|p| p.id().to_owned())
             .collect(),
         features: vec!["*".into()],
-        checks: vec!["interpretation".into(), "constraints".into()],
+        checks: vec![
+            crate::runner::VALIDATION.into(),
+            crate::runner::INTERPRETATION.into(),
+            crate::runner::CONSTRAINTS.into(),
+        ],
     }
 }
 
@@ -99,7 +110,6 @@ fn principal(inertia: &InertiaExpect) -> ([MassReport; 3], [f64; 4]) {
 
 /// The expectation in the interface's vocabulary.
 fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
-    let rest = scene.rest_world();
     let bodies = e
         .bodies
         .iter()
@@ -126,9 +136,7 @@ fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
         .colliders
         .iter()
         .filter_map(|c| {
-            let shape = c.shape.as_ref()?;
-            let stretch = scale::stretch(rest.get(c.node)?);
-            let (shape, parameters) = scale::parameters(shape, &stretch, &scene.meshes);
+            let (shape, parameters) = scale::parameters(c.shape.as_ref()?, &scene.meshes);
             let p = pose(&c.pose);
             Some(ColliderReport {
                 node: c.node,

@@ -27,7 +27,8 @@ pub struct Args {
     /// The corpus folder (with manifest.json).
     #[arg(long, default_value = "corpus/v1")]
     pub corpus: PathBuf,
-    /// Output folder; default `reports/<impl>[-<impl>...]`.
+    /// Output folder; default `reports/<impl>` for one implementation, `reports/interop` for
+    /// several.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Only cases whose id matches (a glob with `*` / `?`, else a substring).
@@ -148,7 +149,7 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
         }
         (Some(r), _) => r.clone(),
         (None, Some(o)) => o.clone(),
-        (None, None) => PathBuf::from("reports").join(args.implementations.join("-")),
+        (None, None) => default_out(&args.implementations),
     };
     let key = ndjson::RunKey {
         corpus_sha256: corpus
@@ -275,6 +276,15 @@ fn resumable(path: &std::path::Path, key: &ndjson::RunKey) -> anyhow::Result<Vec
     Ok(log.run.results)
 }
 
+/// The default output folder: `reports/<impl>` for one implementation, `reports/interop` for
+/// several (the side-by-side run, whichever implementations it has).
+pub fn default_out(implementations: &[String]) -> PathBuf {
+    match implementations {
+        [one] => PathBuf::from("reports").join(one),
+        _ => PathBuf::from("reports").join("interop"),
+    }
+}
+
 /// The table printed at the end of a run.
 pub fn summary_table(run: &Run) -> String {
     let scores = score::scores(run);
@@ -321,4 +331,26 @@ pub fn summary_table(run: &Run) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_out_is_per_implementation_or_interop() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            default_out(&names(&["rapier"])),
+            PathBuf::from("reports/rapier")
+        );
+        assert_eq!(
+            default_out(&names(&["rapier", "reference"])),
+            PathBuf::from("reports/interop")
+        );
+        assert_eq!(
+            default_out(&names(&["stdio", "rapier", "reference"])),
+            PathBuf::from("reports/interop")
+        );
+    }
 }

@@ -1,6 +1,9 @@
 //! `report.html`: one self-contained page (inline CSS, no script, no external asset) with the
-//! scores, a feature-by-implementation matrix, an area-by-implementation matrix, and every
-//! case that needs attention with its checks' measured values and tolerances.
+//! scores, a feature x implementation matrix (required and optional apart, with an interop
+//! column for a run of several implementations), an area x implementation matrix, the case x
+//! implementation matrix of a run of several implementations (collapsible: the cases where
+//! they disagree or one fails open, every other case closed), and every case that needs
+//! attention with its checks' measured values and tolerances.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -8,6 +11,7 @@ use std::fmt::Write;
 use crate::case::Tier;
 use crate::report::number;
 use crate::results::{CaseResult, Run, Verdict};
+use crate::score::interop::{CaseRow, Interop, InteropTally, Matrix};
 use crate::score::{self, Scores, Tally};
 
 /// Escape text for HTML element content and attribute values.
@@ -30,7 +34,8 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}\
 th{background:#f4f4f4}td.full{background:#d9f2d9}td.part{background:#fff3c4}td.none{background:#f8d0d0}td.na{color:#999}\
 code{font-size:.9em}.st-PASS{color:#1a7f37}.st-FAIL,.st-CRASH,.st-ERROR,.st-TIMEOUT{color:#b3261e;font-weight:bold}\
-.st-QUALITY_WARNING{color:#9a6700}details{margin:.3em 0}";
+.st-QUALITY_WARNING{color:#9a6700}details{margin:.3em 0}summary{cursor:pointer}\
+td.io-interoperable{background:#d9f2d9}td.io-unproven{background:#e8e8f8}td.io-failing{background:#f8d0d0}td.io-unscored{color:#999}";
 
 fn cell(t: Option<&Tally>) -> String {
     match t {
@@ -47,6 +52,177 @@ fn cell(t: Option<&Tally>) -> String {
         Some(t) => format!("<td class=\"na\">0/0 of {}</td>", t.cases),
         None => "<td class=\"na\">-</td>".to_owned(),
     }
+}
+
+/// A feature matrix cell: `passed/scored`, the full tally in its title.
+fn short_cell(t: Option<&Tally>) -> String {
+    match t {
+        Some(t) if t.scored > 0 => {
+            let class = if t.passed == t.scored {
+                "full"
+            } else if t.passed == 0 {
+                "none"
+            } else {
+                "part"
+            };
+            format!(
+                "<td class=\"{class}\" title=\"{} of {} case(s)\">{}</td>",
+                escape(&t.display()),
+                t.cases,
+                t.short()
+            )
+        }
+        Some(t) => format!("<td class=\"na\">0/0 of {}</td>", t.cases),
+        None => "<td class=\"na\">-</td>".to_owned(),
+    }
+}
+
+/// An interop cell: `interoperable/cases`, the unproven ones apart.
+fn interop_cell(t: Option<&InteropTally>) -> String {
+    match t {
+        Some(t) if t.cases > 0 => {
+            let class = if t.interoperable == t.cases {
+                "full"
+            } else if t.failing > 0 {
+                "part"
+            } else {
+                "na"
+            };
+            format!(
+                "<td class=\"{class}\" title=\"{} failing, {} unscored\">{}</td>",
+                t.failing,
+                t.unscored,
+                escape(&t.display())
+            )
+        }
+        _ => "<td class=\"na\">-</td>".to_owned(),
+    }
+}
+
+const FEATURE_TIERS: [Tier; 2] = [Tier::Required, Tier::Optional];
+
+/// Features x implementations, required and optional apart, with the interop columns when
+/// there is a matrix.
+fn features(out: &mut String, scores: &[Scores], m: Option<&Matrix>) {
+    let interop = m.map(Matrix::features).unwrap_or_default();
+    let rows: BTreeSet<&String> = scores
+        .iter()
+        .flat_map(|s| s.features.keys())
+        .chain(interop.keys())
+        .collect();
+    out.push_str("<h2>Features (required and optional cases)</h2>\n<p>Per implementation passed/scored");
+    if m.is_some() {
+        out.push_str("; interop: interoperable/cases, with the unproven ones apart");
+    }
+    out.push_str(".</p>\n<table><tr><th rowspan=\"2\">feature</th>");
+    let columns: Vec<&str> = scores
+        .iter()
+        .map(|s| s.implementation.as_str())
+        .chain(m.map(|_| "interop"))
+        .collect();
+    for c in &columns {
+        let _ = write!(out, "<th colspan=\"2\">{}</th>", escape(c));
+    }
+    out.push_str("</tr>\n<tr>");
+    for _ in &columns {
+        for t in FEATURE_TIERS {
+            let _ = write!(out, "<th>{t}</th>");
+        }
+    }
+    out.push_str("</tr>\n");
+    for row in rows {
+        let _ = write!(out, "<tr><th><code>{}</code></th>", escape(row));
+        for s in scores {
+            let t = s.features.get(row);
+            for tier in FEATURE_TIERS {
+                out.push_str(&short_cell(t.and_then(|t| t.get(&tier))));
+            }
+        }
+        if m.is_some() {
+            let t = interop.get(row);
+            for tier in FEATURE_TIERS {
+                out.push_str(&interop_cell(t.and_then(|t| t.get(&tier))));
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+/// Interop: the definitions and the counts per tier.
+fn interop(out: &mut String, m: &Matrix) {
+    out.push_str("<h2>Interop</h2>\n<p>A case is <em>interoperable</em> when every implementation of the run scored it and passed; <em>unproven</em> when every implementation that scored it passed but one did not score it (NOT_SUPPORTED, SKIP, NOTRUN, HARNESS_ERROR, or not run): no evidence either way; <em>failing</em> when one failed it (expected failures included); <em>unscored</em> when none scored it. Implementations <em>disagree</em> on a case when their outcomes (pass, failure, not scored) differ.</p>\n");
+    out.push_str("<table><tr><th>tier</th><th>cases</th><th>interoperable</th><th>unproven</th><th>failing</th><th>unscored</th><th>disagreements</th></tr>\n");
+    for (tier, t) in m.totals() {
+        let _ = writeln!(
+            out,
+            "<tr><td>{tier}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            t.cases, t.interoperable, t.unproven, t.failing, t.unscored, t.disagreements
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+/// The case x implementation matrix, in two collapsible parts.
+fn cases(out: &mut String, m: &Matrix) {
+    let _ = writeln!(out, "<h2>Cases x implementations</h2>");
+    let (attention, rest): (Vec<&CaseRow>, Vec<&CaseRow>) =
+        m.rows.iter().partition(|r| r.needs_attention());
+    case_matrix(
+        out,
+        m,
+        "Cases where the implementations disagree or one fails",
+        &attention,
+        true,
+    );
+    case_matrix(out, m, "Every other case", &rest, false);
+}
+
+fn case_matrix(out: &mut String, m: &Matrix, title: &str, rows: &[&CaseRow], open: bool) {
+    let _ = write!(
+        out,
+        "<details{}><summary>{} ({})</summary>\n",
+        if open { " open" } else { "" },
+        escape(title),
+        rows.len()
+    );
+    if rows.is_empty() {
+        out.push_str("<p>None.</p></details>\n");
+        return;
+    }
+    out.push_str("<table><tr><th>case</th><th>tier</th>");
+    for name in &m.implementations {
+        let _ = write!(out, "<th>{}</th>", escape(name));
+    }
+    out.push_str("<th>interop</th></tr>\n");
+    for r in rows {
+        let _ = write!(
+            out,
+            "<tr><td><code>{}</code></td><td>{}</td>",
+            escape(&r.case),
+            r.tier
+        );
+        for c in &r.cells {
+            match c {
+                Some(c) => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"st-{0}\">{0}{1}</td>",
+                        c.status.as_str(),
+                        if c.known_failure { " (known)" } else { "" }
+                    );
+                }
+                None => out.push_str("<td class=\"na\">-</td>"),
+            }
+        }
+        let class: Interop = r.interop;
+        let _ = writeln!(
+            out,
+            "<td class=\"io-{0}\">{0}</td></tr>",
+            class.as_str()
+        );
+    }
+    out.push_str("</table></details>\n");
 }
 
 fn matrix(
@@ -131,24 +307,11 @@ pub fn render(run: &Run) -> String {
         );
     }
     out.push_str("</table>\n");
-    if run.implementations.len() > 1 {
-        let _ = writeln!(
-            out,
-            "<p>Interop: {} case(s) pass on every implementation.</p>",
-            score::interop(run).len()
-        );
+    let m = Matrix::of(run);
+    if let Some(m) = &m {
+        interop(&mut out, m);
     }
-    let features: BTreeSet<String> = scores
-        .iter()
-        .flat_map(|s| s.features.keys().cloned())
-        .collect();
-    matrix(
-        &mut out,
-        "Features (required and optional cases)",
-        &features,
-        &scores,
-        &|s, f| s.features.get(f).cloned(),
-    );
+    features(&mut out, &scores, m.as_ref());
     let areas: BTreeSet<String> = scores
         .iter()
         .flat_map(|s| s.areas.keys().cloned())
@@ -160,6 +323,9 @@ pub fn render(run: &Run) -> String {
         &scores,
         &|s, a| s.areas.get(a).and_then(|t| t.get(&Tier::Required)).cloned(),
     );
+    if let Some(m) = &m {
+        cases(&mut out, m);
+    }
     for s in &scores {
         let _ = writeln!(
             out,

@@ -1,16 +1,21 @@
 //! `summary.md`: scores with denominators per implementation and area, then what needs
 //! attention (failures outside the expectations file, unexpected passes, harness errors) and
-//! the known failures grouped by reason.
+//! the known failures grouped by reason. A run of several implementations adds the interop
+//! section first: counts per tier, the feature x implementation matrix, and the cases where the
+//! implementations disagree (every case is in `report.html` and `summary.json`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::case::Tier;
 use crate::results::{CaseResult, Run, Verdict};
+use crate::score::interop::{CaseRow, Interop, Matrix};
 use crate::score::{self, ByTier, Scores};
 
 /// At most this many cases are listed per section; the rest are counted.
 pub const LIST_LIMIT: usize = 50;
+/// At most this many rows of the case x implementation matrix; the rest are counted.
+pub const MATRIX_LIMIT: usize = 500;
 
 fn tier_cell(t: &ByTier, tier: Tier) -> String {
     t.get(&tier).map_or_else(|| "-".to_owned(), |t| t.display())
@@ -105,6 +110,107 @@ fn implementation(out: &mut String, run: &Run, s: &Scores) {
     }
 }
 
+/// A case's cell: its status, marked when it is a known failure; `-` when not run.
+fn status_cell(c: Option<crate::score::interop::Cell>) -> String {
+    match c {
+        Some(c) if c.known_failure => format!("{} (known)", c.status),
+        Some(c) => c.status.to_string(),
+        None => "-".to_owned(),
+    }
+}
+
+fn interop(out: &mut String, m: &Matrix, scores: &[Scores]) {
+    let _ = writeln!(out, "\n## Interop\n");
+    let _ = writeln!(
+        out,
+        "A case is **interoperable** when every implementation of the run scored it and passed; **unproven** when every implementation that scored it passed but one did not score it (NOT_SUPPORTED, SKIP, NOTRUN, HARNESS_ERROR, or not run): no evidence either way; **failing** when one failed it (expected failures included); **unscored** when none scored it. Implementations **disagree** on a case when their outcomes (pass, failure, not scored) differ.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| tier | cases | interoperable | unproven | failing | unscored | disagreements |"
+    );
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
+    for (tier, t) in m.totals() {
+        let _ = writeln!(
+            out,
+            "| {tier} | {} | {} | {} | {} | {} | {} |",
+            t.cases, t.interoperable, t.unproven, t.failing, t.unscored, t.disagreements
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n### Features\n\nPer implementation passed/scored, per tier; interop: interoperable/cases, with the unproven ones apart.\n"
+    );
+    let mut head = String::from("| feature |");
+    let mut rule = String::from("| --- |");
+    for name in m.implementations.iter().chain(std::iter::once(&"interop".to_owned())) {
+        for tier in [Tier::Required, Tier::Optional] {
+            let _ = write!(head, " {} {tier} |", md_escape(name));
+            rule.push_str(" --- |");
+        }
+    }
+    let _ = writeln!(out, "{head}\n{rule}");
+    for (feature, tiers) in m.features() {
+        let _ = write!(out, "| `{feature}` |");
+        for s in scores {
+            let t = s.features.get(&feature);
+            for tier in [Tier::Required, Tier::Optional] {
+                let cell = t.and_then(|t| t.get(&tier)).map_or_else(|| "-".to_owned(), |t| t.short());
+                let _ = write!(out, " {cell} |");
+            }
+        }
+        for tier in [Tier::Required, Tier::Optional] {
+            let cell = tiers.get(&tier).map_or_else(|| "-".to_owned(), |t| t.display());
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+    let listed: Vec<&CaseRow> = m.rows.iter().filter(|r| r.listed_in_markdown()).collect();
+    let _ = writeln!(
+        out,
+        "\n### Cases where the implementations disagree ({})\n",
+        listed.len()
+    );
+    if !listed.is_empty() {
+        let mut head = String::from("| case | tier |");
+        let mut rule = String::from("| --- | --- |");
+        for name in &m.implementations {
+            let _ = write!(head, " {} |", md_escape(name));
+            rule.push_str(" --- |");
+        }
+        let _ = writeln!(out, "{head} interop |\n{rule} --- |");
+        for r in listed.iter().take(MATRIX_LIMIT) {
+            let _ = write!(out, "| `{}` | {} |", r.case, r.tier);
+            for c in &r.cells {
+                let _ = write!(out, " {} |", status_cell(*c));
+            }
+            let _ = writeln!(out, " {} |", r.interop.as_str());
+        }
+        if listed.len() > MATRIX_LIMIT {
+            let _ = writeln!(
+                out,
+                "\n... and {} more in `report.html`.",
+                listed.len() - MATRIX_LIMIT
+            );
+        }
+    }
+    let mut rest: BTreeMap<Interop, usize> = BTreeMap::new();
+    for r in m.rows.iter().filter(|r| !r.listed_in_markdown()) {
+        *rest.entry(r.interop).or_default() += 1;
+    }
+    let total: usize = rest.values().sum();
+    let parts: Vec<String> = rest
+        .iter()
+        .map(|(class, n)| format!("{n} {}", class.as_str()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nThe other {total} case(s) have the same outcome on every implementation{}{}; every case is in `report.html` and `summary.json`.",
+        if parts.is_empty() { "" } else { ": " },
+        parts.join(", ")
+    );
+}
+
 pub fn render(run: &Run) -> String {
     let scores = score::scores(run);
     let mut out = String::from("# physics-cts results\n\n");
@@ -151,12 +257,8 @@ pub fn render(run: &Run) -> String {
             v(Verdict::HarnessError),
         );
     }
-    if run.implementations.len() > 1 {
-        let _ = writeln!(
-            out,
-            "\nInterop: {} case(s) pass on every implementation.",
-            score::interop(run).len()
-        );
+    if let Some(m) = Matrix::of(run) {
+        interop(&mut out, &m, &scores);
     }
     for s in &scores {
         implementation(&mut out, run, s);

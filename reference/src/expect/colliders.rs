@@ -4,8 +4,18 @@
 //! [D-FRAMES]; the reader records that owner in [`Collider::body`]. The relative pose is the rest
 //! pose of the collider node relative to the owner's rest pose (rigid parts), the world pose
 //! for a static one.
+//!
+//! The shape is the one simulated [D-COLLIDER-SCALE]: a collider inherits its node's whole world
+//! transform (KHR: the node hierarchy; OMI_collider: "colliders inherit the transform of the
+//! glTF node they are attached to", scaling being discouraged, not ignored), so the node's world
+//! scale applies to the shape. A collider's world matrix `M` is its rigid pose
+//! (`math::pose_of`) times the stretch `S = R^T L` (L the 3x3 block, R its closest rotation).
+//! A shape keeps its kind under `S` when `S` is: uniform (sphere, capsule), axis-aligned (box),
+//! axis-aligned with equal x and z scales (cylinder); meshes take any `S`. Then `S` is folded
+//! into the parameters; otherwise the file's parameters are kept and what is left of `S` is
+//! given beside them ([`Unabsorbed`]).
 
-use nalgebra::Isometry3;
+use nalgebra::{Isometry3, Matrix3, Matrix4, Vector3};
 use serde::Serialize;
 
 use crate::decision::Decision;
@@ -27,20 +37,164 @@ pub struct ColliderExpect {
     /// Pose relative to the owning body (world pose when static), at rest.
     #[serde(serialize_with = "json::pose")]
     pub pose: Isometry3<f64>,
-    /// The shape, profile defaults resolved.
-    pub shape: Option<Shape>,
+    /// The shape as simulated: profile defaults resolved, the node's world scale applied.
+    pub shape: Option<ScaledShape>,
     pub material: Option<MaterialId>,
     pub filter: Option<FilterId>,
     pub decisions: Vec<Decision>,
 }
 
+/// A shape under a node's world scale; serialised as the shape's own object with the
+/// unabsorbed scale, if any, beside its parameters (`{"type": "sphere", "radius": 0.5,
+/// "scale": [1, 2, 1]}`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScaledShape {
+    #[serde(flatten)]
+    pub shape: Shape,
+    #[serde(flatten)]
+    pub unabsorbed: Option<Unabsorbed>,
+}
+
+/// The part of a stretch a shape's kind cannot take (an ellipsoid, a sheared box).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unabsorbed {
+    /// Per-axis scale (absolute values) of an axis-aligned stretch.
+    Scale([f64; 3]),
+    /// The whole stretch, row-major, when it shears or rotates.
+    Stretch([f64; 9]),
+}
+
+/// Relative tolerance under which a stretch counts as axis-aligned or uniform.
+pub const SCALE_TOLERANCE: f64 = 1e-6;
+
+/// The stretch `S = R^T L` of a world matrix (scale and shear in the node's rigid frame).
+pub fn stretch(world: &Matrix4<f64>) -> Matrix3<f64> {
+    let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
+    let rotation = crate::math::rotation_of(&linear);
+    rotation.to_rotation_matrix().matrix().transpose() * linear
+}
+
+/// The per-axis scale of an axis-aligned stretch (absolute values: a mirrored primitive is
+/// the same primitive), or `None` when it shears or rotates.
+pub fn axis_scale(s: &Matrix3<f64>) -> Option<Vector3<f64>> {
+    let size = s.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    let off = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
+        .iter()
+        .fold(0.0_f64, |m, &(r, c)| m.max(s[(r, c)].abs()));
+    (off <= SCALE_TOLERANCE * size.max(f64::MIN_POSITIVE))
+        .then(|| Vector3::new(s[(0, 0)].abs(), s[(1, 1)].abs(), s[(2, 2)].abs()))
+}
+
+/// Equal within [`SCALE_TOLERANCE`] (relative).
+pub fn nearly_equal(a: f64, b: f64) -> bool {
+    (a - b).abs() <= SCALE_TOLERANCE * a.abs().max(b.abs()).max(f64::MIN_POSITIVE)
+}
+
+/// The scale of a uniform per-axis scale.
+pub fn uniform(d: &Vector3<f64>) -> Option<f64> {
+    (nearly_equal(d.x, d.y) && nearly_equal(d.y, d.z)).then(|| (d.x + d.y + d.z) / 3.0)
+}
+
+/// The stretch is the identity (within [`SCALE_TOLERANCE`]): the node is not scaled.
+pub fn unscaled(s: &Matrix3<f64>) -> bool {
+    axis_scale(s)
+        .and_then(|k| uniform(&k))
+        .is_some_and(|u| nearly_equal(u, 1.0))
+}
+
+/// A shape under stretch `s`, as simulated. An unscaled node leaves the shape's parameters
+/// untouched (bit for bit: a rotation's rounding does not leak into them).
+pub fn scaled(shape: &Shape, s: &Matrix3<f64>) -> ScaledShape {
+    if unscaled(s) {
+        return ScaledShape {
+            shape: shape.clone(),
+            unabsorbed: None,
+        };
+    }
+    let k = axis_scale(s);
+    let u = k.as_ref().and_then(uniform);
+    let left = Some(match k {
+        Some(k) => Unabsorbed::Scale([k.x, k.y, k.z]),
+        None => Unabsorbed::Stretch(
+            s.transpose()
+                .as_slice()
+                .try_into()
+                .unwrap_or([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]),
+        ),
+    });
+    let (shape, unabsorbed) = match *shape {
+        Shape::Sphere { radius } => match u {
+            Some(u) => (Shape::Sphere { radius: radius * u }, None),
+            None => (shape.clone(), left),
+        },
+        Shape::Box { size } => match k {
+            Some(k) => (
+                Shape::Box {
+                    size: size.component_mul(&k),
+                },
+                None,
+            ),
+            None => (shape.clone(), left),
+        },
+        Shape::Capsule {
+            height,
+            radius_top,
+            radius_bottom,
+        } => match u {
+            Some(u) => (
+                Shape::Capsule {
+                    height: height * u,
+                    radius_top: radius_top * u,
+                    radius_bottom: radius_bottom * u,
+                },
+                None,
+            ),
+            None => (shape.clone(), left),
+        },
+        Shape::Cylinder {
+            height,
+            radius_top,
+            radius_bottom,
+        } => match k.filter(|k| nearly_equal(k.x, k.z)) {
+            Some(k) => (
+                Shape::Cylinder {
+                    height: height * k.y,
+                    radius_top: radius_top * k.x,
+                    radius_bottom: radius_bottom * k.x,
+                },
+                None,
+            ),
+            None => (shape.clone(), left),
+        },
+        // A mesh's vertices take any stretch: the shape stays a mesh of the same counts.
+        Shape::Convex { .. } | Shape::Trimesh { .. } => (shape.clone(), None),
+    };
+    ScaledShape { shape, unabsorbed }
+}
+
 /// The expectation of one collider.
 pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> ColliderExpect {
     let body_node = c.body.and_then(|b| scene.bodies.get(b)).map(|b| b.node);
-    let shape = scene.shapes.get(c.shape).cloned();
+    let s = world
+        .rest
+        .get(c.node)
+        .map_or_else(Matrix3::identity, stretch);
+    let shape = scene.shapes.get(c.shape).map(|shape| scaled(shape, &s));
     let mut decisions = vec![Decision::Frames];
-    if scene.profile == Profile::Omi2023 && matches!(shape, Some(Shape::Capsule { .. })) {
+    if scene.profile == Profile::Omi2023
+        && matches!(
+            shape,
+            Some(ScaledShape {
+                shape: Shape::Capsule { .. },
+                ..
+            })
+        )
+    {
         decisions.push(Decision::Capsule);
+    }
+    if !unscaled(&s) {
+        decisions.push(Decision::ColliderScale);
     }
     ColliderExpect {
         index,
@@ -85,4 +239,176 @@ pub fn compound_triggers(scene: &Scene) -> Vec<CompoundTriggerExpect> {
             members: t.members.clone(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Translation3, UnitQuaternion};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn d(x: f64, y: f64, z: f64) -> Matrix3<f64> {
+        Matrix3::from_diagonal(&Vector3::new(x, y, z))
+    }
+
+    #[test]
+    fn stretch_is_the_scale_in_the_rigid_frame() {
+        // T(1,2,3) R_z(30 deg) S(2,3,4): the stretch is diag(2,3,4).
+        let r = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_6);
+        let m = Translation3::new(1.0, 2.0, 3.0).to_homogeneous()
+            * r.to_homogeneous()
+            * Matrix4::new_nonuniform_scaling(&Vector3::new(2.0, 3.0, 4.0));
+        let s = stretch(&m);
+        assert!((s - d(2.0, 3.0, 4.0)).norm() < 1e-9, "{s}");
+        // The rotation alone is no scale.
+        assert!(unscaled(&stretch(&r.to_homogeneous())));
+        assert!(!unscaled(&s));
+    }
+
+    #[test]
+    fn the_scale_is_folded_where_the_kind_survives() {
+        // Box (1, 2, 3) under (2, 1, 0.5): (2, 2, 1.5).
+        let b = scaled(
+            &Shape::Box {
+                size: Vector3::new(1.0, 2.0, 3.0),
+            },
+            &d(2.0, 1.0, 0.5),
+        );
+        assert_eq!(
+            b,
+            ScaledShape {
+                shape: Shape::Box {
+                    size: Vector3::new(2.0, 2.0, 1.5)
+                },
+                unabsorbed: None
+            }
+        );
+        // Cylinder height 1, radii 0.25 under (3, 2, 3): height 2, radii 0.75.
+        let c = scaled(
+            &Shape::Cylinder {
+                height: 1.0,
+                radius_top: 0.25,
+                radius_bottom: 0.25,
+            },
+            &d(3.0, 2.0, 3.0),
+        );
+        assert_eq!(
+            c.shape,
+            Shape::Cylinder {
+                height: 2.0,
+                radius_top: 0.75,
+                radius_bottom: 0.75
+            }
+        );
+        // The OMI capsule of corpus case omi/gen/invalid/00231: full height 1.6, radius 0.4
+        // (cap distance 1.6 - 2 * 0.4 = 0.8), node scale 2: cap distance 1.6, radius 0.8.
+        let cap = scaled(
+            &Shape::Capsule {
+                height: 0.8,
+                radius_top: 0.4,
+                radius_bottom: 0.4,
+            },
+            &d(2.0, 2.0, 2.0),
+        );
+        assert_eq!(
+            cap.shape,
+            Shape::Capsule {
+                height: 1.6,
+                radius_top: 0.8,
+                radius_bottom: 0.8
+            }
+        );
+        // A mirrored sphere is the same sphere: |-2| = 2.
+        let s = scaled(&Shape::Sphere { radius: 0.5 }, &d(-2.0, -2.0, -2.0));
+        assert_eq!(s.shape, Shape::Sphere { radius: 1.0 });
+    }
+
+    #[test]
+    fn what_the_kind_cannot_take_is_given_beside_it() {
+        // A sphere under (1, 2, 1) is an ellipsoid: the file's radius and the scale.
+        let s = scaled(&Shape::Sphere { radius: 0.5 }, &d(1.0, 2.0, 1.0));
+        assert_eq!(s.shape, Shape::Sphere { radius: 0.5 });
+        assert_eq!(s.unabsorbed, Some(Unabsorbed::Scale([1.0, 2.0, 1.0])));
+        let json = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(
+            json,
+            serde_json::json!({"type": "sphere", "radius": 0.5, "scale": [1.0, 2.0, 1.0]})
+        );
+        // A sheared box keeps its size and gives the whole stretch, row-major.
+        let mut shear = d(1.0, 1.0, 1.0);
+        shear[(0, 1)] = 0.5;
+        let b = scaled(
+            &Shape::Box {
+                size: Vector3::new(1.0, 1.0, 1.0),
+            },
+            &shear,
+        );
+        assert_eq!(
+            b.unabsorbed,
+            Some(Unabsorbed::Stretch([
+                1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0
+            ]))
+        );
+        // Meshes take any stretch.
+        let m = scaled(&Shape::Convex { mesh: 0 }, &shear);
+        assert_eq!(m.unabsorbed, None);
+        // An unscaled shape serialises exactly as the shape.
+        let plain = scaled(&Shape::Sphere { radius: 0.5 }, &Matrix3::identity());
+        assert_eq!(
+            serde_json::to_value(&plain).expect("serialises"),
+            serde_json::to_value(Shape::Sphere { radius: 0.5 }).expect("serialises")
+        );
+    }
+
+    fn rotation() -> impl Strategy<Value = UnitQuaternion<f64>> {
+        (-3.0..3.0_f64, -3.0..3.0_f64, -3.0..3.0_f64)
+            .prop_map(|(x, y, z)| UnitQuaternion::from_scaled_axis(Vector3::new(x, y, z)))
+    }
+
+    proptest! {
+        /// Under any rigid pose times a uniform scale u, a sphere's radius and a capsule's
+        /// dimensions are multiplied by u, with nothing left over; a rigid pose alone changes
+        /// nothing, bit for bit.
+        #[test]
+        fn uniform_scale_under_any_pose(
+            q in rotation(),
+            u in 0.1..10.0_f64,
+            r in 0.01..5.0_f64,
+            h in 0.0..5.0_f64,
+        ) {
+            let rigid = Translation3::new(1.0, -2.0, 0.5).to_homogeneous() * q.to_homogeneous();
+            let m = rigid * Matrix4::new_scaling(u);
+            let s = stretch(&m);
+            let sphere = scaled(&Shape::Sphere { radius: r }, &s);
+            prop_assert_eq!(sphere.unabsorbed, None);
+            let Shape::Sphere { radius } = sphere.shape else { panic!("a sphere stays a sphere") };
+            // Within the tolerance of 1 the node counts as unscaled: the file's values.
+            let u = if nearly_equal(u, 1.0) { 1.0 } else { u };
+            prop_assert!((radius - r * u).abs() <= 1e-9 * r * u);
+            let cap = scaled(&Shape::Capsule { height: h, radius_top: r, radius_bottom: r }, &s);
+            let Shape::Capsule { height, radius_top, .. } = cap.shape else { panic!("a capsule stays a capsule") };
+            prop_assert!((height - h * u).abs() <= 1e-9 * (1.0 + h * u));
+            prop_assert!((radius_top - r * u).abs() <= 1e-9 * r * u);
+            let untouched = scaled(&Shape::Sphere { radius: r }, &stretch(&rigid));
+            prop_assert_eq!(untouched.shape, Shape::Sphere { radius: r });
+        }
+
+        /// A box under any rigid pose times an axis scale k has size * |k|.
+        #[test]
+        fn axis_scale_under_any_pose(
+            q in rotation(),
+            k in (0.1..10.0_f64, 0.1..10.0_f64, 0.1..10.0_f64),
+            size in (0.01..5.0_f64, 0.01..5.0_f64, 0.01..5.0_f64),
+        ) {
+            let k = Vector3::new(k.0, k.1, k.2);
+            let k = if unscaled(&Matrix3::from_diagonal(&k)) { Vector3::new(1.0, 1.0, 1.0) } else { k };
+            let size = Vector3::new(size.0, size.1, size.2);
+            let m = q.to_homogeneous() * Matrix4::new_nonuniform_scaling(&k);
+            let b = scaled(&Shape::Box { size }, &stretch(&m));
+            prop_assert_eq!(b.unabsorbed, None);
+            let Shape::Box { size: got } = b.shape else { panic!("a box stays a box") };
+            prop_assert!((got - size.component_mul(&k)).norm() <= 1e-6 * size.component_mul(&k).norm());
+        }
+    }
 }

@@ -26,7 +26,7 @@ use crate::profile::Profile;
 use crate::scene::{NodeId, Scene};
 
 pub use bodies::BodyExpect;
-pub use colliders::{ColliderExpect, CompoundTriggerExpect};
+pub use colliders::{ColliderExpect, CompoundTriggerExpect, ScaledShape, Unabsorbed};
 pub use joints::JointExpect;
 pub use pairs::PairExpect;
 pub use world::{NodePose, World};
