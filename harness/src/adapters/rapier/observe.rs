@@ -81,9 +81,9 @@ impl Loaded {
                         && !ca.is_sensor()
                         && !cb.is_sensor()
                         && self.contacts_enabled(ca.parent(), cb.parent()),
-                    // Rapier holds one friction coefficient for both.
-                    static_friction: Some(f64::from(rule.friction as f32)),
-                    dynamic_friction: Some(f64::from(rule.friction as f32)),
+                    // The hook hands Rapier one or the other (as f32), see `hooks`.
+                    static_friction: Some(f64::from(rule.static_friction as f32)),
+                    dynamic_friction: Some(f64::from(rule.dynamic_friction as f32)),
                     restitution: Some(f64::from(rule.restitution as f32)),
                 });
             }

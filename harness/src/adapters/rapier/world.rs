@@ -54,8 +54,14 @@ pub(super) struct Loaded {
     pub kinematic_targets: Vec<(RigidBodyHandle, Isometry3<f64>)>,
 }
 
-/// Everything said about the load (approximations, skipped joints).
+/// Everything said about the load (approximations, skipped joints, solver settings).
 pub(super) type Notes = Vec<String>;
+
+/// Rapier's solver iterations per step (its TGS substeps; Rapier's default is 4). The scenario
+/// fixes `dt` and `substeps`; the solver effort is the adapter's choice, said in the load notes.
+/// Over corpus/v1, 8 instead of 4 brings 6 more generated joint scenes inside their limit
+/// tolerances for about 15 % more CPU time; 16 gains no further case.
+pub(super) const SOLVER_ITERATIONS: usize = 8;
 
 /// Colliders that are triggers detect kinematic and dynamic bodies and static colliders, but
 /// not static against static.
@@ -83,7 +89,9 @@ pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes),
             .copied()
             .ok_or_else(|| ImplError::Failed(format!("node {node} does not exist")))
     };
-    let mut notes = Notes::new();
+    let mut notes = vec![format!(
+        "rapier3d solver: {SOLVER_ITERATIONS} iterations per step (IntegrationParameters::num_solver_iterations)"
+    )];
 
     // Shapes first: a body's mass properties need its colliders.
     let mut prepared = Vec::with_capacity(scene.colliders.len());
@@ -319,6 +327,7 @@ impl Loaded {
         self.world.gravity = convert::vector(&config.gravity.into(), "gravity")?;
         self.world.integration_parameters.dt =
             convert::real(config.dt / f64::from(config.substeps), "dt")?;
+        self.world.integration_parameters.num_solver_iterations = SOLVER_ITERATIONS;
         self.config = config;
         Ok(())
     }
