@@ -329,7 +329,10 @@ fn interop_figures_by_hand() {
     let run = fixture();
     let v: serde_json::Value = serde_json::from_str(&summary::render(&run)).expect("json");
     let i = &v["interop"];
-    assert_eq!(i["implementations"], serde_json::json!(["rapier", "reference"]));
+    assert_eq!(
+        i["implementations"],
+        serde_json::json!(["rapier", "reference"])
+    );
     assert_eq!(
         i["cases"]["interoperable"],
         serde_json::json!(["khr/joint/hinge-pm90"])
@@ -344,8 +347,20 @@ fn interop_figures_by_hand() {
     );
     let req = &i["total"]["required"];
     assert_eq!(
-        (&req["cases"], &req["interoperable"], &req["unproven"], &req["failing"], &req["disagreements"]),
-        (&serde_json::json!(3), &serde_json::json!(1), &serde_json::json!(1), &serde_json::json!(1), &serde_json::json!(2))
+        (
+            &req["cases"],
+            &req["interoperable"],
+            &req["unproven"],
+            &req["failing"],
+            &req["disagreements"]
+        ),
+        (
+            &serde_json::json!(3),
+            &serde_json::json!(1),
+            &serde_json::json!(1),
+            &serde_json::json!(1),
+            &serde_json::json!(2)
+        )
     );
     assert_eq!(i["disagreements"].as_array().map(Vec::len), Some(4));
     assert_eq!(
@@ -355,9 +370,20 @@ fn interop_figures_by_hand() {
     // shape.box only tags the hinge (required): 1 of 1 interoperable.
     assert_eq!(i["features"]["shape.box"]["required"]["interoperable"], 1);
     let md = markdown::render(&run);
-    assert!(md.contains("### Cases where the implementations disagree (4)"), "{md}");
-    assert!(md.contains("| `khr/body/mass-zero` | required | CRASH | PASS | failing |"), "{md}");
-    assert!(md.contains("The other 1 case(s) have the same outcome on every implementation: 1 interoperable"), "{md}");
+    assert!(
+        md.contains("### Cases where the implementations disagree (4)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| `khr/body/mass-zero` | required | CRASH | PASS | failing |"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "The other 1 case(s) have the same outcome on every implementation: 1 interoperable"
+        ),
+        "{md}"
+    );
 }
 
 #[test]

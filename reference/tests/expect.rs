@@ -265,7 +265,10 @@ fn khr_colliders_belong_to_bodies() {
     // The trigger at local (0, 0, 2) of body B.
     assert!(c[3].trigger);
     assert!(close3(&c[3].pose.translation.vector, &v(0.0, 0.0, 2.0)));
-    assert_eq!(c[3].shape.as_ref().map(|s| &s.shape), Some(&Shape::Sphere { radius: 0.5 }));
+    assert_eq!(
+        c[3].shape.as_ref().map(|s| &s.shape),
+        Some(&Shape::Sphere { radius: 0.5 })
+    );
 }
 
 #[test]

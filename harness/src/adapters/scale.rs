@@ -90,7 +90,10 @@ mod tests {
         let (n, p) = parameters(&scaled(&b, &d(2.0, 1.0, 0.5)), &none);
         assert_eq!((n.as_str(), &p["size"]), ("box", &json!([2.0, 2.0, 1.5])));
         // A sphere under (1, 2, 1) is an ellipsoid: the file's radius and the scale.
-        let (n, p) = parameters(&scaled(&Shape::Sphere { radius: 0.5 }, &d(1.0, 2.0, 1.0)), &none);
+        let (n, p) = parameters(
+            &scaled(&Shape::Sphere { radius: 0.5 }, &d(1.0, 2.0, 1.0)),
+            &none,
+        );
         assert_eq!(n, "sphere");
         assert_eq!(p["radius"], json!(0.5));
         assert_eq!(p["scale"], json!([1.0, 2.0, 1.0]));

@@ -110,7 +110,9 @@ fn features(out: &mut String, scores: &[Scores], m: Option<&Matrix>) {
         .flat_map(|s| s.features.keys())
         .chain(interop.keys())
         .collect();
-    out.push_str("<h2>Features (required and optional cases)</h2>\n<p>Per implementation passed/scored");
+    out.push_str(
+        "<h2>Features (required and optional cases)</h2>\n<p>Per implementation passed/scored",
+    );
     if m.is_some() {
         out.push_str("; interop: interoperable/cases, with the unproven ones apart");
     }
@@ -179,9 +181,9 @@ fn cases(out: &mut String, m: &Matrix) {
 }
 
 fn case_matrix(out: &mut String, m: &Matrix, title: &str, rows: &[&CaseRow], open: bool) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<details{}><summary>{} ({})</summary>\n",
+        "<details{}><summary>{} ({})</summary>",
         if open { " open" } else { "" },
         escape(title),
         rows.len()
@@ -216,11 +218,7 @@ fn case_matrix(out: &mut String, m: &Matrix, title: &str, rows: &[&CaseRow], ope
             }
         }
         let class: Interop = r.interop;
-        let _ = writeln!(
-            out,
-            "<td class=\"io-{0}\">{0}</td></tr>",
-            class.as_str()
-        );
+        let _ = writeln!(out, "<td class=\"io-{0}\">{0}</td></tr>", class.as_str());
     }
     out.push_str("</table></details>\n");
 }

@@ -143,7 +143,11 @@ fn interop(out: &mut String, m: &Matrix, scores: &[Scores]) {
     );
     let mut head = String::from("| feature |");
     let mut rule = String::from("| --- |");
-    for name in m.implementations.iter().chain(std::iter::once(&"interop".to_owned())) {
+    for name in m
+        .implementations
+        .iter()
+        .chain(std::iter::once(&"interop".to_owned()))
+    {
         for tier in [Tier::Required, Tier::Optional] {
             let _ = write!(head, " {} {tier} |", md_escape(name));
             rule.push_str(" --- |");
@@ -155,12 +159,16 @@ fn interop(out: &mut String, m: &Matrix, scores: &[Scores]) {
         for s in scores {
             let t = s.features.get(&feature);
             for tier in [Tier::Required, Tier::Optional] {
-                let cell = t.and_then(|t| t.get(&tier)).map_or_else(|| "-".to_owned(), |t| t.short());
+                let cell = t
+                    .and_then(|t| t.get(&tier))
+                    .map_or_else(|| "-".to_owned(), |t| t.short());
                 let _ = write!(out, " {cell} |");
             }
         }
         for tier in [Tier::Required, Tier::Optional] {
-            let cell = tiers.get(&tier).map_or_else(|| "-".to_owned(), |t| t.display());
+            let cell = tiers
+                .get(&tier)
+                .map_or_else(|| "-".to_owned(), |t| t.display());
             let _ = write!(out, " {cell} |");
         }
         out.push('\n');

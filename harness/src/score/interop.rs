@@ -375,7 +375,12 @@ mod tests {
         let t = m.totals();
         let req = &t[&Tier::Required];
         assert_eq!(
-            (req.cases, req.interoperable, req.unproven, req.disagreements),
+            (
+                req.cases,
+                req.interoperable,
+                req.unproven,
+                req.disagreements
+            ),
             (3, 1, 2, 2)
         );
         assert_eq!(req.display(), "1/3, 2 unproven");
@@ -396,7 +401,10 @@ mod tests {
     }
 
     fn status() -> impl Strategy<Value = Option<Status>> {
-        prop_oneof![Just(None), proptest::sample::select(Status::ALL.to_vec()).prop_map(Some)]
+        prop_oneof![
+            Just(None),
+            proptest::sample::select(Status::ALL.to_vec()).prop_map(Some)
+        ]
     }
 
     proptest! {
