@@ -93,6 +93,7 @@ pub fn valid_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: Opt
         expected: Vec::new(),
         poses: r.poses,
         seed: Some(seed),
+        scenario: None,
     }
 }
 
@@ -180,7 +181,7 @@ pub fn expect_json(case: &Case, reading: &reference::Reading) -> Value {
         "interpretation": label::interpretation(reading),
         "poses": label::pose_outputs(case, reading),
         "tolerances": scenario::case_tolerances(reading),
-        "scenario": scenario::scenario(reading),
+        "scenario": case.scenario.clone().unwrap_or_else(|| scenario::scenario(reading)),
     })
 }
 
