@@ -93,6 +93,9 @@ pub struct Case {
     pub poses: Vec<PoseSet>,
     /// The seed a generated case came from; `None` for hand-written cases.
     pub seed: Option<u64>,
+    /// An explicit dynamics scenario (hand-written dynamics scenes); `None`: the one
+    /// `scenario::scenario` derives from the scene.
+    pub scenario: Option<Value>,
 }
 
 impl Case {

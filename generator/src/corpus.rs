@@ -106,6 +106,7 @@ pub fn rendered_case(
         expected: Vec::new(),
         poses: r.poses,
         seed: Some(seed),
+        scenario: None,
     }
 }
 
@@ -197,7 +198,7 @@ pub fn expect_json(case: &Case, reading: &reference::Reading) -> Value {
         "interpretation": label::interpretation_of(evaluated.as_ref()),
         "poses": label::pose_outputs(case, reading),
         "tolerances": scenario::tolerances_of(expectation),
-        "scenario": scenario::scenario_of(expectation),
+        "scenario": case.scenario.clone().unwrap_or_else(|| scenario::scenario_of(expectation)),
     })
 }
 

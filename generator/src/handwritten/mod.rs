@@ -1,6 +1,7 @@
 //! Hand-written cases: every example of the seeds, the hinged door of seed 002, the special
 //! joint cases of seed 000, a control scene and an everything-at-once scene per profile.
 
+mod dynamics;
 mod khr;
 mod omi;
 mod vrm;
@@ -13,6 +14,7 @@ pub fn all() -> Vec<Case> {
     v.extend(khr::cases());
     v.extend(omi::cases());
     v.extend(vrm::cases());
+    v.extend(dynamics::cases());
     v
 }
 
@@ -52,5 +54,6 @@ pub(crate) fn case(
         expected,
         poses: Vec::new(),
         seed: None,
+        scenario: None,
     }
 }

@@ -323,20 +323,27 @@ fn measure(
             enter,
             exit,
         } => {
-            let seen = |kind: &str| {
-                w.iter().any(|o| {
-                    o.state
-                        .trigger_events
-                        .iter()
-                        .any(|e| e.kind == kind && e.trigger == *trigger && e.other == *other)
-                })
+            // Events in report order (observations in time order, events within one in the
+            // order given): the first of each kind.
+            let events: Vec<&str> = w
+                .iter()
+                .flat_map(|o| o.state.trigger_events.iter())
+                .filter(|e| e.trigger == *trigger && e.other == *other)
+                .map(|e| e.kind.as_str())
+                .collect();
+            let first = |kind: &str| events.iter().position(|k| *k == kind);
+            let (got_enter, got_exit) = (first("enter"), first("exit"));
+            // An exit is an exit from an overlap: when both are expected, one enter precedes
+            // the first exit.
+            let ordered = match (got_enter, got_exit) {
+                (Some(a), Some(b)) => !(*enter && *exit) || a < b,
+                _ => true,
             };
-            let (got_enter, got_exit) = (seen("enter"), seen("exit"));
             vec![CheckResult::exact(
                 name,
-                got_enter == *enter && got_exit == *exit,
+                got_enter.is_some() == *enter && got_exit.is_some() == *exit && ordered,
                 format!(
-                    "trigger {trigger} with {other}: enter {got_enter} exit {got_exit}, expected enter {enter} exit {exit}"
+                    "trigger {trigger} with {other}: events {events:?}, expected enter {enter} exit {exit} (an exit after an enter)"
                 ),
             )]
         }

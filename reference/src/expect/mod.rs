@@ -13,6 +13,7 @@ pub mod filter;
 pub mod joints;
 pub mod json;
 pub mod pairs;
+pub mod predict;
 pub mod world;
 
 use std::collections::BTreeSet;

@@ -28,7 +28,9 @@ fn obs(step: u32, dt: f64, nodes: Vec<NodeState>) -> Observation {
 }
 
 /// A hinge at node 4 between the body at node 1 (frame A 1 m above it) and the world (frame
-/// B at (0, 2, 0)), twist about x limited to [-0.5, 0.5]; a linear drive on y toward 0.25.
+/// B at (0, 2, 0)), twist about x limited to [-0.5, 0.5]; a linear drive on y toward 0.25 and
+/// an angular one about x toward -0.5 (the body turned by +0.5: the twist of q_a* q_b is minus
+/// the body's angle).
 fn want() -> ExpectedInterpretation {
     serde_json::from_value(json!({
         "joints": [{
@@ -40,7 +42,10 @@ fn want() -> ExpectedInterpretation {
             "coupling": "coupled",
             "decisions": ["D-FRAMES"],
             "limits": [{"kind": "angular", "axes": [0], "min": -0.5, "max": 0.5}],
-            "drives": [{"kind": "linear", "mode": "force", "axis": 1, "position_target": 0.25, "stiffness": 1, "damping": 1}]
+            "drives": [
+                {"kind": "linear", "mode": "force", "axis": 1, "position_target": 0.25, "stiffness": 1, "damping": 1},
+                {"kind": "angular", "mode": "acceleration", "axis": 0, "position_target": -0.5, "stiffness": 100, "damping": 20}
+            ]
         }]
     }))
     .expect("reads")
@@ -250,4 +255,207 @@ fn nan_poses_fail() {
         )],
     );
     assert_eq!(out[0].status, Status::Fail, "{:?}", out[0]);
+}
+
+// Wrong trajectories fail: each check of the hand-written dynamics scenes against a trajectory
+// that ignores the feature it measures (integrated here at 60 Hz with semi-implicit Euler, as
+// engines do), next to the right one.
+
+const DT: f64 = 1.0 / 60.0;
+const G: f64 = 9.81;
+
+fn tol(r: f64, a: f64) -> serde_json::Value {
+    json!({"recommended": r, "allowed": a})
+}
+
+fn scenario_60(checks: serde_json::Value, steps: u32) -> Scenario {
+    serde_json::from_value(json!({
+        "config": {"gravity": [0, -9.81, 0], "dt": DT, "substeps": 1},
+        "steps": steps,
+        "checks": checks
+    }))
+    .expect("reads")
+}
+
+/// Observations of node 1 at (x, y) with velocity (vx, vy), one per step.
+fn track(points: &[(f64, f64, f64, f64)]) -> Vec<Observation> {
+    points
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y, vx, vy))| obs(i as u32, DT, vec![node(1, [x, y, 0.0], I, [vx, vy, 0.0])]))
+        .collect()
+}
+
+/// A ball of radius 0.25 released with its centre at 1.25 m above a ground at y = 0, bouncing
+/// with restitution `e` (the velocity reflected and scaled when it reaches the ground).
+fn bounce(e: f64, steps: u32) -> Vec<Observation> {
+    let (mut y, mut v) = (1.25, 0.0);
+    let mut out = vec![(0.0, y, 0.0, v)];
+    for _ in 0..steps {
+        v -= G * DT;
+        y += v * DT;
+        if y < 0.25 {
+            y = 0.25;
+            v = -v * e;
+        }
+        out.push((0.0, y, 0.0, v));
+    }
+    track(&out)
+}
+
+#[test]
+fn ignoring_restitution_or_its_combine_mode_fails_the_bounce() {
+    // The scene of khr/dynamics/bounce/restitution-average: apex 0.25 + 0.6² * 1 = 0.61.
+    let s = scenario_60(
+        json!([{"name": "apex", "kind": "max_height", "node": 1, "direction": [0, 1, 0],
+            "expected": 0.61, "from_step": 30, "to_step": 60, "tolerance": tol(0.03, 0.08)}]),
+        60,
+    );
+    let status = |e: f64| check(&s, None, &bounce(e, 60))[0].clone();
+    let right = status(0.6);
+    assert_ne!(right.status, Status::Fail, "{right:?}");
+    // Restitution ignored (0), the maximum (0.8) or minimum (0.4) of the two materials.
+    for e in [0.0, 0.8, 0.4] {
+        assert_eq!(status(e).status, Status::Fail, "e = {e}: {:?}", status(e));
+    }
+}
+
+/// A box launched at 3 m/s along x on level ground with friction `mu`.
+fn slide(mu: f64) -> Vec<Observation> {
+    let (mut x, mut v) = (0.0, 3.0);
+    let mut out = vec![(x, 0.25, v, 0.0)];
+    for _ in 0..120 {
+        v = (v - mu * G * DT).max(0.0);
+        x += v * DT;
+        out.push((x, 0.25, v, 0.0));
+    }
+    track(&out)
+}
+
+#[test]
+fn ignoring_friction_or_its_combine_mode_fails_the_slide() {
+    // khr/dynamics/slide/friction-minimum: 3² / (2 * 0.3 * 9.81) = 1.529 m.
+    let s = scenario_60(
+        json!([{"name": "slide", "kind": "displacement", "node": 1, "direction": [1, 0, 0],
+            "expected": 1.529_051_987, "tolerance": tol(0.05, 0.15)}]),
+        120,
+    );
+    let right = check(&s, None, &slide(0.3));
+    assert_eq!(right[0].status, Status::Pass, "{:?}", right[0]);
+    // No friction, the average (0.45) or the static value of the dynamic-friction scene (0.9).
+    for mu in [0.0, 0.45, 0.9] {
+        let out = check(&s, None, &slide(mu));
+        assert_eq!(out[0].status, Status::Fail, "mu = {mu}: {:?}", out[0]);
+    }
+}
+
+/// The body of `want()` turned about x: critically damped toward +0.5 rad with omega 10
+/// (`omega`, `zeta` for another reading), or not at all (`None`: no drive).
+fn turning(drive: Option<(f64, f64)>) -> Vec<Observation> {
+    (0..=120u32)
+        .map(|i| {
+            let t = f64::from(i) * DT;
+            let a = drive.map_or(0.0, |(w, z)| {
+                let o = reference::expect::predict::Oscillator { omega: w, zeta: z };
+                0.5 * (1.0 - o.step_remaining(t))
+            });
+            obs(i, DT, vec![node(1, [0.0, 1.0, 0.0], rot_x(a), [0.0; 3])])
+        })
+        .collect()
+}
+
+#[test]
+fn an_absent_or_misread_drive_fails() {
+    let s = scenario_60(
+        json!([{"name": "drive", "kind": "drive", "joint": 4, "drive": 1, "target": -0.5,
+            "from_step": 60, "tolerance": tol(0.005, 0.02)}]),
+        120,
+    );
+    let out = check(&s, Some(&want()), &turning(Some((10.0, 1.0))));
+    assert_eq!(out[0].status, Status::Pass, "{:?}", out[0]);
+    // No drive: the body stays at 0, 0.5 from the target.
+    let out = check(&s, Some(&want()), &turning(None));
+    assert_eq!(out[0].status, Status::Fail);
+    assert!((out[0].measured.expect("m") - 0.5).abs() < 1e-9);
+    // The acceleration drive read in force mode on a moment of 25: omega 2, zeta 0.2.
+    let out = check(&s, Some(&want()), &turning(Some((2.0, 0.2))));
+    assert_eq!(out[0].status, Status::Fail, "{:?}", out[0]);
+}
+
+#[test]
+fn a_soft_limit_that_never_returns_fails() {
+    let s = scenario_60(
+        json!([{"name": "soft", "kind": "limit", "joint": 4, "limit": 0, "from_step": 60,
+            "tolerance": tol(0.005, 0.02)}]),
+        120,
+    );
+    // Beyond 0.5 rad at 0.7 until 1 s, then back at 0.5 (returns) or stuck at 0.6.
+    let run = |after: f64| -> Vec<Observation> {
+        (0..=120u32)
+            .map(|i| {
+                let a = if i < 60 { 0.7 } else { after };
+                obs(i, DT, vec![node(1, [0.0, 1.0, 0.0], rot_x(a), [0.0; 3])])
+            })
+            .collect()
+    };
+    assert_eq!(check(&s, Some(&want()), &run(0.5))[0].status, Status::Pass);
+    let out = check(&s, Some(&want()), &run(0.6));
+    assert_eq!(out[0].status, Status::Fail);
+    assert!((out[0].measured.expect("m") - 0.1).abs() < 1e-9);
+}
+
+/// A ball falling from rest through a trigger (node 5) between steps 43 and 51; `push` is the
+/// upward velocity change a pushing trigger gives it on each step of overlap.
+fn through_trigger(push: f64, events: &[(u32, &str)]) -> Vec<Observation> {
+    let (mut y, mut v) = (3.0, 0.0);
+    let mut out = Vec::new();
+    for i in 0..=120u32 {
+        if i > 0 {
+            v -= G * DT;
+            if (43..51).contains(&i) {
+                v += push;
+            }
+            y += v * DT;
+        }
+        let mut o = obs(i, DT, vec![node(2, [0.0, y, 0.0], I, [0.0, v, 0.0])]);
+        o.state.trigger_events = events
+            .iter()
+            .filter(|(at, _)| *at == i)
+            .map(|(_, kind)| TriggerEvent {
+                kind: (*kind).into(),
+                trigger: 5,
+                other: 2,
+            })
+            .collect();
+        out.push(o);
+    }
+    out
+}
+
+#[test]
+fn a_pushing_or_silent_trigger_fails() {
+    let s = scenario_60(
+        json!([
+            {"name": "events", "kind": "trigger_events", "trigger": 5, "other": 2, "enter": true, "exit": true},
+            {"name": "free", "kind": "acceleration", "node": 2, "expected": [0, -9.81, 0], "tolerance": tol(1e-3, 1e-2)}
+        ]),
+        120,
+    );
+    let st = |push, events: &[(u32, &str)]| -> Vec<Status> {
+        check(&s, None, &through_trigger(push, events))
+            .iter()
+            .map(|r| r.status)
+            .collect()
+    };
+    let good = [(43, "enter"), (51, "exit")];
+    assert_eq!(st(0.0, &good), vec![Status::Pass, Status::Pass]);
+    // A trigger that pushes: 0.5 m/s per step of overlap changes the mean acceleration over
+    // 2 s by 8 * 0.5 / 2 = 2 m/s².
+    assert_eq!(st(0.5, &good), vec![Status::Pass, Status::Fail]);
+    // No exit, no events, or an exit before any enter.
+    assert_eq!(st(0.0, &[(43, "enter")])[0], Status::Fail);
+    assert_eq!(st(0.0, &[])[0], Status::Fail);
+    assert_eq!(st(0.0, &[(43, "exit"), (51, "enter")])[0], Status::Fail);
+    // Enter and exit reported in one observation, in order: a fast crossing passes.
+    assert_eq!(st(0.0, &[(43, "enter"), (43, "exit")])[0], Status::Pass);
 }
