@@ -12,6 +12,7 @@ use crate::bundle::{self, CERTIFICATE, Certificate, CorpusClaim, EXPECTATIONS, F
 use crate::report::{self, ndjson};
 
 #[derive(Debug, clap::Args)]
+#[group(skip)]
 pub struct Args {
     /// The options of `physics-cts run`; `--out` is required and must be a new or empty folder,
     /// and exactly one `--impl` is certified.
