@@ -396,7 +396,7 @@ impl StdioImplementation {
         if sent.is_err() {
             return Err(self.crashed(op, "when sent the request"));
         }
-        match p.frames.recv_timeout(timeout) {
+        match recv_frame(&p.frames, timeout) {
             Ok(Ok(Frame::Line(l))) => self.answer(op, seq, &l),
             Ok(Ok(Frame::TooLong { len })) => {
                 let e = ImplError::Protocol(format!(
@@ -524,6 +524,25 @@ impl Implementation for StdioImplementation {
     fn unload(&mut self) -> Result<(), ImplError> {
         self.call(Call::Unload)
     }
+}
+
+/// How long [`recv_frame`] polls before it blocks.
+const SPIN: Duration = Duration::from_micros(200);
+
+/// The next frame of the reader thread: polled for [`SPIN`] first, then waited for. Most answers
+/// come back within tens of microseconds, and on an idle virtual machine waking a blocked thread
+/// costs about as much again (measured: a `step` round trip of 64 us blocking, 9 us with a core
+/// kept busy), so a short poll that yields to other threads saves one wake-up per request.
+fn recv_frame<T>(frames: &Receiver<T>, timeout: Duration) -> Result<T, RecvTimeoutError> {
+    let start = Instant::now();
+    while start.elapsed() < SPIN.min(timeout) {
+        match frames.try_recv() {
+            Ok(frame) => return Ok(frame),
+            Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+            Err(TryRecvError::Empty) => std::thread::yield_now(),
+        }
+    }
+    frames.recv_timeout(timeout.saturating_sub(start.elapsed()))
 }
 
 #[cfg(test)]
