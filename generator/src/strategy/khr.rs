@@ -568,46 +568,15 @@ fn joints(
     let poses = if cx.scene.joints.is_empty() {
         Vec::new()
     } else {
-        body_poses(cx, &moved, bodies)
+        // Two poses moving the joints' second bodies: a shift and a twist of their world pose.
+        transform::shift_and_twist(
+            bodies
+                .values()
+                .filter(|(node, _, _)| moved.contains(node))
+                .map(|(node, world, _)| (*node, world.translation.vector, world.rotation)),
+        )
     };
     (poses, cx.scene.joints.len())
-}
-
-/// Two poses moving the joints' second bodies: a shift and a twist.
-fn body_poses(
-    cx: &Ctx,
-    moved: &BTreeSet<usize>,
-    bodies: &BTreeMap<usize, (usize, Isometry3<f64>, f64)>,
-) -> Vec<PoseSet> {
-    let _ = cx;
-    let mut shifted = Map::new();
-    let mut twisted = Map::new();
-    for (node, world, _) in bodies.values() {
-        if !moved.contains(node) {
-            continue;
-        }
-        let t = world.translation.vector;
-        shifted.insert(
-            node.to_string(),
-            json!({"translation": [t.x + 0.1, t.y - 0.05, t.z + 0.02]}),
-        );
-        let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians())
-            * world.rotation;
-        twisted.insert(
-            node.to_string(),
-            json!({"rotation": transform::xyzw(&twist)}),
-        );
-    }
-    vec![
-        PoseSet {
-            name: "shifted".into(),
-            poses: json!({"nodes": shifted}),
-        },
-        PoseSet {
-            name: "twisted".into(),
-            poses: json!({"nodes": twisted}),
-        },
-    ]
 }
 
 /// Every tag a KHR scene can carry.

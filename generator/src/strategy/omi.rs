@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
@@ -584,40 +584,14 @@ fn rope(
     segments
 }
 
+/// A shift and a twist of every moved node's local pose (identity for a node without a body).
 fn poses(moved: &BTreeSet<usize>, bodies: &[BodyRef]) -> Vec<PoseSet> {
-    let _ = bodies;
-    let mut shifted = Map::new();
-    let mut twisted = Map::new();
-    for &node in moved {
-        let local = bodies.iter().find(|b| b.node == node).map(|b| b.local);
-        let (t, r) = match local {
-            Some(l) => (l.translation.vector, l.rotation),
-            None => (Vector3::zeros(), UnitQuaternion::identity()),
-        };
-        if local.is_some() {
-            shifted.insert(
-                node.to_string(),
-                json!({"translation": [t.x + 0.1, t.y - 0.05, t.z + 0.02]}),
-            );
-        } else {
-            shifted.insert(node.to_string(), json!({"translation": [0.1, -0.05, 0.02]}));
+    transform::shift_and_twist(moved.iter().map(|&node| {
+        match bodies.iter().find(|b| b.node == node) {
+            Some(b) => (node, b.local.translation.vector, b.local.rotation),
+            None => (node, Vector3::zeros(), UnitQuaternion::identity()),
         }
-        let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians()) * r;
-        twisted.insert(
-            node.to_string(),
-            json!({"rotation": transform::xyzw(&twist)}),
-        );
-    }
-    vec![
-        PoseSet {
-            name: "shifted".into(),
-            poses: json!({"nodes": shifted}),
-        },
-        PoseSet {
-            name: "twisted".into(),
-            poses: json!({"nodes": twisted}),
-        },
-    ]
+    }))
 }
 
 pub fn universe(tags: &mut Tags) {
