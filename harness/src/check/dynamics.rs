@@ -195,7 +195,12 @@ fn measure(
             };
             let set = match j.coupling.as_str() {
                 "per_axis" => LimitSet::PerAxis(vec![one]),
-                _ => LimitSet::Coupled(vec![one]),
+                "coupled" => LimitSet::Coupled(vec![one]),
+                other => {
+                    return Err(Problem::Data(format!(
+                        "joint {node}: unknown limit coupling {other:?}"
+                    )));
+                }
             };
             let mut violations = Vec::new();
             let mut at = (0.0, 0.0);
@@ -207,6 +212,13 @@ fn measure(
                     }
                     violations.push(e.violation.abs());
                 }
+            }
+            // An empty list means the metric measured nothing (e.g. axes it cannot read): that
+            // is a data problem, never a pass.
+            if violations.is_empty() {
+                return Err(Problem::Data(format!(
+                    "joint {node}: limit {limit} gives no metric to measure"
+                )));
             }
             let v = worst(violations);
             vec![CheckResult::graded(
