@@ -81,31 +81,32 @@ pub fn read_path(path: &Path, forced: Option<Profile>) -> Result<Reading, ReadEr
         path: path.display().to_string(),
         source,
     };
-    // One open and one fstat instead of a stat by path, then open and fstat again (std::fs::read):
-    // path lookups are a visible part of validating small files. When the file cannot be opened,
-    // the stat-first path below reports exactly what it always did.
-    if let Ok(mut file) = std::fs::File::open(path)
-        && let Ok(meta) = file.metadata()
-        && meta.len() <= document::MAX_FILE_SIZE
-    {
-        use std::io::Read as _;
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-        file.read_to_end(&mut bytes).map_err(io)?;
-        return Ok(read_bytes(&bytes, path.parent(), forced));
+    let too_large = |size: u64| Reading {
+        profile: None,
+        scene: None,
+        issues: vec![
+            Issue::new(Code::FileTooLarge, "")
+                .arg("size", size)
+                .arg("limit", document::MAX_FILE_SIZE),
+        ],
+    };
+    // One open and one fstat (path lookups are a visible part of validating small files).
+    let file = std::fs::File::open(path).map_err(io)?;
+    let declared = file.metadata().map_err(io)?.len();
+    if declared > document::MAX_FILE_SIZE {
+        return Ok(too_large(declared));
     }
-    let size = std::fs::metadata(path).map_err(io)?.len();
-    if size > document::MAX_FILE_SIZE {
-        return Ok(Reading {
-            profile: None,
-            scene: None,
-            issues: vec![
-                Issue::new(Code::FileTooLarge, "")
-                    .arg("size", size)
-                    .arg("limit", document::MAX_FILE_SIZE),
-            ],
-        });
+    // The read is bounded too: a file may grow after the fstat, and a FIFO or a device reports
+    // no length at all.
+    use std::io::Read as _;
+    let mut bytes = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
+    file.take(document::MAX_FILE_SIZE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > document::MAX_FILE_SIZE {
+        return Ok(too_large(read));
     }
-    let bytes = std::fs::read(path).map_err(io)?;
     Ok(read_bytes(&bytes, path.parent(), forced))
 }
 

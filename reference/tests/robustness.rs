@@ -380,6 +380,18 @@ impl Drop for TempDir {
     }
 }
 
+/// A source that reports no length (a device, a FIFO, a file growing after the fstat) is read
+/// only up to the limit: `/dev/zero` never ends, and must end as FILE_TOO_LARGE, not exhaust
+/// memory.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_source_is_cut_at_the_limit() {
+    let reading = reference::read_path(std::path::Path::new("/dev/zero"), None).expect("opens");
+    let codes: Vec<Code> = reading.issues.iter().map(|i| i.code).collect();
+    assert_eq!(codes, [Code::FileTooLarge]);
+    assert!(reading.scene.is_none());
+}
+
 /// FILE_TOO_LARGE is asserted here, not by a validation case (a case file would be 512 MiB):
 /// `tests/validation.rs` exempts it from its coverage test naming this test.
 #[test]
