@@ -95,6 +95,7 @@ fn every_misbehaviour_gets_its_status_and_the_others_pass() {
         ("early-exit", "CRASH"),
         ("refuse", "NOT_SUPPORTED"),
         ("fail", "ERROR"),
+        ("bad-request", "ERROR"),
         ("ok-8", "PASS"),
     ];
     let mut imp = StdioImplementation::new(config);
@@ -493,6 +494,17 @@ fn the_python_example_passes_its_corpus_cases() {
     }
     println!("{cases} cases, {poses} poses");
     assert!(cases > 0, "the corpus has no VRM case the example declares");
+}
+
+/// Every bundled implementation can be served (the same registry as `run --impl`).
+#[test]
+fn serve_knows_every_bundled_implementation() {
+    for name in physics_cts::bundled::names() {
+        let config = StdioConfig::new(cts_bin(), vec!["serve".into(), name.into()]);
+        let mut imp = StdioImplementation::new(config);
+        let h = imp.handshake().expect("handshake");
+        assert_eq!(h.name, name);
+    }
 }
 
 /// `physics-cts serve echo` end to end: every operation through the real binary.

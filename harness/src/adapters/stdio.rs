@@ -73,8 +73,12 @@ impl StdioConfig {
     /// not a positive finite number leaves them as they are.
     pub fn scale_timeouts(mut self, multiplier: f64) -> StdioConfig {
         if multiplier.is_finite() && multiplier > 0.0 {
-            self.handshake_timeout = self.handshake_timeout.mul_f64(multiplier);
-            self.request_timeout = self.request_timeout.mul_f64(multiplier);
+            // Saturating: a huge multiplier means "no deadline", never a panic.
+            let scale = |d: Duration| {
+                Duration::try_from_secs_f64(d.as_secs_f64() * multiplier).unwrap_or(Duration::MAX)
+            };
+            self.handshake_timeout = scale(self.handshake_timeout);
+            self.request_timeout = scale(self.request_timeout);
         }
         self
     }
@@ -441,6 +445,12 @@ impl StdioImplementation {
                 Ok(t) => Ok(t),
                 Err(m) => violation(self, m),
             },
+            // `bad_request` means "the harness asked wrongly" and is never scored: over the wire
+            // it is the implementation's claim, so it counts as the implementation's error
+            // (else an implementation could turn any failure into an unscored case).
+            Err(ImplError::BadRequest(m)) => Err(ImplError::Failed(format!(
+                "the implementation answered bad_request to {op}: {m}"
+            ))),
             Err(e) => Err(e),
         }
     }

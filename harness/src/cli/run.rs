@@ -196,8 +196,16 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
     } else {
         None
     };
+    let deadline = Duration::try_from_secs_f64(args.timeout * args.timeout_multiplier)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "--timeout {} x --timeout-multiplier {}: not a usable deadline ({e})",
+                args.timeout,
+                args.timeout_multiplier
+            )
+        })?;
     let options = Options {
-        deadline: Duration::from_secs_f64(args.timeout * args.timeout_multiplier),
+        deadline,
         jobs: args.jobs,
         ..Options::default()
     };

@@ -23,17 +23,17 @@ pub struct Args {
 
 /// The implementations `serve` knows.
 pub fn names() -> Vec<&'static str> {
-    vec!["rapier", "echo"]
+    let mut names = crate::bundled::names();
+    names.push("echo");
+    names
 }
 
+/// A bundled implementation by its name (the registry of `run --impl`), or `echo`.
 fn build(name: &str) -> Option<Box<dyn Implementation>> {
-    match name {
-        "rapier" => Some(Box::new(
-            crate::adapters::rapier::RapierImplementation::new(),
-        )),
-        "echo" => Some(Box::new(Echo::default())),
-        _ => None,
+    if name == "echo" {
+        return Some(Box::new(Echo::default()));
     }
+    crate::bundled::factory(name).map(|make| make() as Box<dyn Implementation>)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -19,6 +19,7 @@ It answers like a well-behaved (empty) implementation, except where told otherwi
     stderr-flood   write 50 MB on stderr, then answer the load
     refuse         answer the load with a not_supported error
     fail           answer the load with a failed error
+    bad-request    answer the load with a bad_request error (its claim, scored as ERROR)
 Standard library only.
 """
 import json
@@ -96,6 +97,9 @@ def main():
                 continue
             elif case == "fail":
                 send({"seq": seq, "error": {"error": "failed", "message": "broke"}})
+                continue
+            elif case == "bad-request":
+                send({"seq": seq, "error": {"error": "bad_request", "message": "not my fault"}})
                 continue
             ok(seq, {"outcome": "loaded", "notes": []})
             if case == "flood":
