@@ -45,6 +45,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let code = run::run(args.run)?;
 
     let log_path = out.join(report::NDJSON);
+    if !log_path.is_file() {
+        // The run stopped before its first case and said why (e.g. exit 3: the external
+        // implementation cannot start here): its exit code stands, no bundle is made.
+        return Ok(code);
+    }
     let log = std::fs::File::open(&log_path)
         .with_context(|| format!("reading {}", log_path.display()))?;
     let results = ndjson::read(std::io::BufReader::new(log))

@@ -253,8 +253,8 @@ pub fn render(run: &Run) -> String {
         let _ = writeln!(
             out,
             "| {} {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            i.name,
-            i.version,
+            md_escape(&i.name),
+            md_escape(&i.version),
             md_escape(&i.engine),
             tier_cell(&s.total, Tier::Required),
             tier_cell(&s.total, Tier::Optional),
