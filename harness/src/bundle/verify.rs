@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::corpus::{self, CorpusError};
 use super::{CERTIFICATE, Certificate, FORMAT, INDEX, Index, REQUIRED, is_sha256_hex, sha256_hex};
-use crate::case::Corpus;
+use crate::case::{Corpus, safe_path};
 use crate::report::{self, ndjson};
 use crate::results::{Run, Verdict};
 
@@ -247,13 +247,6 @@ fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
     Some(index)
 }
 
-/// A `/`-separated relative path without `.`, `..` or empty parts.
-fn safe_path(p: &str) -> bool {
-    !p.is_empty()
-        && !p.contains('\\')
-        && p.split('/')
-            .all(|part| !part.is_empty() && part != "." && part != "..")
-}
 
 /// Sizes and hashes of the listed files, the required files, and files not listed. Returns the
 /// contents of the listed files that match their listing.

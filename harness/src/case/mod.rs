@@ -269,7 +269,22 @@ impl Corpus {
                 message: format!("at {}: {}", e.path(), e.inner()),
             })?;
         let mut entries = manifest.cases;
+        // Every path the manifest names stays inside the corpus folder (the runner hands it to
+        // the implementation), and ids are unique (results are keyed by id).
+        let bad = |message: String| CaseError::Format {
+            path: path.display().to_string(),
+            message,
+        };
+        if let Some(e) = entries.iter().find(|e| !safe_path(&e.file)) {
+            return Err(bad(format!(
+                "case {:?}: file {:?} is not a relative path inside the corpus",
+                e.id, e.file
+            )));
+        }
         entries.sort_by(|a, b| a.id.cmp(&b.id));
+        if let Some(w) = entries.windows(2).find(|w| w[0].id == w[1].id) {
+            return Err(bad(format!("case id {:?} is listed twice", w[0].id)));
+        }
         Ok(Corpus {
             root: root.to_path_buf(),
             entries,
@@ -311,6 +326,15 @@ impl Corpus {
             .filter(|e| filter.is_none_or(|f| crate::glob::matches_or_contains(f, &e.id)))
             .collect()
     }
+}
+
+/// A relative path of `/`-separated names, none empty, `.` or `..`, without backslashes: it
+/// cannot leave the folder it is joined to.
+pub fn safe_path(p: &str) -> bool {
+    !p.is_empty()
+        && !p.contains('\\')
+        && p.split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..")
 }
 
 #[cfg(test)]
@@ -401,6 +425,31 @@ mod tests {
         );
         std::fs::write(dir.join("khr/joint/slider.expect.json"), "{ }").expect("write");
         assert_ne!(corpus.fingerprint(&all).expect("hashes"), a, "content");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_manifest_naming_paths_outside_the_corpus_or_an_id_twice_is_refused() {
+        let dir = std::env::temp_dir().join(format!("physics-cts-escape-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let open_with = |cases: Vec<CaseEntry>| {
+            std::fs::write(
+                dir.join("manifest.json"),
+                serde_json::json!({ "cases": cases }).to_string(),
+            )
+            .expect("write");
+            Corpus::open(&dir)
+        };
+        for file in ["../x.gltf", "/etc/x.gltf", "a/./b.gltf", "a\\b.gltf", ""] {
+            let escaping = CaseEntry {
+                file: file.into(),
+                ..entry()
+            };
+            assert!(open_with(vec![escaping]).is_err(), "{file:?}");
+        }
+        assert!(open_with(vec![entry(), entry()]).is_err(), "duplicate id");
+        assert!(open_with(vec![entry()]).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
