@@ -19,7 +19,8 @@ use rapier3d::dynamics::{RigidBody, RigidBodyBuilder, RigidBodyType};
 use rapier3d::math::{Matrix, Vector};
 use rapier3d::prelude::MassProperties;
 
-use ::reference::scene::{Body, BodyKind, Inertia, MassValue, NodeId, VelocitySpace};
+use ::reference::expect::bodies::world_velocity;
+use ::reference::scene::{Body, BodyKind, Inertia, MassValue, NodeId};
 
 use super::convert;
 use crate::implementation::{BodyReport, ImplError, MassReport};
@@ -31,10 +32,7 @@ pub(super) fn builder(body: &Body, pose: &Isometry3<f64>) -> Result<RigidBodyBui
         BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
         BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
     };
-    let to_world = |v: &Vector3<f64>| match body.velocity_space {
-        VelocitySpace::Local => pose.rotation * v,
-        VelocitySpace::World => *v,
-    };
+    let to_world = |v: &Vector3<f64>| world_velocity(body.velocity_space, pose, v);
     let mut builder = builder
         .pose(convert::pose(pose, "body pose")?)
         .gravity_scale(convert::real(body.gravity_factor, "gravityFactor")?)
