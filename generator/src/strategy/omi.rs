@@ -586,12 +586,12 @@ fn rope(
 
 /// A shift and a twist of every moved node's local pose (identity for a node without a body).
 fn poses(moved: &BTreeSet<usize>, bodies: &[BodyRef]) -> Vec<PoseSet> {
-    transform::shift_and_twist(moved.iter().map(|&node| {
-        match bodies.iter().find(|b| b.node == node) {
+    transform::shift_and_twist(moved.iter().map(
+        |&node| match bodies.iter().find(|b| b.node == node) {
             Some(b) => (node, b.local.translation.vector, b.local.rotation),
             None => (node, Vector3::zeros(), UnitQuaternion::identity()),
-        }
-    }))
+        },
+    ))
 }
 
 pub fn universe(tags: &mut Tags) {

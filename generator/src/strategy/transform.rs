@@ -67,6 +67,37 @@ pub fn parts(i: &Isometry3<f64>) -> ([f64; 3], Option<[f64; 4]>) {
     ([t.x, t.y, t.z], r)
 }
 
+/// The two pose sets of a scene with joints: every moved node, from its pose
+/// `(node, translation, rotation)`, shifted by (0.1, -0.05, 0.02) m and twisted 20 degrees about
+/// +Y. One place for both profiles, so their pose outputs move the same way.
+pub fn shift_and_twist(
+    moved: impl IntoIterator<Item = (usize, Vector3<f64>, UnitQuaternion<f64>)>,
+) -> Vec<crate::case::PoseSet> {
+    let mut shifted = serde_json::Map::new();
+    let mut twisted = serde_json::Map::new();
+    for (node, t, r) in moved {
+        shifted.insert(
+            node.to_string(),
+            serde_json::json!({"translation": [t.x + 0.1, t.y - 0.05, t.z + 0.02]}),
+        );
+        let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians()) * r;
+        twisted.insert(
+            node.to_string(),
+            serde_json::json!({"rotation": xyzw(&twist)}),
+        );
+    }
+    vec![
+        crate::case::PoseSet {
+            name: "shifted".into(),
+            poses: serde_json::json!({"nodes": shifted}),
+        },
+        crate::case::PoseSet {
+            name: "twisted".into(),
+            poses: serde_json::json!({"nodes": twisted}),
+        },
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,35 +129,4 @@ mod tests {
             prop_assert!((n - 1.0).abs() < 1e-12);
         }
     }
-}
-
-/// The two pose sets of a scene with joints: every moved node, from its pose
-/// `(node, translation, rotation)`, shifted by (0.1, -0.05, 0.02) m and twisted 20 degrees about
-/// +Y. One place for both profiles, so their pose outputs move the same way.
-pub fn shift_and_twist(
-    moved: impl IntoIterator<Item = (usize, Vector3<f64>, UnitQuaternion<f64>)>,
-) -> Vec<crate::case::PoseSet> {
-    let mut shifted = serde_json::Map::new();
-    let mut twisted = serde_json::Map::new();
-    for (node, t, r) in moved {
-        shifted.insert(
-            node.to_string(),
-            serde_json::json!({"translation": [t.x + 0.1, t.y - 0.05, t.z + 0.02]}),
-        );
-        let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians()) * r;
-        twisted.insert(
-            node.to_string(),
-            serde_json::json!({"rotation": xyzw(&twist)}),
-        );
-    }
-    vec![
-        crate::case::PoseSet {
-            name: "shifted".into(),
-            poses: serde_json::json!({"nodes": shifted}),
-        },
-        crate::case::PoseSet {
-            name: "twisted".into(),
-            poses: serde_json::json!({"nodes": twisted}),
-        },
-    ]
 }

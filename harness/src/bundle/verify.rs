@@ -247,7 +247,6 @@ fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
     Some(index)
 }
 
-
 /// Sizes and hashes of the listed files, the required files, and files not listed. Returns the
 /// contents of the listed files that match their listing.
 fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String, Vec<u8>> {

@@ -196,8 +196,8 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
     } else {
         None
     };
-    let deadline = Duration::try_from_secs_f64(args.timeout * args.timeout_multiplier)
-        .map_err(|e| {
+    let deadline =
+        Duration::try_from_secs_f64(args.timeout * args.timeout_multiplier).map_err(|e| {
             anyhow::anyhow!(
                 "--timeout {} x --timeout-multiplier {}: not a usable deadline ({e})",
                 args.timeout,

@@ -161,6 +161,7 @@ pub(super) fn report(node: NodeId, rb: &RigidBody) -> BodyReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ::reference::scene::VelocitySpace;
     use nalgebra::{Matrix3, UnitQuaternion};
 
     fn body(mass: MassValue, inertia: Inertia) -> Body {
