@@ -256,13 +256,22 @@ fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String,
             continue;
         }
         let full = dir.join(&f.path);
-        let is_file = std::fs::symlink_metadata(&full).map(|m| m.file_type().is_file());
-        let bytes = match is_file {
-            Ok(true) => std::fs::read(&full),
-            Ok(false) => {
+        let meta = std::fs::symlink_metadata(&full);
+        let bytes = match meta {
+            Ok(m) if !m.file_type().is_file() => {
                 found.fail(Code::Malformed, &f.path, "not a regular file");
                 continue;
             }
+            // The size is compared before the file is read, so a huge planted file is not loaded.
+            Ok(m) if m.len() != f.size => {
+                found.fail(
+                    Code::SizeMismatch,
+                    &f.path,
+                    format!("{} bytes, listed as {}", m.len(), f.size),
+                );
+                continue;
+            }
+            Ok(_) => std::fs::read(&full),
             Err(e) => Err(e),
         };
         let bytes = match bytes {
