@@ -205,7 +205,7 @@ impl Launch {
     fn lock_path(&self) -> PathBuf {
         use sha2::Digest;
         let digest = sha2::Sha256::digest(self.dir.to_string_lossy().as_bytes());
-        let tag: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let tag = crate::bundle::hex(&digest[..8]);
         std::env::temp_dir().join(format!("physics-cts-npm-ci-{}-{tag}.lock", self.name))
     }
 

@@ -151,10 +151,15 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BundleErro
 
 /// Lowercase hex sha256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lowercase hexadecimal of `bytes` (digests everywhere in the harness are written this way).
+pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    Sha256::digest(bytes)
+    bytes
         .iter()
-        .fold(String::with_capacity(64), |mut s, b| {
+        .fold(String::with_capacity(2 * bytes.len()), |mut s, b| {
             let _ = write!(s, "{b:02x}");
             s
         })

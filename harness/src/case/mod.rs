@@ -294,7 +294,8 @@ impl Corpus {
     /// SHA-256 (hex) of `manifest.json` and of the expectation file of each of `entries`,
     /// with its id: what a resumed run must find unchanged (a regenerated expectation
     /// changes it even when the glTF files, hashed in the manifest, do not). A missing
-    /// expectation file is hashed as absent, so it fails when the case runs, not here.
+    /// expectation file is hashed as absent, so it fails when the case runs, not here; any other
+    /// read error (permissions, a folder) is reported.
     pub fn fingerprint(&self, entries: &[&CaseEntry]) -> Result<String, CaseError> {
         use sha2::{Digest, Sha256};
         let path = self.root.join("manifest.json");
@@ -313,10 +314,18 @@ impl Corpus {
                     h.update((bytes.len() as u64).to_le_bytes());
                     h.update(&bytes);
                 }
-                Err(_) => h.update(u64::MAX.to_le_bytes()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    h.update(u64::MAX.to_le_bytes());
+                }
+                Err(source) => {
+                    return Err(CaseError::Io {
+                        path: self.root.join(e.expect_file()).display().to_string(),
+                        source,
+                    });
+                }
             }
         }
-        Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+        Ok(crate::bundle::hex(&h.finalize()))
     }
 
     /// The entries whose id matches `filter` (a glob, or a plain substring).
