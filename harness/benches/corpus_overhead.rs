@@ -12,8 +12,10 @@
 //!   worker thread and its deadline, `catch_unwind` per call, every check, the results).
 //!
 //! The three are interleaved, `ROUNDS` times, and the medians compared, so a load change on
-//! the machine hits all of them alike. overhead = harness / bare - 1. Both sides use mimalloc,
-//! as the `physics-cts` binary does. Then the whole corpus as `physics-cts run` runs it, with
+//! the machine hits all of them alike. overhead = harness / bare - 1, in wall time (the goal)
+//! and in CPU time of the whole process (every thread; steadier when the machine is shared,
+//! and blind to time spent waiting for a thread to wake up). Both sides use mimalloc, as the
+//! `physics-cts` binary does. Then the whole corpus as `physics-cts run` runs it, with
 //! `--jobs 1` and `--jobs 2`.
 //!
 //! Run: `cargo bench -p physics-cts --bench corpus_overhead [-- CORPUS_DIR]`.
@@ -40,6 +42,20 @@ struct Prepared {
     poses: Vec<serde_json::Value>,
 }
 
+/// Wall and CPU time (all threads of the process) of `f`.
+fn timed(f: impl FnOnce()) -> (Duration, Duration) {
+    let cpu = || {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+        Duration::new(
+            u64::try_from(t.tv_sec).unwrap_or(0),
+            u32::try_from(t.tv_nsec).unwrap_or(0),
+        )
+    };
+    let (wall, c) = (Instant::now(), cpu());
+    f();
+    (wall.elapsed(), cpu().saturating_sub(c))
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort_unstable();
     v.get(v.len() / 2).copied().unwrap_or_default()
@@ -52,8 +68,7 @@ fn load_average() -> String {
 }
 
 /// The bare loop: the implementation's share of the work, nothing else.
-fn bare(cases: &[Prepared], interpretation: bool) -> Duration {
-    let t = Instant::now();
+fn bare(cases: &[Prepared], interpretation: bool) {
     let mut imp = RapierImplementation::new();
     for c in cases {
         let Ok(LoadOutcome::Loaded { .. }) = imp.load(&c.request) else {
@@ -75,7 +90,6 @@ fn bare(cases: &[Prepared], interpretation: bool) -> Duration {
         }
         let _ = imp.unload();
     }
-    t.elapsed()
 }
 
 fn main() {
@@ -144,7 +158,6 @@ fn main() {
         expectations: Expectations::default(),
     };
     let harness = |entries: &[&CaseEntry], jobs: usize| {
-        let t = Instant::now();
         let run = runner::run_matrix(
             &corpus,
             "bench",
@@ -157,33 +170,43 @@ fn main() {
             &mut |_| {},
             &mut |_| {},
         );
-        (t.elapsed(), run.results.len())
+        run.results.len()
     };
     // Warm the page cache and the allocator once.
-    let _ = bare(&cases, true);
+    bare(&cases, true);
     let _ = harness(&same, 1);
-    let (mut b, mut bi, mut h, mut read) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Wall and CPU times of each variant, round after round.
+    let mut rounds: [[Vec<Duration>; 2]; 4] = Default::default();
     for _ in 0..ROUNDS {
-        b.push(bare(&cases, true));
-        bi.push(bare(&cases, false));
-        h.push(harness(&same, 1).0);
-        let t = Instant::now();
-        for e in &same {
-            let _ = Case::load(&corpus.root, e);
+        let variants: [&dyn Fn(); 4] = [
+            &|| bare(&cases, true),
+            &|| bare(&cases, false),
+            &|| {
+                let _ = harness(&same, 1);
+            },
+            &|| {
+                for e in &same {
+                    let _ = Case::load(&corpus.root, e);
+                }
+            },
+        ];
+        for (v, times) in variants.iter().zip(&mut rounds) {
+            let (wall, cpu) = timed(v);
+            times[0].push(wall);
+            times[1].push(cpu);
         }
-        read.push(t.elapsed());
     }
     let all: Vec<&CaseEntry> = corpus.entries.iter().collect();
     let mut whole = [Vec::new(), Vec::new()];
     let mut count = 0;
     for _ in 0..3 {
         for (jobs, times) in whole.iter_mut().enumerate() {
-            let (t, n) = harness(&all, jobs + 1);
+            let (t, _) = timed(|| count = harness(&all, jobs + 1));
             times.push(t);
-            count = n;
         }
     }
-    let (b, bi, h, read) = (median(b), median(bi), median(h), median(read));
+    let [[b, b_cpu], [bi, bi_cpu], [h, h_cpu], [read, read_cpu]] =
+        rounds.map(|[wall, cpu]| [median(wall), median(cpu)]);
     let s = |d: Duration| d.as_secs_f64();
     println!(
         "load average before: {load_before}; after: {}",
@@ -193,29 +216,27 @@ fn main() {
         "cases with a scenario Rapier simulates: {}; medians of {ROUNDS} interleaved rounds",
         cases.len()
     );
+    println!("{:<50} {:>8} {:>8}", "", "wall s", "CPU s");
+    for (what, wall, cpu) in [
+        ("bare loop (the runner's calls)", b, b_cpu),
+        ("bare loop without interpretation()", bi, bi_cpu),
+        ("harness (run_matrix, --jobs 1)", h, h_cpu),
+        ("  reading those expect.json files alone", read, read_cpu),
+    ] {
+        println!("{what:<50} {:>8.3} {:>8.3}", s(wall), s(cpu));
+    }
+    let percent = |a: Duration, b: Duration| 100.0 * (s(a) / s(b) - 1.0);
     println!(
-        "bare loop (the runner's calls):                  {:>8.3} s",
-        s(b)
+        "{:<50} {:>7.1}% {:>7.1}%",
+        "overhead = harness / bare - 1",
+        percent(h, b),
+        percent(h_cpu, b_cpu)
     );
     println!(
-        "bare loop without interpretation():              {:>8.3} s",
-        s(bi)
-    );
-    println!(
-        "harness (run_matrix, --jobs 1):                   {:>8.3} s",
-        s(h)
-    );
-    println!(
-        "  reading those expect.json files alone:         {:>8.3} s",
-        s(read)
-    );
-    println!(
-        "overhead = harness / bare - 1:                   {:>8.1} %",
-        100.0 * (s(h) / s(b) - 1.0)
-    );
-    println!(
-        "overhead over the loop without interpretation(): {:>8.1} %",
-        100.0 * (s(h) / s(bi) - 1.0)
+        "{:<50} {:>7.1}% {:>7.1}%",
+        "overhead over the loop without interpretation()",
+        percent(h, bi),
+        percent(h_cpu, bi_cpu)
     );
     for (jobs, times) in whole.into_iter().enumerate() {
         println!(

@@ -11,22 +11,26 @@
 //! [`resume_matrix`] runs each implementation with `Options::jobs` instances in parallel (each
 //! with its own worker, its own restart budget, taking the next case when free) and keeps the
 //! results of an interrupted run; results come back in entry order whatever the completion
-//! order. While a case runs on the worker, the instance reads the next case's expectation
-//! file, so the harness's reading overlaps the implementation's work.
+//! order. Each instance keeps two cases queued on its worker, so the worker goes from one case
+//! to the next without waiting for the instance to wake up, and the instance reads the next
+//! case's expectation file while the worker runs: the harness's reading overlaps the
+//! implementation's work.
 
 use std::any::Any;
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use crate::case::{Case, CaseEntry, CaseError, Corpus};
+use crate::case::{Case, CaseEntry, Corpus};
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
 use crate::expectations::Expectations;
 use crate::implementation::{
-    Capabilities, Handshake, ImplError, Implementation, LoadOutcome, LoadRequest,
+    Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
+    NodeTrs,
 };
 use crate::results::{CaseResult, ImplInfo, Run};
 use crate::status::Status;
@@ -135,12 +139,26 @@ pub fn gate(caps: &Capabilities, entry: &CaseEntry) -> Option<CheckResult> {
     None
 }
 
-/// What executing a case did.
+/// What the implementation's calls of one case returned, in call order, before any verdict.
+/// The worker makes the calls ([`calls`]); the instance judges them ([`judge`]) while the
+/// worker runs the next case, so the checks overlap the implementation's work.
 #[derive(Debug)]
 pub struct Execution {
-    pub checks: Vec<CheckResult>,
+    pub outcomes: Vec<Outcome>,
     /// A call panicked: the implementation must be rebuilt.
     pub crashed: bool,
+}
+
+/// One entry of an [`Execution`].
+#[derive(Debug)]
+pub enum Outcome {
+    /// Decided by the runner alone: a failed call, a skipped or not-run family.
+    Decided(CheckResult),
+    Load(LoadOutcome),
+    Interpretation(Interpretation),
+    /// The outputs for `case.poses[i]`.
+    Constraints(usize, Vec<NodeTrs>),
+    Dynamics(Vec<Observation>),
 }
 
 /// A failed call: its check result, and whether it was a panic.
@@ -165,22 +183,70 @@ fn call<T>(name: &str, f: impl FnOnce() -> Result<T, ImplError>) -> Result<T, Fa
     }
 }
 
-/// Execute one case in the calling thread (the gate has passed).
-pub fn execute(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> Execution {
-    let mut checks = Vec::new();
-    let crashed = run_families(imp, caps, case, &mut checks).is_err();
+/// Execute one case in the calling thread (the gate has passed): the calls, then the checks.
+pub fn execute(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> Vec<CheckResult> {
+    judge(case, calls(imp, caps, case).outcomes)
+}
+
+/// Make a case's calls (the gate has passed), guarded, recording what they returned.
+pub fn calls(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> Execution {
+    let mut outcomes = Vec::new();
+    let crashed = run_families(imp, caps, case, &mut outcomes).is_err();
     if !crashed && let Err(f) = call("unload", || imp.unload()) {
         let (r, c) = *f;
         // Failing to unload is only worth a line when it crashed.
         if c {
-            checks.push(r);
+            outcomes.push(Outcome::Decided(r));
             return Execution {
-                checks,
+                outcomes,
                 crashed: true,
             };
         }
     }
-    Execution { checks, crashed }
+    Execution { outcomes, crashed }
+}
+
+/// The check results of a case's outcomes, in order.
+pub fn judge(case: &Case, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
+    let mut out = Vec::with_capacity(outcomes.len());
+    for o in outcomes {
+        match o {
+            Outcome::Decided(r) => out.push(r),
+            Outcome::Load(outcome) if case.entry.valid => out.push(validation::valid(&outcome)),
+            Outcome::Load(outcome) => out.push(validation::invalid(case, &outcome)),
+            Outcome::Interpretation(got) => {
+                if let Some(want) = &case.interpretation {
+                    out.extend(check::interpretation::check(want, &got, &case.tolerances));
+                }
+            }
+            Outcome::Constraints(i, got) => {
+                if let Some(pose) = case.poses.get(i) {
+                    let decisions: Vec<String> = case
+                        .decisions
+                        .iter()
+                        .filter(|d| d.starts_with("D-VRM"))
+                        .cloned()
+                        .collect();
+                    out.extend(check::constraints::check(
+                        pose,
+                        &got,
+                        &case.tolerances,
+                        &decisions,
+                    ));
+                }
+            }
+            Outcome::Dynamics(observations) => {
+                if let Some(scenario) = &case.scenario {
+                    out.extend(check::dynamics::check(
+                        scenario,
+                        case.interpretation.as_ref(),
+                        &observations,
+                    ));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `Err(())` when a call crashed (the remaining families are then `NOTRUN`).
@@ -188,7 +254,7 @@ fn run_families(
     imp: &mut dyn Implementation,
     caps: &Capabilities,
     case: &Case,
-    out: &mut Vec<CheckResult>,
+    out: &mut Vec<Outcome>,
 ) -> Result<(), ()> {
     let declares = |family: &str| caps.checks.iter().any(|c| c == family);
     let request = LoadRequest {
@@ -202,18 +268,11 @@ fn run_families(
     };
     let outcome = match call(name, || imp.load(&request)) {
         Ok(o) => o,
-        Err(f) => {
-            let (r, crashed) = *f;
-            out.push(r);
-            return if crashed { Err(()) } else { Ok(()) };
-        }
+        Err(f) => return failed(out, f),
     };
-    if !case.entry.valid {
-        out.push(validation::invalid(case, &outcome));
-        return Ok(());
-    }
-    out.push(validation::valid(&outcome));
-    if matches!(outcome, LoadOutcome::Rejected { .. }) {
+    let rejected = matches!(outcome, LoadOutcome::Rejected { .. });
+    out.push(Outcome::Load(outcome));
+    if !case.entry.valid || rejected {
         return Ok(());
     }
     let families: Vec<(&str, bool)> = vec![
@@ -227,11 +286,11 @@ fn run_families(
     for (i, (family, has_data)) in families.iter().enumerate() {
         if !declares(family) {
             if *has_data && *family != INTERPRETATION {
-                out.push(CheckResult::new(
+                out.push(Outcome::Decided(CheckResult::new(
                     *family,
                     Status::Skip,
                     format!("the implementation does not take part in {family}"),
-                ));
+                )));
             }
             continue;
         }
@@ -244,11 +303,11 @@ fn run_families(
         if result.is_err() {
             for (rest, data) in &families[i + 1..] {
                 if *data && declares(rest) {
-                    out.push(CheckResult::new(
+                    out.push(Outcome::Decided(CheckResult::new(
                         *rest,
                         Status::Notrun,
                         "an earlier call crashed",
-                    ));
+                    )));
                 }
             }
             return Err(());
@@ -257,33 +316,33 @@ fn run_families(
     Ok(())
 }
 
-/// Push the error's check; `Err(())` when it was a crash.
+/// Record the error's check; `Err(())` when it was a crash.
 #[allow(
     clippy::boxed_local,
     reason = "the boxed failure is what every call returns"
 )]
-fn failed(out: &mut Vec<CheckResult>, f: Failure) -> Result<(), ()> {
+fn failed(out: &mut Vec<Outcome>, f: Failure) -> Result<(), ()> {
     let (r, crashed) = *f;
-    out.push(r);
+    out.push(Outcome::Decided(r));
     if crashed { Err(()) } else { Ok(()) }
 }
 
 fn interpretation(
     imp: &mut dyn Implementation,
     case: &Case,
-    out: &mut Vec<CheckResult>,
+    out: &mut Vec<Outcome>,
 ) -> Result<(), ()> {
-    let Some(want) = &case.interpretation else {
-        out.push(CheckResult::new(
+    if case.interpretation.is_none() {
+        out.push(Outcome::Decided(CheckResult::new(
             INTERPRETATION,
             Status::Skip,
             "the case carries no expected interpretation",
-        ));
+        )));
         return Ok(());
-    };
+    }
     match call(INTERPRETATION, || imp.interpretation()) {
         Ok(got) => {
-            out.extend(check::interpretation::check(want, &got, &case.tolerances));
+            out.push(Outcome::Interpretation(got));
             Ok(())
         }
         Err(e) => failed(out, e),
@@ -293,23 +352,15 @@ fn interpretation(
 fn constraints(
     imp: &mut dyn Implementation,
     case: &Case,
-    out: &mut Vec<CheckResult>,
+    out: &mut Vec<Outcome>,
 ) -> Result<(), ()> {
-    let decisions: Vec<String> = case
-        .decisions
-        .iter()
-        .filter(|d| d.starts_with("D-VRM"))
-        .cloned()
-        .collect();
-    for pose in case.poses.iter().filter(|p| !p.constraints.is_empty()) {
+    for (i, pose) in case.poses.iter().enumerate() {
+        if pose.constraints.is_empty() {
+            continue;
+        }
         let name = format!("constraints.{}", pose.name);
         match call(&name, || imp.evaluate_constraints(&pose.poses)) {
-            Ok(got) => out.extend(check::constraints::check(
-                pose,
-                &got,
-                &case.tolerances,
-                &decisions,
-            )),
+            Ok(got) => out.push(Outcome::Constraints(i, got)),
             Err(e) => failed(out, e)?,
         }
     }
@@ -383,21 +434,13 @@ pub fn simulate(
     Ok(observations)
 }
 
-fn dynamics(
-    imp: &mut dyn Implementation,
-    case: &Case,
-    out: &mut Vec<CheckResult>,
-) -> Result<(), ()> {
+fn dynamics(imp: &mut dyn Implementation, case: &Case, out: &mut Vec<Outcome>) -> Result<(), ()> {
     let Some(scenario) = &case.scenario else {
         return Ok(());
     };
     match simulate(imp, scenario) {
         Ok(observations) => {
-            out.extend(check::dynamics::check(
-                scenario,
-                case.interpretation.as_ref(),
-                &observations,
-            ));
+            out.push(Outcome::Dynamics(observations));
             Ok(())
         }
         Err(e) => failed(out, e),
@@ -406,12 +449,13 @@ fn dynamics(
 
 enum Job {
     Handshake,
-    Case(Box<Case>, Arc<Capabilities>),
+    Case(Arc<Case>, Arc<Capabilities>),
 }
 
 enum Reply {
     Handshake(Result<Handshake, Box<CheckResult>>),
-    Case(Execution),
+    /// A case's execution and its wall time on the worker.
+    Case(Execution, Duration),
 }
 
 /// The worker thread: owns the implementation, rebuilds it after a crash.
@@ -425,10 +469,11 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
                     if !matches!(job, Job::Handshake)
                         && let Err(f) = call("handshake", || fresh.handshake())
                     {
-                        let _ = replies.send(Reply::Case(Execution {
-                            checks: vec![f.0],
+                        let execution = Execution {
+                            outcomes: vec![Outcome::Decided(f.0)],
                             crashed: true,
-                        }));
+                        };
+                        let _ = replies.send(Reply::Case(execution, Duration::ZERO));
                         continue;
                     }
                     imp = Some(fresh);
@@ -444,10 +489,13 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
                     );
                     let reply = match job {
                         Job::Handshake => Reply::Handshake(Err(Box::new(r))),
-                        Job::Case(..) => Reply::Case(Execution {
-                            checks: vec![r],
-                            crashed: true,
-                        }),
+                        Job::Case(..) => Reply::Case(
+                            Execution {
+                                outcomes: vec![Outcome::Decided(r)],
+                                crashed: true,
+                            },
+                            Duration::ZERO,
+                        ),
                     };
                     if replies.send(reply).is_err() {
                         return;
@@ -471,11 +519,12 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
                 }
             },
             Job::Case(case, caps) => {
-                let e = execute(current.as_mut(), &caps, &case);
+                let started = Instant::now();
+                let e = calls(current.as_mut(), &caps, &case);
                 if e.crashed {
                     imp = None;
                 }
-                Reply::Case(e)
+                Reply::Case(e, started.elapsed())
             }
         };
         if replies.send(reply).is_err() {
@@ -510,13 +559,17 @@ fn boxed(check: &str, status: Status, message: impl Into<String>) -> Box<CheckRe
 pub enum Prepared {
     /// Decided without a call (gate, budget, unreadable case).
     Done(Vec<CheckResult>),
-    Ready(Box<Case>, Arc<Capabilities>),
+    Ready(Arc<Case>, Arc<Capabilities>),
 }
 
-/// A case sent to the worker: when, for its deadline.
+/// A case on the worker's queue: the case itself (its checks are judged against it, and it is
+/// sent again when the worker is abandoned before reaching it), and when it was sent.
 #[derive(Debug)]
-pub struct InFlight {
-    sent: Instant,
+struct InFlight {
+    case: Arc<Case>,
+    caps: Arc<Capabilities>,
+    /// `None`: no worker could take it.
+    sent: Option<Instant>,
 }
 
 /// Runs cases on one implementation instance.
@@ -531,6 +584,10 @@ pub struct ImplRunner {
     /// must say the same.
     expected: Option<ImplInfo>,
     restarts: u32,
+    /// Cases dispatched and not collected yet, in order: the worker answers in that order.
+    queue: VecDeque<InFlight>,
+    /// When the last case's execution came back: the worker starts a queued case then.
+    last_reply: Option<Instant>,
 }
 
 impl std::fmt::Debug for ImplRunner {
@@ -553,6 +610,8 @@ impl ImplRunner {
             caps: None,
             expected: None,
             restarts: 0,
+            queue: VecDeque::new(),
+            last_reply: None,
         }
     }
 
@@ -577,10 +636,29 @@ impl ImplRunner {
             .ok_or_else(|| boxed("handshake", Status::HarnessError, "no worker"))
     }
 
+    /// Drop a stuck or dead worker, counting a restart; the cases queued on it go to a fresh
+    /// worker, in order. The thread may still be inside a call; dropping the channels makes it
+    /// end after it, without running its queue.
     fn abandon(&mut self) {
-        // The thread may still be inside a call; dropping the channels makes it end after it.
         self.worker = None;
         self.restarts += 1;
+        if self.exhausted() {
+            return;
+        }
+        let mut queue = std::mem::take(&mut self.queue);
+        for flight in &mut queue {
+            flight.sent = self.send(&flight.case, &flight.caps);
+        }
+        self.queue = queue;
+    }
+
+    /// Send a case to the worker (started if needed): when, or `None` when no worker took it.
+    fn send(&mut self, case: &Arc<Case>, caps: &Arc<Capabilities>) -> Option<Instant> {
+        let w = self.worker().ok()?;
+        w.jobs
+            .send(Job::Case(case.clone(), caps.clone()))
+            .ok()
+            .map(|()| Instant::now())
     }
 
     /// The implementation's handshake (made once; replayed by the worker after restarts).
@@ -623,7 +701,7 @@ impl ImplRunner {
                 }
                 Err(r)
             }
-            Ok(Reply::Case(_)) => Err(boxed(
+            Ok(Reply::Case(..)) => Err(boxed(
                 "handshake",
                 Status::HarnessError,
                 "the worker answered out of turn",
@@ -654,13 +732,8 @@ impl ImplRunner {
         )]
     }
 
-    /// Budget, handshake, gate, then the case file (`preloaded` when it was read ahead).
-    pub fn prepare(
-        &mut self,
-        corpus: &Corpus,
-        entry: &CaseEntry,
-        preloaded: Option<Result<Case, CaseError>>,
-    ) -> Prepared {
+    /// Budget, handshake, gate, then the case file.
+    pub fn prepare(&mut self, corpus: &Corpus, entry: &CaseEntry) -> Prepared {
         if self.exhausted() {
             return Prepared::Done(self.notrun());
         }
@@ -683,8 +756,8 @@ impl ImplRunner {
         if let Some(r) = gate(&caps, entry) {
             return Prepared::Done(vec![r]);
         }
-        match preloaded.unwrap_or_else(|| Case::load(&corpus.root, entry)) {
-            Ok(c) => Prepared::Ready(Box::new(c), caps),
+        match Case::load(&corpus.root, entry) {
+            Ok(c) => Prepared::Ready(Arc::new(c), caps),
             Err(e) => Prepared::Done(vec![CheckResult::new(
                 "case",
                 Status::HarnessError,
@@ -693,71 +766,76 @@ impl ImplRunner {
         }
     }
 
-    /// Hand a prepared case to the worker (the deadline starts now).
-    pub fn dispatch(
-        &mut self,
-        case: Box<Case>,
-        caps: Arc<Capabilities>,
-    ) -> Result<InFlight, Vec<CheckResult>> {
-        if self.exhausted() {
-            return Err(self.notrun());
-        }
-        let w = self.worker().map_err(|r| vec![*r])?;
-        if w.jobs.send(Job::Case(case, caps)).is_err() {
-            self.abandon();
-            return Err(vec![CheckResult::new(
-                "case",
-                Status::Crash,
-                "the worker died",
-            )]);
-        }
-        Ok(InFlight {
-            sent: Instant::now(),
-        })
+    /// Queue a prepared case on the worker. Its deadline starts when the worker takes it: now,
+    /// or when the case queued before it comes back.
+    pub fn dispatch(&mut self, case: Arc<Case>, caps: Arc<Capabilities>) {
+        let sent = if self.exhausted() {
+            None
+        } else {
+            self.send(&case, &caps)
+        };
+        self.queue.push_back(InFlight { case, caps, sent });
     }
 
-    /// The checks of the case in flight, or its `TIMEOUT` at the deadline.
-    pub fn collect(&mut self, flight: InFlight) -> Vec<CheckResult> {
-        let deadline = self.options.deadline;
-        let left = deadline.saturating_sub(flight.sent.elapsed());
-        let Some(w) = self.worker.as_ref() else {
-            return vec![CheckResult::new("case", Status::Crash, "the worker died")];
+    /// The checks and wall time of the oldest dispatched case, or its `TIMEOUT` at the
+    /// deadline; `NOTRUN` once a case before it spent the restart budget.
+    pub fn collect(&mut self) -> (Vec<CheckResult>, Duration) {
+        let Some(flight) = self.queue.pop_front() else {
+            let r = CheckResult::new("case", Status::HarnessError, "no case in flight");
+            return (vec![r], Duration::ZERO);
         };
-        match w.replies.recv_timeout(left) {
-            Ok(Reply::Case(e)) => {
+        if self.exhausted() {
+            // It does not run (nor do we wait for its worker, if it still has one).
+            self.worker = None;
+            return (self.notrun(), Duration::ZERO);
+        }
+        let (Some(sent), Some(w)) = (flight.sent, self.worker.as_ref()) else {
+            let died = CheckResult::new("case", Status::Crash, "the worker died");
+            return (vec![died], Duration::ZERO);
+        };
+        let deadline = self.options.deadline;
+        let start = self.last_reply.filter(|t| *t > sent).unwrap_or(sent);
+        let reply = w
+            .replies
+            .recv_timeout(deadline.saturating_sub(start.elapsed()));
+        self.last_reply = Some(Instant::now());
+        let failed = |status, message: String| {
+            let r = CheckResult::new("case", status, message);
+            (vec![r], start.elapsed())
+        };
+        match reply {
+            Ok(Reply::Case(e, took)) => {
                 if e.crashed {
                     self.restarts += 1;
                 }
-                e.checks
+                (judge(&flight.case, e.outcomes), took)
             }
-            Ok(Reply::Handshake(_)) => vec![CheckResult::new(
-                "case",
+            Ok(Reply::Handshake(_)) => failed(
                 Status::HarnessError,
-                "the worker answered out of turn",
-            )],
+                "the worker answered out of turn".into(),
+            ),
             Err(RecvTimeoutError::Timeout) => {
                 self.abandon();
-                vec![CheckResult::new(
-                    "case",
+                failed(
                     Status::Timeout,
-                    format!("the case took longer than {:?}", deadline),
-                )]
+                    format!("the case took longer than {deadline:?}"),
+                )
             }
             Err(RecvTimeoutError::Disconnected) => {
                 self.abandon();
-                vec![CheckResult::new("case", Status::Crash, "the worker died")]
+                failed(Status::Crash, "the worker died".into())
             }
         }
     }
 
     /// Run one case: gate, then the calls under the deadline.
     pub fn run_case(&mut self, corpus: &Corpus, entry: &CaseEntry) -> Vec<CheckResult> {
-        match self.prepare(corpus, entry, None) {
+        match self.prepare(corpus, entry) {
             Prepared::Done(checks) => checks,
-            Prepared::Ready(case, caps) => match self.dispatch(case, caps) {
-                Ok(flight) => self.collect(flight),
-                Err(checks) => checks,
-            },
+            Prepared::Ready(case, caps) => {
+                self.dispatch(case, caps);
+                self.collect().0
+            }
         }
     }
 }
@@ -783,12 +861,22 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// A case taken ahead: its index, its expectation file if the gate lets it run, when taken.
-type Ahead = (usize, Option<Result<Case, CaseError>>, Instant);
+/// Cases an instance keeps dispatched to its worker: with two, the worker starts the next
+/// case as soon as one ends (no wake-up of a waiting thread between cases), and the instance
+/// reads the next case's expectation file while the worker runs.
+const PIPELINE: usize = 2;
+
+/// A case taken by an instance, in the order taken.
+enum Taken {
+    /// Decided without the worker, with the time it took.
+    Done(Vec<CheckResult>, Duration),
+    /// On the worker, with the time its preparation took.
+    Flying(Duration),
+}
 
 /// One instance's loop: take the next case index from `next` until none is left or the
-/// restart budget is spent. While a case runs on the worker, the next one is taken and its
-/// expectation file read, so reading overlaps the implementation's work.
+/// restart budget is spent, keeping [`PIPELINE`] cases on the worker; results are emitted in
+/// the order the cases were taken.
 fn serve(
     runner: &mut ImplRunner,
     corpus: &Corpus,
@@ -801,37 +889,33 @@ fn serve(
         let k = next.fetch_add(1, Ordering::Relaxed);
         todo.get(k).copied()
     };
-    let mut ahead: Option<Ahead> = None;
+    let mut taken: VecDeque<(usize, Taken)> = VecDeque::with_capacity(PIPELINE + 1);
     loop {
-        if ahead.is_none() && runner.exhausted() {
-            return;
-        }
-        let Some((i, preloaded, t)) = ahead
-            .take()
-            .or_else(|| claim().map(|i| (i, None, Instant::now())))
-        else {
-            return;
-        };
-        let entry = entries[i];
-        let checks = match runner.prepare(corpus, entry, preloaded) {
-            Prepared::Done(checks) => checks,
-            Prepared::Ready(case, caps) => match runner.dispatch(case, caps.clone()) {
-                Err(checks) => checks,
-                Ok(flight) => {
-                    if !runner.exhausted()
-                        && let Some(j) = claim()
-                    {
-                        let e = entries[j];
-                        let pre = gate(&caps, e)
-                            .is_none()
-                            .then(|| Case::load(&corpus.root, e));
-                        ahead = Some((j, pre, Instant::now()));
-                    }
-                    runner.collect(flight)
+        while taken.len() < PIPELINE && !runner.exhausted() {
+            let Some(i) = claim() else {
+                break;
+            };
+            let t = Instant::now();
+            let case = match runner.prepare(corpus, entries[i]) {
+                Prepared::Done(checks) => Taken::Done(checks, t.elapsed()),
+                Prepared::Ready(case, caps) => {
+                    runner.dispatch(case, caps);
+                    Taken::Flying(t.elapsed())
                 }
-            },
+            };
+            taken.push_back((i, case));
+        }
+        let Some((i, case)) = taken.pop_front() else {
+            return;
         };
-        emit((i, checks, millis(t.elapsed())));
+        let (checks, took) = match case {
+            Taken::Done(checks, took) => (checks, took),
+            Taken::Flying(prepared) => {
+                let (checks, ran) = runner.collect();
+                (checks, prepared + ran)
+            }
+        };
+        emit((i, checks, millis(took)));
     }
 }
 

@@ -377,6 +377,85 @@ fn a_case_past_its_deadline_times_out_and_the_next_one_runs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Through `run_matrix`, whose instance keeps two cases queued on its worker: the case queued
+/// behind one that times out is sent to the fresh worker before the next one, and each is
+/// judged on its own outputs (`wrong` fails where its neighbours pass).
+#[test]
+fn a_case_queued_behind_a_timeout_runs_on_the_fresh_worker() {
+    let dir = scratch("runner-queued-timeout");
+    let c = corpus(
+        &dir,
+        &[
+            ("k/body/a-ok", true, &[], body_expect()),
+            ("k/body/b/hang", true, &[], body_expect()),
+            ("k/body/c/wrong", true, &[], body_expect()),
+            ("k/body/d-ok", true, &[], body_expect()),
+        ],
+    );
+    let entrant = Entrant {
+        name: "scripted".into(),
+        factory: factory(Arc::default()),
+        expectations: Expectations::default(),
+    };
+    let (run, streamed) = run_with(
+        &c,
+        &entrant,
+        Options {
+            deadline: Duration::from_millis(300),
+            restart_budget: 5,
+            jobs: 1,
+        },
+    );
+    assert_eq!(streamed, 4);
+    let got: Vec<(String, Status)> = run
+        .results
+        .iter()
+        .map(|r| (r.case.clone(), r.status))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("k/body/a-ok".into(), Status::Pass),
+            ("k/body/b/hang".into(), Status::Timeout),
+            ("k/body/c/wrong".into(), Status::Fail),
+            ("k/body/d-ok".into(), Status::Pass),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With a budget of no restart, the case queued behind the first crash does not run: it is
+/// NOTRUN like every later one, exactly as without the queue.
+#[test]
+fn the_case_queued_behind_the_last_allowed_crash_is_notrun() {
+    let dir = scratch("runner-queued-budget");
+    let c = corpus(
+        &dir,
+        &[
+            ("k/body/a/panic", true, &[], body_expect()),
+            ("k/body/b-ok", true, &[], body_expect()),
+            ("k/body/c-ok", true, &[], body_expect()),
+        ],
+    );
+    let calls = Arc::new(AtomicUsize::new(0));
+    let entrant = Entrant {
+        name: "scripted".into(),
+        factory: factory(calls.clone()),
+        expectations: Expectations::default(),
+    };
+    let (run, _) = run_with(
+        &c,
+        &entrant,
+        Options {
+            restart_budget: 0,
+            ..Options::default()
+        },
+    );
+    let got: Vec<Status> = run.results.iter().map(|r| r.status).collect();
+    assert_eq!(got, vec![Status::Crash, Status::Notrun, Status::Notrun]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_matrix_run_streams_a_log_that_reads_back_with_verdicts() {
     let dir = scratch("runner-matrix");
