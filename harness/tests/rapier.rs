@@ -535,6 +535,53 @@ fn parry_loses_a_repeated_smallest_principal_moment() {
     );
 }
 
+/// Evidence for the known failure of `*/dynamics/limit/soft-return`: a rapier3d 0.36 joint's
+/// softness (natural frequency, damping ratio) regularises its limits; it is not a spring. A
+/// bare rapier3d world, no adapter: a 1 kg body on a LinX limit of [-0.1, 0.1] m, softness
+/// f = 10 / (2 pi) Hz, zeta = 1 (the mapping of stiffness 100, damping 20 for 1 kg), gravity
+/// off, 2 m/s along x, 60 Hz with the adapter's 8 solver iterations. A spring-damper would
+/// peak at 0.1 + 2 / (10 e) = 0.174 m and be back inside by 1 s. Rapier instead stops the
+/// outward motion further out (at about 0.19 m), then moves the body back without giving it
+/// any velocity, by a few millimetres per tenth of a second (its erp formula would pull at
+/// 10 / (1/6 + 2) = 4.6 /s, 0.4 m/s at 0.09 m), and lets it fall asleep outside (0.188 m at
+/// 1 s). If this test fails, upstream changed the model: rerun the case and revisit the entry.
+#[test]
+fn rapier_joint_softness_is_not_a_spring() {
+    use rapier3d::prelude::*;
+    let mut world = PhysicsWorld::new();
+    world.gravity = Vector::ZERO;
+    let at = Vector::new(0.0, 1.0, 0.0);
+    let fixed = world
+        .bodies
+        .insert(RigidBodyBuilder::fixed().translation(at));
+    let unit = MassProperties::new(Vector::ZERO, 1.0, Vector::splat(0.1));
+    let body = world.bodies.insert(
+        RigidBodyBuilder::dynamic()
+            .translation(at)
+            .additional_mass_properties(unit)
+            .linvel(Vector::new(2.0, 0.0, 0.0)),
+    );
+    let mut joint = GenericJoint::default();
+    joint.set_limits(JointAxis::LinX, [-0.1, 0.1]);
+    joint.softness = SpringCoefficients::new(10.0 / std::f32::consts::TAU, 1.0);
+    world.impulse_joints.insert(fixed, body, joint, true);
+    world.integration_parameters.dt = 1.0 / 60.0;
+    world.integration_parameters.num_solver_iterations = 8;
+    let mut x = Vec::new();
+    for step in 1..=60 {
+        world.step();
+        if step % 6 == 0 {
+            let b = &world.bodies[body];
+            x.push((b.translation().x, b.linvel().x));
+        }
+    }
+    let peak = x.iter().map(|p| p.0).fold(f32::MIN, f32::max);
+    assert!(peak > 0.185, "no further out than a spring would go: {x:?}");
+    // From 0.4 s on the body creeps back with no velocity, then stops outside.
+    assert!(x[3..].iter().all(|p| p.1.abs() < 0.01), "{x:?}");
+    assert!(x[9].0 > 0.18, "pulled back inside as a spring would: {x:?}");
+}
+
 #[test]
 fn an_acceleration_drive_converges_to_its_target_whatever_the_mass() {
     let mut k = Khr::default();
