@@ -458,8 +458,14 @@ enum Reply {
     Case(Execution, Duration),
 }
 
-/// The worker thread: owns the implementation, rebuilds it after a crash.
-fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
+/// The worker thread: owns the implementation, rebuilds it after a crash. `first` is the
+/// implementation's first handshake, which a rebuilt one must repeat.
+fn worker(
+    factory: Factory,
+    mut first: Option<Handshake>,
+    jobs: Receiver<Job>,
+    replies: Sender<Reply>,
+) {
     let mut imp: Option<Box<dyn Implementation + Send>> = None;
     for job in jobs {
         if imp.is_none() {
@@ -467,10 +473,10 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
                 Ok(mut fresh) => {
                     // Replay the handshake on a rebuilt implementation, as a process restart would.
                     if !matches!(job, Job::Handshake)
-                        && let Err(f) = call("handshake", || fresh.handshake())
+                        && let Err(r) = replay(fresh.as_mut(), first.as_ref())
                     {
                         let execution = Execution {
-                            outcomes: vec![Outcome::Decided(f.0)],
+                            outcomes: vec![Outcome::Decided(*r)],
                             crashed: true,
                         };
                         let _ = replies.send(Reply::Case(execution, Duration::ZERO));
@@ -509,7 +515,10 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
         };
         let reply = match job {
             Job::Handshake => match call("handshake", || current.handshake()) {
-                Ok(h) => Reply::Handshake(Ok(h)),
+                Ok(h) => {
+                    first = Some(h.clone());
+                    Reply::Handshake(Ok(h))
+                }
                 Err(f) => {
                     let (r, crashed) = *f;
                     if crashed {
@@ -533,18 +542,35 @@ fn worker(factory: Factory, jobs: Receiver<Job>, replies: Sender<Reply>) {
     }
 }
 
+/// The handshake of a rebuilt implementation: an error, or a handshake other than the first
+/// (an engine that changed under the run), is the case's failure.
+fn replay(imp: &mut dyn Implementation, first: Option<&Handshake>) -> Result<(), Box<CheckResult>> {
+    let h = call("handshake", || imp.handshake()).map_err(|f| Box::new(f.0))?;
+    match first {
+        Some(first) if *first != h => Err(boxed(
+            "handshake",
+            Status::HarnessError,
+            format!(
+                "the restarted implementation's handshake ({} {}) differs from its first one ({} {})",
+                h.version, h.engine, first.version, first.engine
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 struct Worker {
     jobs: Sender<Job>,
     replies: Receiver<Reply>,
 }
 
 impl Worker {
-    fn start(name: &str, factory: Factory) -> Option<Worker> {
+    fn start(name: &str, factory: Factory, first: Option<Handshake>) -> Option<Worker> {
         let (jobs, job_rx) = mpsc::channel();
         let (reply_tx, replies) = mpsc::channel();
         std::thread::Builder::new()
             .name(format!("impl-{name}"))
-            .spawn(move || worker(factory, job_rx, reply_tx))
+            .spawn(move || worker(factory, first, job_rx, reply_tx))
             .ok()?;
         Some(Worker { jobs, replies })
     }
@@ -584,6 +610,8 @@ pub struct ImplRunner {
     /// must say the same.
     expected: Option<ImplInfo>,
     restarts: u32,
+    /// The first handshake, which every restart must repeat.
+    first: Option<Handshake>,
     /// Cases dispatched and not collected yet, in order: the worker answers in that order.
     queue: VecDeque<InFlight>,
     /// When the last case's execution came back: the worker starts a queued case then.
@@ -610,6 +638,7 @@ impl ImplRunner {
             caps: None,
             expected: None,
             restarts: 0,
+            first: None,
             queue: VecDeque::new(),
             last_reply: None,
         }
@@ -627,7 +656,7 @@ impl ImplRunner {
 
     fn worker(&mut self) -> Result<&Worker, Box<CheckResult>> {
         if self.worker.is_none() {
-            let w = Worker::start(&self.name, self.factory.clone())
+            let w = Worker::start(&self.name, self.factory.clone(), self.first.clone())
                 .ok_or_else(|| boxed("handshake", Status::HarnessError, "cannot start a thread"))?;
             self.worker = Some(w);
         }
@@ -674,6 +703,7 @@ impl ImplRunner {
         }
         match w.replies.recv_timeout(deadline) {
             Ok(Reply::Handshake(Ok(h))) => {
+                self.first = Some(h.clone());
                 let info = ImplInfo {
                     name: self.name.clone(),
                     version: h.version,

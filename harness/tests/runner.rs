@@ -27,6 +27,8 @@ struct Scripted {
     config: Option<SimConfig>,
     steps: u32,
     pushed: f64,
+    /// The version its handshake gives (`1` when empty).
+    version: String,
 }
 
 impl Scripted {
@@ -47,7 +49,11 @@ impl Implementation for Scripted {
     fn handshake(&mut self) -> Result<Handshake, ImplError> {
         Ok(Handshake {
             name: "scripted".into(),
-            version: "1".into(),
+            version: if self.version.is_empty() {
+                "1".into()
+            } else {
+                self.version.clone()
+            },
             engine: "none".into(),
             protocol_version: PROTOCOL_VERSION,
             capabilities: self.caps.clone(),
@@ -453,6 +459,43 @@ fn the_case_queued_behind_the_last_allowed_crash_is_notrun() {
     );
     let got: Vec<Status> = run.results.iter().map(|r| r.status).collect();
     assert_eq!(got, vec![Status::Crash, Status::Notrun, Status::Notrun]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An implementation rebuilt after a crash must give its first handshake again: one that
+/// changed its version under the run makes the next case a HARNESS_ERROR on `handshake`.
+#[test]
+fn a_restart_with_another_handshake_is_a_harness_error() {
+    let dir = scratch("runner-replayed-handshake");
+    let c = corpus(
+        &dir,
+        &[
+            ("k/body/a/panic", true, &[], body_expect()),
+            ("k/body/b-ok", true, &[], body_expect()),
+        ],
+    );
+    let builds = Arc::new(AtomicUsize::new(0));
+    let factory: Factory = Arc::new(move || {
+        let n = builds.fetch_add(1, Ordering::SeqCst);
+        Box::new(Scripted {
+            caps: Scripted::caps(),
+            version: format!("build {n}"),
+            ..Scripted::default()
+        }) as Box<dyn Implementation + Send>
+    });
+    let mut runner = ImplRunner::new("scripted", factory, Options::default());
+    let crashed = runner.run_case(&c, &c.entries[0]);
+    assert_eq!(statuses(&crashed), vec![("load".into(), Status::Crash)]);
+    let after = runner.run_case(&c, &c.entries[1]);
+    assert_eq!(
+        statuses(&after),
+        vec![("handshake".into(), Status::HarnessError)]
+    );
+    assert!(
+        after[0].message.contains("(build 1") && after[0].message.contains("(build 0"),
+        "{}",
+        after[0].message
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
