@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-pub(crate) use ::reference::expect::colliders::{axis_scale, nearly_equal, stretch, uniform};
+pub(crate) use ::reference::expect::colliders::{nearly_equal, stretch};
 use ::reference::expect::{ScaledShape, Unabsorbed};
 use ::reference::scene::{MeshId, Shape, TriangleMesh};
 

@@ -1,16 +1,17 @@
 //! Canonical shapes -> parry shapes, with the collider node's scale baked in, and back.
 //!
 //! A collider's world matrix is its rigid pose times the stretch `S` (see
-//! [`crate::adapters::scale`]). What each shape does with `S`:
-//! - sphere: uniform `S` scales the radius; a non-uniform one is an ellipsoid: not supported;
-//! - box: an axis-aligned `S` (diagonal) scales the size; a sheared one: not supported;
-//! - capsule: uniform `S` only (Rapier's caps are spheres); different top and bottom radii
-//!   (a tapered capsule) have no Rapier shape: the convex hull of points on the two cap spheres
-//!   (radial error below 0.5 %, any `S` applied to the points), said in the load notes;
-//! - cylinder: `S` diagonal with equal x and z scales; equal radii give a Rapier cylinder, one
-//!   zero radius a cone (flipped in a one-part compound when the apex is at the bottom),
-//!   two different radii a frustum, approximated by the convex hull of two 64-gons (radial error
-//!   below 0.13 %, said in the load notes);
+//! [`crate::adapters::scale`]). Which `S` a primitive absorbs, and how, is the reference's
+//! rule ([`reference::expect::colliders::scaled`], [D-COLLIDER-SCALE]): the adapter builds the
+//! scaled primitive it gives, and a primitive whose kind the scale would change (an ellipsoid,
+//! a sheared box, a non-uniformly scaled capsule, an oval cylinder) is not supported. Then:
+//! - a capsule with different top and bottom radii (tapered) has no Rapier shape: the convex
+//!   hull of points on the two cap spheres (radial error below 0.5 %, any `S` applied to the
+//!   points), said in the load notes;
+//! - a cylinder with equal radii is a Rapier cylinder, with one zero radius a cone (flipped in
+//!   a one-part compound when the apex is at the bottom), with two different radii a frustum,
+//!   approximated by the convex hull of two 64-gons (radial error below 0.13 %, said in the
+//!   load notes);
 //! - convex, trimesh: any `S` (even a shear) is applied to the vertices exactly; a mirroring `S`
 //!   flips the triangles' winding so the trimesh keeps its outward side.
 
@@ -22,10 +23,11 @@ use rapier3d::geometry::{SharedShape, TypedShape};
 use rapier3d::math::{Pose, Rotation, Vector};
 use serde_json::{Map, Value, json};
 
+use ::reference::expect::colliders::scaled;
 use ::reference::scene::{MeshId, Shape, TriangleMesh};
 
 use super::convert::real;
-use crate::adapters::scale::{axis_scale, nearly_equal, uniform};
+use crate::adapters::scale::nearly_equal;
 use crate::implementation::ImplError;
 
 /// Segments of the polygons approximating a frustum.
@@ -55,45 +57,56 @@ pub(super) fn build(
             approximation: None,
         })
     };
+    if let Shape::Capsule {
+        height,
+        radius_top,
+        radius_bottom,
+    } = *shape
+        && !nearly_equal(radius_top, radius_bottom)
+    {
+        return tapered_capsule(height, radius_top, radius_bottom, s);
+    }
+    let primitive = || {
+        let absorbed = scaled(shape, s);
+        match absorbed.unabsorbed {
+            None => Ok(absorbed.shape),
+            Some(_) => Err(unsupported(match shape {
+                Shape::Sphere { .. } => "a sphere under non-uniform scale (an ellipsoid)",
+                Shape::Box { .. } => "a box under a sheared scale",
+                Shape::Capsule { .. } => "a capsule under non-uniform scale",
+                _ => "a cylinder under a scale that is not round about its axis",
+            })),
+        }
+    };
     match shape {
-        Shape::Sphere { radius } => {
-            let k = axis_scale(s)
-                .as_ref()
-                .and_then(uniform)
-                .ok_or_else(|| unsupported("a sphere under non-uniform scale (an ellipsoid)"))?;
-            exact(SharedShape::ball(real(radius * k, "sphere radius")?))
-        }
-        Shape::Box { size } => {
-            let k = axis_scale(s).ok_or_else(|| unsupported("a box under a sheared scale"))?;
-            let half = size.component_mul(&k) / 2.0;
-            exact(SharedShape::cuboid(
-                real(half.x, "box size")?,
-                real(half.y, "box size")?,
-                real(half.z, "box size")?,
-            ))
-        }
-        Shape::Capsule {
-            height,
-            radius_top,
-            radius_bottom,
-        } => {
-            if !nearly_equal(*radius_top, *radius_bottom) {
-                return tapered_capsule(*height, *radius_top, *radius_bottom, s);
+        Shape::Sphere { .. }
+        | Shape::Box { .. }
+        | Shape::Capsule { .. }
+        | Shape::Cylinder { .. } => match primitive()? {
+            Shape::Sphere { radius } => exact(SharedShape::ball(real(radius, "sphere radius")?)),
+            Shape::Box { size } => {
+                let half = size / 2.0;
+                exact(SharedShape::cuboid(
+                    real(half.x, "box size")?,
+                    real(half.y, "box size")?,
+                    real(half.z, "box size")?,
+                ))
             }
-            let k = axis_scale(s)
-                .as_ref()
-                .and_then(uniform)
-                .ok_or_else(|| unsupported("a capsule under non-uniform scale"))?;
-            exact(SharedShape::capsule_y(
-                real(height * k / 2.0, "capsule height")?,
-                real(radius_top * k, "capsule radius")?,
-            ))
-        }
-        Shape::Cylinder {
-            height,
-            radius_top,
-            radius_bottom,
-        } => cylinder(*height, *radius_top, *radius_bottom, s),
+            Shape::Capsule {
+                height, radius_top, ..
+            } => exact(SharedShape::capsule_y(
+                real(height / 2.0, "capsule height")?,
+                real(radius_top, "capsule radius")?,
+            )),
+            Shape::Cylinder {
+                height,
+                radius_top,
+                radius_bottom,
+            } => cylinder(height, radius_top, radius_bottom),
+            Shape::Convex { .. } | Shape::Trimesh { .. } => {
+                Err(ImplError::Failed("a primitive scaled into a mesh".into()))
+            }
+        },
         Shape::Convex { mesh } => {
             let points = stretched_points(mesh_of(meshes, *mesh)?, s)?;
             let hull = SharedShape::convex_hull(&points).ok_or_else(|| {
@@ -143,11 +156,9 @@ fn stretched_points(mesh: &TriangleMesh, s: &Matrix3<f64>) -> Result<Vec<Vector>
         .collect()
 }
 
-fn cylinder(height: f64, top: f64, bottom: f64, s: &Matrix3<f64>) -> Result<Built, ImplError> {
-    let k = axis_scale(s)
-        .filter(|k| nearly_equal(k.x, k.z))
-        .ok_or_else(|| unsupported("a cylinder under a scale that is not round about its axis"))?;
-    let (half, top, bottom) = (height * k.y / 2.0, top * k.x, bottom * k.x);
+/// A cylinder already scaled: a Rapier cylinder, a cone, or a frustum's hull.
+fn cylinder(height: f64, top: f64, bottom: f64) -> Result<Built, ImplError> {
+    let half = height / 2.0;
     let half_f = real(half, "cylinder height")?;
     if nearly_equal(top, bottom) {
         return Ok(Built {
