@@ -104,22 +104,31 @@ fn mass_deviation(want: MassValue, got: MassReport) -> Option<f64> {
     }
 }
 
-/// `1 / m` (0 for infinite); NaN for a value the implementation leaves unspecified, so the
+/// The inverse inertia tensor of a report, by the reference's rule for a principal form
+/// (`R diag(1/d) R^T`, an infinite moment giving 0); NaN where a moment is unspecified, so the
 /// comparison with a given value fails.
-fn inverse(m: MassReport) -> f64 {
-    match m {
-        MassReport::Infinite => 0.0,
-        MassReport::Finite(v) => 1.0 / v,
-        // Not reported where the file gives a value: no number to compare, a deviation of NaN.
-        MassReport::Unspecified => f64::NAN,
-    }
-}
-
-/// The inverse inertia tensor `R diag(1/d) R^T` of a report (infinite moments give 0).
 fn reported_inverse_tensor(d: &[MassReport; 3], q: [f64; 4]) -> Matrix3<f64> {
-    let r = geometry::rotation(q).to_rotation_matrix().into_inner();
-    r * Matrix3::from_diagonal(&Vector3::new(inverse(d[0]), inverse(d[1]), inverse(d[2])))
-        * r.transpose()
+    use reference::expect::bodies::InertiaExpect as Reference;
+    use reference::scene::{Inertia, MassValue as Moment};
+    let moment = |m: MassReport| match m {
+        MassReport::Infinite => Some(Moment::Infinite),
+        MassReport::Finite(v) => Some(Moment::Finite(v)),
+        MassReport::Unspecified => None,
+    };
+    let given = match (moment(d[0]), moment(d[1]), moment(d[2])) {
+        (Some(x), Some(y), Some(z)) => Inertia::Principal {
+            diagonal: [x, y, z],
+            orientation: geometry::rotation(q),
+        },
+        _ => return Matrix3::from_element(f64::NAN),
+    };
+    match reference::expect::bodies::inertia(&given) {
+        Reference::Given {
+            inverse_tensor: Some(t),
+            ..
+        } => t,
+        _ => Matrix3::from_element(f64::NAN),
+    }
 }
 
 /// Numeric shape parameters of the reference's shape JSON, by the report's names.
