@@ -61,6 +61,18 @@ fn relative_rotation(a: &Isometry3<f64>, b: &Isometry3<f64>) -> UnitQuaternion<f
     a.rotation.inverse() * b.rotation
 }
 
+/// The range of the metric of a limit of `kind` on `axes` axes (the table above; the twist's
+/// open end at -pi is taken as closed): a bound at or beyond an end of it constrains nothing on
+/// that side. Any other axis count: the whole line.
+pub fn range(kind: DofKind, axes: usize) -> (f64, f64) {
+    match (kind, axes) {
+        (DofKind::Linear, 2 | 3) => (0.0, f64::INFINITY),
+        (DofKind::Angular, 1) => (-PI, PI),
+        (DofKind::Angular, 2 | 3) => (0.0, PI),
+        _ => (f64::NEG_INFINITY, f64::INFINITY),
+    }
+}
+
 /// Coupled linear metric: 1 axis the signed offset `e_i · d`, 2 axes the distance from the line
 /// through A along the remaining axis, 3 axes the distance `|d|`. See the module doc for
 /// invalid `axes` (empty set: `0.0`).

@@ -6,7 +6,7 @@ use std::f64::consts::{FRAC_PI_2, FRAC_PI_3, FRAC_PI_4, FRAC_PI_6, PI, SQRT_2};
 use nalgebra::{Isometry3, Quaternion, Translation3, Unit, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::metrics::{
-    LimitEval, angular_metric, evaluate, linear_metric, total_angle, twist_angle, violation,
+    LimitEval, angular_metric, evaluate, linear_metric, range, total_angle, twist_angle, violation,
 };
 use reference::scene::{DofKind, Limit, LimitSet};
 
@@ -800,19 +800,20 @@ proptest! {
         prop_assert!((cyl.hypot(along) - dist).abs() < 1e-9);
     }
 
-    /// Cone and total angle lie in [0, pi], the twist in (-pi, pi]; nothing is ever NaN, also
-    /// at the exact quarter and half turns the strategy mixes in.
+    /// Every metric lies in its `range` (cone and total angle in [0, pi], the twist in
+    /// (-pi, pi], distances from 0); nothing is ever NaN, also at the exact quarter and half
+    /// turns the strategy mixes in.
     #[test]
     fn ranges(a in isometry(), b in isometry()) {
         for axes in AXIS_SETS {
             let l = linear_metric(axes, &a, &b);
-            prop_assert!(l.is_finite());
+            let (lo, hi) = range(DofKind::Linear, axes.len());
+            prop_assert!(l.is_finite() && (lo..=hi).contains(&l), "{axes:?}: {l}");
             let r = angular_metric(axes, &a, &b);
-            prop_assert!(r.is_finite());
+            let (lo, hi) = range(DofKind::Angular, axes.len());
+            prop_assert!((lo..=hi).contains(&r), "{axes:?}: {r}");
             if axes.len() == 1 {
-                prop_assert!(r > -PI && r <= PI, "twist {r}");
-            } else {
-                prop_assert!((0.0..=PI).contains(&r), "{axes:?}: {r}");
+                prop_assert!(r > -PI, "twist {r}");
             }
         }
         // total angle >= cone angle (turning e_k by theta takes a rotation of at least theta)

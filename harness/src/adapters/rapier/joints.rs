@@ -104,55 +104,34 @@ enum Plan {
 fn plan(limit: &Limit, coupled: bool) -> Result<Plan, ImplError> {
     let n = if coupled { limit.axes.len() } else { 1 };
     // Zero range: both bounds 0 on one axis; a maximum distance or angle of 0 on coupled axes.
-    let zero = limit.max == Some(0.0) && (n > 1 || limit.min == Some(0.0));
-    match (limit.kind, n) {
-        (_, _) if zero => Ok(Plan::Lock),
-        (DofKind::Linear, 1) => match (limit.min, limit.max) {
-            (None, None) => Ok(Plan::Nothing),
-            (min, max) => Ok(Plan::Range(
-                min.unwrap_or(-f64::from(f32::MAX)),
-                max.unwrap_or(f64::from(f32::MAX)),
-            )),
-        },
-        (DofKind::Linear, _) => {
-            if limit.min.is_some_and(|m| m > 0.0) {
-                return Err(unsupported(
-                    "a coupled linear limit with min > 0 (Rapier's coupled limit has only a maximum)",
-                ));
-            }
-            match limit.max {
-                None => Ok(Plan::Nothing),
-                Some(max) if max < 0.0 => Err(unsupported("a coupled linear limit with max < 0")),
-                Some(max) => Ok(Plan::Coupled(0.0, max)),
-            }
+    if limit.max == Some(0.0) && (n > 1 || limit.min == Some(0.0)) {
+        return Ok(Plan::Lock);
+    }
+    // A bound at or beyond an end of its metric's range says nothing on that side.
+    let (lo, hi) = ::reference::metrics::range(limit.kind, n);
+    let min = limit.min.filter(|m| *m > lo);
+    let max = limit.max.filter(|m| *m < hi);
+    match (limit.kind, n, min, max) {
+        (_, _, None, None) => Ok(Plan::Nothing),
+        (DofKind::Linear, 1, min, max) => Ok(Plan::Range(
+            min.unwrap_or(-f64::from(f32::MAX)),
+            max.unwrap_or(f64::from(f32::MAX)),
+        )),
+        (DofKind::Linear, _, Some(_), _) => Err(unsupported(
+            "a coupled linear limit with min > 0 (Rapier's coupled limit has only a maximum)",
+        )),
+        (DofKind::Linear, _, None, Some(max)) if max < 0.0 => {
+            Err(unsupported("a coupled linear limit with max < 0"))
         }
-        (DofKind::Angular, 1) => {
-            let min = limit.min.unwrap_or(-PI).max(-PI);
-            let max = limit.max.unwrap_or(PI).min(PI);
-            if min <= -PI && max >= PI {
-                Ok(Plan::Nothing)
-            } else {
-                Ok(Plan::Range(min, max))
-            }
+        (DofKind::Linear, _, None, max) => Ok(Plan::Coupled(0.0, max.unwrap_or(hi))),
+        (DofKind::Angular, 1, min, max) => Ok(Plan::Range(min.unwrap_or(lo), max.unwrap_or(hi))),
+        // -1 keeps Rapier's minimum cone row inactive (it activates when angle <= min).
+        (DofKind::Angular, 2, min, max) => {
+            Ok(Plan::Coupled(min.unwrap_or(-1.0), max.unwrap_or(hi)))
         }
-        (DofKind::Angular, 2) => {
-            // The cone angle is in [0, pi]: a bound outside says nothing on that side; -1 keeps
-            // Rapier's minimum row inactive (it activates when angle <= min).
-            let min = limit.min.filter(|m| *m > 0.0).unwrap_or(-1.0);
-            let max = limit.max.unwrap_or(PI);
-            if min < 0.0 && max >= PI {
-                Ok(Plan::Nothing)
-            } else {
-                Ok(Plan::Coupled(min, max.min(PI)))
-            }
-        }
-        (DofKind::Angular, _) => match limit.max {
-            None => Ok(Plan::Nothing),
-            Some(max) if max >= PI && limit.min.is_none_or(|m| m <= 0.0) => Ok(Plan::Nothing),
-            Some(_) => Err(unsupported(
-                "a limit on 3 coupled angular axes (Rapier couples at most 2 angular axes)",
-            )),
-        },
+        (DofKind::Angular, _, _, _) => Err(unsupported(
+            "a limit on 3 coupled angular axes (Rapier couples at most 2 angular axes)",
+        )),
     }
 }
 
