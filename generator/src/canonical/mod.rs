@@ -1,135 +1,144 @@
 //! Canonical JSON text: sorted keys, two-space indentation, shortest round-trip floats, a final
 //! newline. The same value always gives the same bytes, whatever serde_json features are on.
+//!
+//! Layout: a container whose one-line text (`, ` and `: ` separators) is at most 100 bytes
+//! stays on one line, and so does an array of at most 16 scalars; any other container puts
+//! one member per line, indented by two spaces per level.
+//!
+//! Values are recorded on a [`Tape`] first (each scalar formatted once, each container's
+//! one-line length known when it closes), then written in one pass. Typed values go on the
+//! tape straight through serde ([`Tape::push`]) with the meaning `serde_json::to_value` gives
+//! them, floats optionally rounded on the way: no `Value` is built for them.
 
-use serde_json::{Map, Value};
+mod ser;
+mod tape;
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::ser::Formatter;
+
+pub use tape::Tape;
+
+/// Containers whose one-line text is at most this long stay on one line.
+const INLINE: usize = 100;
+/// Arrays of at most this many scalars stay on one line whatever their length.
+const SHORT_ARRAY: usize = 16;
+
+/// Why a typed value has no canonical text (its `Serialize` failed, or a map key is not a
+/// string or a scalar).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Error(String);
+
+impl serde::ser::Error for Error {
+    fn custom<T: std::fmt::Display>(msg: T) -> Error {
+        Error(msg.to_string())
+    }
+}
 
 /// Pretty-print `value` with every object's keys sorted.
 pub fn to_string(value: &Value) -> String {
     let mut out = Vec::with_capacity(4096);
     write_to(value, &mut out);
-    // Every piece written is UTF-8 (serde_json text and ASCII punctuation).
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    text(out)
 }
 
 /// Append the canonical text of `value` (with its final newline) to `out`.
 pub fn write_to(value: &Value, out: &mut Vec<u8>) {
-    write(value, 0, out);
-    out.push(b'\n');
+    let mut tape = Tape::new();
+    tape.push_value(value);
+    tape.write_to(out);
 }
 
-/// Containers whose one-line text is at most this long stay on one line.
-const INLINE: usize = 100;
+/// The canonical text of a typed value: the text of `serde_json::to_value(value)`.
+pub fn to_string_of<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    let mut tape = Tape::new();
+    tape.push(value, None)?;
+    Ok(tape.to_text())
+}
 
-/// An object's members in key order (serde_json's default map is already sorted; a map that
-/// keeps insertion order is sorted here).
-fn members(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
-    let mut v: Vec<(&String, &Value)> = map.iter().collect();
-    if !v.is_sorted_by(|a, b| a.0 <= b.0) {
-        v.sort_unstable_by(|a, b| a.0.cmp(b.0));
+impl Tape {
+    /// Record `value` as `serde_json::to_value` would make it, every float rounded to `round`
+    /// decimals ([`round`]) when set, as `label::round_floats_in_place` rounds a `Value`.
+    /// On error nothing is recorded.
+    pub fn push<T: Serialize + ?Sized>(
+        &mut self,
+        value: &T,
+        round: Option<i32>,
+    ) -> Result<(), Error> {
+        let mark = self.mark();
+        let result = value.serialize(&mut ser::Ser { tape: self, round });
+        if result.is_err() {
+            self.rewind(mark);
+        }
+        result
     }
-    v
-}
 
-/// A scalar (or a key string) as serde_json writes it.
-fn scalar<T: serde::Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) {
-    // Writing a string, number, bool or null into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, value);
-}
-
-/// Append the one-line canonical text (sorted keys, `, ` and `: ` separators) of `value`,
-/// giving up (returning false, `out` then holds a partial text) as soon as `out` is longer
-/// than `limit` bytes: the caller only needs to know whether the whole text fits.
-fn inline(value: &Value, out: &mut Vec<u8>, limit: usize) -> bool {
-    match value {
-        Value::Object(map) => {
-            out.push(b'{');
-            for (i, (key, item)) in members(map).into_iter().enumerate() {
-                if i > 0 {
-                    out.extend_from_slice(b", ");
-                }
-                scalar(key.as_str(), out);
-                out.extend_from_slice(b": ");
-                if !inline(item, out, limit) {
-                    return false;
-                }
-            }
-            out.push(b'}');
-        }
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.extend_from_slice(b", ");
-                }
-                if !inline(item, out, limit) {
-                    return false;
-                }
-            }
-            out.push(b']');
-        }
-        other => scalar(other, out),
+    /// Record a `serde_json` value.
+    pub fn push_value(&mut self, value: &Value) {
+        self.value(value);
     }
-    out.len() <= limit
-}
 
-fn write(value: &Value, indent: usize, out: &mut Vec<u8>) {
-    if value.is_object() || value.is_array() {
-        let start = out.len();
-        if inline(value, out, start + INLINE) {
-            return;
-        }
-        out.truncate(start);
+    /// Open an object on the tape: record members with [`Tape::key`] and a value each, then
+    /// [`Tape::end_object`] with the returned handle. Members may come in any key order.
+    pub fn begin_object(&mut self) -> ObjectStart {
+        ObjectStart(self.open(true))
     }
-    match value {
-        Value::Object(map) if !map.is_empty() => {
-            let members = members(map);
-            out.extend_from_slice(b"{\n");
-            for (i, (key, item)) in members.iter().enumerate() {
-                pad(indent + 1, out);
-                scalar(key.as_str(), out);
-                out.extend_from_slice(b": ");
-                write(item, indent + 1, out);
-                if i + 1 < members.len() {
-                    out.push(b',');
-                }
-                out.push(b'\n');
-            }
-            pad(indent, out);
-            out.push(b'}');
-        }
-        Value::Array(items) if !items.is_empty() => {
-            // Short arrays of scalars (vectors, quaternions, index lists) stay on one line.
-            if items.len() <= 16 && items.iter().all(|v| !v.is_array() && !v.is_object()) {
-                out.push(b'[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.extend_from_slice(b", ");
-                    }
-                    scalar(item, out);
-                }
-                out.push(b']');
-                return;
-            }
-            out.extend_from_slice(b"[\n");
-            for (i, item) in items.iter().enumerate() {
-                pad(indent + 1, out);
-                write(item, indent + 1, out);
-                if i + 1 < items.len() {
-                    out.push(b',');
-                }
-                out.push(b'\n');
-            }
-            pad(indent, out);
-            out.push(b']');
-        }
-        other => scalar(other, out),
+
+    /// Record the key of the next member of the open object.
+    pub fn member(&mut self, key: &str) {
+        self.key(key);
+    }
+
+    /// Close an object opened by [`Tape::begin_object`] (after any object opened in it).
+    pub fn end_object(&mut self, object: ObjectStart) {
+        self.close(object.0);
+    }
+
+    /// The canonical text of the recorded value, with its final newline.
+    pub fn to_text(&self) -> String {
+        let mut out = Vec::with_capacity(self.text.len() * 2 + 64);
+        self.write_to(&mut out);
+        text(out)
     }
 }
 
-fn pad(indent: usize, out: &mut Vec<u8>) {
-    for _ in 0..indent {
-        out.extend_from_slice(b"  ");
-    }
+/// An object opened on a [`Tape`].
+#[derive(Debug)]
+#[must_use = "an object must be closed with Tape::end_object"]
+pub struct ObjectStart(usize);
+
+/// Every piece written is UTF-8 (serde_json text and ASCII punctuation).
+fn text(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A string as serde_json writes it (quoted, escaped).
+fn write_str(s: &str, out: &mut Vec<u8>) {
+    // Writing a string into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, s);
+}
+
+/// A number, boolean or null as serde_json writes it.
+fn write_scalar(v: &Value, out: &mut Vec<u8>) {
+    let _ = serde_json::to_writer(&mut *out, v);
+}
+
+fn write_f64(x: f64, out: &mut Vec<u8>) {
+    // Writing into a Vec cannot fail; callers pass finite numbers (others are `null`).
+    let _ = serde_json::ser::CompactFormatter.write_f64(out, x);
+}
+
+fn write_f32(x: f32, out: &mut Vec<u8>) {
+    let _ = serde_json::ser::CompactFormatter.write_f32(out, x);
+}
+
+fn write_u64(x: u64, out: &mut Vec<u8>) {
+    let _ = serde_json::ser::CompactFormatter.write_u64(out, x);
+}
+
+fn write_i64(x: i64, out: &mut Vec<u8>) {
+    let _ = serde_json::ser::CompactFormatter.write_i64(out, x);
 }
 
 /// Round to `decimals` places, so generated numbers are short and exact in text
