@@ -18,6 +18,10 @@ use generator::{corpus, sample, strategy};
 use proptest::strategy::BoxedStrategy;
 use reference::profile::Profile;
 
+/// The allocator of the `physics-cts` binary, whose `generate` command writes the corpus.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

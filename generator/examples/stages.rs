@@ -1,23 +1,29 @@
-//! Per-stage time of whole valid cases by node count (profiling aid).
+//! Profiling aid: the time of each stage of whole valid cases by scene size, or (`whole`) just
+//! whole cases, to measure with `perf stat -e task-clock` on a busy machine (CPU time, not
+//! wall time). `cargo run --release --example stages -- [stages|whole] [count] [profile]`
 use std::time::Instant;
 
 use generator::{canonical, corpus, label, sample, strategy};
 use reference::profile::Profile;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
-    let mut tape = canonical::Tape::new();
+    let args: Vec<String> = std::env::args().collect();
+    let whole = args.get(1).is_some_and(|a| a == "whole");
+    let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(400);
+    let profiles: Vec<Profile> = match args.get(3) {
+        Some(id) => Profile::ALL.into_iter().filter(|p| p.id() == id).collect(),
+        None => Profile::ALL.to_vec(),
+    };
     let dir = tempfile::tempdir_in("/dev/shm").expect("dir");
-    let n: u64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(400);
-    for profile in [
-        Profile::Khr2024Draft,
-        Profile::Omi2023,
-        Profile::VrmcConstraintsDraft,
-    ] {
+    let mut tape = canonical::Tape::new();
+    let mut encoder = corpus::Encoder::default();
+    for profile in profiles {
         let strategy = strategy::large_scene(profile);
         let mut rows: Vec<(usize, [f64; 7])> = Vec::new();
+        let mut done = 0;
         for i in 0..n {
             let t0 = Instant::now();
             let Some(scene) = sample::sample(&strategy, 1, i, 0) else {
@@ -29,12 +35,29 @@ fn main() {
             if !(10..=50).contains(&nodes) {
                 continue;
             }
-            let t2 = Instant::now();
             let case = corpus::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
-            let bytes = case.bytes();
+            if whole {
+                let e = encoder.encode(&case, dir.path()).expect("encode");
+                std::fs::write(dir.path().join("case.expect.json"), &e.expect).expect("w");
+                done += 1;
+                if std::env::var_os("SIZES").is_some() {
+                    let gltf = case.bytes().len();
+                    let bin: usize = case.siblings.values().map(Vec::len).sum();
+                    let pairs = e.expect.matches("\"allows_ab\"").count();
+                    println!(
+                        "size nodes={nodes} gltf={gltf} bin={bin} expect={} pairs={pairs}",
+                        e.expect.len()
+                    );
+                }
+                continue;
+            }
+            let t2 = Instant::now();
+            let bytes = case.bytes_with(&mut tape);
             let t3 = Instant::now();
             let reading = label::read_written(&case, &bytes, dir.path()).expect("read");
             let t4 = Instant::now();
+            let evaluated = label::evaluate(&reading);
+            std::hint::black_box(&evaluated);
             let t5 = Instant::now();
             let text = corpus::expect_text(&case, &reading, &mut tape);
             let t6 = Instant::now();
@@ -54,8 +77,12 @@ fn main() {
                 ],
             ));
         }
+        if whole {
+            println!("{profile:?}: {done} whole cases");
+            continue;
+        }
         println!(
-            "{profile:?}: {} cases. stages: sample render gltf-text read expect-doc expect-text write (µs, median per bucket)",
+            "{profile:?}: {} cases. stages: sample render gltf-text read evaluate expect-text(evaluates again) write (µs, median per bucket)",
             rows.len()
         );
         for (lo, hi) in [(10, 19), (20, 29), (30, 39), (40, 50), (10, 50)] {
@@ -69,10 +96,8 @@ fn main() {
                 v.sort_by(f64::total_cmp);
                 v[v.len() / 2]
             };
-            let mut tot: Vec<f64> = b.iter().map(|r| r.1.iter().sum()).collect();
-            tot.sort_by(f64::total_cmp);
             println!(
-                "  nodes {lo}-{hi} ({:3}): {:7.1} {:7.1} {:7.1} {:7.1} {:7.1} {:7.1} {:7.1}  total med {:7.1}",
+                "  nodes {lo}-{hi} ({:3}): {:7.1} {:7.1} {:7.1} {:7.1} {:7.1} {:7.1} {:7.1}",
                 b.len(),
                 med(0),
                 med(1),
@@ -80,8 +105,7 @@ fn main() {
                 med(3),
                 med(4),
                 med(5),
-                med(6),
-                tot[tot.len() / 2]
+                med(6)
             );
         }
     }

@@ -67,6 +67,7 @@ impl Tape {
         round: Option<i32>,
     ) -> Result<(), Error> {
         let mark = self.mark();
+        let round = round.map(Rounding::new);
         let result = value.serialize(&mut ser::Ser { tape: self, round });
         if result.is_err() {
             self.rewind(mark);
@@ -113,10 +114,23 @@ fn text(out: Vec<u8>) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// A string as serde_json writes it (quoted, escaped).
+/// A string as serde_json writes it (quoted, escaped). serde_json escapes only quotes,
+/// backslashes and the control characters below 0x20: a string without them is written as is.
 fn write_str(s: &str, out: &mut Vec<u8>) {
-    // Writing a string into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, s);
+    if plain(s) {
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Writing a string into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// A string serde_json writes as it is, between quotes.
+fn plain(s: &str) -> bool {
+    s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 /// A number, boolean or null as serde_json writes it.
@@ -141,12 +155,25 @@ fn write_i64(x: i64, out: &mut Vec<u8>) {
     let _ = serde_json::ser::CompactFormatter.write_i64(out, x);
 }
 
+/// [`round`] with the factor `10^decimals` computed once (the same bits as `round`).
+#[derive(Clone, Copy, Debug)]
+struct Rounding(f64);
+
+impl Rounding {
+    fn new(decimals: i32) -> Rounding {
+        Rounding(10f64.powi(decimals))
+    }
+
+    fn apply(self, x: f64) -> f64 {
+        let r = (x * self.0).round() / self.0;
+        if r == 0.0 { 0.0 } else { r }
+    }
+}
+
 /// Round to `decimals` places, so generated numbers are short and exact in text
 /// (e.g. `round(0.123456, 3) == 0.123`). Never returns `-0.0`.
 pub fn round(x: f64, decimals: i32) -> f64 {
-    let f = 10f64.powi(decimals);
-    let r = (x * f).round() / f;
-    if r == 0.0 { 0.0 } else { r }
+    Rounding::new(decimals).apply(x)
 }
 
 #[cfg(test)]
@@ -307,6 +334,147 @@ mod tests {
         assert_eq!(to_string(&fits).len(), 101, "one line and a newline");
         let over = json!({"k": "x".repeat(92)});
         assert!(to_string(&over).starts_with("{\n  \"k\": "));
+    }
+
+    /// A typed value with every serde shape: fields out of key order, options, every kind of
+    /// enum variant, `f32`, non-finite floats, maps with integer keys, a flattened map that
+    /// repeats a field's key, bytes, characters and strings that need escaping.
+    mod typed {
+        use std::collections::BTreeMap;
+
+        use serde::Serialize;
+
+        #[derive(Serialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Kind {
+            Unit,
+            Newtype(f64),
+            Tuple(i8, f32),
+            Struct { zeta: u64, alpha: Option<i64> },
+        }
+
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "snake_case")]
+        pub enum Tagged {
+            Sphere { radius: f64 },
+            Box { size: [f64; 3] },
+        }
+
+        #[derive(Serialize)]
+        pub struct Inner {
+            pub z: f64,
+            pub a: Vec<f32>,
+            #[serde(flatten)]
+            pub shape: Tagged,
+            #[serde(flatten)]
+            pub extra: BTreeMap<String, i32>,
+        }
+
+        #[derive(Serialize)]
+        pub struct Outer {
+            pub zulu: Vec<Kind>,
+            pub mike: Option<Inner>,
+            pub alpha: String,
+            #[serde(with = "serde_bytes_as_seq")]
+            pub bytes: Vec<u8>,
+            pub letter: char,
+            pub by_index: BTreeMap<u32, f64>,
+            pub nothing: (),
+            pub pair: (bool, i128),
+        }
+
+        mod serde_bytes_as_seq {
+            pub fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(v)
+            }
+        }
+    }
+
+    fn outer(x: f64, y: f32, n: usize, s: String) -> typed::Outer {
+        use typed::*;
+        let mut extra = std::collections::BTreeMap::new();
+        extra.insert("z".to_owned(), 7); // repeats the field `z`: the last value wins
+        extra.insert("b".to_owned(), -1);
+        Outer {
+            zulu: vec![
+                Kind::Unit,
+                Kind::Newtype(x),
+                Kind::Tuple(-3, y),
+                Kind::Struct {
+                    zeta: n as u64,
+                    alpha: None,
+                },
+                Kind::Newtype(f64::NAN),
+                Kind::Newtype(f64::INFINITY),
+            ],
+            mike: Some(Inner {
+                z: x * 3.0,
+                a: vec![y; n % 20],
+                shape: if n % 2 == 0 {
+                    Tagged::Sphere { radius: x }
+                } else {
+                    Tagged::Box { size: [x, -x, 0.5] }
+                },
+                extra,
+            }),
+            alpha: s.clone(),
+            bytes: s.bytes().take(n).collect(),
+            letter: s.chars().next().unwrap_or('"'),
+            by_index: (0..n as u32)
+                .map(|k| (k * 7 % 5, f64::from(k) * x))
+                .collect(),
+            nothing: (),
+            pair: (n % 3 == 0, -(n as i128)),
+        }
+    }
+
+    proptest::proptest! {
+        /// A value recorded through serde gives the text of the same value recorded directly.
+        #[test]
+        fn serde_recording_of_a_value_is_its_direct_recording(v in any_json()) {
+            proptest::prop_assert_eq!(to_string_of(&v).expect("a Value serialises"), to_string(&v));
+        }
+
+        /// A typed value gives the text of its `serde_json::to_value`, and with rounding the
+        /// text of that value with its floats rounded in place.
+        #[test]
+        fn typed_values_give_the_text_of_their_value(
+            x in -1e4f64..1e4, y in -1e3f32..1e3, n in 0usize..40, s in "[a-z\"\\\\\u{e9}\n]{0,30}",
+        ) {
+            let o = outer(x, y, n, s);
+            let value = serde_json::to_value(&o).expect("serialisable");
+            proptest::prop_assert_eq!(to_string_of(&o).expect("serialisable"), to_string(&value));
+            let mut tape = Tape::new();
+            tape.push(&o, Some(3)).expect("serialisable");
+            let rounded = crate::label::round_floats(&value, 3);
+            proptest::prop_assert_eq!(tape.to_text(), to_string(&rounded));
+        }
+    }
+
+    #[test]
+    fn a_failed_value_leaves_nothing_on_the_tape() {
+        struct Fails;
+        impl serde::Serialize for Fails {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::{Error, SerializeStruct};
+                let mut st = s.serialize_struct("Fails", 2)?;
+                st.serialize_field("b", &1)?;
+                Err(S::Error::custom("no"))
+            }
+        }
+        let mut tape = Tape::new();
+        let doc = tape.begin_object();
+        tape.member("k");
+        assert!(tape.push(&Fails, None).is_err());
+        tape.push_value(&Value::Null);
+        tape.member("a");
+        assert!(tape.push(&[1.5, 2.0], None).is_ok());
+        tape.end_object(doc);
+        assert_eq!(tape.to_text(), "{\"a\": [1.5, 2.0], \"k\": null}\n");
+        // Maps keyed by something that is not a string or a scalar have no text.
+        let mut bad = std::collections::BTreeMap::new();
+        bad.insert(vec![1], 2);
+        assert!(to_string_of(&bad).is_err());
     }
 
     #[test]

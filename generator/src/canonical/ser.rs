@@ -8,20 +8,20 @@
 
 use serde::ser::{self, Serialize};
 
-use super::Error;
 use super::tape::Tape;
+use super::{Error, Rounding};
 
-/// Records values on `tape`, rounding floats to `round` decimals when set.
+/// Records values on `tape`, rounding floats when `round` is set.
 #[derive(Debug)]
 pub(super) struct Ser<'t> {
     pub tape: &'t mut Tape,
-    pub round: Option<i32>,
+    pub round: Option<Rounding>,
 }
 
 impl Ser<'_> {
     fn float(&mut self, x: f64) -> Result<(), Error> {
         let x = match self.round {
-            Some(d) if x.is_finite() => super::round(x, d),
+            Some(r) if x.is_finite() => r.apply(x),
             _ => x,
         };
         if x.is_finite() {

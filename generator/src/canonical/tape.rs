@@ -1,33 +1,43 @@
 //! A flat record of one JSON value on its way to canonical text. Every scalar is formatted
-//! once, every container knows the length of its one-line text when it closes, and object
-//! members are put in key order as the object closes: writing the text is then one linear
-//! pass of copies, whatever the nesting.
+//! once, every container knows the length of its one-line text when it closes, and an object
+//! whose members did not come in key order records their key order when it closes (items are
+//! never moved): writing the text is then one linear pass of copies, whatever the nesting.
+
+use std::cmp::Ordering;
 
 use serde_json::Value;
 
 use super::{INLINE, SHORT_ARRAY};
+
+/// `Open::order` of an object whose members are in key order where they are.
+const IN_PLACE: usize = usize::MAX;
 
 /// One entry of a tape, in document order (a container before its members).
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Item {
     /// A scalar's JSON text: `text[start..start + len]`.
     Scalar { start: usize, len: usize },
-    /// An object key: its raw text `text[raw..raw + raw_len]` (what members are sorted by),
-    /// followed by its JSON text (`len` bytes).
+    /// An object key: its raw text `text[raw..raw + raw_len]` (what members are sorted by;
+    /// `prefix`: its first 8 bytes, big-endian, zero-padded, to compare most keys at once) and
+    /// its JSON text `text[json..json + len]`.
     Key {
         raw: usize,
         raw_len: usize,
+        json: usize,
         len: usize,
+        prefix: u64,
     },
     /// An array or object of `count` members (an object member is a key and a value), `size`
     /// items long (itself included), whose one-line text is `len` bytes long. `scalars`: an
-    /// array whose items are all scalars.
+    /// array whose items are all scalars. `order`: where the key items of an object's members
+    /// are listed in key order in `Tape::order` ([`IN_PLACE`]: the members are in key order).
     Open {
         object: bool,
         scalars: bool,
         count: usize,
         size: usize,
         len: usize,
+        order: usize,
     },
 }
 
@@ -51,12 +61,12 @@ impl Item {
 /// One JSON value as a tape (reusable: [`Tape::clear`] keeps the buffers).
 #[derive(Debug, Default)]
 pub struct Tape {
-    pub(super) items: Vec<Item>,
+    items: Vec<Item>,
     pub(super) text: Vec<u8>,
-    /// Scratch of `close`: (key item, end of its value) of the object being closed.
-    members: Vec<(usize, usize)>,
-    /// Scratch of `close`: the members of an object being put in key order.
-    moved: Vec<Item>,
+    /// Key items of the members of objects recorded out of key order, in key order.
+    order: Vec<usize>,
+    /// Scratch of `close`: (key prefix, key item) of the members of the object being closed.
+    members: Vec<(u64, usize)>,
 }
 
 /// A position on a tape, to come back to when a value cannot be recorded.
@@ -64,6 +74,35 @@ pub struct Tape {
 pub(super) struct Mark {
     items: usize,
     text: usize,
+    order: usize,
+}
+
+/// The first 8 bytes of `key`, big-endian, zero-padded: comparing prefixes compares keys
+/// unless the prefixes are equal.
+fn prefix(key: &[u8]) -> u64 {
+    if let Some(head) = key.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
+    }
+    let mut b = [0u8; 8];
+    for (d, s) in b.iter_mut().zip(key) {
+        *d = *s;
+    }
+    u64::from_be_bytes(b)
+}
+
+/// Append `text[start..start + len]` to `out`. Scalars and keys are short: one fixed 16-byte
+/// copy (then the length cut back) instead of a copy of variable length where the text
+/// allows it.
+fn put(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
+    if len <= 16
+        && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<16>())
+    {
+        let at = out.len();
+        out.extend_from_slice(chunk);
+        out.truncate(at + len);
+        return;
+    }
+    out.extend_from_slice(&text[start..start + len]);
 }
 
 impl Tape {
@@ -75,18 +114,21 @@ impl Tape {
     pub fn clear(&mut self) {
         self.items.clear();
         self.text.clear();
+        self.order.clear();
     }
 
     pub(super) fn mark(&self) -> Mark {
         Mark {
             items: self.items.len(),
             text: self.text.len(),
+            order: self.order.len(),
         }
     }
 
     pub(super) fn rewind(&mut self, mark: Mark) {
         self.items.truncate(mark.items);
         self.text.truncate(mark.text);
+        self.order.truncate(mark.order);
     }
 
     /// Record a scalar whose JSON text `write` appends to the text buffer.
@@ -99,16 +141,32 @@ impl Tape {
 
     /// Record an object key.
     pub(super) fn key(&mut self, key: &str) {
-        let raw = self.text.len();
-        self.text.extend_from_slice(key.as_bytes());
-        let start = self.text.len();
-        super::write_str(key, &mut self.text);
-        let len = self.text.len() - start;
-        self.items.push(Item::Key {
-            raw,
-            raw_len: key.len(),
-            len,
-        });
+        let at = self.text.len();
+        let item = if super::plain(key) {
+            // The JSON text is the raw text quoted: one copy serves both.
+            self.text.push(b'"');
+            self.text.extend_from_slice(key.as_bytes());
+            self.text.push(b'"');
+            Item::Key {
+                raw: at + 1,
+                raw_len: key.len(),
+                json: at,
+                len: key.len() + 2,
+                prefix: prefix(key.as_bytes()),
+            }
+        } else {
+            self.text.extend_from_slice(key.as_bytes());
+            let json = self.text.len();
+            super::write_str(key, &mut self.text);
+            Item::Key {
+                raw: at,
+                raw_len: key.len(),
+                json,
+                len: self.text.len() - json,
+                prefix: prefix(key.as_bytes()),
+            }
+        };
+        self.items.push(item);
     }
 
     /// Open an array or object; its members follow until [`Tape::close`] of the returned index.
@@ -119,86 +177,114 @@ impl Tape {
             count: 0,
             size: 0,
             len: 0,
+            order: IN_PLACE,
         });
         self.items.len() - 1
     }
 
-    fn raw_key(&self, item: usize) -> &[u8] {
-        match self.items[item] {
-            Item::Key { raw, raw_len, .. } => &self.text[raw..raw + raw_len],
-            _ => &[],
+    /// The raw text and prefix of the key at item `i`.
+    fn key_of(&self, i: usize) -> (u64, &[u8]) {
+        match self.items[i] {
+            Item::Key {
+                raw,
+                raw_len,
+                prefix,
+                ..
+            } => (prefix, &self.text[raw..raw + raw_len]),
+            _ => (0, &[]),
         }
     }
 
-    /// Close the container opened at `at`: put an object's members in key order (a repeated
-    /// key keeps its last value, as a `serde_json::Map` does) and record the container's size,
-    /// member count and one-line length.
+    /// The order of the keys at items `a` and `b` (byte order of their raw text), whose
+    /// prefixes are `pa` and `pb`.
+    fn compare_keys(&self, (pa, a): (u64, usize), (pb, b): (u64, usize)) -> Ordering {
+        pa.cmp(&pb)
+            .then_with(|| self.key_of(a).1.cmp(self.key_of(b).1))
+    }
+
+    /// Close the container opened at `at`: record its member count, size and one-line
+    /// length, and the key order of an object's members when they came out of order (a
+    /// repeated key keeps its last value, as a `serde_json::Map` does).
     pub(super) fn close(&mut self, at: usize) {
         let Item::Open { object, .. } = self.items[at] else {
             return; // only containers are opened
         };
-        if object {
-            self.order_members(at);
-        }
         let end = self.items.len();
-        let (mut count, mut len, mut scalars) = (0usize, 2usize, true);
-        let mut i = at + 1;
-        while i < end {
-            if count > 0 {
-                len = len.saturating_add(2); // ", "
+        let size = end - at;
+        if !object {
+            let (mut count, mut len, mut scalars) = (0usize, 2usize, true);
+            let mut i = at + 1;
+            while i < end {
+                let item = self.items[i];
+                scalars &= !matches!(item, Item::Open { .. });
+                len += item.len() + if count > 0 { 2 } else { 0 }; // ", "
+                i += item.size();
+                count += 1;
             }
-            if object {
-                len = len.saturating_add(self.items[i].len()).saturating_add(2); // key ": "
-                i += 1;
-            }
-            let item = self.items[i];
-            scalars &= !matches!(item, Item::Open { .. });
-            len = len.saturating_add(item.len());
-            i += item.size();
-            count += 1;
+            self.items[at] = Item::Open {
+                object,
+                scalars,
+                count,
+                size,
+                len,
+                order: IN_PLACE,
+            };
+            return;
         }
-        self.items[at] = Item::Open {
-            object,
-            scalars,
-            count,
-            size: end - at,
-            len,
-        };
-    }
-
-    /// Sort the members of the object opened at `at` by key (stable), keeping the last of
-    /// equal keys. Members written in key order (every `serde_json::Map`) are left alone.
-    fn order_members(&mut self, at: usize) {
-        let end = self.items.len();
         let mut members = std::mem::take(&mut self.members);
         members.clear();
-        let mut i = at + 1;
         let mut ordered = true;
+        let mut i = at + 1;
         while i + 1 < end {
-            let value_end = i + 1 + self.items[i + 1].size();
-            if let Some(&(last, _)) = members.last() {
-                ordered &= self.raw_key(last) < self.raw_key(i);
+            let member = (self.key_of(i).0, i);
+            if let Some(&last) = members.last() {
+                ordered &= self.compare_keys(last, member) == Ordering::Less;
             }
-            members.push((i, value_end));
-            i = value_end;
+            members.push(member);
+            i += 1 + self.items[i + 1].size();
         }
-        if !ordered {
-            members.sort_by(|a, b| self.raw_key(a.0).cmp(self.raw_key(b.0)));
-            let mut moved = std::mem::take(&mut self.moved);
-            moved.clear();
-            for (n, &(key, value_end)) in members.iter().enumerate() {
+        let order = if ordered {
+            IN_PLACE
+        } else {
+            members.sort_by(|&a, &b| self.compare_keys(a, b));
+            let start = self.order.len();
+            for n in 0..members.len() {
                 let repeated = members
                     .get(n + 1)
-                    .is_some_and(|next| self.raw_key(next.0) == self.raw_key(key));
+                    .is_some_and(|&next| self.compare_keys(next, members[n]).is_eq());
                 if !repeated {
-                    moved.extend_from_slice(&self.items[key..value_end]);
+                    self.order.push(members[n].1);
                 }
             }
-            self.items.truncate(at + 1);
-            self.items.extend_from_slice(&moved);
-            self.moved = moved;
+            start
+        };
+        let count = if ordered {
+            members.len()
+        } else {
+            self.order.len() - order
+        };
+        let mut len = 2usize;
+        for n in 0..count {
+            let key = if ordered {
+                members[n].1
+            } else {
+                self.order[order + n]
+            };
+            // `key: value`, and `, ` before every member but the first.
+            len += self.items[key].len() + 2 + self.items[key + 1].len();
+            if n > 0 {
+                len += 2;
+            }
         }
         self.members = members;
+        self.items[at] = Item::Open {
+            object,
+            scalars: false,
+            count,
+            size,
+            len,
+            order,
+        };
     }
 
     /// Record a `serde_json` value (its maps are in key order, or put in key order here).
@@ -234,85 +320,97 @@ impl Tape {
         out.push(b'\n');
     }
 
-    /// The JSON text of a scalar or key.
-    fn json(&self, item: Item) -> &[u8] {
+    /// Append the JSON text of a scalar or key to `out`.
+    fn put_json(&self, item: Item, out: &mut Vec<u8>) {
         match item {
-            Item::Scalar { start, len } => &self.text[start..start + len],
-            Item::Key { raw, raw_len, len } => &self.text[raw + raw_len..raw + raw_len + len],
-            Item::Open { .. } => &[],
+            Item::Scalar { start, len }
+            | Item::Key {
+                json: start, len, ..
+            } => put(out, &self.text, start, len),
+            Item::Open { .. } => {}
+        }
+    }
+
+    /// The item of the `n`th member of the container at `at` (its key for an object), the
+    /// members being walked in order from `cursor` (the item after the previous member).
+    fn nth_member(&self, order: usize, n: usize, cursor: usize) -> usize {
+        if order == IN_PLACE {
+            cursor
+        } else {
+            self.order[order + n]
         }
     }
 
     /// Write the item at `i` at `indent`; returns the index after its subtree.
     fn write(&self, i: usize, indent: usize, out: &mut Vec<u8>) -> usize {
-        match self.items[i] {
-            item @ (Item::Scalar { .. } | Item::Key { .. }) => {
-                out.extend_from_slice(self.json(item));
-                i + 1
-            }
-            Item::Open {
-                object,
-                scalars,
-                count,
-                size,
-                len,
-            } => {
-                // Short containers stay on one line, and so do short arrays of scalars
-                // (vectors, quaternions, index lists) whatever their length.
-                let short_array = !object && scalars && count <= SHORT_ARRAY;
-                if len <= INLINE || short_array {
-                    return self.write_inline(i, out);
-                }
-                out.extend_from_slice(if object { b"{\n" } else { b"[\n" });
-                let mut j = i + 1;
-                for m in 0..count {
-                    pad(indent + 1, out);
-                    if object {
-                        j = self.write(j, indent + 1, out);
-                        out.extend_from_slice(b": ");
-                    }
-                    j = self.write(j, indent + 1, out);
-                    if m + 1 < count {
-                        out.push(b',');
-                    }
-                    out.push(b'\n');
-                }
-                pad(indent, out);
-                out.push(if object { b'}' } else { b']' });
-                i + size
-            }
+        let Item::Open {
+            object,
+            scalars,
+            count,
+            size,
+            len,
+            order,
+        } = self.items[i]
+        else {
+            self.put_json(self.items[i], out);
+            return i + 1;
+        };
+        // Short containers stay on one line, and so do short arrays of scalars (vectors,
+        // quaternions, index lists) whatever their length.
+        let short_array = !object && scalars && count <= SHORT_ARRAY;
+        if len <= INLINE || short_array {
+            return self.write_inline(i, out);
         }
+        out.extend_from_slice(if object { b"{\n" } else { b"[\n" });
+        let mut cursor = i + 1;
+        for n in 0..count {
+            pad(indent + 1, out);
+            let mut j = self.nth_member(order, n, cursor);
+            if object {
+                self.put_json(self.items[j], out);
+                out.extend_from_slice(b": ");
+                j += 1;
+            }
+            cursor = self.write(j, indent + 1, out);
+            if n + 1 < count {
+                out.push(b',');
+            }
+            out.push(b'\n');
+        }
+        pad(indent, out);
+        out.push(if object { b'}' } else { b']' });
+        i + size
     }
 
     /// Write the item at `i` on one line; returns the index after its subtree.
     fn write_inline(&self, i: usize, out: &mut Vec<u8>) -> usize {
-        match self.items[i] {
-            item @ (Item::Scalar { .. } | Item::Key { .. }) => {
-                out.extend_from_slice(self.json(item));
-                i + 1
+        let Item::Open {
+            object,
+            count,
+            size,
+            order,
+            ..
+        } = self.items[i]
+        else {
+            self.put_json(self.items[i], out);
+            return i + 1;
+        };
+        out.push(if object { b'{' } else { b'[' });
+        let mut cursor = i + 1;
+        for n in 0..count {
+            if n > 0 {
+                out.extend_from_slice(b", ");
             }
-            Item::Open {
-                object,
-                count,
-                size,
-                ..
-            } => {
-                out.push(if object { b'{' } else { b'[' });
-                let mut j = i + 1;
-                for m in 0..count {
-                    if m > 0 {
-                        out.extend_from_slice(b", ");
-                    }
-                    if object {
-                        j = self.write_inline(j, out);
-                        out.extend_from_slice(b": ");
-                    }
-                    j = self.write_inline(j, out);
-                }
-                out.push(if object { b'}' } else { b']' });
-                i + size
+            let mut j = self.nth_member(order, n, cursor);
+            if object {
+                self.put_json(self.items[j], out);
+                out.extend_from_slice(b": ");
+                j += 1;
             }
+            cursor = self.write_inline(j, out);
         }
+        out.push(if object { b'}' } else { b']' });
+        i + size
     }
 }
 

@@ -32,7 +32,9 @@ pub struct World {
 
 /// The same matrix bit for bit (so any function of it gives the same result).
 fn same_bits(a: &Matrix4<f64>, b: &Matrix4<f64>) -> bool {
-    a.iter().zip(b.iter()).all(|(x, y)| x.to_bits() == y.to_bits())
+    a.iter()
+        .zip(b.iter())
+        .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 impl World {
