@@ -410,7 +410,7 @@ mod tests {
             mike: Some(Inner {
                 z: x * 3.0,
                 a: vec![y; n % 20],
-                shape: if n % 2 == 0 {
+                shape: if n.is_multiple_of(2) {
                     Tagged::Sphere { radius: x }
                 } else {
                     Tagged::Box { size: [x, -x, 0.5] }
@@ -424,7 +424,7 @@ mod tests {
                 .map(|k| (k * 7 % 5, f64::from(k) * x))
                 .collect(),
             nothing: (),
-            pair: (n % 3 == 0, -(n as i128)),
+            pair: (n.is_multiple_of(3), -(n as i128)),
         }
     }
 

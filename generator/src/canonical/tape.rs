@@ -27,6 +27,7 @@ pub(super) enum Item {
         len: usize,
         prefix: u64,
     },
+
     /// An array or object of `count` members (an object member is a key and a value), `size`
     /// items long (itself included), whose one-line text is `len` bytes long. `scalars`: an
     /// array whose items are all scalars. `order`: where the key items of an object's members
@@ -263,19 +264,11 @@ impl Tape {
         } else {
             self.order.len() - order
         };
-        let mut len = 2usize;
-        for n in 0..count {
-            let key = if ordered {
-                members[n].1
-            } else {
-                self.order[order + n]
-            };
-            // `key: value`, and `, ` before every member but the first.
-            len += self.items[key].len() + 2 + self.items[key + 1].len();
-            if n > 0 {
-                len += 2;
-            }
-        }
+        let len = if ordered {
+            self.object_len(members.iter().map(|m| m.1))
+        } else {
+            self.object_len(self.order[order..].iter().copied())
+        };
         self.members = members;
         self.items[at] = Item::Open {
             object,
@@ -285,6 +278,19 @@ impl Tape {
             len,
             order,
         };
+    }
+
+    /// Length of the one-line text of an object whose members have the key items `keys`:
+    /// `{`, `key: value` for each, `, ` between them, `}`.
+    fn object_len(&self, keys: impl Iterator<Item = usize>) -> usize {
+        let mut len = 2;
+        for (n, key) in keys.enumerate() {
+            len += self.items[key].len() + 2 + self.items[key + 1].len();
+            if n > 0 {
+                len += 2;
+            }
+        }
+        len
     }
 
     /// Record a `serde_json` value (its maps are in key order, or put in key order here).
