@@ -18,6 +18,10 @@ use generator::{corpus, sample, strategy};
 use proptest::strategy::BoxedStrategy;
 use reference::profile::Profile;
 
+/// The allocator of the `physics-cts` binary, whose `generate` command writes the corpus.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }
@@ -46,11 +50,17 @@ fn scene(strategy: &BoxedStrategy<strategy::Scene>) -> Rendered {
     }
 }
 
-/// One whole valid case, as the corpus writer makes and writes it into `dir`.
-fn case(profile: Profile, strategy: &BoxedStrategy<strategy::Scene>, dir: &Path) -> usize {
+/// One whole valid case, as the corpus writer makes and writes it into `dir` (with one
+/// encoder for all cases, as `corpus::write` has).
+fn case(
+    profile: Profile,
+    strategy: &BoxedStrategy<strategy::Scene>,
+    encoder: &mut corpus::Encoder,
+    dir: &Path,
+) -> usize {
     let r = scene(strategy);
     let case = corpus::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
-    let encoded = match corpus::encode(&case, dir) {
+    let encoded = match encoder.encode(&case, dir) {
         Ok(e) => e,
         Err(e) => panic!("cannot write the case into {}: {e}", dir.display()),
     };
@@ -77,7 +87,8 @@ fn folder() -> tempfile::TempDir {
 fn valid_case(bencher: divan::Bencher, profile: Profile) {
     let strategy = strategy::large_scene(profile);
     let dir = folder();
-    bencher.bench_local(|| case(profile, &strategy, dir.path()));
+    let mut encoder = corpus::Encoder::default();
+    bencher.bench_local(|| case(profile, &strategy, &mut encoder, dir.path()));
 }
 
 #[divan::bench(args = PROFILES, sample_count = 500)]

@@ -8,10 +8,11 @@ use std::path::Path;
 
 use reference::issue::{Code, Severity};
 use reference::profile::Profile;
+use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::canonical;
+use crate::canonical::{self, Tape};
 use crate::case::{Case, Payload, Tier};
 use crate::features;
 use crate::handwritten;
@@ -174,32 +175,84 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     v
 }
 
-/// The `<id>.expect.json` document of a case, given the reference's reading of it.
-pub fn expect_json(case: &Case, reading: &reference::Reading) -> Value {
+/// One issue as `<id>.expect.json` lists it.
+#[derive(Serialize)]
+struct IssueEntry<'a> {
+    code: &'static str,
+    pointer: &'a str,
+    severity: &'static str,
+}
+
+/// Record `key` and `value` (floats rounded to `round` decimals when set) as a member of the
+/// open object on `tape`; a value that cannot be serialised is `null`.
+fn member<T: Serialize + ?Sized>(tape: &mut Tape, key: &str, value: &T, round: Option<i32>) {
+    tape.member(key);
+    if tape.push(value, round).is_err() {
+        tape.push_value(&Value::Null);
+    }
+}
+
+/// The canonical text of the `<id>.expect.json` document of a case, given the reference's
+/// reading of it, recorded on `tape` (cleared first) from the typed values: the case's
+/// metadata and expected issues, the expected interpretation at rest and the pose outputs
+/// (numbers rounded to 6 decimals: 1 µm, 1 µrad), the tolerances and the dynamics scenario.
+pub fn expect_text(case: &Case, reading: &reference::Reading, tape: &mut Tape) -> String {
     // The expectation at rest is computed once: the interpretation, the tolerances and the
     // scenario all derive from it.
     let evaluated = label::evaluate(reading);
     let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
-    json!({
-        "id": case.id,
-        "profile": case.profile.map(|p| p.id()),
-        "area": case.area,
-        "tier": case.tier.as_str(),
-        "valid": case.valid(),
-        "description": case.description,
-        "spec": case.spec,
-        "features": case.features,
-        "decisions": case.decisions.iter().map(|d| d.id()).collect::<Vec<_>>(),
-        "seed": case.seed,
-        "generator": format!("physics-cts-generator {}", crate::VERSION),
-        "issues": case.expected.iter().map(|e| json!({
-            "code": e.code.id(), "pointer": e.pointer, "severity": e.code.severity().as_str()
-        })).collect::<Vec<_>>(),
-        "interpretation": label::interpretation_of(evaluated.as_ref()),
-        "poses": label::pose_outputs(case, reading),
-        "tolerances": scenario::tolerances_of(expectation),
-        "scenario": case.scenario.clone().unwrap_or_else(|| scenario::scenario_of(expectation)),
-    })
+    tape.clear();
+    let doc = tape.begin_object();
+    member(tape, "id", &case.id, None);
+    member(tape, "profile", &case.profile.map(|p| p.id()), None);
+    member(tape, "area", &case.area, None);
+    member(tape, "tier", case.tier.as_str(), None);
+    member(tape, "valid", &case.valid(), None);
+    member(tape, "description", &case.description, None);
+    member(tape, "spec", &case.spec, None);
+    member(tape, "features", &case.features, None);
+    let decisions: Vec<&str> = case.decisions.iter().map(|d| d.id()).collect();
+    member(tape, "decisions", &decisions, None);
+    member(tape, "seed", &case.seed, None);
+    let generator = format!("physics-cts-generator {}", crate::VERSION);
+    member(tape, "generator", &generator, None);
+    let issues: Vec<IssueEntry> = case
+        .expected
+        .iter()
+        .map(|e| IssueEntry {
+            code: e.code.id(),
+            pointer: &e.pointer,
+            severity: e.code.severity().as_str(),
+        })
+        .collect();
+    member(tape, "issues", &issues, None);
+    match evaluated.as_ref() {
+        Some(Ok(e)) => member(tape, "interpretation", e, Some(6)),
+        other => member(
+            tape,
+            "interpretation",
+            &label::interpretation_of(other),
+            None,
+        ),
+    }
+    member(
+        tape,
+        "poses",
+        &label::pose_outputs_of(case, reading),
+        Some(6),
+    );
+    member(
+        tape,
+        "tolerances",
+        &scenario::tolerances_of(expectation),
+        None,
+    );
+    match &case.scenario {
+        Some(s) => member(tape, "scenario", s, None),
+        None => member(tape, "scenario", &scenario::scenario_of(expectation), None),
+    }
+    tape.end_object(doc);
+    tape.to_text()
 }
 
 /// What the corpus writes for one case besides its main file and siblings.
@@ -213,17 +266,30 @@ pub struct Encoded {
     pub disagreement: Option<String>,
 }
 
-/// Write the case's main file and siblings into `folder`, read them back with the reference,
-/// and make its expectation text: all the work of one case in [`write`] but the
-/// `.expect.json` file write and the manifest row.
+/// Encodes cases one after another ([`Encoder::encode`]), reusing its buffers.
+#[derive(Debug, Default)]
+pub struct Encoder {
+    tape: Tape,
+}
+
+impl Encoder {
+    /// Write the case's main file and siblings into `folder`, read them back with the
+    /// reference, and make its expectation text: all the work of one case in [`write`] but
+    /// the `.expect.json` file write and the manifest row.
+    pub fn encode(&mut self, case: &Case, folder: &Path) -> std::io::Result<Encoded> {
+        let bytes = case.bytes_with(&mut self.tape);
+        let reading = label::read_written(case, &bytes, folder)?;
+        Ok(Encoded {
+            disagreement: label::disagreement(case, &reading),
+            expect: expect_text(case, &reading, &mut self.tape),
+            sha256: hex(&Sha256::digest(&bytes)),
+        })
+    }
+}
+
+/// [`Encoder::encode`] of one case.
 pub fn encode(case: &Case, folder: &Path) -> std::io::Result<Encoded> {
-    let bytes = case.bytes();
-    let reading = label::read_written(case, &bytes, folder)?;
-    Ok(Encoded {
-        disagreement: label::disagreement(case, &reading),
-        expect: canonical::to_string(&expect_json(case, &reading)),
-        sha256: hex(&Sha256::digest(&bytes)),
-    })
+    Encoder::default().encode(case, folder)
 }
 
 /// One line of the manifest.
@@ -260,6 +326,7 @@ pub fn write(
     let mut report = Report::default();
     let mut rows = Vec::with_capacity(cases.len());
     let mut seen = BTreeSet::new();
+    let mut encoder = Encoder::default();
     for (n, case) in cases.iter().enumerate() {
         if !seen.insert(case.id.clone()) {
             return Err(std::io::Error::other(format!(
@@ -268,7 +335,7 @@ pub fn write(
             )));
         }
         let folder = dir.join(case.folder());
-        let encoded = encode(case, &folder)?;
+        let encoded = encoder.encode(case, &folder)?;
         if let Some(d) = encoded.disagreement {
             report.disagreements.push(d);
         }
@@ -345,4 +412,187 @@ fn hex(bytes: &[u8]) -> String {
         s.push(char::from(DIGITS[usize::from(b & 15)]));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use reference::profile::Profile;
+
+    use super::*;
+
+    /// The first implementation of the document (a `serde_json::Value` built with `json!`,
+    /// floats rounded in the value, pose outputs from the poses' text), kept as the oracle of
+    /// [`expect_text`]: the bytes must never change.
+    mod oracle {
+        use nalgebra::Matrix4;
+        use reference::Reading;
+        use reference::constraints;
+        use reference::issue::Severity;
+        use reference::math::{array3, pose_of, xyzw_positive_w};
+        use reference::metrics;
+        use reference::poses::Poses;
+        use reference::scene::Scene;
+        use serde_json::{Value, json};
+
+        use crate::case::Case;
+        use crate::label::{self, round_floats_in_place};
+        use crate::scenario;
+
+        pub fn expect_json(case: &Case, reading: &Reading) -> Value {
+            let evaluated = label::evaluate(reading);
+            let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
+            json!({
+                "id": case.id,
+                "profile": case.profile.map(|p| p.id()),
+                "area": case.area,
+                "tier": case.tier.as_str(),
+                "valid": case.valid(),
+                "description": case.description,
+                "spec": case.spec,
+                "features": case.features,
+                "decisions": case.decisions.iter().map(|d| d.id()).collect::<Vec<_>>(),
+                "seed": case.seed,
+                "generator": format!("physics-cts-generator {}", crate::VERSION),
+                "issues": case.expected.iter().map(|e| json!({
+                    "code": e.code.id(), "pointer": e.pointer, "severity": e.code.severity().as_str()
+                })).collect::<Vec<_>>(),
+                "interpretation": label::interpretation_of(evaluated.as_ref()),
+                "poses": pose_outputs(case, reading),
+                "tolerances": scenario::tolerances_of(expectation),
+                "scenario": case.scenario.clone().unwrap_or_else(|| scenario::scenario_of(expectation)),
+            })
+        }
+
+        fn pose_outputs(case: &Case, reading: &Reading) -> Value {
+            let has_errors = reading.issues.iter().any(|i| i.severity == Severity::Error);
+            let outputs: Vec<Value> = case
+                .poses
+                .iter()
+                .map(|p| {
+                    let mut entry = json!({"name": p.name, "poses": p.poses});
+                    if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors)
+                        && let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len())
+                    {
+                        let locals: Vec<Matrix4<f64>> =
+                            poses.locals(scene).iter().map(|t| t.matrix()).collect();
+                        let world = scene.world_from_locals(&locals);
+                        if !scene.joints.is_empty() {
+                            entry["limits"] = joint_limits(scene, &world);
+                        }
+                        if !scene.constraints.is_empty() {
+                            entry["constraints"] = constraint_outputs(scene, &poses);
+                        }
+                    }
+                    round_floats_in_place(&mut entry, 6);
+                    entry
+                })
+                .collect();
+            Value::Array(outputs)
+        }
+
+        fn joint_limits(scene: &Scene, world: &[Matrix4<f64>]) -> Value {
+            let frame = |n: usize| world.get(n).map(pose_of);
+            Value::Array(
+                scene
+                    .joints
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, joint)| {
+                        let (a, b) = (frame(joint.a.frame)?, frame(joint.b.frame)?);
+                        Some(json!({"joint": j, "node": joint.node, "limits": metrics::evaluate(&joint.limits, &a, &b)}))
+                    })
+                    .collect(),
+            )
+        }
+
+        fn constraint_outputs(scene: &Scene, poses: &Poses) -> Value {
+            match constraints::evaluate(scene, &poses.locals(scene)) {
+                Ok(out) => Value::Array(
+                    scene
+                        .constraints
+                        .iter()
+                        .filter_map(|c| {
+                            let t = out.get(c.node)?;
+                            Some(json!({
+                                "node": c.node,
+                                "translation": array3(&t.translation),
+                                "rotation": xyzw_positive_w(&t.rotation),
+                                "scale": array3(&t.scale),
+                            }))
+                        })
+                        .collect(),
+                ),
+                Err(e) => json!({"error": e.to_string()}),
+            }
+        }
+    }
+
+    /// The document written from typed values is, byte for byte, the canonical text of the
+    /// `Value` document: for generated scenes of every profile (small and large), one-defect
+    /// cases, and every hand-written case (dynamics scenarios, VRM constraint errors, GLB and
+    /// broken payloads), with one tape reused across all of them.
+    #[test]
+    fn typed_expectations_give_the_value_document_bytes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut cases = handwritten::all();
+        for (k, profile) in Profile::ALL.into_iter().enumerate() {
+            for index in 0..10u64 {
+                cases.push(valid_case(
+                    profile,
+                    5,
+                    index,
+                    &format!("t/{k}/v{index}"),
+                    None,
+                ));
+            }
+            let large = crate::strategy::large_scene(profile);
+            for index in 0..6u64 {
+                if let Some(scene) = sample::sample(&large, 5, index, 0) {
+                    let id = format!("t/{k}/l{index}");
+                    cases.push(rendered_case(profile, 5, &id, None, scene.render("l")));
+                }
+            }
+        }
+        for (k, m) in mutate::all().into_iter().step_by(5).enumerate() {
+            if let Some(c) = invalid_case(&m, 5, k as u64, &format!("t/m/i{k}")) {
+                cases.push(c);
+            }
+        }
+        let mut tape = Tape::new();
+        let (mut interpreted, mut posed) = (0, 0);
+        for case in &cases {
+            let folder = dir.path().join(case.folder());
+            let reading = label::read(case, &folder).expect("written");
+            let want = canonical::to_string(&oracle::expect_json(case, &reading));
+            let got = expect_text(case, &reading, &mut tape);
+            assert_eq!(got, want, "{}", case.id);
+            interpreted += usize::from(!want.contains("\"interpretation\": null"));
+            posed += usize::from(!want.contains("\n  \"poses\": []"));
+        }
+        assert!(
+            interpreted >= 60,
+            "{interpreted} cases with an interpretation"
+        );
+        assert!(posed >= 10, "{posed} cases with pose outputs");
+    }
+
+    /// Encoding with one encoder for many cases gives what a fresh encoder gives.
+    #[test]
+    fn a_reused_encoder_encodes_as_a_fresh_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut encoder = Encoder::default();
+        for index in 0..8u64 {
+            let profile = Profile::ALL[index as usize % Profile::ALL.len()];
+            let case = valid_case(profile, 9, index, &format!("t/e/{index}"), None);
+            let folder = dir.path().join(case.folder());
+            let reused = encoder.encode(&case, &folder).expect("encoded");
+            assert_eq!(
+                reused,
+                encode(&case, &folder).expect("encoded"),
+                "{}",
+                case.id
+            );
+            assert!(reused.expect.ends_with("}\n"));
+        }
+    }
 }

@@ -10,9 +10,10 @@ use reference::constraints;
 use reference::expect::{self, ConstraintError, Expectation};
 use reference::issue::Severity;
 use reference::math::{array3, pose_of, xyzw_positive_w};
-use reference::metrics;
+use reference::metrics::{self, LimitEval};
 use reference::poses::Poses;
-use reference::scene::Scene;
+use reference::scene::{NodeId, Scene, Trs};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::case::{Case, ExpectedIssue, Payload};
@@ -112,32 +113,82 @@ pub fn interpretation_of(evaluated: Option<&Result<Expectation, ConstraintError>
     }
 }
 
+/// Limit metrics and constraint outputs at one of a case's poses; serialised as
+/// `{"name", "poses", "limits"?, "constraints"?}` (numbers rounded to 6 decimals by the writer).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PoseOutput<'a> {
+    pub name: &'a str,
+    /// The pose set as the case gives it.
+    pub poses: &'a Value,
+    /// Every joint's limit metrics (scenes with joints, read without errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<JointLimits>>,
+    /// Outputs of the VRM constraints (scenes with constraints, read without errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<ConstraintOutputs>,
+}
+
+/// One joint's limit metrics at a pose [D-METRICS].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JointLimits {
+    pub joint: usize,
+    pub node: NodeId,
+    pub limits: Vec<LimitEval>,
+}
+
+/// Local TRS of every constrained node after evaluating the VRM constraints at a pose
+/// ([D-VRM-*]), or why the reference cannot evaluate them (`{"error": ...}`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ConstraintOutputs {
+    Nodes(Vec<ConstrainedOutput>),
+    Error { error: String },
+}
+
+/// One constrained node's local TRS.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConstrainedOutput {
+    pub node: NodeId,
+    pub translation: [f64; 3],
+    pub rotation: [f64; 4],
+    pub scale: [f64; 3],
+}
+
 /// Limit metrics and constraint outputs of the case's poses (`[]` for cases without poses).
-/// Numbers are rounded to 6 decimals (1 µm, 1 µrad) so the text does not depend on the last bits of libm.
-pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
-    let outputs: Vec<Value> = case
-        .poses
+pub fn pose_outputs_of<'a>(case: &'a Case, reading: &Reading) -> Vec<PoseOutput<'a>> {
+    let scene = reading.scene.as_ref().filter(|_| !has_errors(reading));
+    case.poses
         .iter()
         .map(|p| {
-            let mut entry = json!({"name": p.name, "poses": p.poses});
-            if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors(reading))
-                && let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len())
+            let mut entry = PoseOutput {
+                name: &p.name,
+                poses: &p.poses,
+                limits: None,
+                constraints: None,
+            };
+            if let Some(scene) = scene
+                && let Ok(poses) = Poses::from_value(&p.poses, scene.nodes.len())
             {
-                let locals: Vec<Matrix4<f64>> =
-                    poses.locals(scene).iter().map(|t| t.matrix()).collect();
-                let world = scene.world_from_locals(&locals);
+                let locals = poses.locals(scene);
                 if !scene.joints.is_empty() {
-                    entry["limits"] = joint_limits(scene, &world);
+                    let matrices: Vec<Matrix4<f64>> = locals.iter().map(|t| t.matrix()).collect();
+                    entry.limits = Some(joint_limits(scene, &scene.world_from_locals(&matrices)));
                 }
                 if !scene.constraints.is_empty() {
-                    entry["constraints"] = constraint_outputs(scene, &poses);
+                    entry.constraints = Some(constraint_outputs(scene, &locals));
                 }
             }
-            round_floats_in_place(&mut entry, 6);
             entry
         })
-        .collect();
-    Value::Array(outputs)
+        .collect()
+}
+
+/// [`pose_outputs_of`] as JSON, numbers rounded to 6 decimals (1 µm, 1 µrad) so the text does
+/// not depend on the last bits of libm.
+pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
+    let mut v = serde_json::to_value(pose_outputs_of(case, reading)).unwrap_or(Value::Null);
+    round_floats_in_place(&mut v, 6);
+    v
 }
 
 fn has_errors(reading: &Reading) -> bool {
@@ -145,41 +196,44 @@ fn has_errors(reading: &Reading) -> bool {
 }
 
 /// Every joint's limit metrics at the given world matrices [D-METRICS].
-fn joint_limits(scene: &Scene, world: &[Matrix4<f64>]) -> Value {
+fn joint_limits(scene: &Scene, world: &[Matrix4<f64>]) -> Vec<JointLimits> {
     let frame = |n: usize| world.get(n).map(pose_of);
-    Value::Array(
-        scene
-            .joints
-            .iter()
-            .enumerate()
-            .filter_map(|(j, joint)| {
-                let (a, b) = (frame(joint.a.frame)?, frame(joint.b.frame)?);
-                Some(json!({"joint": j, "node": joint.node, "limits": metrics::evaluate(&joint.limits, &a, &b)}))
+    scene
+        .joints
+        .iter()
+        .enumerate()
+        .filter_map(|(j, joint)| {
+            let (a, b) = (frame(joint.a.frame)?, frame(joint.b.frame)?);
+            Some(JointLimits {
+                joint: j,
+                node: joint.node,
+                limits: metrics::evaluate(&joint.limits, &a, &b),
             })
-            .collect(),
-    )
+        })
+        .collect()
 }
 
-/// Local TRS of every constrained node after evaluating the VRM constraints at `poses`
-/// ([D-VRM-*]); `{"error": ...}` when the reference cannot evaluate them.
-fn constraint_outputs(scene: &Scene, poses: &Poses) -> Value {
-    match constraints::evaluate(scene, &poses.locals(scene)) {
-        Ok(out) => Value::Array(
+/// Local TRS of every constrained node after evaluating the VRM constraints at `locals`.
+fn constraint_outputs(scene: &Scene, locals: &[Trs]) -> ConstraintOutputs {
+    match constraints::evaluate(scene, locals) {
+        Ok(out) => ConstraintOutputs::Nodes(
             scene
                 .constraints
                 .iter()
                 .filter_map(|c| {
                     let t = out.get(c.node)?;
-                    Some(json!({
-                        "node": c.node,
-                        "translation": array3(&t.translation),
-                        "rotation": xyzw_positive_w(&t.rotation),
-                        "scale": array3(&t.scale),
-                    }))
+                    Some(ConstrainedOutput {
+                        node: c.node,
+                        translation: array3(&t.translation),
+                        rotation: xyzw_positive_w(&t.rotation),
+                        scale: array3(&t.scale),
+                    })
                 })
                 .collect(),
         ),
-        Err(e) => json!({"error": e.to_string()}),
+        Err(e) => ConstraintOutputs::Error {
+            error: e.to_string(),
+        },
     }
 }
 

@@ -61,6 +61,16 @@ impl Poses {
     pub fn from_json(text: &str, node_count: usize) -> Result<Poses, PosesError> {
         let file: PosesFile =
             serde_json::from_str(text).map_err(|e| PosesError::Syntax(e.to_string()))?;
+        Poses::from_file(file, node_count)
+    }
+
+    /// [`Poses::from_json`] of a value already parsed (the same poses as parsing its text).
+    pub fn from_value(value: &serde_json::Value, node_count: usize) -> Result<Poses, PosesError> {
+        let file = PosesFile::deserialize(value).map_err(|e| PosesError::Syntax(e.to_string()))?;
+        Poses::from_file(file, node_count)
+    }
+
+    fn from_file(file: PosesFile, node_count: usize) -> Result<Poses, PosesError> {
         let mut poses = Poses::default();
         for (key, pose) in file.nodes {
             let node: NodeId = key.parse().map_err(|_| PosesError::BadKey(key.clone()))?;
@@ -158,5 +168,29 @@ mod tests {
             Poses::from_json("[", 2),
             Err(PosesError::Syntax(_))
         ));
+        assert!(matches!(
+            Poses::from_value(&serde_json::json!({"nodes": {"0": {"turn": 1}}}), 2),
+            Err(PosesError::Syntax(_))
+        ));
+    }
+
+    /// A parsed value gives the poses its text gives, errors included.
+    #[test]
+    fn a_value_reads_as_its_text() {
+        let cases = [
+            r#"{"nodes": {"1": {"rotation": [0, 0, 0, 2]}, "0": {"translation": [1, 2.5, 3]}}}"#,
+            r#"{"nodes": {"0": {"scale": [1, 1, 0.25], "rotation": [0.1, 0.2, 0.3, 0.9]}}}"#,
+            r#"{"nodes": {"7": {}}}"#,
+            r#"{"nodes": {"x": {}}}"#,
+            r#"{"nodes": {"0": {"rotation": [0, 0, 0, 0]}}}"#,
+        ];
+        for text in cases {
+            let value: serde_json::Value = serde_json::from_str(text).expect("JSON");
+            assert_eq!(
+                Poses::from_value(&value, 2),
+                Poses::from_json(text, 2),
+                "{text}"
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@
 //! into the parameters; otherwise the file's parameters are kept and what is left of `S` is
 //! given beside them ([`Unabsorbed`]).
 
-use nalgebra::{Isometry3, Matrix3, Matrix4, Vector3};
+use nalgebra::{Isometry3, Matrix3, Matrix4, UnitQuaternion, Vector3};
 use serde::Serialize;
 
 use crate::decision::Decision;
@@ -71,7 +71,13 @@ pub const SCALE_TOLERANCE: f64 = 1e-6;
 /// The stretch `S = R^T L` of a world matrix (scale and shear in the node's rigid frame).
 pub fn stretch(world: &Matrix4<f64>) -> Matrix3<f64> {
     let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
-    let rotation = crate::math::rotation_of(&linear);
+    stretch_with(world, &crate::math::rotation_of(&linear))
+}
+
+/// [`stretch`] of a world matrix whose closest rotation `math::rotation_of` is known (the
+/// rotation of its pose, `math::pose_of`).
+fn stretch_with(world: &Matrix4<f64>, rotation: &UnitQuaternion<f64>) -> Matrix3<f64> {
+    let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
     rotation.to_rotation_matrix().matrix().transpose() * linear
 }
 
@@ -176,10 +182,9 @@ pub fn scaled(shape: &Shape, s: &Matrix3<f64>) -> ScaledShape {
 /// The expectation of one collider.
 pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> ColliderExpect {
     let body_node = c.body.and_then(|b| scene.bodies.get(b)).map(|b| b.node);
-    let s = world
-        .rest
-        .get(c.node)
-        .map_or_else(Matrix3::identity, stretch);
+    let s = world.rest.get(c.node).map_or_else(Matrix3::identity, |m| {
+        stretch_with(m, &world.rest_pose(Some(c.node)).rotation)
+    });
     let shape = scene.shapes.get(c.shape).map(|shape| scaled(shape, &s));
     let mut decisions = vec![Decision::Frames];
     if scene.profile == Profile::Omi2023

@@ -22,6 +22,19 @@ pub struct World {
     /// Every node's local TRS at the given poses, after constraint evaluation.
     pub posed_locals: Vec<Trs>,
     pub posed: Vec<Matrix4<f64>>,
+    /// `pose_of` every rest matrix, computed once per scene: a pose's rotation is an iterative
+    /// polar decomposition, and every body, collider, joint frame and node asks for poses.
+    rest_poses: Vec<Isometry3<f64>>,
+    /// `pose_of` every posed matrix (the rest pose's, bit for bit, where the matrix is the
+    /// rest matrix bit for bit).
+    posed_poses: Vec<Isometry3<f64>>,
+}
+
+/// The same matrix bit for bit (so any function of it gives the same result).
+fn same_bits(a: &Matrix4<f64>, b: &Matrix4<f64>) -> bool {
+    a.iter()
+        .zip(b.iter())
+        .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 impl World {
@@ -34,23 +47,38 @@ impl World {
             constraints::evaluate(scene, &overridden)?
         };
         let matrices: Vec<Matrix4<f64>> = posed_locals.iter().map(Trs::matrix).collect();
+        let rest = scene.rest_world();
+        let posed = scene.world_from_locals(&matrices);
+        let rest_poses: Vec<Isometry3<f64>> = rest.iter().map(pose_of).collect();
+        let posed_poses = posed
+            .iter()
+            .zip(&rest)
+            .zip(&rest_poses)
+            .map(|((p, r), pose)| if same_bits(p, r) { *pose } else { pose_of(p) })
+            .collect();
         Ok(World {
-            rest: scene.rest_world(),
-            posed: scene.world_from_locals(&matrices),
+            rest,
+            posed,
             posed_locals,
+            rest_poses,
+            posed_poses,
         })
     }
 
-    /// Rest world pose of a node; the identity for the world (`None`) or an unknown node.
+    /// Rest world pose of a node (`math::pose_of` of its rest matrix); the identity for the
+    /// world (`None`) or an unknown node.
     pub fn rest_pose(&self, node: Option<NodeId>) -> Isometry3<f64> {
-        node.and_then(|n| self.rest.get(n))
-            .map_or_else(Isometry3::identity, pose_of)
+        node.and_then(|n| self.rest_poses.get(n))
+            .copied()
+            .unwrap_or_else(Isometry3::identity)
     }
 
-    /// World pose of a node at the given poses; the identity for the world or an unknown node.
+    /// World pose of a node at the given poses (`math::pose_of` of its posed matrix); the
+    /// identity for the world or an unknown node.
     pub fn posed_pose(&self, node: Option<NodeId>) -> Isometry3<f64> {
-        node.and_then(|n| self.posed.get(n))
-            .map_or_else(Isometry3::identity, pose_of)
+        node.and_then(|n| self.posed_poses.get(n))
+            .copied()
+            .unwrap_or_else(Isometry3::identity)
     }
 
     /// The rest pose of `node` relative to the rest pose of `body` (the world when `None`):
@@ -86,4 +114,89 @@ pub fn node_poses(scene: &Scene, world: &World) -> Vec<NodePose> {
             posed: world.posed_pose(Some(i)),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{UnitQuaternion, Vector3};
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::poses::PoseOverride;
+    use crate::profile::Profile;
+    use crate::scene::Node;
+
+    /// A chain of nodes (each the parent of the next) at the given local TRS.
+    fn chain(locals: &[Trs]) -> Scene {
+        let nodes = (0..locals.len())
+            .map(|i| Node {
+                name: None,
+                parent: i.checked_sub(1),
+                children: if i + 1 < locals.len() {
+                    vec![i + 1]
+                } else {
+                    vec![]
+                },
+                rest: locals[i],
+                from_matrix: false,
+                mesh: None,
+                has_camera: false,
+                other_extensions: Vec::new(),
+                in_scene: true,
+            })
+            .collect();
+        Scene::new(Profile::Khr2024Draft, nodes, vec![0])
+    }
+
+    fn bits(p: &Isometry3<f64>) -> Vec<u64> {
+        let q = p.rotation.into_inner();
+        let t = p.translation.vector;
+        [q.i, q.j, q.k, q.w, t.x, t.y, t.z]
+            .iter()
+            .map(|v| v.to_bits())
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The poses computed once are `pose_of` of the world matrices, bit for bit, at rest
+        /// and at poses that move some nodes (non-uniform scales included, so the polar
+        /// decomposition iterates).
+        #[test]
+        fn cached_poses_are_pose_of_the_matrices(
+            parts in proptest::collection::vec(
+                ((-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64), -3.0..3.0f64, (0.2..3.0f64, 0.2..3.0f64)), 1..7),
+            moved in 0usize..7,
+            turn in -3.0..3.0f64,
+        ) {
+            let locals: Vec<Trs> = parts
+                .iter()
+                .map(|&((x, y, z), angle, (s, t))| Trs {
+                    translation: Vector3::new(x, y, z),
+                    rotation: UnitQuaternion::from_scaled_axis(Vector3::new(y, z, x).normalize() * angle),
+                    scale: Vector3::new(s, t, s),
+                })
+                .collect();
+            let scene = chain(&locals);
+            let mut poses = Poses::default();
+            if moved < locals.len() {
+                poses.nodes.insert(moved, PoseOverride {
+                    rotation: Some(UnitQuaternion::from_scaled_axis(Vector3::z() * turn)),
+                    ..PoseOverride::default()
+                });
+            }
+            let world = World::new(&scene, &poses).expect("no constraints");
+            for n in 0..locals.len() {
+                prop_assert_eq!(bits(&world.rest_pose(Some(n))), bits(&pose_of(&world.rest[n])));
+                prop_assert_eq!(bits(&world.posed_pose(Some(n))), bits(&pose_of(&world.posed[n])));
+            }
+            prop_assert_eq!(world.rest_pose(None), Isometry3::identity());
+            prop_assert_eq!(world.posed_pose(Some(locals.len())), Isometry3::identity());
+            // Above the moved node nothing moves; from it down everything does.
+            for n in 0..locals.len().min(moved) {
+                prop_assert!(same_bits(&world.posed[n], &world.rest[n]));
+            }
+        }
+    }
 }

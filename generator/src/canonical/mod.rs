@@ -1,0 +1,485 @@
+//! Canonical JSON text: sorted keys, two-space indentation, shortest round-trip floats, a final
+//! newline. The same value always gives the same bytes, whatever serde_json features are on.
+//!
+//! Layout: a container whose one-line text (`, ` and `: ` separators) is at most 100 bytes
+//! stays on one line, and so does an array of at most 16 scalars; any other container puts
+//! one member per line, indented by two spaces per level.
+//!
+//! Values are recorded on a [`Tape`] first (each scalar formatted once, each container's
+//! one-line length known when it closes), then written in one pass. Typed values go on the
+//! tape straight through serde ([`Tape::push`]) with the meaning `serde_json::to_value` gives
+//! them, floats optionally rounded on the way: no `Value` is built for them.
+
+mod ser;
+mod tape;
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::ser::Formatter;
+
+pub use tape::Tape;
+
+/// Containers whose one-line text is at most this long stay on one line.
+const INLINE: usize = 100;
+/// Arrays of at most this many scalars stay on one line whatever their length.
+const SHORT_ARRAY: usize = 16;
+
+/// Why a typed value has no canonical text (its `Serialize` failed, or a map key is not a
+/// string or a scalar).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Error(String);
+
+impl serde::ser::Error for Error {
+    fn custom<T: std::fmt::Display>(msg: T) -> Error {
+        Error(msg.to_string())
+    }
+}
+
+/// Pretty-print `value` with every object's keys sorted.
+pub fn to_string(value: &Value) -> String {
+    let mut out = Vec::with_capacity(4096);
+    write_to(value, &mut out);
+    text(out)
+}
+
+/// Append the canonical text of `value` (with its final newline) to `out`.
+pub fn write_to(value: &Value, out: &mut Vec<u8>) {
+    let mut tape = Tape::new();
+    tape.push_value(value);
+    tape.write_to(out);
+}
+
+/// The canonical text of a typed value: the text of `serde_json::to_value(value)`.
+pub fn to_string_of<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    let mut tape = Tape::new();
+    tape.push(value, None)?;
+    Ok(tape.to_text())
+}
+
+impl Tape {
+    /// Record `value` as `serde_json::to_value` would make it, every float rounded to `round`
+    /// decimals ([`round`]) when set, as `label::round_floats_in_place` rounds a `Value`.
+    /// On error nothing is recorded.
+    pub fn push<T: Serialize + ?Sized>(
+        &mut self,
+        value: &T,
+        round: Option<i32>,
+    ) -> Result<(), Error> {
+        let mark = self.mark();
+        let round = round.map(Rounding::new);
+        let result = value.serialize(&mut ser::Ser { tape: self, round });
+        if result.is_err() {
+            self.rewind(mark);
+        }
+        result
+    }
+
+    /// Record a `serde_json` value.
+    pub fn push_value(&mut self, value: &Value) {
+        self.value(value);
+    }
+
+    /// Open an object on the tape: record members with [`Tape::key`] and a value each, then
+    /// [`Tape::end_object`] with the returned handle. Members may come in any key order.
+    pub fn begin_object(&mut self) -> ObjectStart {
+        ObjectStart(self.open(true))
+    }
+
+    /// Record the key of the next member of the open object.
+    pub fn member(&mut self, key: &str) {
+        self.key(key);
+    }
+
+    /// Close an object opened by [`Tape::begin_object`] (after any object opened in it).
+    pub fn end_object(&mut self, object: ObjectStart) {
+        self.close(object.0);
+    }
+
+    /// The canonical text of the recorded value, with its final newline.
+    pub fn to_text(&self) -> String {
+        let mut out = Vec::with_capacity(self.text.len() * 2 + 64);
+        self.write_to(&mut out);
+        text(out)
+    }
+}
+
+/// An object opened on a [`Tape`].
+#[derive(Debug)]
+#[must_use = "an object must be closed with Tape::end_object"]
+pub struct ObjectStart(usize);
+
+/// Every piece written is UTF-8 (serde_json text and ASCII punctuation).
+fn text(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A string as serde_json writes it (quoted, escaped). serde_json escapes only quotes,
+/// backslashes and the control characters below 0x20: a string without them is written as is.
+fn write_str(s: &str, out: &mut Vec<u8>) {
+    if plain(s) {
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Writing a string into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// A string serde_json writes as it is, between quotes.
+fn plain(s: &str) -> bool {
+    s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
+}
+
+/// A number, boolean or null as serde_json writes it.
+fn write_scalar(v: &Value, out: &mut Vec<u8>) {
+    let _ = serde_json::to_writer(&mut *out, v);
+}
+
+fn write_f64(x: f64, out: &mut Vec<u8>) {
+    // Writing into a Vec cannot fail; callers pass finite numbers (others are `null`).
+    let _ = serde_json::ser::CompactFormatter.write_f64(out, x);
+}
+
+fn write_f32(x: f32, out: &mut Vec<u8>) {
+    let _ = serde_json::ser::CompactFormatter.write_f32(out, x);
+}
+
+fn write_u64(x: u64, out: &mut Vec<u8>) {
+    let _ = serde_json::ser::CompactFormatter.write_u64(out, x);
+}
+
+fn write_i64(x: i64, out: &mut Vec<u8>) {
+    let _ = serde_json::ser::CompactFormatter.write_i64(out, x);
+}
+
+/// [`round`] with the factor `10^decimals` computed once (the same bits as `round`).
+#[derive(Clone, Copy, Debug)]
+struct Rounding(f64);
+
+impl Rounding {
+    fn new(decimals: i32) -> Rounding {
+        Rounding(10f64.powi(decimals))
+    }
+
+    fn apply(self, x: f64) -> f64 {
+        let r = (x * self.0).round() / self.0;
+        if r == 0.0 { 0.0 } else { r }
+    }
+}
+
+/// Round to `decimals` places, so generated numbers are short and exact in text
+/// (e.g. `round(0.123456, 3) == 0.123`). Never returns `-0.0`.
+pub fn round(x: f64, decimals: i32) -> f64 {
+    Rounding::new(decimals).apply(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keys_are_sorted_and_scalars_arrays_inline() {
+        let v = json!({"b": [1, 2.5, -3], "a": {"z": true, "c": null}, "e": [], "f": {}});
+        assert_eq!(
+            to_string(&v),
+            "{\"a\": {\"c\": null, \"z\": true}, \"b\": [1, 2.5, -3], \"e\": [], \"f\": {}}\n"
+        );
+        // Longer than 100 characters on one line: one member per line.
+        let long = json!({"k": "x".repeat(60), "a": "y".repeat(40)});
+        let text = to_string(&long);
+        assert!(text.starts_with("{\n  \"a\": \"yyy"), "{text}");
+    }
+
+    #[test]
+    fn text_parses_back_to_the_same_value() {
+        let v = json!({"x": [{"k": 0.1}, [1, [2]]], "s": "a\"b"});
+        let back: Value = serde_json::from_str(&to_string(&v)).expect("valid JSON");
+        assert_eq!(back, v);
+    }
+
+    /// The first implementation (one full one-line text per container, no early stop), kept
+    /// as the oracle of the faster writer: the bytes must never change.
+    mod oracle {
+        use serde_json::Value;
+
+        fn inline(value: &Value, out: &mut String) {
+            match value {
+                Value::Object(map) => {
+                    let mut keys: Vec<&String> = map.keys().collect();
+                    keys.sort();
+                    out.push('{');
+                    for (i, key) in keys.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        out.push_str(&Value::String((*key).clone()).to_string());
+                        out.push_str(": ");
+                        inline(&map[key.as_str()], out);
+                    }
+                    out.push('}');
+                }
+                Value::Array(items) => {
+                    out.push('[');
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        inline(item, out);
+                    }
+                    out.push(']');
+                }
+                other => out.push_str(&other.to_string()),
+            }
+        }
+
+        fn write(value: &Value, indent: usize, out: &mut String) {
+            if value.is_object() || value.is_array() {
+                let mut one = String::new();
+                inline(value, &mut one);
+                if one.len() <= super::super::INLINE {
+                    out.push_str(&one);
+                    return;
+                }
+            }
+            let pad = |n: usize, out: &mut String| out.push_str(&"  ".repeat(n));
+            match value {
+                Value::Object(map) if !map.is_empty() => {
+                    let mut keys: Vec<&String> = map.keys().collect();
+                    keys.sort();
+                    out.push_str("{\n");
+                    for (i, key) in keys.iter().enumerate() {
+                        pad(indent + 1, out);
+                        out.push_str(&Value::String((*key).clone()).to_string());
+                        out.push_str(": ");
+                        write(&map[key.as_str()], indent + 1, out);
+                        if i + 1 < keys.len() {
+                            out.push(',');
+                        }
+                        out.push('\n');
+                    }
+                    pad(indent, out);
+                    out.push('}');
+                }
+                Value::Array(items) if !items.is_empty() => {
+                    if items.len() <= 16 && items.iter().all(|v| !v.is_array() && !v.is_object()) {
+                        out.push('[');
+                        for (i, item) in items.iter().enumerate() {
+                            if i > 0 {
+                                out.push_str(", ");
+                            }
+                            out.push_str(&item.to_string());
+                        }
+                        out.push(']');
+                        return;
+                    }
+                    out.push_str("[\n");
+                    for (i, item) in items.iter().enumerate() {
+                        pad(indent + 1, out);
+                        write(item, indent + 1, out);
+                        if i + 1 < items.len() {
+                            out.push(',');
+                        }
+                        out.push('\n');
+                    }
+                    pad(indent, out);
+                    out.push(']');
+                }
+                other => out.push_str(&other.to_string()),
+            }
+        }
+
+        pub fn to_string(value: &Value) -> String {
+            let mut out = String::new();
+            write(value, 0, &mut out);
+            out.push('\n');
+            out
+        }
+    }
+
+    /// JSON values of every kind, nested, with strings that need escaping and containers
+    /// around the 100-character line limit.
+    fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            (-1e6f64..1e6).prop_map(Value::from),
+            "[a-z\"\\\\\u{e9}\n]{0,40}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 64, 20, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..20).prop_map(Value::Array),
+                prop::collection::btree_map("[a-z]{1,12}", inner, 0..8)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
+            proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
+        }
+    }
+
+    #[test]
+    fn a_container_of_exactly_100_characters_stays_on_one_line() {
+        // `{"k": ` is 6 characters, the string 91 x + 2 quotes = 93, `}` 1: 6 + 93 + 1 = 100.
+        let fits = json!({"k": "x".repeat(91)});
+        assert_eq!(to_string(&fits).len(), 101, "one line and a newline");
+        let over = json!({"k": "x".repeat(92)});
+        assert!(to_string(&over).starts_with("{\n  \"k\": "));
+    }
+
+    /// A typed value with every serde shape: fields out of key order, options, every kind of
+    /// enum variant, `f32`, non-finite floats, maps with integer keys, a flattened map that
+    /// repeats a field's key, bytes, characters and strings that need escaping.
+    mod typed {
+        use std::collections::BTreeMap;
+
+        use serde::Serialize;
+
+        #[derive(Serialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Kind {
+            Unit,
+            Newtype(f64),
+            Tuple(i8, f32),
+            Struct { zeta: u64, alpha: Option<i64> },
+        }
+
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "snake_case")]
+        pub enum Tagged {
+            Sphere { radius: f64 },
+            Box { size: [f64; 3] },
+        }
+
+        #[derive(Serialize)]
+        pub struct Inner {
+            pub z: f64,
+            pub a: Vec<f32>,
+            #[serde(flatten)]
+            pub shape: Tagged,
+            #[serde(flatten)]
+            pub extra: BTreeMap<String, i32>,
+        }
+
+        #[derive(Serialize)]
+        pub struct Outer {
+            pub zulu: Vec<Kind>,
+            pub mike: Option<Inner>,
+            pub alpha: String,
+            #[serde(with = "serde_bytes_as_seq")]
+            pub bytes: Vec<u8>,
+            pub letter: char,
+            pub by_index: BTreeMap<u32, f64>,
+            pub nothing: (),
+            pub pair: (bool, i128),
+        }
+
+        mod serde_bytes_as_seq {
+            pub fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(v)
+            }
+        }
+    }
+
+    fn outer(x: f64, y: f32, n: usize, s: String) -> typed::Outer {
+        use typed::*;
+        let mut extra = std::collections::BTreeMap::new();
+        extra.insert("z".to_owned(), 7); // repeats the field `z`: the last value wins
+        extra.insert("b".to_owned(), -1);
+        Outer {
+            zulu: vec![
+                Kind::Unit,
+                Kind::Newtype(x),
+                Kind::Tuple(-3, y),
+                Kind::Struct {
+                    zeta: n as u64,
+                    alpha: None,
+                },
+                Kind::Newtype(f64::NAN),
+                Kind::Newtype(f64::INFINITY),
+            ],
+            mike: Some(Inner {
+                z: x * 3.0,
+                a: vec![y; n % 20],
+                shape: if n.is_multiple_of(2) {
+                    Tagged::Sphere { radius: x }
+                } else {
+                    Tagged::Box { size: [x, -x, 0.5] }
+                },
+                extra,
+            }),
+            alpha: s.clone(),
+            bytes: s.bytes().take(n).collect(),
+            letter: s.chars().next().unwrap_or('"'),
+            by_index: (0..n as u32)
+                .map(|k| (k * 7 % 5, f64::from(k) * x))
+                .collect(),
+            nothing: (),
+            pair: (n.is_multiple_of(3), -(n as i128)),
+        }
+    }
+
+    proptest::proptest! {
+        /// A value recorded through serde gives the text of the same value recorded directly.
+        #[test]
+        fn serde_recording_of_a_value_is_its_direct_recording(v in any_json()) {
+            proptest::prop_assert_eq!(to_string_of(&v).expect("a Value serialises"), to_string(&v));
+        }
+
+        /// A typed value gives the text of its `serde_json::to_value`, and with rounding the
+        /// text of that value with its floats rounded in place.
+        #[test]
+        fn typed_values_give_the_text_of_their_value(
+            x in -1e4f64..1e4, y in -1e3f32..1e3, n in 0usize..40, s in "[a-z\"\\\\\u{e9}\n]{0,30}",
+        ) {
+            let o = outer(x, y, n, s);
+            let value = serde_json::to_value(&o).expect("serialisable");
+            proptest::prop_assert_eq!(to_string_of(&o).expect("serialisable"), to_string(&value));
+            let mut tape = Tape::new();
+            tape.push(&o, Some(3)).expect("serialisable");
+            let rounded = crate::label::round_floats(&value, 3);
+            proptest::prop_assert_eq!(tape.to_text(), to_string(&rounded));
+        }
+    }
+
+    #[test]
+    fn a_failed_value_leaves_nothing_on_the_tape() {
+        struct Fails;
+        impl serde::Serialize for Fails {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::{Error, SerializeStruct};
+                let mut st = s.serialize_struct("Fails", 2)?;
+                st.serialize_field("b", &1)?;
+                Err(S::Error::custom("no"))
+            }
+        }
+        let mut tape = Tape::new();
+        let doc = tape.begin_object();
+        tape.member("k");
+        assert!(tape.push(&Fails, None).is_err());
+        tape.push_value(&Value::Null);
+        tape.member("a");
+        assert!(tape.push(&[1.5, 2.0], None).is_ok());
+        tape.end_object(doc);
+        assert_eq!(tape.to_text(), "{\"a\": [1.5, 2.0], \"k\": null}\n");
+        // Maps keyed by something that is not a string or a scalar have no text.
+        let mut bad = std::collections::BTreeMap::new();
+        bad.insert(vec![1], 2);
+        assert!(to_string_of(&bad).is_err());
+    }
+
+    #[test]
+    fn rounding_is_exact_in_text() {
+        assert_eq!(round(0.123456, 3).to_string(), "0.123");
+        assert_eq!(round(-0.0001, 2).to_string(), "0");
+    }
+}
