@@ -183,11 +183,6 @@ fn call<T>(name: &str, f: impl FnOnce() -> Result<T, ImplError>) -> Result<T, Fa
     }
 }
 
-/// Execute one case in the calling thread (the gate has passed): the calls, then the checks.
-pub fn execute(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> Vec<CheckResult> {
-    judge(case, calls(imp, caps, case).outcomes)
-}
-
 /// Make a case's calls (the gate has passed), guarded, recording what they returned.
 pub fn calls(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> Execution {
     let mut outcomes = Vec::new();
