@@ -39,6 +39,7 @@ impl Scripted {
                 "interpretation".into(),
                 "dynamics".into(),
             ],
+            batch: false,
         }
     }
 }
