@@ -9,6 +9,11 @@
 //! and replays the handshake (which must say the same as the first one). When more than
 //! `restart_budget` restarts would be needed, every call is [`ImplError::NotRun`].
 //!
+//! [`Implementation::simulate`] is one `batch` request when the handshake declares `batch`
+//! (configure and every step, apply and observe of a scenario in one round trip), else one
+//! request per call. A batch answer with a result count or a result type other than the
+//! requests' is a protocol violation like any other.
+//!
 //! Memory stays bounded whatever the process writes: stdout is read line by line with a size
 //! limit on a thread (at most two lines wait in the channel), and stderr is drained on another
 //! thread into a ring buffer holding its last bytes.
@@ -26,8 +31,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::implementation::{
-    Action, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
-    NodeTrs, PROTOCOL_VERSION, SimConfig, State,
+    self, Action, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
+    NodeTrs, PROTOCOL_VERSION, SimConfig, State, simulate_each,
 };
 use crate::protocol::MAX_LINE_BYTES;
 use crate::protocol::framing::{Frame, LineReader, write_line};
@@ -356,12 +361,23 @@ impl StdioImplementation {
         self.exchange(call, timeout)
     }
 
-    /// Send a request and wait for its answer. Any failure but an implementation's own error
-    /// kills the process.
+    /// Send a request and wait for its answer, typed by the op's answer type.
     fn exchange<T: DeserializeOwned>(
         &mut self,
         call: Call,
         timeout: Duration,
+    ) -> Result<T, ImplError> {
+        self.exchange_with(call, timeout, typed::<T>)
+    }
+
+    /// Send a request and wait for its answer; `fit` types an `ok` value or says why it does not
+    /// fit (a protocol violation). Any failure but an implementation's own error kills the
+    /// process.
+    fn exchange_with<T>(
+        &mut self,
+        call: Call,
+        timeout: Duration,
+        fit: impl FnOnce(Op, Value) -> Result<T, String>,
     ) -> Result<T, ImplError> {
         let op = call.op();
         let seq = self.seq;
@@ -401,7 +417,7 @@ impl StdioImplementation {
             return Err(self.crashed(op, "when sent the request"));
         }
         match recv_frame(&p.frames, timeout) {
-            Ok(Ok(Frame::Line(l))) => self.answer(op, seq, &l),
+            Ok(Ok(Frame::Line(l))) => self.answer(op, seq, &l, fit),
             Ok(Ok(Frame::TooLong { len })) => {
                 let e = ImplError::Protocol(format!(
                     "the answer to {op} is a line of {len} bytes, over the limit of {}",
@@ -423,11 +439,12 @@ impl StdioImplementation {
         }
     }
 
-    fn answer<T: DeserializeOwned>(
+    fn answer<T>(
         &mut self,
         op: Op,
         seq: u64,
         line: &[u8],
+        fit: impl FnOnce(Op, Value) -> Result<T, String>,
     ) -> Result<T, ImplError> {
         let violation = |this: &mut Self, what: String| {
             let e = ImplError::Protocol(format!("answer to {op} (seq {seq}): {what}"));
@@ -441,7 +458,7 @@ impl StdioImplementation {
             return violation(self, format!("wrong seq {}", answer.seq));
         }
         match answer.result {
-            Ok(v) => match typed::<T>(op, v) {
+            Ok(v) => match fit(op, v) {
                 Ok(t) => Ok(t),
                 Err(m) => violation(self, m),
             },
@@ -453,6 +470,26 @@ impl StdioImplementation {
             ))),
             Err(e) => Err(e),
         }
+    }
+
+    /// A scenario's requests as one `batch` request, each result typed by its sub-request.
+    fn batch(
+        &mut self,
+        config: &SimConfig,
+        requests: &[implementation::Request<'_>],
+    ) -> Result<Vec<State>, ImplError> {
+        use implementation::Request as R;
+        let mut calls = Vec::with_capacity(requests.len() + 1);
+        calls.push(Call::Configure(*config));
+        calls.extend(requests.iter().map(|r| match *r {
+            R::Apply(a) => Call::Apply(a.clone()),
+            R::Step(steps) => Call::Step { steps },
+            R::Observe(_) => Call::Observe,
+        }));
+        let ops: Vec<Op> = calls.iter().map(Call::op).collect();
+        self.ensure_started()?;
+        let timeout = self.config.request_timeout;
+        self.exchange_with(Call::Batch(calls), timeout, |_, ok| batch_states(&ops, ok))
     }
 
     /// The process ended or closed its stdout: a crash, with its exit status and stderr tail.
@@ -468,6 +505,44 @@ impl StdioImplementation {
             describe(status),
             p.stderr_tail()
         ))
+    }
+}
+
+/// The states of a batch answer's `ok` value, each result typed by its sub-request's op (the
+/// others must be `null`), or why it does not fit.
+fn batch_states(ops: &[Op], ok: Value) -> Result<Vec<State>, String> {
+    // Not through `typed::<Vec<Value>>`: an untyped value would lose the reserved strings.
+    let Value::Array(results) = ok else {
+        return Err(format!("the answer to batch is not a list: {}", kind(&ok)));
+    };
+    if results.len() != ops.len() {
+        return Err(format!(
+            "{} results for {} requests",
+            results.len(),
+            ops.len()
+        ));
+    }
+    let mut states = Vec::with_capacity(ops.iter().filter(|op| **op == Op::Observe).count());
+    for (i, (op, v)) in ops.iter().zip(results).enumerate() {
+        let fits = if *op == Op::Observe {
+            typed::<State>(*op, v).map(|s| states.push(s))
+        } else {
+            typed::<()>(*op, v)
+        };
+        fits.map_err(|m| format!("result {i}: {m}"))?;
+    }
+    Ok(states)
+}
+
+/// The JSON type of a value, for a message.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -534,6 +609,23 @@ impl Implementation for StdioImplementation {
     fn unload(&mut self) -> Result<(), ImplError> {
         self.call(Call::Unload)
     }
+
+    fn simulate(
+        &mut self,
+        config: &SimConfig,
+        requests: &[implementation::Request<'_>],
+    ) -> Result<Vec<State>, ImplError> {
+        self.ensure_started()?;
+        if self
+            .handshake
+            .as_ref()
+            .is_some_and(|h| h.capabilities.batch)
+        {
+            self.batch(config, requests)
+        } else {
+            simulate_each(self, config, requests)
+        }
+    }
 }
 
 /// How long [`recv_frame`] polls before it blocks.
@@ -574,6 +666,42 @@ mod tests {
         t.push(&[b'x'; 100]);
         assert_eq!(t.bytes.len(), 8);
         assert_eq!(t.total, 112);
+    }
+
+    #[test]
+    fn batch_answers_are_typed_per_request() {
+        let ops = [Op::Configure, Op::Observe, Op::Step, Op::Observe];
+        let state = serde_json::json!({"time": 0.5, "nodes": [{"node": 0,
+            "translation": [1, 2, "Infinity"], "rotation": [0, 0, 0, 1],
+            "linear_velocity": [0, 0, 0], "angular_velocity": [0, 0, "NaN"]}],
+            "contacts": [[1, 2]], "trigger_events": []});
+        let ok = serde_json::json!([null, state, null, state]);
+        let states = batch_states(&ops, ok).expect("fits");
+        assert_eq!(states.len(), 2);
+        // The reserved strings survive (an untyped list would have made them null).
+        assert_eq!(states[1].nodes[0].translation[2], f64::INFINITY);
+        assert!(states[0].nodes[0].angular_velocity[2].is_nan());
+        assert_eq!(states[0].contacts, [[1, 2]]);
+        for (ok, text) in [
+            (
+                serde_json::json!([null, state, null]),
+                "3 results for 4 requests",
+            ),
+            (
+                serde_json::json!([null, state, null, state, null]),
+                "5 results for 4 requests",
+            ),
+            (serde_json::json!([null, state, 7, state]), "result 2: "),
+            (serde_json::json!([null, null, null, state]), "result 1: "),
+            (
+                serde_json::json!([null, {"time": 0.0}, null, state]),
+                "missing field",
+            ),
+            (serde_json::json!({"0": null}), "not a list: an object"),
+        ] {
+            let e = batch_states(&ops, ok.clone()).expect_err("does not fit");
+            assert!(e.contains(text), "{ok}: {e}");
+        }
     }
 
     #[test]

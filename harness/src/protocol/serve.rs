@@ -56,7 +56,12 @@ pub fn dispatch(imp: &mut dyn Implementation, request: Request) -> Answer {
                     ))),
                 );
             }
-            Answer::of(seq, imp.handshake())
+            // `serve` answers `batch` for every implementation: it says so.
+            let handshake = imp.handshake().map(|mut h| {
+                h.capabilities.batch = true;
+                h
+            });
+            Answer::of(seq, handshake)
         }
         Call::Load(r) => Answer::of(seq, imp.load(&r)),
         Call::Interpretation => Answer::of(seq, imp.interpretation()),
@@ -66,7 +71,29 @@ pub fn dispatch(imp: &mut dyn Implementation, request: Request) -> Answer {
         Call::Apply(a) => Answer::of(seq, imp.apply(&a)),
         Call::EvaluateConstraints { poses } => Answer::of(seq, imp.evaluate_constraints(&poses)),
         Call::Unload => Answer::of(seq, imp.unload()),
+        Call::Batch(calls) => Answer {
+            seq,
+            result: batch(imp, calls),
+        },
     }
+}
+
+/// A batch: each sub-call in order, through [`dispatch`]; the results in order, or the error
+/// of the first that failed (the ones after it are not run). The decoder let only the
+/// operations of [`super::Op::IN_BATCH`] in; a batch built otherwise is refused at the first
+/// other one.
+fn batch(imp: &mut dyn Implementation, calls: Vec<Call>) -> Result<Value, ImplError> {
+    let mut results = Vec::with_capacity(calls.len());
+    for call in calls {
+        if !super::message::Op::IN_BATCH.contains(&call.op()) {
+            return Err(ImplError::BadRequest(format!(
+                "{} cannot be in a batch",
+                call.op()
+            )));
+        }
+        results.push(dispatch(imp, Request { seq: 0, call }).result?);
+    }
+    Ok(Value::Array(results))
 }
 
 /// An implementation that answers every call with defaults: the peer of the protocol round-trip
@@ -158,6 +185,111 @@ mod tests {
         assert_eq!(a[3]["seq"], 2);
         assert_eq!(a[4]["error"]["error"], "bad_request");
         assert_eq!(a[5]["ok"]["time"], 0.0);
+    }
+
+    /// Echo, except that a `step` of 13 fails and every step is counted.
+    #[derive(Default)]
+    struct Unlucky {
+        echo: Echo,
+        steps: Vec<u32>,
+    }
+
+    impl Implementation for Unlucky {
+        fn handshake(&mut self) -> Result<crate::implementation::Handshake, ImplError> {
+            self.echo.handshake()
+        }
+        fn load(
+            &mut self,
+            r: &crate::implementation::LoadRequest,
+        ) -> Result<crate::implementation::LoadOutcome, ImplError> {
+            self.echo.load(r)
+        }
+        fn interpretation(&mut self) -> Result<crate::implementation::Interpretation, ImplError> {
+            self.echo.interpretation()
+        }
+        fn configure(&mut self, c: &crate::implementation::SimConfig) -> Result<(), ImplError> {
+            self.echo.configure(c)
+        }
+        fn step(&mut self, steps: u32) -> Result<(), ImplError> {
+            self.steps.push(steps);
+            if steps == 13 {
+                return Err(ImplError::Failed("unlucky".into()));
+            }
+            Ok(())
+        }
+        fn observe(&mut self) -> Result<crate::implementation::State, ImplError> {
+            self.echo.observe()
+        }
+        fn apply(&mut self, a: &crate::implementation::Action) -> Result<(), ImplError> {
+            self.echo.apply(a)
+        }
+        fn evaluate_constraints(
+            &mut self,
+            p: &Value,
+        ) -> Result<Vec<crate::implementation::NodeTrs>, ImplError> {
+            self.echo.evaluate_constraints(p)
+        }
+        fn unload(&mut self) -> Result<(), ImplError> {
+            self.echo.unload()
+        }
+    }
+
+    #[test]
+    fn a_batch_answers_each_request_or_its_first_error() {
+        let mut imp = Unlucky::default();
+        let input = concat!(
+            r#"{"seq":0,"op":"handshake","protocol_version":1}"#,
+            "\n",
+            r#"{"seq":1,"op":"batch","requests":[{"op":"configure","gravity":[0,-9.81,0],"dt":0.01,"substeps":1},{"op":"step","steps":2},{"op":"observe"},{"op":"apply","action":"force","node":0,"force":[1,2,3]}]}"#,
+            "\n",
+            // The third request fails: the fourth is not run, the answer is the error.
+            r#"{"seq":2,"op":"batch","requests":[{"op":"step","steps":1},{"op":"observe"},{"op":"step","steps":13},{"op":"step","steps":4}]}"#,
+            "\n",
+            // Not a batch operation: refused whole, nothing run.
+            r#"{"seq":3,"op":"batch","requests":[{"op":"step","steps":5},{"op":"load","path":"/a.gltf","profile":"p"}]}"#,
+            "\n",
+            r#"{"seq":4,"op":"batch","requests":[{"op":"step","steps":6},{"op":"batch","requests":[]}]}"#,
+            "\n",
+            r#"{"seq":5,"op":"batch","requests":[{"op":"step"}]}"#,
+            "\n",
+            r#"{"seq":6,"op":"batch","requests":{}}"#,
+            "\n",
+            r#"{"seq":7,"op":"batch","requests":[]}"#,
+            "\n",
+        );
+        let mut out = Vec::new();
+        serve(&mut imp, input.as_bytes(), &mut out, 1 << 20).expect("in memory");
+        let a: Vec<Value> = String::from_utf8(out)
+            .expect("utf-8")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        assert_eq!(a.len(), 8);
+        assert_eq!(a[0]["ok"]["capabilities"]["batch"], true);
+        let empty_state =
+            serde_json::json!({"time": 0.0, "nodes": [], "contacts": [], "trigger_events": []});
+        assert_eq!(
+            a[1],
+            serde_json::json!({"seq": 1, "ok": [null, null, empty_state, null]})
+        );
+        assert_eq!(
+            a[2],
+            serde_json::json!({"seq": 2, "error": {"error": "failed", "message": "unlucky"}})
+        );
+        for (k, text) in [
+            (3, "batch request 1: load cannot be in a batch"),
+            (4, "batch request 1: batch cannot be in a batch"),
+            (5, "batch request 0: step: missing field `steps`"),
+            (6, "\"requests\" must be an array"),
+        ] {
+            assert_eq!(a[k]["seq"], k, "{}", a[k]);
+            assert_eq!(a[k]["error"]["error"], "bad_request", "{}", a[k]);
+            let message = a[k]["error"]["message"].as_str().expect("message");
+            assert!(message.contains(text), "{message}");
+        }
+        assert_eq!(a[7], serde_json::json!({"seq": 7, "ok": []}));
+        // Steps run: 2 (seq 1), then 1 and 13 (seq 2); nothing of the refused batches.
+        assert_eq!(imp.steps, [2, 1, 13]);
     }
 
     #[test]
