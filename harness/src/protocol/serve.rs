@@ -9,6 +9,25 @@ use super::framing::{Frame, LineReader, write_line};
 use super::message::{Answer, Call, Request, encode_answer};
 use crate::implementation::{ImplError, Implementation, PROTOCOL_VERSION};
 
+/// How `serve` speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Longest request line accepted, in bytes.
+    pub max_line: usize,
+    /// Declare and answer `batch` (else a `batch` request is refused with `bad_request` and the
+    /// harness makes one request per call: for measuring what batching saves).
+    pub batch: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_line: super::MAX_LINE_BYTES,
+            batch: true,
+        }
+    }
+}
+
 /// Answer requests from `input` on `output` until `input` ends. A malformed request gets a
 /// `bad_request` answer (with `"seq": null` when its number could not be read) and the loop
 /// goes on; only an I/O error on the streams ends it early. A panic in the implementation is
@@ -17,8 +36,9 @@ pub fn serve(
     imp: &mut dyn Implementation,
     input: impl BufRead,
     mut output: impl Write,
-    limit: usize,
+    options: Options,
 ) -> io::Result<()> {
+    let limit = options.max_line;
     let mut reader = LineReader::new(input, limit);
     loop {
         let line = match reader.next_frame()? {
@@ -36,15 +56,15 @@ pub fn serve(
             continue;
         }
         let answer = match Request::decode(&line) {
-            Ok(request) => dispatch(imp, request).encode(),
+            Ok(request) => dispatch(imp, request, options.batch).encode(),
             Err(m) => encode_answer(m.seq, &Err(ImplError::BadRequest(m.message))),
         };
         write_line(&mut output, &answer)?;
     }
 }
 
-/// Call the implementation for one request.
-pub fn dispatch(imp: &mut dyn Implementation, request: Request) -> Answer {
+/// Call the implementation for one request; `batch`: whether `batch` is offered.
+pub fn dispatch(imp: &mut dyn Implementation, request: Request, batch: bool) -> Answer {
     let seq = request.seq;
     match request.call {
         Call::Handshake { protocol_version } => {
@@ -58,7 +78,7 @@ pub fn dispatch(imp: &mut dyn Implementation, request: Request) -> Answer {
             }
             // `serve` answers `batch` for every implementation: it says so.
             let handshake = imp.handshake().map(|mut h| {
-                h.capabilities.batch = true;
+                h.capabilities.batch |= batch;
                 h
             });
             Answer::of(seq, handshake)
@@ -71,9 +91,13 @@ pub fn dispatch(imp: &mut dyn Implementation, request: Request) -> Answer {
         Call::Apply(a) => Answer::of(seq, imp.apply(&a)),
         Call::EvaluateConstraints { poses } => Answer::of(seq, imp.evaluate_constraints(&poses)),
         Call::Unload => Answer::of(seq, imp.unload()),
+        Call::Batch(_) if !batch => Answer::of::<()>(
+            seq,
+            Err(ImplError::BadRequest("batch is not offered".into())),
+        ),
         Call::Batch(calls) => Answer {
             seq,
-            result: batch(imp, calls),
+            result: run_batch(imp, calls),
         },
     }
 }
@@ -82,7 +106,7 @@ pub fn dispatch(imp: &mut dyn Implementation, request: Request) -> Answer {
 /// of the first that failed (the ones after it are not run). The decoder let only the
 /// operations of [`super::Op::IN_BATCH`] in; a batch built otherwise is refused at the first
 /// other one.
-fn batch(imp: &mut dyn Implementation, calls: Vec<Call>) -> Result<Value, ImplError> {
+fn run_batch(imp: &mut dyn Implementation, calls: Vec<Call>) -> Result<Value, ImplError> {
     let mut results = Vec::with_capacity(calls.len());
     for call in calls {
         if !super::message::Op::IN_BATCH.contains(&call.op()) {
@@ -91,7 +115,7 @@ fn batch(imp: &mut dyn Implementation, calls: Vec<Call>) -> Result<Value, ImplEr
                 call.op()
             )));
         }
-        results.push(dispatch(imp, Request { seq: 0, call }).result?);
+        results.push(dispatch(imp, Request { seq: 0, call }, true).result?);
     }
     Ok(Value::Array(results))
 }
@@ -153,7 +177,11 @@ mod tests {
 
     fn served(input: &str, limit: usize) -> Vec<Value> {
         let mut out = Vec::new();
-        serve(&mut Echo::default(), input.as_bytes(), &mut out, limit).expect("in memory");
+        let options = Options {
+            max_line: limit,
+            batch: true,
+        };
+        serve(&mut Echo::default(), input.as_bytes(), &mut out, options).expect("in memory");
         String::from_utf8(out)
             .expect("utf-8")
             .lines()
@@ -258,7 +286,7 @@ mod tests {
             "\n",
         );
         let mut out = Vec::new();
-        serve(&mut imp, input.as_bytes(), &mut out, 1 << 20).expect("in memory");
+        serve(&mut imp, input.as_bytes(), &mut out, Options::default()).expect("in memory");
         let a: Vec<Value> = String::from_utf8(out)
             .expect("utf-8")
             .lines()
@@ -290,6 +318,31 @@ mod tests {
         assert_eq!(a[7], serde_json::json!({"seq": 7, "ok": []}));
         // Steps run: 2 (seq 1), then 1 and 13 (seq 2); nothing of the refused batches.
         assert_eq!(imp.steps, [2, 1, 13]);
+    }
+
+    #[test]
+    fn without_batch_it_is_neither_declared_nor_answered() {
+        let input = concat!(
+            r#"{"seq":0,"op":"handshake","protocol_version":1}"#,
+            "\n",
+            r#"{"seq":1,"op":"batch","requests":[{"op":"step","steps":1}]}"#,
+            "\n",
+        );
+        let mut imp = Unlucky::default();
+        let mut out = Vec::new();
+        let options = Options {
+            batch: false,
+            ..Options::default()
+        };
+        serve(&mut imp, input.as_bytes(), &mut out, options).expect("in memory");
+        let a: Vec<Value> = String::from_utf8(out)
+            .expect("utf-8")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        assert_eq!(a[0]["ok"]["capabilities"].get("batch"), None, "{}", a[0]);
+        assert_eq!(a[1]["error"]["error"], "bad_request");
+        assert!(imp.steps.is_empty());
     }
 
     #[test]
