@@ -56,7 +56,7 @@ pub fn serve(
             continue;
         }
         let answer = match Request::decode(&line) {
-            Ok(request) => dispatch(imp, request, options.batch).encode(),
+            Ok(request) => answer_line(imp, request, options.batch),
             Err(m) => encode_answer(m.seq, &Err(ImplError::BadRequest(m.message))),
         };
         write_line(&mut output, &answer)?;
@@ -95,29 +95,90 @@ pub fn dispatch(imp: &mut dyn Implementation, request: Request, batch: bool) -> 
             seq,
             Err(ImplError::BadRequest("batch is not offered".into())),
         ),
-        Call::Batch(calls) => Answer {
-            seq,
-            result: run_batch(imp, calls),
-        },
+        Call::Batch(calls) => {
+            let mut out = Vec::new();
+            let result = run_batch(imp, calls, &mut out).and_then(|()| {
+                serde_json::from_slice(&out)
+                    .map_err(|e| ImplError::Failed(format!("cannot encode: {e}")))
+            });
+            Answer { seq, result }
+        }
     }
 }
 
-/// A batch: each sub-call in order, through [`dispatch`]; the results in order, or the error
-/// of the first that failed (the ones after it are not run). The decoder let only the
-/// operations of [`super::Op::IN_BATCH`] in; a batch built otherwise is refused at the first
-/// other one.
-fn run_batch(imp: &mut dyn Implementation, calls: Vec<Call>) -> Result<Value, ImplError> {
-    let mut results = Vec::with_capacity(calls.len());
-    for call in calls {
+/// The answer line to one request: [`dispatch`]'s answer, except for a batch, whose results
+/// are written straight into the line ([`run_batch`]).
+pub fn answer_line(imp: &mut dyn Implementation, request: Request, batch: bool) -> Vec<u8> {
+    match request.call {
+        Call::Batch(calls) if batch => {
+            let mut line = format!("{{\"seq\":{},\"ok\":", request.seq).into_bytes();
+            match run_batch(imp, calls, &mut line) {
+                Ok(()) => {
+                    line.push(b'}');
+                    line
+                }
+                Err(e) => encode_answer(Some(request.seq), &Err(e)),
+            }
+        }
+        _ => dispatch(imp, request, batch).encode(),
+    }
+}
+
+/// A batch: each sub-call in order, its result appended to `out` as a JSON list; or the error of
+/// the first that failed (the ones after it are not run). The decoder let only the operations
+/// of [`super::Op::IN_BATCH`] in; a batch built otherwise is refused at the first other one.
+/// A state is written straight from its type when its numbers are finite (the intermediate
+/// [`Value`] of [`Answer::of`], its maps and allocations, was most of `serve`'s encoding cost),
+/// through [`super::json`] otherwise, for the reserved strings.
+fn run_batch(
+    imp: &mut dyn Implementation,
+    calls: Vec<Call>,
+    out: &mut Vec<u8>,
+) -> Result<(), ImplError> {
+    let cannot = |e: String| ImplError::Failed(format!("cannot encode: {e}"));
+    out.push(b'[');
+    for (i, call) in calls.into_iter().enumerate() {
         if !super::message::Op::IN_BATCH.contains(&call.op()) {
             return Err(ImplError::BadRequest(format!(
                 "{} cannot be in a batch",
                 call.op()
             )));
         }
-        results.push(dispatch(imp, Request { seq: 0, call }, true).result?);
+        if i > 0 {
+            out.push(b',');
+        }
+        let written = match call {
+            Call::Observe => {
+                let state = imp.observe()?;
+                if is_finite(&state) {
+                    serde_json::to_writer(&mut *out, &state)
+                } else {
+                    let v = super::json::to_value(&state).map_err(|e| cannot(e.0))?;
+                    serde_json::to_writer(&mut *out, &v)
+                }
+            }
+            call => {
+                let v = dispatch(imp, Request { seq: 0, call }, true).result?;
+                serde_json::to_writer(&mut *out, &v)
+            }
+        };
+        written.map_err(|e| cannot(e.to_string()))?;
     }
-    Ok(Value::Array(results))
+    out.push(b']');
+    Ok(())
+}
+
+/// Whether every number of a state is finite (plain JSON can hold it).
+fn is_finite(state: &crate::implementation::State) -> bool {
+    state.time.is_finite()
+        && state.nodes.iter().all(|n| {
+            n.translation
+                .iter()
+                .chain(&n.rotation)
+                .chain(&n.linear_velocity)
+                .chain(&n.angular_velocity)
+                .all(|x| x.is_finite())
+        })
 }
 
 /// An implementation that answers every call with defaults: the peer of the protocol round-trip
@@ -245,8 +306,28 @@ mod tests {
             }
             Ok(())
         }
+        /// After a step of 7, a state with a node (and two non-finite numbers unless 8 came too).
         fn observe(&mut self) -> Result<crate::implementation::State, ImplError> {
-            self.echo.observe()
+            if !self.steps.contains(&7) {
+                return self.echo.observe();
+            }
+            let (far, spin) = if self.steps.contains(&8) {
+                (1e300, 0.5)
+            } else {
+                (f64::INFINITY, f64::NAN)
+            };
+            Ok(crate::implementation::State {
+                time: 0.125,
+                nodes: vec![crate::implementation::NodeState {
+                    node: 3,
+                    translation: [far, -2.5, 0.0],
+                    rotation: [0.0, 0.0, 0.0, 1.0],
+                    linear_velocity: [0.0; 3],
+                    angular_velocity: [0.0, spin, 0.0],
+                }],
+                contacts: vec![[1, 3]],
+                trigger_events: Vec::new(),
+            })
         }
         fn apply(&mut self, a: &crate::implementation::Action) -> Result<(), ImplError> {
             self.echo.apply(a)
@@ -318,6 +399,38 @@ mod tests {
         assert_eq!(a[7], serde_json::json!({"seq": 7, "ok": []}));
         // Steps run: 2 (seq 1), then 1 and 13 (seq 2); nothing of the refused batches.
         assert_eq!(imp.steps, [2, 1, 13]);
+    }
+
+    /// A batch's line (states written straight, or through the reserved strings) reads as the
+    /// same value as [`dispatch`]'s answer, with non-finite numbers as the reserved strings.
+    #[test]
+    fn batch_lines_are_the_dispatched_answers() {
+        for steps in [[7, 7], [7, 8]] {
+            let request = || Request {
+                seq: 4,
+                call: Call::Batch(vec![
+                    Call::Step { steps: steps[0] },
+                    Call::Step { steps: steps[1] },
+                    Call::Observe,
+                ]),
+            };
+            let mut imp = Unlucky::default();
+            let line = answer_line(&mut imp, request(), true);
+            let mut imp = Unlucky::default();
+            let want = dispatch(&mut imp, request(), true).encode();
+            let got: Value = serde_json::from_slice(&line).expect("JSON");
+            assert_eq!(got, serde_json::from_slice::<Value>(&want).expect("JSON"));
+            let node = &got["ok"][2]["nodes"][0];
+            // [7, 8]: every number finite, written straight; [7, 7]: the reserved strings.
+            let (far, spin) = if steps[1] == 8 {
+                (serde_json::json!(1e300), serde_json::json!(0.5))
+            } else {
+                (serde_json::json!("Infinity"), serde_json::json!("NaN"))
+            };
+            assert_eq!(node["translation"][0], far, "{got}");
+            assert_eq!(node["angular_velocity"][1], spin, "{got}");
+            assert_eq!(got["ok"][2]["contacts"], serde_json::json!([[1, 3]]));
+        }
     }
 
     #[test]
