@@ -1,9 +1,10 @@
 //! The stdio protocol's round trip: one request and its answer through a child process
 //! (`physics-cts serve echo`, which answers at once), against the same call in process.
-//! Goal: a median of at most 50 us per request.
+//! Goal: a median of at most 50 us per request. Also a scenario of 85 requests (the corpus's
+//! average) in one `batch` against one request per call (`serve echo --no-batch`).
 
 use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
-use physics_cts::implementation::{Implementation, NodeState, State};
+use physics_cts::implementation::{Implementation, NodeState, Request, SimConfig, State};
 use physics_cts::protocol::serve::Echo;
 
 fn main() {
@@ -11,10 +12,16 @@ fn main() {
 }
 
 fn echo_process() -> StdioImplementation {
+    echo_with(&[])
+}
+
+fn echo_with(extra: &[&str]) -> StdioImplementation {
     // `PHYSICS_CTS_BIN` overrides the binary (a copy, when the target folder is shared).
     let bin = std::env::var_os("PHYSICS_CTS_BIN")
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_physics-cts").into());
-    let config = StdioConfig::new(bin, vec!["serve".into(), "echo".into()]);
+    let mut args = vec!["serve".into(), "echo".into()];
+    args.extend(extra.iter().map(Into::into));
+    let config = StdioConfig::new(bin, args);
     let mut imp = StdioImplementation::new(config);
     imp.handshake().expect("the echo implementation starts");
     imp
@@ -49,6 +56,39 @@ fn stdio_evaluate_16_node_pose(bencher: divan::Bencher) {
         .collect();
     let poses = serde_json::json!({ "nodes": nodes });
     bencher.bench_local(|| imp.evaluate_constraints(&poses).expect("answers"));
+}
+
+/// A scenario as the runner schedules it: observe, then 42 times step 3 and observe (85
+/// requests after `configure`).
+fn scenario() -> Vec<Request<'static>> {
+    let mut requests = vec![Request::Observe(0)];
+    for k in 1..=42 {
+        requests.push(Request::Step(3));
+        requests.push(Request::Observe(3 * k));
+    }
+    requests
+}
+
+/// The scenario in one `batch` request (empty states back).
+#[divan::bench]
+fn stdio_scenario_batch(bencher: divan::Bencher) {
+    let mut imp = echo_process();
+    let requests = scenario();
+    bencher.bench_local(|| {
+        imp.simulate(&SimConfig::default(), &requests)
+            .expect("answers")
+    });
+}
+
+/// The same scenario with one request per call (`serve echo --no-batch`).
+#[divan::bench]
+fn stdio_scenario_per_request(bencher: divan::Bencher) {
+    let mut imp = echo_with(&["--no-batch"]);
+    let requests = scenario();
+    bencher.bench_local(|| {
+        imp.simulate(&SimConfig::default(), &requests)
+            .expect("answers")
+    });
 }
 
 /// The same `step` in process: the anchor.

@@ -1,7 +1,9 @@
 //! Whole-corpus wall time of Rapier in process against Rapier behind the stdio protocol
-//! (`physics-cts serve rapier`, a child process), through the same runner as `physics-cts run`.
-//! The two alternate, round after round, so that load on the machine falls on both alike; the
-//! medians and their ratio are printed. Goal: stdio <= 1.5x in process.
+//! (`physics-cts serve rapier`, a child process), through the same runner as `physics-cts run`:
+//! over stdio with `batch` (a scenario per request, the default) and without it
+//! (`serve rapier --no-batch`: one request per call). The three alternate, round after round,
+//! so that load on the machine falls on all alike; the medians and their ratios to the
+//! in-process run are printed. Goal: stdio <= 1.5x in process.
 //!
 //! Run: `cargo bench -p physics-cts --bench stdio_corpus [-- CORPUS_DIR] [--rounds N]`
 //! (`PHYSICS_CTS_BIN` overrides the binary spoken to). The statuses of the two runs are
@@ -49,10 +51,14 @@ fn main() {
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_physics-cts").into());
     let in_process: Factory =
         Arc::new(|| Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>);
-    let config = StdioConfig::new(bin, vec!["serve".into(), "rapier".into()]);
-    let over_stdio: Factory = Arc::new(move || {
-        Box::new(StdioImplementation::new(config.clone())) as Box<dyn Implementation + Send>
-    });
+    let stdio = |extra: &[&str]| -> Factory {
+        let mut args = vec!["serve".into(), "rapier".into()];
+        args.extend(extra.iter().map(Into::into));
+        let config = StdioConfig::new(bin.clone(), args);
+        Arc::new(move || {
+            Box::new(StdioImplementation::new(config.clone())) as Box<dyn Implementation + Send>
+        })
+    };
     let entrant = |name: &str, factory: &Factory| Entrant {
         name: name.into(),
         factory: factory.clone(),
@@ -72,35 +78,45 @@ fn main() {
         );
         (t.elapsed(), run)
     };
-    let a = entrant("rapier", &in_process);
-    let b = entrant("rapier", &over_stdio);
-    let mut times_a = Vec::new();
-    let mut times_b = Vec::new();
+    let runs = [
+        ("in process", entrant("rapier", &in_process)),
+        ("stdio batch", entrant("rapier", &stdio(&[]))),
+        (
+            "stdio per request",
+            entrant("rapier", &stdio(&["--no-batch"])),
+        ),
+    ];
+    let mut times = vec![Vec::new(); runs.len()];
     for round in 0..rounds {
-        let (ta, run_a) = time(&a);
-        let (tb, run_b) = time(&b);
-        println!(
-            "round {}: in process {:>8.3} s, stdio {:>8.3} s",
-            round + 1,
-            ta.as_secs_f64(),
-            tb.as_secs_f64()
-        );
-        if round == 0 {
-            report_differences(&run_a, &run_b);
+        let mut line = format!("round {}:", round + 1);
+        let mut results = Vec::new();
+        for (k, (name, e)) in runs.iter().enumerate() {
+            let (t, run) = time(e);
+            line.push_str(&format!(" {name} {:.3} s;", t.as_secs_f64()));
+            times[k].push(t);
+            results.push(run);
         }
-        times_a.push(ta);
-        times_b.push(tb);
+        println!("{line}");
+        if round == 0 {
+            for (k, run) in results.iter().enumerate().skip(1) {
+                print!("{} against {}: ", runs[k].0, runs[0].0);
+                report_differences(&results[0], run);
+            }
+        }
     }
-    let ma = median(&mut times_a);
-    let mb = median(&mut times_b);
+    let medians: Vec<Duration> = times.iter_mut().map(|t| median(t)).collect();
     println!(
-        "{} cases, {rounds} rounds; median wall time: in process {:.3} s, stdio {:.3} s, \
-         ratio {:.2}x (goal <= 1.5x)",
-        entries.len(),
-        ma.as_secs_f64(),
-        mb.as_secs_f64(),
-        mb.as_secs_f64() / ma.as_secs_f64()
+        "{} cases, {rounds} rounds; median wall time:",
+        entries.len()
     );
+    for ((name, _), m) in runs.iter().zip(&medians) {
+        println!(
+            "  {name:<18} {:>8.3} s  {:>6.2}x",
+            m.as_secs_f64(),
+            m.as_secs_f64() / medians[0].as_secs_f64()
+        );
+    }
+    println!("(goal: stdio batch <= 1.5x in process)");
 }
 
 /// The middle value (the upper one of the two middles for an even count).

@@ -36,6 +36,11 @@ pub struct Capabilities {
     /// Check families the implementation takes part in: `validation`, `interpretation`,
     /// `dynamics`, `constraints`.
     pub checks: Vec<String>,
+    /// Over stdio: the implementation answers the `batch` operation (a scenario's requests in
+    /// one round trip, see [`Implementation::simulate`]). Absent on the wire when false, so a
+    /// handshake without it reads and writes as before; in process it means nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub batch: bool,
 }
 
 impl Capabilities {
@@ -269,6 +274,39 @@ pub enum ImplError {
     NotRun(String),
 }
 
+/// One request of a scenario's run after `configure`, in the order of
+/// [`crate::runner::schedule`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Request<'a> {
+    Apply(&'a Action),
+    Step(u32),
+    /// Observe; the argument is the number of steps taken so far.
+    Observe(u32),
+}
+
+/// [`Implementation::simulate`] with one call per request: the default, and the fallback of an
+/// implementation that cannot batch.
+pub fn simulate_each<I: Implementation + ?Sized>(
+    imp: &mut I,
+    config: &SimConfig,
+    requests: &[Request<'_>],
+) -> Result<Vec<State>, ImplError> {
+    imp.configure(config)?;
+    let observing = requests
+        .iter()
+        .filter(|r| matches!(r, Request::Observe(_)))
+        .count();
+    let mut states = Vec::with_capacity(observing);
+    for r in requests {
+        match *r {
+            Request::Apply(a) => imp.apply(a)?,
+            Request::Step(n) => imp.step(n)?,
+            Request::Observe(_) => states.push(imp.observe()?),
+        }
+    }
+    Ok(states)
+}
+
 /// One implementation under test. Every call may fail with [`ImplError`]; a panic is caught by
 /// the runner and becomes `CRASH`.
 pub trait Implementation {
@@ -289,6 +327,18 @@ pub trait Implementation {
         poses: &serde_json::Value,
     ) -> Result<Vec<NodeTrs>, ImplError>;
     fn unload(&mut self) -> Result<(), ImplError>;
+
+    /// Run a scenario in one call: `configure`, then `requests` in order; the states of the
+    /// `Observe` requests, in order. The first error ends it and is returned (the requests
+    /// after it are not made). The default makes one call per request ([`simulate_each`]); an
+    /// implementation behind a process overrides it to save the round trips.
+    fn simulate(
+        &mut self,
+        config: &SimConfig,
+        requests: &[Request<'_>],
+    ) -> Result<Vec<State>, ImplError> {
+        simulate_each(self, config, requests)
+    }
 }
 
 #[cfg(test)]
@@ -306,6 +356,88 @@ mod tests {
         assert!(c.supports_feature("material"));
         assert!(!c.supports_feature("material.combine.average"));
         assert!(!c.supports_feature("joint.drive.force"));
+    }
+
+    /// Records every call; a `step` of 13 fails.
+    #[derive(Default)]
+    struct Recorder(Vec<String>);
+
+    impl Implementation for Recorder {
+        fn handshake(&mut self) -> Result<Handshake, ImplError> {
+            Err(ImplError::NotSupported("not here".into()))
+        }
+        fn load(&mut self, _: &LoadRequest) -> Result<LoadOutcome, ImplError> {
+            Ok(LoadOutcome::Loaded { notes: Vec::new() })
+        }
+        fn interpretation(&mut self) -> Result<Interpretation, ImplError> {
+            Ok(Interpretation::default())
+        }
+        fn configure(&mut self, config: &SimConfig) -> Result<(), ImplError> {
+            self.0.push(format!("configure {}", config.dt));
+            Ok(())
+        }
+        fn step(&mut self, steps: u32) -> Result<(), ImplError> {
+            self.0.push(format!("step {steps}"));
+            if steps == 13 {
+                return Err(ImplError::Failed("unlucky".into()));
+            }
+            Ok(())
+        }
+        fn observe(&mut self) -> Result<State, ImplError> {
+            self.0.push("observe".into());
+            Ok(State {
+                time: self.0.len() as f64,
+                ..State::default()
+            })
+        }
+        fn apply(&mut self, _: &Action) -> Result<(), ImplError> {
+            self.0.push("apply".into());
+            Ok(())
+        }
+        fn evaluate_constraints(
+            &mut self,
+            _: &serde_json::Value,
+        ) -> Result<Vec<NodeTrs>, ImplError> {
+            Ok(Vec::new())
+        }
+        fn unload(&mut self) -> Result<(), ImplError> {
+            Ok(())
+        }
+    }
+
+    /// The default `simulate`: configure, then each request in order, the observed states in
+    /// order; the first error ends it.
+    #[test]
+    fn simulate_makes_each_call_in_order_and_stops_at_the_first_error() {
+        let force = Action::Force {
+            node: 1,
+            force: [0.0, 1.0, 0.0],
+        };
+        let config = SimConfig {
+            dt: 0.5,
+            ..SimConfig::default()
+        };
+        let mut imp = Recorder::default();
+        let requests = [
+            Request::Observe(0),
+            Request::Apply(&force),
+            Request::Step(2),
+            Request::Observe(2),
+        ];
+        let states = imp.simulate(&config, &requests).expect("runs");
+        assert_eq!(
+            imp.0,
+            ["configure 0.5", "observe", "apply", "step 2", "observe"]
+        );
+        // Each state's time is the number of calls made when it was observed: 2, then 5.
+        let times: Vec<f64> = states.iter().map(|s| s.time).collect();
+        assert_eq!(times, [2.0, 5.0]);
+
+        let mut imp = Recorder::default();
+        let requests = [Request::Step(1), Request::Step(13), Request::Observe(14)];
+        let e = imp.simulate(&config, &requests).expect_err("step 13 fails");
+        assert_eq!(e, ImplError::Failed("unlucky".into()));
+        assert_eq!(imp.0, ["configure 0.5", "step 1", "step 13"]);
     }
 
     #[test]

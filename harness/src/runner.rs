@@ -362,14 +362,8 @@ fn constraints(
     Ok(())
 }
 
-/// One request of a scenario's run after `configure`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Request<'a> {
-    Apply(&'a crate::implementation::Action),
-    Step(u32),
-    /// Observe; the argument is the number of steps taken so far.
-    Observe(u32),
-}
+/// One request of a scenario's run after `configure` (the interface's type, named here too).
+pub use crate::implementation::Request;
 
 /// The requests of a scenario in order: observe once, then step in chunks up to each
 /// action and observation point, applying actions just before their step. The one place
@@ -404,29 +398,37 @@ pub fn schedule(scenario: &crate::case::Scenario) -> Vec<Request<'_>> {
     out
 }
 
-/// Run the scenario: configure, then the [`schedule`]'s requests, each guarded.
+/// Run the scenario: configure, then the [`schedule`]'s requests, in one guarded
+/// [`Implementation::simulate`] call (one round trip over stdio when the implementation
+/// batches). A number of states other than the observations asked for is a harness error.
 pub fn simulate(
     imp: &mut dyn Implementation,
     scenario: &crate::case::Scenario,
 ) -> Result<Vec<Observation>, Failure> {
-    call(DYNAMICS, || imp.configure(&scenario.config))?;
     let requests = schedule(scenario);
-    let observing = requests
+    let steps: Vec<u32> = requests
         .iter()
-        .filter(|r| matches!(r, Request::Observe(_)))
-        .count();
-    let mut observations = Vec::with_capacity(observing);
-    for r in requests {
-        match r {
-            Request::Apply(a) => call(DYNAMICS, || imp.apply(a))?,
-            Request::Step(n) => call(DYNAMICS, || imp.step(n))?,
-            Request::Observe(step) => observations.push(Observation {
-                step,
-                state: call(DYNAMICS, || imp.observe())?,
-            }),
+        .filter_map(|r| match r {
+            Request::Observe(step) => Some(*step),
+            _ => None,
+        })
+        .collect();
+    let states = call(DYNAMICS, || {
+        let states = imp.simulate(&scenario.config, &requests)?;
+        if states.len() != steps.len() {
+            return Err(ImplError::Protocol(format!(
+                "simulate gave {} states for {} observations",
+                states.len(),
+                steps.len()
+            )));
         }
-    }
-    Ok(observations)
+        Ok(states)
+    })?;
+    Ok(steps
+        .into_iter()
+        .zip(states)
+        .map(|(step, state)| Observation { step, state })
+        .collect())
 }
 
 fn dynamics(imp: &mut dyn Implementation, case: &Case, out: &mut Vec<Outcome>) -> Result<(), ()> {

@@ -220,6 +220,7 @@ pub fn fixture() -> Run {
         profiles: profiles.iter().map(|p| (*p).to_owned()).collect(),
         features: vec!["joint.".into(), "shape.".into()],
         checks: checks.iter().map(|c| (*c).to_owned()).collect(),
+        batch: false,
     };
     Run {
         suite: "physics-cts 0.1.0".into(),

@@ -41,6 +41,7 @@ impl Scripted {
                 "interpretation".into(),
                 "dynamics".into(),
             ],
+            batch: false,
         }
     }
 }

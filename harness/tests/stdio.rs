@@ -267,6 +267,90 @@ fn parallel_processes_do_not_interfere() {
     }
 }
 
+/// A scenario as the runner makes it: observe, step 2, an impulse, step 1, observe (two states,
+/// six requests with the configure).
+fn scenario_case(
+    imp: &mut dyn Implementation,
+    name: &str,
+) -> Result<Vec<physics_cts::implementation::State>, ImplError> {
+    use physics_cts::implementation::{Action, Request, SimConfig};
+    let impulse = Action::Impulse {
+        node: 0,
+        impulse: [0.0, 1.0, 0.0],
+    };
+    let requests = [
+        Request::Observe(0),
+        Request::Step(2),
+        Request::Apply(&impulse),
+        Request::Step(1),
+        Request::Observe(3),
+    ];
+    imp.load(&LoadRequest {
+        path: PathBuf::from(format!("/cases/{name}.gltf")),
+        profile: "khr-2024-draft".into(),
+    })?;
+    let states = imp.simulate(&SimConfig::default(), &requests)?;
+    imp.unload()?;
+    Ok(states)
+}
+
+/// With `batch` declared, `simulate` is one request (the fake refuses scenario requests outside
+/// a batch); a failing sub-request is that request's error, a result count or type other than
+/// the requests' a protocol violation that restarts the process.
+#[test]
+fn a_batch_runs_a_scenario_in_one_request() {
+    let Some(config) = fake(&["--batch-only"]) else {
+        return;
+    };
+    let mut imp = StdioImplementation::new(config);
+    assert!(imp.handshake().expect("handshake").capabilities.batch);
+    let cases = [
+        ("ok-1", "PASS", ""),
+        ("batch-fail", "ERROR", "request 2 of 6 failed"),
+        ("ok-2", "PASS", ""),
+        ("batch-short", "HARNESS_ERROR", "5 results for 6 requests"),
+        ("ok-3", "PASS", ""),
+        (
+            "batch-wrong-type",
+            "HARNESS_ERROR",
+            "result 1: the answer to observe does not fit: missing field",
+        ),
+        ("ok-4", "PASS", ""),
+        ("crash-step", "CRASH", "about to abort"),
+        ("ok-5", "PASS", ""),
+    ];
+    for (name, want, text) in cases {
+        let (got, message) = match scenario_case(&mut imp, name) {
+            Ok(states) => {
+                assert_eq!(states.len(), 2, "{name}");
+                assert!(states.iter().all(|s| s.time == 0.5), "{name}: {states:?}");
+                assert_eq!(states[1].nodes[0].translation[2], f64::INFINITY);
+                ("PASS", String::new())
+            }
+            Err(e) => (status(&e), e.to_string()),
+        };
+        assert_eq!(got, want, "{name}: {message}");
+        assert!(message.contains(text), "{name}: {message}");
+    }
+    // The failed sub-request is the implementation's error (its process goes on); the two
+    // violations and the crash restart it.
+    assert_eq!(imp.restarts(), 3);
+}
+
+/// Without `batch` in the handshake, `simulate` is one request per call (the fake answers a
+/// `batch` request with an error, so using it would fail the case).
+#[test]
+fn without_batch_simulate_falls_back_to_one_request_per_call() {
+    let Some(config) = fake(&[]) else { return };
+    let mut imp = StdioImplementation::new(config);
+    assert!(!imp.handshake().expect("handshake").capabilities.batch);
+    let states = scenario_case(&mut imp, "ok").expect("one request per call");
+    assert_eq!(states.len(), 2);
+    let e = scenario_case(&mut imp, "crash-step").expect_err("crashes in step");
+    assert_eq!(status(&e), "CRASH", "{e}");
+    assert_eq!(scenario_case(&mut imp, "ok").map(|s| s.len()), Ok(2));
+}
+
 #[test]
 fn a_missing_program_is_a_crash_not_a_panic() {
     let config = StdioConfig::new("/nonexistent/physics-impl", Vec::new());
@@ -539,6 +623,25 @@ fn serve_echo_answers_every_operation() {
             .expect("constraints")
             .is_empty()
     );
+    // A scenario in one batch: `serve` declares it for every implementation.
+    assert!(h.capabilities.batch);
+    let impulse = Action::Impulse {
+        node: 0,
+        impulse: [1.0, 0.0, 0.0],
+    };
+    use physics_cts::implementation::Request;
+    let states = imp
+        .simulate(
+            &SimConfig::default(),
+            &[
+                Request::Observe(0),
+                Request::Apply(&impulse),
+                Request::Step(3),
+                Request::Observe(3),
+            ],
+        )
+        .expect("batch");
+    assert_eq!(states, vec![Default::default(); 2]);
     imp.unload().expect("unload");
     // The same process answered everything.
     assert_eq!(imp.starts(), 1);

@@ -60,6 +60,7 @@ pub fn capabilities() -> Capabilities {
             crate::runner::INTERPRETATION.into(),
             crate::runner::CONSTRAINTS.into(),
         ],
+        batch: false,
     }
 }
 

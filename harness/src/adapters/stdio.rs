@@ -9,6 +9,11 @@
 //! and replays the handshake (which must say the same as the first one). When more than
 //! `restart_budget` restarts would be needed, every call is [`ImplError::NotRun`].
 //!
+//! [`Implementation::simulate`] is one `batch` request when the handshake declares `batch`
+//! (configure and every step, apply and observe of a scenario in one round trip), else one
+//! request per call. A batch answer with a result count or a result type other than the
+//! requests' is a protocol violation like any other.
+//!
 //! Memory stays bounded whatever the process writes: stdout is read line by line with a size
 //! limit on a thread (at most two lines wait in the channel), and stderr is drained on another
 //! thread into a ring buffer holding its last bytes.
@@ -26,8 +31,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::implementation::{
-    Action, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
-    NodeTrs, PROTOCOL_VERSION, SimConfig, State,
+    self, Action, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
+    NodeTrs, PROTOCOL_VERSION, SimConfig, State, simulate_each,
 };
 use crate::protocol::MAX_LINE_BYTES;
 use crate::protocol::framing::{Frame, LineReader, write_line};
@@ -356,12 +361,25 @@ impl StdioImplementation {
         self.exchange(call, timeout)
     }
 
-    /// Send a request and wait for its answer. Any failure but an implementation's own error
-    /// kills the process.
+    /// Send a request and wait for its answer, typed by the op's answer type.
     fn exchange<T: DeserializeOwned>(
         &mut self,
         call: Call,
         timeout: Duration,
+    ) -> Result<T, ImplError> {
+        self.exchange_with(call, timeout, |_, _| None, typed::<T>)
+    }
+
+    /// Send a request and wait for its answer; `fit` types an `ok` value or says why it does not
+    /// fit (a protocol violation). `fast` may read a well-formed answer line with the request's
+    /// `seq` straight into its result first (`None`: let the general path decide). Any failure
+    /// but an implementation's own error kills the process.
+    fn exchange_with<T>(
+        &mut self,
+        call: Call,
+        timeout: Duration,
+        fast: impl FnOnce(u64, &[u8]) -> Option<T>,
+        fit: impl FnOnce(Op, Value) -> Result<T, String>,
     ) -> Result<T, ImplError> {
         let op = call.op();
         let seq = self.seq;
@@ -401,7 +419,10 @@ impl StdioImplementation {
             return Err(self.crashed(op, "when sent the request"));
         }
         match recv_frame(&p.frames, timeout) {
-            Ok(Ok(Frame::Line(l))) => self.answer(op, seq, &l),
+            Ok(Ok(Frame::Line(l))) => match fast(seq, &l) {
+                Some(t) => Ok(t),
+                None => self.answer(op, seq, &l, fit),
+            },
             Ok(Ok(Frame::TooLong { len })) => {
                 let e = ImplError::Protocol(format!(
                     "the answer to {op} is a line of {len} bytes, over the limit of {}",
@@ -423,11 +444,12 @@ impl StdioImplementation {
         }
     }
 
-    fn answer<T: DeserializeOwned>(
+    fn answer<T>(
         &mut self,
         op: Op,
         seq: u64,
         line: &[u8],
+        fit: impl FnOnce(Op, Value) -> Result<T, String>,
     ) -> Result<T, ImplError> {
         let violation = |this: &mut Self, what: String| {
             let e = ImplError::Protocol(format!("answer to {op} (seq {seq}): {what}"));
@@ -441,7 +463,7 @@ impl StdioImplementation {
             return violation(self, format!("wrong seq {}", answer.seq));
         }
         match answer.result {
-            Ok(v) => match typed::<T>(op, v) {
+            Ok(v) => match fit(op, v) {
                 Ok(t) => Ok(t),
                 Err(m) => violation(self, m),
             },
@@ -453,6 +475,31 @@ impl StdioImplementation {
             ))),
             Err(e) => Err(e),
         }
+    }
+
+    /// A scenario's requests as one `batch` request, each result typed by its sub-request.
+    fn batch(
+        &mut self,
+        config: &SimConfig,
+        requests: &[implementation::Request<'_>],
+    ) -> Result<Vec<State>, ImplError> {
+        use implementation::Request as R;
+        let mut calls = Vec::with_capacity(requests.len() + 1);
+        calls.push(Call::Configure(*config));
+        calls.extend(requests.iter().map(|r| match *r {
+            R::Apply(a) => Call::Apply(a.clone()),
+            R::Step(steps) => Call::Step { steps },
+            R::Observe(_) => Call::Observe,
+        }));
+        let ops: Vec<Op> = calls.iter().map(Call::op).collect();
+        self.ensure_started()?;
+        let timeout = self.config.request_timeout;
+        self.exchange_with(
+            Call::Batch(calls),
+            timeout,
+            |seq, line| batch_states_fast(&ops, seq, line),
+            |_, ok| batch_states(&ops, ok),
+        )
     }
 
     /// The process ended or closed its stdout: a crash, with its exit status and stderr tail.
@@ -468,6 +515,76 @@ impl StdioImplementation {
             describe(status),
             p.stderr_tail()
         ))
+    }
+}
+
+/// The states of a batch answer's `ok` value, each result typed by its sub-request's op (the
+/// others must be `null`), or why it does not fit.
+fn batch_states(ops: &[Op], ok: Value) -> Result<Vec<State>, String> {
+    // Not through `typed::<Vec<Value>>`: an untyped value would lose the reserved strings.
+    let Value::Array(results) = ok else {
+        return Err(format!("the answer to batch is not a list: {}", kind(&ok)));
+    };
+    if results.len() != ops.len() {
+        return Err(format!(
+            "{} results for {} requests",
+            results.len(),
+            ops.len()
+        ));
+    }
+    let mut states = Vec::with_capacity(ops.iter().filter(|op| **op == Op::Observe).count());
+    for (i, (op, v)) in ops.iter().zip(results).enumerate() {
+        let fits = if *op == Op::Observe {
+            typed::<State>(*op, v).map(|s| states.push(s))
+        } else {
+            typed::<()>(*op, v)
+        };
+        fits.map_err(|m| format!("result {i}: {m}"))?;
+    }
+    Ok(states)
+}
+
+/// [`batch_states`] straight from the answer line, without the intermediate [`Value`] (whose
+/// maps and allocations were most of the harness's decoding cost): `None` unless the line is a
+/// well-formed `ok` answer to `seq`, with only finite numbers, one result per request, a state
+/// for each `observe` and `null` for the others. Anything else (an error answer, a reserved
+/// string, a violation) goes the general way, which decides and words it.
+fn batch_states_fast(ops: &[Op], seq: u64, line: &[u8]) -> Option<Vec<State>> {
+    fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| true)
+    }
+    #[derive(serde::Deserialize)]
+    struct Fast {
+        seq: u64,
+        ok: Vec<Option<State>>,
+        #[serde(default, deserialize_with = "present")]
+        error: bool,
+    }
+    use serde::Deserialize;
+    let fast: Fast = serde_json::from_slice(line).ok()?;
+    if fast.seq != seq || fast.error || fast.ok.len() != ops.len() {
+        return None;
+    }
+    let mut states = Vec::with_capacity(ops.iter().filter(|op| **op == Op::Observe).count());
+    for (op, result) in ops.iter().zip(fast.ok) {
+        match (*op == Op::Observe, result) {
+            (true, Some(state)) => states.push(state),
+            (false, None) => {}
+            _ => return None,
+        }
+    }
+    Some(states)
+}
+
+/// The JSON type of a value, for a message.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -534,6 +651,23 @@ impl Implementation for StdioImplementation {
     fn unload(&mut self) -> Result<(), ImplError> {
         self.call(Call::Unload)
     }
+
+    fn simulate(
+        &mut self,
+        config: &SimConfig,
+        requests: &[implementation::Request<'_>],
+    ) -> Result<Vec<State>, ImplError> {
+        self.ensure_started()?;
+        if self
+            .handshake
+            .as_ref()
+            .is_some_and(|h| h.capabilities.batch)
+        {
+            self.batch(config, requests)
+        } else {
+            simulate_each(self, config, requests)
+        }
+    }
 }
 
 /// How long [`recv_frame`] polls before it blocks.
@@ -574,6 +708,63 @@ mod tests {
         t.push(&[b'x'; 100]);
         assert_eq!(t.bytes.len(), 8);
         assert_eq!(t.total, 112);
+    }
+
+    #[test]
+    fn batch_answers_are_typed_per_request() {
+        let ops = [Op::Configure, Op::Observe, Op::Step, Op::Observe];
+        let state = serde_json::json!({"time": 0.5, "nodes": [{"node": 0,
+            "translation": [1, 2, "Infinity"], "rotation": [0, 0, 0, 1],
+            "linear_velocity": [0, 0, 0], "angular_velocity": [0, 0, "NaN"]}],
+            "contacts": [[1, 2]], "trigger_events": []});
+        let ok = serde_json::json!([null, state, null, state]);
+        let states = batch_states(&ops, ok).expect("fits");
+        assert_eq!(states.len(), 2);
+        // The reserved strings survive (an untyped list would have made them null).
+        assert_eq!(states[1].nodes[0].translation[2], f64::INFINITY);
+        assert!(states[0].nodes[0].angular_velocity[2].is_nan());
+        assert_eq!(states[0].contacts, [[1, 2]]);
+        for (ok, text) in [
+            (
+                serde_json::json!([null, state, null]),
+                "3 results for 4 requests",
+            ),
+            (
+                serde_json::json!([null, state, null, state, null]),
+                "5 results for 4 requests",
+            ),
+            (serde_json::json!([null, state, 7, state]), "result 2: "),
+            (serde_json::json!([null, null, null, state]), "result 1: "),
+            (
+                serde_json::json!([null, {"time": 0.0}, null, state]),
+                "missing field",
+            ),
+            (serde_json::json!({"0": null}), "not a list: an object"),
+        ] {
+            let e = batch_states(&ops, ok.clone()).expect_err("does not fit");
+            assert!(e.contains(text), "{ok}: {e}");
+            let line = serde_json::json!({"seq": 3, "ok": ok}).to_string();
+            assert_eq!(batch_states_fast(&ops, 3, line.as_bytes()), None, "{line}");
+        }
+        // The fast path: the same states when every number is finite; declines the rest.
+        let finite = serde_json::json!({"time": 0.25, "nodes": [{"node": 2,
+            "translation": [1, 2, 3.5], "rotation": [0, 0, 0, 1],
+            "linear_velocity": [0, -9.81, 0], "angular_velocity": [0, 0, 0]}],
+            "contacts": [], "trigger_events": [{"kind": "enter", "trigger": 1, "other": 2}]});
+        let ok = serde_json::json!([null, finite, null, finite]);
+        let line = serde_json::json!({"seq": 3, "ok": ok}).to_string();
+        let fast = batch_states_fast(&ops, 3, line.as_bytes()).expect("fast");
+        assert_eq!(fast, batch_states(&ops, ok.clone()).expect("fits"));
+        assert_eq!(fast[0].nodes[0].linear_velocity[1], -9.81);
+        for declined in [
+            serde_json::json!({"seq": 4, "ok": ok}),
+            serde_json::json!({"seq": 3, "ok": ok, "error": null}),
+            serde_json::json!({"seq": 3, "ok": [null, state, null, state]}),
+            serde_json::json!({"seq": 3, "error": {"error": "failed", "message": "x"}}),
+        ] {
+            let line = declined.to_string();
+            assert_eq!(batch_states_fast(&ops, 3, line.as_bytes()), None, "{line}");
+        }
     }
 
     #[test]

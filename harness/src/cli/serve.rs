@@ -9,7 +9,7 @@ use anyhow::bail;
 
 use crate::implementation::Implementation;
 use crate::protocol::MAX_LINE_BYTES;
-use crate::protocol::serve::{Echo, serve};
+use crate::protocol::serve::{Echo, Options, serve};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -19,6 +19,10 @@ pub struct Args {
     /// Longest request line accepted, in bytes.
     #[arg(long, default_value_t = MAX_LINE_BYTES)]
     pub max_line: usize,
+    /// Neither declare nor answer the optional `batch` operation, so the harness makes one
+    /// request per call (to measure what batching saves, or to test that path).
+    #[arg(long)]
+    pub no_batch: bool,
 }
 
 /// The implementations `serve` knows.
@@ -46,6 +50,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let input = BufReader::new(std::io::stdin().lock());
     let output = BufWriter::new(std::io::stdout().lock());
-    serve(imp.as_mut(), input, output, args.max_line)?;
+    let options = Options {
+        max_line: args.max_line,
+        batch: !args.no_batch,
+    };
+    serve(imp.as_mut(), input, output, options)?;
     Ok(ExitCode::SUCCESS)
 }

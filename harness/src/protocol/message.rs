@@ -21,10 +21,13 @@ pub enum Op {
     Apply,
     EvaluateConstraints,
     Unload,
+    /// Several requests in one (optional: sent only to an implementation whose handshake
+    /// declares `batch`).
+    Batch,
 }
 
 impl Op {
-    pub const ALL: [Op; 9] = [
+    pub const ALL: [Op; 10] = [
         Op::Handshake,
         Op::Load,
         Op::Interpretation,
@@ -34,7 +37,11 @@ impl Op {
         Op::Apply,
         Op::EvaluateConstraints,
         Op::Unload,
+        Op::Batch,
     ];
+
+    /// The operations a `batch` may hold: those of a scenario's run.
+    pub const IN_BATCH: [Op; 4] = [Op::Configure, Op::Step, Op::Observe, Op::Apply];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -47,6 +54,7 @@ impl Op {
             Op::Apply => "apply",
             Op::EvaluateConstraints => "evaluate_constraints",
             Op::Unload => "unload",
+            Op::Batch => "batch",
         }
     }
 
@@ -80,6 +88,9 @@ pub enum Call {
         poses: Value,
     },
     Unload,
+    /// Sub-calls run in order, each one of [`Op::IN_BATCH`]; the answer holds the result of
+    /// each, or the error of the first that failed (the rest are not run).
+    Batch(Vec<Call>),
 }
 
 impl Call {
@@ -100,6 +111,7 @@ impl Call {
             Call::Apply(_) => Op::Apply,
             Call::EvaluateConstraints { .. } => Op::EvaluateConstraints,
             Call::Unload => Op::Unload,
+            Call::Batch(_) => Op::Batch,
         }
     }
 
@@ -115,6 +127,11 @@ impl Call {
             Call::Apply(a) => json::to_value(a)?,
             Call::EvaluateConstraints { poses } => serde_json::json!({ "poses": poses }),
             Call::Interpretation | Call::Observe | Call::Unload => Value::Object(Map::new()),
+            Call::Batch(_) => {
+                return Err(json::Error(
+                    "a batch's parameters are written by `write_call`".into(),
+                ));
+            }
         };
         match value {
             Value::Object(m) => Ok(m),
@@ -130,6 +147,36 @@ impl Call {
 pub struct Request {
     pub seq: u64,
     pub call: Call,
+}
+
+/// `"op":"<op>"` and the call's parameters as fields (the inside of a request object); a batch's
+/// sub-calls as `"requests":[{"op":...},...]`.
+fn write_call(line: &mut Vec<u8>, call: &Call) -> Result<(), json::Error> {
+    let io = |e: serde_json::Error| json::Error(e.to_string());
+    line.extend_from_slice(format!("\"op\":\"{}\"", call.op()).as_bytes());
+    if let Call::Batch(calls) = call {
+        line.extend_from_slice(b",\"requests\":[");
+        for (i, c) in calls.iter().enumerate() {
+            if !Op::IN_BATCH.contains(&c.op()) {
+                return Err(json::Error(format!("{} cannot be in a batch", c.op())));
+            }
+            if i > 0 {
+                line.push(b',');
+            }
+            line.push(b'{');
+            write_call(line, c)?;
+            line.push(b'}');
+        }
+        line.push(b']');
+        return Ok(());
+    }
+    for (k, v) in call.params()? {
+        line.push(b',');
+        serde_json::to_writer(&mut *line, &k).map_err(io)?;
+        line.push(b':');
+        serde_json::to_writer(&mut *line, &v).map_err(io)?;
+    }
+    Ok(())
 }
 
 /// Why a line is not a valid message. `seq` is the request's number when it could be read.
@@ -173,69 +220,93 @@ impl Request {
     /// The request as one line of JSON (without the newline).
     pub fn encode(&self) -> Result<Vec<u8>, json::Error> {
         // Written by hand so `seq` and `op` lead the line (a JSON map would sort its keys).
-        let mut line = format!("{{\"seq\":{},\"op\":\"{}\"", self.seq, self.call.op()).into_bytes();
-        for (k, v) in self.call.params()? {
-            line.push(b',');
-            serde_json::to_writer(&mut line, &k).map_err(|e| json::Error(e.to_string()))?;
-            line.push(b':');
-            serde_json::to_writer(&mut line, &v).map_err(|e| json::Error(e.to_string()))?;
-        }
+        let mut line = format!("{{\"seq\":{},", self.seq).into_bytes();
+        write_call(&mut line, &self.call)?;
         line.push(b'}');
         Ok(line)
     }
 
     /// Read a request line. Unknown parameters are ignored (a later minor revision may add some).
+    /// A batch is read whole: a sub-request that cannot be read makes the whole line malformed.
     pub fn decode(line: &[u8]) -> Result<Request, Malformed> {
         let mut m = object_of(line)?;
         let seq = seq_of(&m)?;
         m.remove("seq");
-        let op = match m.remove("op") {
-            Some(Value::String(s)) => {
-                Op::parse(&s).ok_or_else(|| malformed(Some(seq), format!("unknown op {s:?}")))?
-            }
-            Some(v) => {
-                return Err(malformed(
-                    Some(seq),
-                    format!("\"op\" must be a string, not {v}"),
-                ));
-            }
-            None => return Err(malformed(Some(seq), "missing \"op\"")),
-        };
-        let params = Value::Object(m);
-        let bad = |e: json::Error| malformed(Some(seq), format!("{op}: {e}"));
-        #[derive(serde::Deserialize)]
-        struct Handshake {
-            protocol_version: u32,
-        }
-        #[derive(serde::Deserialize)]
-        struct Step {
-            steps: u32,
-        }
-        #[derive(serde::Deserialize)]
-        struct Poses {
-            poses: Value,
-        }
-        let call = match op {
-            Op::Handshake => Call::Handshake {
-                protocol_version: json::from_value::<Handshake>(params)
-                    .map_err(bad)?
-                    .protocol_version,
-            },
-            Op::Load => Call::Load(json::from_value(params).map_err(bad)?),
-            Op::Interpretation => Call::Interpretation,
-            Op::Configure => Call::Configure(json::from_value(params).map_err(bad)?),
-            Op::Step => Call::Step {
-                steps: json::from_value::<Step>(params).map_err(bad)?.steps,
-            },
-            Op::Observe => Call::Observe,
-            Op::Apply => Call::Apply(json::from_value(params).map_err(bad)?),
-            Op::EvaluateConstraints => Call::EvaluateConstraints {
-                poses: json::from_value::<Poses>(params).map_err(bad)?.poses,
-            },
-            Op::Unload => Call::Unload,
-        };
+        let op = op_of(&mut m).map_err(|e| malformed(Some(seq), e))?;
+        let call = call_of(op, m).map_err(|e| malformed(Some(seq), e))?;
         Ok(Request { seq, call })
     }
+}
+
+/// The `op` field, removed from the request object.
+fn op_of(m: &mut Map<String, Value>) -> Result<Op, String> {
+    match m.remove("op") {
+        Some(Value::String(s)) => Op::parse(&s).ok_or_else(|| format!("unknown op {s:?}")),
+        Some(v) => Err(format!("\"op\" must be a string, not {v}")),
+        None => Err("missing \"op\"".into()),
+    }
+}
+
+/// The call of `op` with the rest of the request object as its parameters.
+fn call_of(op: Op, m: Map<String, Value>) -> Result<Call, String> {
+    let params = Value::Object(m);
+    let bad = |e: json::Error| format!("{op}: {e}");
+    #[derive(serde::Deserialize)]
+    struct Handshake {
+        protocol_version: u32,
+    }
+    #[derive(serde::Deserialize)]
+    struct Step {
+        steps: u32,
+    }
+    #[derive(serde::Deserialize)]
+    struct Poses {
+        poses: Value,
+    }
+    Ok(match op {
+        Op::Handshake => Call::Handshake {
+            protocol_version: json::from_value::<Handshake>(params)
+                .map_err(bad)?
+                .protocol_version,
+        },
+        Op::Load => Call::Load(json::from_value(params).map_err(bad)?),
+        Op::Interpretation => Call::Interpretation,
+        Op::Configure => Call::Configure(json::from_value(params).map_err(bad)?),
+        Op::Step => Call::Step {
+            steps: json::from_value::<Step>(params).map_err(bad)?.steps,
+        },
+        Op::Observe => Call::Observe,
+        Op::Apply => Call::Apply(json::from_value(params).map_err(bad)?),
+        Op::EvaluateConstraints => Call::EvaluateConstraints {
+            poses: json::from_value::<Poses>(params).map_err(bad)?.poses,
+        },
+        Op::Unload => Call::Unload,
+        Op::Batch => {
+            let Value::Object(mut m) = params else {
+                return Err("batch: parameters must be an object".into());
+            };
+            let requests = match m.remove("requests") {
+                Some(Value::Array(a)) => a,
+                Some(v) => return Err(format!("batch: \"requests\" must be an array, not {v}")),
+                None => return Err("batch: missing field `requests`".into()),
+            };
+            let calls = requests
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let Value::Object(mut m) = r else {
+                        return Err(format!("batch request {i}: not a JSON object"));
+                    };
+                    let op = op_of(&mut m).map_err(|e| format!("batch request {i}: {e}"))?;
+                    if !Op::IN_BATCH.contains(&op) {
+                        return Err(format!("batch request {i}: {op} cannot be in a batch"));
+                    }
+                    call_of(op, m).map_err(|e| format!("batch request {i}: {e}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Call::Batch(calls)
+        }
+    })
 }
 
 /// The error kinds an implementation may send; the others of [`ImplError`] are the harness's.
@@ -369,6 +440,17 @@ mod tests {
             poses: serde_json::json!({"nodes": {"1": {"rotation": [0, 0, 0, 1]}}}),
         });
         round_trip(Call::Unload);
+        round_trip(Call::Batch(vec![
+            Call::Configure(SimConfig::default()),
+            Call::Observe,
+            Call::Apply(Action::Impulse {
+                node: 1,
+                impulse: [0.0, f64::INFINITY, 0.0],
+            }),
+            Call::Step { steps: 3 },
+            Call::Observe,
+        ]));
+        round_trip(Call::Batch(Vec::new()));
     }
 
     #[test]
@@ -393,6 +475,26 @@ mod tests {
             line,
             br#"{"seq":4,"op":"apply","action":"impulse","impulse":["NaN",0.0,1.0],"node":1}"#
         );
+        let line = Request {
+            seq: 5,
+            call: Call::Batch(vec![Call::Step { steps: 2 }, Call::Observe]),
+        }
+        .encode()
+        .expect("encodes");
+        assert_eq!(
+            line,
+            br#"{"seq":5,"op":"batch","requests":[{"op":"step","steps":2},{"op":"observe"}]}"#
+        );
+        // Only scenario requests go in a batch, and no batch in a batch.
+        for inner in [Call::Unload, Call::Batch(Vec::new())] {
+            let e = Request {
+                seq: 6,
+                call: Call::Batch(vec![inner]),
+            }
+            .encode()
+            .expect_err("not in a batch");
+            assert!(e.0.contains("cannot be in a batch"), "{e}");
+        }
     }
 
     #[test]

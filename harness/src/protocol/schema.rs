@@ -76,26 +76,43 @@ fn array_of(items: Value) -> Value {
     json!({"type": "array", "items": items})
 }
 
+/// Whether a request schema has `seq` (a request) or not (a sub-request of a batch).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seq {
+    With,
+    Without,
+}
+
+/// The leading fields of a request: `seq` (unless in a batch) and the `op` constant.
+fn head(op: Op, seq: Seq) -> Vec<(&'static str, Value)> {
+    let mut fields = Vec::new();
+    if seq == Seq::With {
+        fields.push(("seq", json!({"type": "integer", "minimum": 0})));
+    }
+    fields.push(("op", json!({ "const": op.as_str() })));
+    fields
+}
+
 /// A request: `seq`, the `op` constant, and the op's parameters.
-fn request(op: Op, params: &[(&str, Value)]) -> Value {
-    let mut fields = vec![
-        ("seq", json!({"type": "integer", "minimum": 0})),
-        ("op", json!({ "const": op.as_str() })),
-    ];
+fn request(op: Op, seq: Seq, params: &[(&str, Value)]) -> Value {
+    let mut fields = head(op, seq);
     fields.extend(params.iter().cloned());
     object(&fields, &[])
 }
 
-fn action() -> Value {
-    let seq = ("seq", json!({"type": "integer", "minimum": 0}));
-    let op = ("op", json!({"const": "apply"}));
+fn action(seq: Seq) -> Value {
+    let with = |fields: &[(&'static str, Value)]| {
+        let mut all = head(Op::Apply, seq);
+        all.extend(fields.iter().cloned());
+        object(&all, &[])
+    };
     json!({"oneOf": [
-        object(&[seq.clone(), op.clone(), ("action", json!({"const": "impulse"})),
-                 ("node", r("node")), ("impulse", r("vec3"))], &[]),
-        object(&[seq.clone(), op.clone(), ("action", json!({"const": "force"})),
-                 ("node", r("node")), ("force", r("vec3"))], &[]),
-        object(&[seq, op, ("action", json!({"const": "kinematic_pose"})),
-                 ("node", r("node")), ("translation", r("vec3")), ("rotation", r("quat"))], &[])
+        with(&[("action", json!({"const": "impulse"})), ("node", r("node")),
+               ("impulse", r("vec3"))]),
+        with(&[("action", json!({"const": "force"})), ("node", r("node")),
+               ("force", r("vec3"))]),
+        with(&[("action", json!({"const": "kinematic_pose"})), ("node", r("node")),
+               ("translation", r("vec3")), ("rotation", r("quat"))])
     ]})
 }
 
@@ -126,7 +143,11 @@ fn handshake() -> Value {
                         ("features", r("strings")),
                         ("checks", r("strings")),
                     ],
-                    &[],
+                    &[(
+                        "batch",
+                        json!({"type": "boolean", "description":
+                            "The implementation answers the batch operation (absent: false)."}),
+                    )],
                 ),
             ),
         ],
@@ -262,13 +283,19 @@ fn node_trs_list() -> Value {
 
 /// The schema of an op's request parameters.
 fn request_of(op: Op) -> Value {
+    request_in(op, Seq::With)
+}
+
+fn request_in(op: Op, seq: Seq) -> Value {
     match op {
         Op::Handshake => request(
             op,
+            seq,
             &[("protocol_version", json!({"type": "integer", "minimum": 1}))],
         ),
         Op::Load => request(
             op,
+            seq,
             &[
                 (
                     "path",
@@ -279,23 +306,44 @@ fn request_of(op: Op) -> Value {
         ),
         Op::Configure => request(
             op,
+            seq,
             &[
                 ("gravity", r("vec3")),
                 ("dt", r("number")),
                 ("substeps", json!({"type": "integer", "minimum": 0})),
             ],
         ),
-        Op::Step => request(op, &[("steps", json!({"type": "integer", "minimum": 0}))]),
-        Op::Apply => action(),
+        Op::Step => request(
+            op,
+            seq,
+            &[("steps", json!({"type": "integer", "minimum": 0}))],
+        ),
+        Op::Apply => action(seq),
         Op::EvaluateConstraints => request(
             op,
+            seq,
             &[(
                 "poses",
                 json!({"type": "object", "description":
                     "Local TRS overrides: {\"nodes\": {\"<index>\": {\"translation\", \"rotation\", \"scale\"}}}."}),
             )],
         ),
-        Op::Interpretation | Op::Observe | Op::Unload => request(op, &[]),
+        Op::Interpretation | Op::Observe | Op::Unload => request(op, seq, &[]),
+        Op::Batch => {
+            let subs: Vec<Value> = Op::IN_BATCH
+                .iter()
+                .map(|op| request_in(*op, Seq::Without))
+                .collect();
+            request(
+                op,
+                seq,
+                &[(
+                    "requests",
+                    json!({"type": "array", "items": {"oneOf": subs}, "description":
+                        "Requests without seq, run in order: configure, step, observe, apply."}),
+                )],
+            )
+        }
     }
 }
 
@@ -308,6 +356,11 @@ fn ok_of(op: Op) -> Value {
         Op::Observe => state(),
         Op::EvaluateConstraints => node_trs_list(),
         Op::Configure | Op::Step | Op::Apply | Op::Unload => json!({"type": "null"}),
+        Op::Batch => json!({
+            "description": "The result of each request of the batch, in order: null, or the state of an observe.",
+            "type": "array",
+            "items": {"oneOf": [{"type": "null"}, state()]}
+        }),
     }
 }
 
@@ -554,6 +607,22 @@ mod tests {
                 poses: json!({"nodes": {"0": {"scale": [1, 2, 3]}}}),
             },
             Call::Unload,
+            Call::Batch(vec![
+                Call::Configure(SimConfig::default()),
+                Call::Observe,
+                Call::Apply(Action::KinematicPose {
+                    node: 3,
+                    translation: [0.0, f64::INFINITY, 0.0],
+                    rotation: [0.0, 0.0, 0.0, 1.0],
+                }),
+                Call::Step { steps: 4 },
+                Call::Apply(Action::Impulse {
+                    node: 1,
+                    impulse: [1.0, 0.0, 0.0],
+                }),
+                Call::Observe,
+            ]),
+            Call::Batch(Vec::new()),
         ]
     }
 
@@ -639,6 +708,7 @@ mod tests {
                 profiles: vec!["khr-2024-draft".into()],
                 features: vec!["joint.".into()],
                 checks: vec!["dynamics".into()],
+                batch: false,
             },
         };
         let value = |v: &dyn erased::Ser| v.value();
@@ -694,6 +764,27 @@ mod tests {
                 },
             ),
         ];
+        out.push((
+            Op::Batch,
+            Answer {
+                seq: 8,
+                result: Ok(Value::Array(vec![
+                    Value::Null,
+                    value(&state),
+                    Value::Null,
+                    value(&State::default()),
+                ])),
+            },
+        ));
+        let mut batching = handshake.clone();
+        batching.capabilities.batch = true;
+        out.push((
+            Op::Handshake,
+            Answer {
+                seq: 0,
+                result: Ok(value(&batching)),
+            },
+        ));
         for op in [Op::Configure, Op::Step, Op::Apply, Op::Unload] {
             out.push((
                 op,
@@ -783,5 +874,27 @@ mod tests {
         let step = schema_of("step.request");
         assert!(validate(&step, &json!({"seq": 1, "op": "step"})).is_err());
         assert!(validate(&step, &json!({"seq": 1, "op": "step", "steps": -1})).is_err());
+        // A batch holds only scenario requests, each complete; its answer only null or states.
+        let batch = schema_of("batch.request");
+        let good = json!({"seq": 1, "op": "batch", "requests": [{"op": "step", "steps": 2}, {"op": "observe"}]});
+        assert!(validate(&batch, &good).is_ok());
+        assert!(Request::decode(good.to_string().as_bytes()).is_ok());
+        for bad in [
+            json!({"seq": 1, "op": "batch", "requests": [{"op": "load", "path": "/a", "profile": "p"}]}),
+            json!({"seq": 1, "op": "batch", "requests": [{"op": "step"}]}),
+            json!({"seq": 1, "op": "batch", "requests": [{"op": "batch", "requests": []}]}),
+            json!({"seq": 1, "op": "batch", "requests": {"op": "observe"}}),
+            json!({"seq": 1, "op": "batch"}),
+        ] {
+            assert!(validate(&batch, &bad).is_err(), "{bad}");
+            assert!(
+                Request::decode(bad.to_string().as_bytes()).is_err(),
+                "{bad}"
+            );
+        }
+        let answer = schema_of("batch.answer");
+        assert!(validate(&answer, &json!({"seq": 1, "ok": [null, null]})).is_ok());
+        assert!(validate(&answer, &json!({"seq": 1, "ok": [null, "done"]})).is_err());
+        assert!(validate(&answer, &json!({"seq": 1, "ok": null})).is_err());
     }
 }

@@ -3,7 +3,9 @@
 
 It answers like a well-behaved (empty) implementation, except where told otherwise:
 - by a flag for the whole process: --crash-at-start, --no-handshake, --wrong-protocol,
-  --changing-handshake (a different version at every start);
+  --changing-handshake (a different version at every start), --batch (declare and answer
+  `batch`; without it a `batch` request gets a `failed` error), --batch-only (as --batch, and
+  configure, step, observe and apply outside a batch get a `failed` error);
 - by the stem of the file a `load` names, for that case:
     ok*            behave
     crash-step     abort (SIGABRT) when asked to step
@@ -20,6 +22,10 @@ It answers like a well-behaved (empty) implementation, except where told otherwi
     refuse         answer the load with a not_supported error
     fail           answer the load with a failed error
     bad-request    answer the load with a bad_request error (its claim, scored as ERROR)
+    batch-fail     in a batch, answer a failed error for the third request (not running it
+                   nor the ones after)
+    batch-short    answer a batch with one result too few
+    batch-wrong-type  answer a batch with an observe result missing its required fields
 Standard library only.
 """
 import json
@@ -41,6 +47,50 @@ def ok(seq, value=None):
     send({"seq": seq, "ok": value})
 
 
+BATCH = "--batch" in FLAGS or "--batch-only" in FLAGS
+SCENARIO_OPS = ("configure", "step", "observe", "apply")
+STATE = {"time": 0.5, "nodes": [{"node": 0, "translation": [1, 2, "Infinity"],
+                                 "rotation": [0, 0, 0, 1], "linear_velocity": [0, 0, 0],
+                                 "angular_velocity": [0, 0, 0]}],
+         "contacts": [], "trigger_events": []}
+
+
+def scenario_result(case, req):
+    """The result of configure, step, observe or apply (misbehaving as the case says)."""
+    op = req["op"]
+    if op == "step":
+        if case == "crash-step":
+            sys.stderr.write("fake: about to abort in step\n")
+            sys.stderr.flush()
+            os.abort()
+        if case == "early-exit":
+            sys.exit(0)
+    if op == "observe":
+        return {"time": 0.0} if case == "missing-field" else STATE
+    return None
+
+
+def batch(seq, case, requests):
+    if not BATCH:
+        send({"seq": seq, "error": {"error": "failed", "message": "batch is not declared"}})
+        return
+    results = []
+    for i, sub in enumerate(requests):
+        if sub.get("op") not in SCENARIO_OPS:
+            send({"seq": seq, "error": {"error": "bad_request", "message": "not in a batch"}})
+            return
+        if case == "batch-fail" and i == 2:
+            message = "request %d of %d failed" % (i, len(requests))
+            send({"seq": seq, "error": {"error": "failed", "message": message}})
+            return
+        results.append(scenario_result(case, sub))
+    if case == "batch-short":
+        results.pop()
+    if case == "batch-wrong-type":
+        results = [{"time": 0.0} if r is STATE else r for r in results]
+    ok(seq, results)
+
+
 def main():
     if "--crash-at-start" in FLAGS:
         sys.stderr.write("fake: crashing at start\n")
@@ -60,7 +110,7 @@ def main():
                 "name": "misbehave", "version": version, "engine": "none",
                 "protocol_version": 99 if "--wrong-protocol" in FLAGS else 1,
                 "capabilities": {"profiles": ["khr-2024-draft"], "features": ["*"],
-                                 "checks": ["dynamics"]},
+                                 "checks": ["dynamics"], **({"batch": True} if BATCH else {})},
             })
         elif op == "load":
             case = os.path.splitext(os.path.basename(req["path"]))[0]
@@ -108,23 +158,13 @@ def main():
                         out.write('{"seq": 0, "ok": null}\n')
                 except BrokenPipeError:
                     os._exit(0)
-        elif op == "step":
-            if case == "crash-step":
-                sys.stderr.write("fake: about to abort in step\n")
-                sys.stderr.flush()
-                os.abort()
-            if case == "early-exit":
-                sys.exit(0)
-            ok(seq)
-        elif op == "observe":
-            if case == "missing-field":
-                ok(seq, {"time": 0.0})
+        elif op in SCENARIO_OPS:
+            if "--batch-only" in FLAGS:
+                send({"seq": seq, "error": {"error": "failed", "message": op + " outside a batch"}})
                 continue
-            ok(seq, {"time": 0.5, "nodes": [{"node": 0, "translation": [1, 2, "Infinity"],
-                                             "rotation": [0, 0, 0, 1],
-                                             "linear_velocity": [0, 0, 0],
-                                             "angular_velocity": [0, 0, 0]}],
-                     "contacts": [], "trigger_events": []})
+            ok(seq, scenario_result(case, req))
+        elif op == "batch":
+            batch(seq, case, req["requests"])
         else:
             ok(seq)
 

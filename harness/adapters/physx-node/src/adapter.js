@@ -53,7 +53,8 @@ export class Adapter {
       version: PACKAGE.version,
       engine: this.rt.engine,
       protocol_version: PROTOCOL_VERSION,
-      capabilities: { profiles: PROFILES, features: FEATURES, checks: CHECKS },
+      // `batch`: protocol.js answers it (a scenario's requests in one round trip).
+      capabilities: { profiles: PROFILES, features: FEATURES, checks: CHECKS, batch: true },
     };
   }
 

@@ -1,6 +1,9 @@
 // The stdio protocol: one JSON request per line on stdin, one JSON answer per line on stdout.
 // Requests are {"seq": N, "op": "<op>", ...params}; answers {"seq": N, "ok": result} or
 // {"seq": N, "error": {"error": "not_supported" | "failed" | "bad_request", "message": "..."}}.
+// A `batch` request ({"seq": N, "op": "batch", "requests": [{"op": "step", "steps": 4}, ...]})
+// runs scenario requests in order and answers the list of their results, or the error of the
+// first that failed (the rest are not run); the handshake declares it.
 // Non-finite numbers travel as the strings "Infinity", "-Infinity" and "NaN". stdout carries
 // the protocol only; logging goes to stderr.
 
@@ -8,7 +11,9 @@ import { createInterface } from 'node:readline';
 
 import { BadRequest } from './errors.js';
 
-const OPS = ['handshake', 'load', 'interpretation', 'configure', 'step', 'observe', 'apply', 'evaluate_constraints', 'unload', 'shutdown'];
+const OPS = ['handshake', 'load', 'interpretation', 'configure', 'step', 'observe', 'apply', 'evaluate_constraints', 'unload', 'batch', 'shutdown'];
+/** The operations a batch may hold: those of a scenario's run. */
+export const BATCH_OPS = ['configure', 'step', 'observe', 'apply'];
 /** A longer line is refused unread (bad_request), so a runaway peer cannot exhaust memory. */
 export const MAX_LINE = 16 * 1024 * 1024;
 
@@ -41,7 +46,7 @@ export function answer(adapter, line) {
       adapter.unload();
       return { message: { seq, ok: null }, stop: true };
     }
-    const result = adapter[op](request);
+    const result = op === 'batch' ? batch(adapter, request) : adapter[op](request);
     return { message: { seq, ok: result ?? null } };
   } catch (error) {
     const kind = error?.kind && error.kind !== 'rejected' ? error.kind : 'failed';
@@ -49,6 +54,19 @@ export function answer(adapter, line) {
     if (!error?.kind) process.stderr.write(`${error?.stack ?? error}\n`);
     return { message: { seq, error: { error: kind, message: String(error?.message ?? error) } }, fatal };
   }
+}
+
+/** The results of a batch's requests, each run as if it came alone. The whole list is checked
+ * before any runs (a batch that cannot be read is refused whole); the first error thrown ends
+ * it and becomes the batch's answer. */
+export function batch(adapter, request) {
+  const { requests } = request;
+  if (!Array.isArray(requests)) throw new BadRequest('batch needs an array of requests');
+  requests.forEach((r, i) => {
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) throw new BadRequest(`batch request ${i}: not a JSON object`);
+    if (!BATCH_OPS.includes(r.op)) throw new BadRequest(`batch request ${i}: ${JSON.stringify(r.op)} cannot be in a batch`);
+  });
+  return requests.map((r) => adapter[r.op](r) ?? null);
 }
 
 /** Serve `adapter` on stdin/stdout until shutdown or end of input. */

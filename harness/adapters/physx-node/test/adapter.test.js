@@ -43,6 +43,7 @@ describe('handshake', () => {
     assert.match(h.engine, /^PhysX 5\.6\.1 \(physx-js-webidl 2\.7\.3, WebAssembly\)$/);
     assert.deepEqual(h.capabilities.profiles, ['khr-2024-draft', 'omi-2023']);
     assert.deepEqual(h.capabilities.checks, ['interpretation', 'dynamics']);
+    assert.equal(h.capabilities.batch, true);
     const f = h.capabilities.features;
     for (const tag of ['shape.', 'material.', 'filter.', 'trigger.', 'joint.limit.angular.1', 'joint.drive.']) assert.ok(f.includes(tag), tag);
     for (const tag of ['joint.limit.angular.3', 'joint.kind.generic', 'omi.constraint.angular.2', 'vrm.']) assert.ok(!f.includes(tag), tag);
@@ -409,6 +410,64 @@ describe('not supported', () => {
   test('an unreadable file is rejected, not an error', async () => {
     const out = await adapter.ok('load', { path: '/nonexistent/scene.gltf', profile: 'khr-2024-draft' });
     assert.equal(out.outcome, 'rejected');
+  });
+});
+
+describe('batch', () => {
+  const FALLING = () => khrDoc({
+    shapes: [SPHERE],
+    nodes: [khrNode({ motion: { mass: 2 }, collider: { shape: 0 } }, { translation: [0, 10, 0] })],
+  });
+  const CONFIG = { gravity: [0, -9.81, 0], dt: 1 / 60, substeps: 1 };
+
+  test('a batch answers what the same requests one by one answer', async () => {
+    const requests = [
+      { op: 'configure', ...CONFIG },
+      { op: 'observe' },
+      { op: 'step', steps: 30 },
+      { op: 'apply', action: 'impulse', node: 0, impulse: [4, 0, 0] },
+      { op: 'step', steps: 30 },
+      { op: 'observe' },
+    ];
+    await load(FALLING());
+    const batched = await adapter.ok('batch', { requests });
+    await load(FALLING());
+    const single = [];
+    for (const { op, ...params } of requests) single.push(await adapter.ok(op, params));
+    assert.deepEqual(batched, single);
+    assert.deepEqual(batched.map((r) => r === null), [true, false, true, true, true, false]);
+    // 60 steps of 1/60 s; the impulse of 4 N s on 2 kg gives 2 m/s along x.
+    assert.ok(Math.abs(batched[5].time - 1) < 1e-12, `time ${batched[5].time}`);
+    assert.ok(Math.abs(nodeState(batched[5], 0).linear_velocity[0] - 2) < 1e-6, JSON.stringify(batched[5]));
+  });
+
+  test('the first failing request is the answer and the rest are not run', async () => {
+    await load(FALLING());
+    const answer = await adapter.call('batch', { requests: [
+      { op: 'step', steps: 1 },
+      { op: 'observe' },
+      { op: 'step', steps: -1 },
+      { op: 'step', steps: 5 },
+    ] });
+    assert.equal(answer.error?.error, 'bad_request', JSON.stringify(answer));
+    assert.match(answer.error.message, /steps/);
+    // One step ran (1/60 s), not the last five.
+    assert.ok(Math.abs((await adapter.ok('observe')).time - 1 / 60) < 1e-12);
+  });
+
+  test('a batch holding another operation is refused whole', async () => {
+    await load(FALLING());
+    for (const requests of [
+      [{ op: 'step', steps: 2 }, { op: 'load', path: '/nowhere.gltf', profile: 'khr-2024-draft' }],
+      [{ op: 'step', steps: 2 }, { op: 'batch', requests: [] }],
+      [{ op: 'step', steps: 2 }, 'observe'],
+      { op: 'step', steps: 2 },
+    ]) {
+      const answer = await adapter.call('batch', { requests });
+      assert.equal(answer.error?.error, 'bad_request', JSON.stringify(answer));
+    }
+    assert.equal((await adapter.ok('observe')).time, 0, 'no step ran');
+    assert.deepEqual(await adapter.ok('batch', { requests: [] }), []);
   });
 });
 

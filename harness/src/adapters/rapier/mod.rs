@@ -67,6 +67,7 @@ pub fn capabilities() -> Capabilities {
         profiles: vec!["khr-2024-draft".into(), "omi-2023".into()],
         features: FEATURES.iter().map(|f| (*f).to_owned()).collect(),
         checks: vec!["interpretation".into(), "dynamics".into()],
+        batch: false,
     }
 }
 
