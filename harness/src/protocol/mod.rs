@@ -12,6 +12,7 @@
 pub mod framing;
 pub mod json;
 pub mod message;
+pub mod pipe;
 pub mod schema;
 pub mod serve;
 
