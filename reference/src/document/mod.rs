@@ -158,15 +158,15 @@ fn push_token(pointer: &mut String, token: &str) {
 
 impl Document {
     /// Every extension key used in the document (document level and node level), sorted.
-    pub fn extension_keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> = Vec::new();
+    pub fn extension_keys(&self) -> Vec<&str> {
+        let mut keys: Vec<&str> = Vec::new();
         if let Some(e) = self.json.get("extensions").and_then(Value::as_object) {
-            keys.extend(e.keys().cloned());
+            keys.extend(e.keys().map(String::as_str));
         }
         if let Some(nodes) = self.json.get("nodes").and_then(Value::as_array) {
             for n in nodes {
                 if let Some(e) = n.get("extensions").and_then(Value::as_object) {
-                    keys.extend(e.keys().cloned());
+                    keys.extend(e.keys().map(String::as_str));
                 }
             }
         }
