@@ -143,7 +143,7 @@ fn read_document(doc: Option<Document>, forced: Option<Profile>, mut issues: Iss
     doc.check_layout(&mut issues);
     let (nodes, roots) = document::read_nodes(&doc, &mut issues);
     let keys = doc.extension_keys();
-    let detected = Profile::detect(keys.iter().map(String::as_str));
+    let detected = Profile::detect(keys.iter().copied());
     let profile = forced.or(detected);
     let Some(profile) = profile else {
         issues.push(Issue::new(Code::ProfileNone, ""));

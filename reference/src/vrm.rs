@@ -73,11 +73,9 @@ struct Candidate {
 /// Read this profile's extensions from `doc` into `scene`, pushing every issue found.
 pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
     let mut candidates = Vec::new();
+    let extensions = doc.node_extensions();
     for node in 0..scene.nodes.len() {
-        let found = match (
-            doc.node_extension(node, KEY),
-            doc.node_extension(node, LEGACY_KEY),
-        ) {
+        let found = match (extensions.get(node, KEY), extensions.get(node, LEGACY_KEY)) {
             (Some(found), legacy) => {
                 if let Some((_, pointer)) = legacy {
                     // Both keys: the current one wins; the legacy object is not read.

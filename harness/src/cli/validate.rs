@@ -102,10 +102,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut reports = Vec::with_capacity(files.len());
     for (file, result) in files.iter().zip(read_all(&files, args.profile)) {
         match result {
-            Ok(reading) => reports.push(FileReport {
+            Ok((profile, issues)) => reports.push(FileReport {
                 path: file.display().to_string(),
-                profile: reading.profile,
-                issues: reading.issues,
+                profile,
+                issues,
             }),
             Err(e) => {
                 eprintln!("physics-cts: error: {e}");
@@ -139,20 +139,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// What `validate` keeps of one file's reading: its profile and issues.
+type Outcome = Result<(Option<Profile>, Vec<Issue>), reference::ReadError>;
+
+/// Read one file, keeping only what is reported. The canonical scene is dropped here, on the
+/// thread that built it, while its memory is still in that thread's cache and heap: kept until
+/// the end, every scene of the run would be alive at once (fresh pages, each a page fault).
+fn read_one(file: &Path, forced: Option<Profile>) -> Outcome {
+    reference::read_path(file, forced).map(|reading| (reading.profile, reading.issues))
+}
+
 /// Read every file, on as many threads as there are cores; the results keep the order of
 /// `files`, so the output does not depend on scheduling.
-fn read_all(
-    files: &[PathBuf],
-    forced: Option<Profile>,
-) -> Vec<Result<reference::Reading, reference::ReadError>> {
+fn read_all(files: &[PathBuf], forced: Option<Profile>) -> Vec<Outcome> {
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(files.len());
     if threads <= 1 {
-        return files
-            .iter()
-            .map(|f| reference::read_path(f, forced))
-            .collect();
+        return files.iter().map(|f| read_one(f, forced)).collect();
     }
     let next = AtomicUsize::new(0);
     let mut results: Vec<_> = std::thread::scope(|scope| {
@@ -163,7 +167,7 @@ fn read_all(
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(file) = files.get(i) else { break };
-                        done.push((i, reference::read_path(file, forced)));
+                        done.push((i, read_one(file, forced)));
                     }
                     done
                 })

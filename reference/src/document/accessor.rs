@@ -1,6 +1,8 @@
 //! Buffer views and accessors: the layout checks (`BUFFER_VIEW_BOUNDS`, `ACCESSOR_BOUNDS`), and
 //! reading an accessor's elements. All arithmetic is in `u128`, so no declared size overflows.
 
+use std::borrow::Cow;
+
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::validation::Checked;
 
@@ -145,12 +147,12 @@ impl Document {
 
     /// The bytes of buffer view `view` that are actually available (within the view and the
     /// buffer data), or `None`.
-    fn view_bytes(&self, view: usize) -> Option<&[u8]> {
+    fn view_bytes(&self, view: usize) -> Option<Cow<'_, [u8]>> {
         let view = self.root.buffer_views.get(view)?;
-        let data = self.buffers.get(view.buffer.value())?.as_deref()?;
+        let data = self.buffers.get(view.buffer.value())?.as_ref()?;
         let start = usize::try_from(view.byte_offset.map_or(0, |o| o.0)).ok()?;
         let end = start.checked_add(usize::try_from(view.byte_length.0).ok()?)?;
-        data.get(start..end)
+        data.range(start, end)
     }
 
     /// Elements of accessor `a`, tightly packed (`count * element size` bytes), sparse values

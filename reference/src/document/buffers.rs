@@ -1,6 +1,8 @@
 //! Buffer data: the GLB BIN chunk, `data:` URIs, and files beside the document. A URI never
 //! reaches outside the document's folder (`URI_ESCAPES`), and files are read only from there.
 
+use std::borrow::Cow;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
@@ -20,29 +22,89 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// The data of one buffer.
+///
+/// A regular file beside the document is checked when the document is loaded (it exists, it
+/// opens, its length) but only the byte ranges readers ask for are read, when they ask: most of
+/// a `.bin` file is render data (meshes no shape uses, images), and reading it whole was most of
+/// the cost of validating a document that has one. Every issue is decided at load time, as when
+/// files were read whole.
+#[derive(Debug)]
+pub struct Buffer {
+    data: Data,
+}
+
+#[derive(Debug)]
+enum Data {
+    /// In memory: a data URI, the GLB BIN chunk, or a file that is not a regular file.
+    Bytes(Vec<u8>),
+    /// A regular file of `len` bytes (its length when it was opened).
+    File { path: PathBuf, len: u64 },
+}
+
+impl Buffer {
+    /// Length of the data in bytes.
+    pub fn len(&self) -> u64 {
+        match &self.data {
+            Data::Bytes(bytes) => bytes.len() as u64,
+            Data::File { len, .. } => *len,
+        }
+    }
+
+    /// Whether the data is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes `start..end` of the data; `None` when the range is not within the data (or,
+    /// for a file, when it can no longer be read: it was changed or removed after the load).
+    pub fn range(&self, start: usize, end: usize) -> Option<Cow<'_, [u8]>> {
+        match &self.data {
+            Data::Bytes(bytes) => bytes.get(start..end).map(Cow::Borrowed),
+            Data::File { path, len } => {
+                if start > end || end as u64 > *len {
+                    return None;
+                }
+                read_range(path, start as u64, end - start).map(Cow::Owned)
+            }
+        }
+    }
+}
+
+/// `count` bytes of the file at `path` from offset `start`; `None` if fewer are there.
+fn read_range(path: &Path, start: u64, count: usize) -> Option<Vec<u8>> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let mut file = File::open(path).ok()?;
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut bytes = vec![0; count];
+    file.read_exact(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 /// The data of every buffer, by index (`None`: unavailable, with an issue saying why).
 pub fn load(
     root: &gltf_json::Root,
     base_dir: Option<&Path>,
     bin: Option<&[u8]>,
     issues: &mut Issues,
-) -> Vec<Option<Vec<u8>>> {
+) -> Vec<Option<Buffer>> {
     root.buffers
         .iter()
         .enumerate()
         .map(|(i, buffer)| {
             let data = match &buffer.uri {
                 None => match bin {
-                    Some(bin) if i == 0 => Ok(bin.to_vec()),
+                    Some(bin) if i == 0 => Ok(Data::Bytes(bin.to_vec())),
                     _ => Err(Issue::new(Code::BufferUnreadable, format!("/buffers/{i}"))
                         .arg("detail", "the buffer has no uri and no GLB BIN chunk")),
                 },
-                Some(uri) => read_uri(uri, base_dir, &format!("/buffers/{i}/uri")),
+                Some(uri) => open_uri(uri, base_dir, &format!("/buffers/{i}/uri")),
             };
             match data {
                 Ok(data) => {
+                    let data = Buffer { data };
                     let expected = buffer.byte_length.0;
-                    if (data.len() as u64) < expected {
+                    if data.len() < expected {
                         issues.push(
                             Issue::new(Code::BufferTooShort, format!("/buffers/{i}/byteLength"))
                                 .arg("actual", data.len())
@@ -60,12 +122,31 @@ pub fn load(
         .collect()
 }
 
-/// Read the bytes a buffer URI names; the error is the issue to report at `pointer`.
-fn read_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Vec<u8>, Issue> {
+/// The data a buffer URI names: decoded (data URI), a regular file checked to open (read in
+/// ranges on use), or read now (any other file). The error is the issue to report at `pointer`.
+fn open_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Data, Issue> {
     if uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("data:") {
-        return decode_data_uri(&uri[5..])
-            .map_err(|detail| Issue::new(Code::DataUriInvalid, pointer).arg("detail", detail));
+        return read_uri(uri, base_dir, pointer).map(Data::Bytes);
     }
+    let path = file_path(uri, base_dir, pointer)?;
+    let unreadable = |e: std::io::Error| {
+        Issue::new(Code::BufferUnreadable, pointer)
+            .arg("detail", format!("{}: {e}", path.display()))
+    };
+    let meta = std::fs::metadata(&path).map_err(unreadable)?;
+    let len = meta.len();
+    if len == 0 || len > MAX_FILE_SIZE || !meta.is_file() {
+        // Over the limit, a folder, FIFO or device, or an empty length (which pseudo-files such
+        // as /proc's report whatever they hold): the eager read decides, as it always did.
+        return read_uri(uri, base_dir, pointer).map(Data::Bytes);
+    }
+    // `std::fs::read` opens the file first: an open that fails here fails the same way there.
+    File::open(&path).map_err(unreadable)?;
+    Ok(Data::File { path, len })
+}
+
+/// The path of the file a (non-data) buffer URI names, beside the document.
+fn file_path(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<PathBuf, Issue> {
     let unreadable =
         |detail: String| Issue::new(Code::BufferUnreadable, pointer).arg("detail", detail);
     let relative = match relative_path(uri) {
@@ -80,7 +161,19 @@ fn read_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Vec<u8>
             "{uri:?} is relative to the document's folder, and the document was read from memory"
         )));
     };
-    let path = base.join(relative);
+    Ok(base.join(relative))
+}
+
+/// Read the bytes a buffer URI names; the error is the issue to report at `pointer`. The
+/// eager read: what [`open_uri`] and [`Buffer::range`] together must agree with.
+fn read_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Vec<u8>, Issue> {
+    if uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("data:") {
+        return decode_data_uri(&uri[5..])
+            .map_err(|detail| Issue::new(Code::DataUriInvalid, pointer).arg("detail", detail));
+    }
+    let path = file_path(uri, base_dir, pointer)?;
+    let unreadable =
+        |detail: String| Issue::new(Code::BufferUnreadable, pointer).arg("detail", detail);
     let size = std::fs::metadata(&path)
         .map_err(|e| unreadable(format!("{}: {e}", path.display())))?
         .len();
@@ -185,6 +278,120 @@ fn percent_decode(uri: &str) -> Result<String, UriProblem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loading as it was before files were read on first use: every file read at once.
+    fn load_eager(
+        root: &gltf_json::Root,
+        base_dir: Option<&Path>,
+        issues: &mut Issues,
+    ) -> Vec<Option<Vec<u8>>> {
+        root.buffers
+            .iter()
+            .enumerate()
+            .map(|(i, buffer)| {
+                let uri = buffer.uri.as_deref().unwrap_or("");
+                match read_uri(uri, base_dir, &format!("/buffers/{i}/uri")) {
+                    Ok(data) => {
+                        let expected = buffer.byte_length.0;
+                        if (data.len() as u64) < expected {
+                            issues.push(
+                                Issue::new(
+                                    Code::BufferTooShort,
+                                    format!("/buffers/{i}/byteLength"),
+                                )
+                                .arg("actual", data.len())
+                                .arg("expected", expected),
+                            );
+                        }
+                        Some(data)
+                    }
+                    Err(issue) => {
+                        issues.push(issue);
+                        None
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// A folder holding `a.bin` (`len` bytes), an empty `e.bin`, a folder `d` and `s/b.bin`.
+    fn folder(len: usize) -> PathBuf {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "physics-cts-buffers-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(dir.join("d")).expect("create a temporary folder");
+        std::fs::create_dir_all(dir.join("s")).expect("create a temporary folder");
+        let data: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(dir.join("a.bin"), &data).expect("write a.bin");
+        std::fs::write(dir.join("e.bin"), b"").expect("write e.bin");
+        std::fs::write(dir.join("s").join("b.bin"), &data[..len / 2]).expect("write s/b.bin");
+        dir
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Opening files and reading them on first use gives the issues (codes, pointers,
+        /// messages) and the bytes the eager read gives.
+        #[test]
+        fn lazy_files_agree_with_the_eager_read(
+            len in 0usize..64,
+            buffers in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![
+                        "a.bin", "e.bin", "d", "m.bin", "s/b.bin", "s%2Fb.bin", "./a.bin",
+                        "../a.bin", "%zz", "data:application/octet-stream;base64,AQID",
+                        "data:text/plain;base64,AQID",
+                    ]),
+                    0u64..80,
+                ),
+                0..5,
+            ),
+            from_memory in proptest::bool::weighted(0.1),
+        ) {
+            let dir = folder(len);
+            let json = serde_json::json!({
+                "asset": {"version": "2.0"},
+                "buffers": buffers
+                    .iter()
+                    .map(|(uri, byte_length)| serde_json::json!({"uri": uri, "byteLength": byte_length}))
+                    .collect::<Vec<_>>(),
+            });
+            let root: gltf_json::Root = serde_json::from_value(json).expect("a core document");
+            let base = (!from_memory).then_some(dir.as_path());
+            let (mut lazy_issues, mut eager_issues) = (Issues::default(), Issues::default());
+            let lazy = load(&root, base, None, &mut lazy_issues);
+            let eager = load_eager(&root, base, &mut eager_issues);
+            let listed = |i: Issues| -> Vec<(Code, String, String)> {
+                i.0.into_iter().map(|i| (i.code, i.pointer, i.message)).collect()
+            };
+            let whole = |b: &Buffer| {
+                let len = usize::try_from(b.len()).expect("a small file");
+                b.range(0, len).expect("still readable").into_owned()
+            };
+            let lazy_bytes: Vec<Option<Vec<u8>>> =
+                lazy.iter().map(|b| b.as_ref().map(whole)).collect();
+            // Every range, in range or not, reads what the eager data holds there.
+            for (b, e) in lazy.iter().zip(&eager) {
+                if let (Some(b), Some(e)) = (b, e) {
+                    for start in 0..=e.len() + 1 {
+                        for end in [start.saturating_sub(1), start, start + 1, e.len(), e.len() + 1] {
+                            proptest::prop_assert_eq!(
+                                b.range(start, end).map(Cow::into_owned),
+                                e.get(start..end).map(<[u8]>::to_vec)
+                            );
+                        }
+                    }
+                }
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+            proptest::prop_assert_eq!(listed(lazy_issues), listed(eager_issues));
+            proptest::prop_assert_eq!(lazy_bytes, eager);
+        }
+    }
 
     #[test]
     fn relative_paths() {

@@ -127,10 +127,11 @@ impl Document {
         let size = component.size();
         let mut positions = Vec::with_capacity(bytes.len() / (3 * size));
         for (k, vertex) in bytes.chunks_exact(3 * size).enumerate() {
-            let v: Vec<f64> = vertex
-                .chunks_exact(size)
-                .map(|c| read_component(c, component, normalized))
-                .collect();
+            // A chunk of 3 * size bytes is exactly 3 components: every slot is written.
+            let mut v = [0.0; 3];
+            for (slot, c) in v.iter_mut().zip(vertex.chunks_exact(size)) {
+                *slot = read_component(c, component, normalized);
+            }
             if !v.iter().all(|x| x.is_finite()) {
                 issues.push(Issue::new(Code::GltfValue, pointer).arg(
                     "detail",
@@ -138,7 +139,7 @@ impl Document {
                 ));
                 return None;
             }
-            positions.push([v[0], v[1], v[2]]);
+            positions.push(v);
         }
         Some(positions)
     }

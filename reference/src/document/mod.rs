@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::issue::{Code, Issue, Issues};
 
 pub use accessor::MAX_ZERO_ACCESSOR_BYTES;
+pub use buffers::Buffer;
 pub use hierarchy::{MATRIX_TRS_TOLERANCE, ROTATION_UNIT_TOLERANCE, decompose, read_nodes};
 pub use mesh::distinct_vertex_count;
 
@@ -42,8 +43,8 @@ pub struct Document {
     /// Folder of the file, for relative buffer URIs; `None` for in-memory documents.
     pub base_dir: Option<PathBuf>,
     /// Buffer data by buffer index; `None` when unreadable (an issue says why). The data may
-    /// be shorter than `byteLength` (`BUFFER_TOO_SHORT`).
-    pub buffers: Vec<Option<Vec<u8>>>,
+    /// be shorter than `byteLength` (`BUFFER_TOO_SHORT`). Files are read on first use.
+    pub buffers: Vec<Option<Buffer>>,
 }
 
 impl Document {
@@ -90,30 +91,24 @@ impl Document {
         self.json
             .get("extensions")
             .and_then(|e| e.get(key))
-            .map(|v| {
-                (
-                    v,
-                    format!("/extensions/{}", crate::issue::escape_token(key)),
-                )
-            })
+            .map(|v| (v, crate::issue::push_pointer("/extensions", key)))
     }
 
     /// The extension object `key` on node `node`, with its pointer.
     pub fn node_extension(&self, node: usize, key: &str) -> Option<(&Value, String)> {
-        self.json
-            .get("nodes")
-            .and_then(|n| n.get(node))
-            .and_then(|n| n.get("extensions"))
-            .and_then(|e| e.get(key))
-            .map(|v| {
-                (
-                    v,
-                    format!(
-                        "/nodes/{node}/extensions/{}",
-                        crate::issue::escape_token(key)
-                    ),
-                )
-            })
+        self.node_extensions().get(node, key)
+    }
+
+    /// The node-level extension objects: for a reader that visits every node, the `nodes`
+    /// array is looked up once instead of once per node and key.
+    pub fn node_extensions(&self) -> NodeExtensions<'_> {
+        NodeExtensions {
+            nodes: self
+                .json
+                .get("nodes")
+                .and_then(Value::as_array)
+                .map_or(&[], Vec::as_slice),
+        }
     }
 
     /// Number of nodes in the document.
@@ -122,22 +117,90 @@ impl Document {
     }
 }
 
+/// The extension objects of the document's nodes (see [`Document::node_extensions`]).
+#[derive(Clone, Copy, Debug)]
+pub struct NodeExtensions<'a> {
+    nodes: &'a [Value],
+}
+
+impl<'a> NodeExtensions<'a> {
+    /// The extension object `key` on node `node`.
+    fn find(&self, node: usize, key: &str) -> Option<&'a Value> {
+        self.nodes.get(node)?.get("extensions")?.get(key)
+    }
+
+    /// The extension object `key` on node `node`, with its pointer.
+    pub fn get(&self, node: usize, key: &str) -> Option<(&'a Value, String)> {
+        self.find(node, key).map(|v| {
+            use std::fmt::Write as _;
+            let mut pointer = String::with_capacity(24 + key.len());
+            let _ = write!(pointer, "/nodes/{node}/extensions/");
+            push_token(&mut pointer, key);
+            (v, pointer)
+        })
+    }
+
+    /// Whether node `node` has the extension object `key`.
+    pub fn contains(&self, node: usize, key: &str) -> bool {
+        self.find(node, key).is_some()
+    }
+}
+
+/// Append `token` escaped as a JSON pointer reference token (`~` as `~0`, `/` as `~1`), like
+/// [`crate::issue::escape_token`] but without a new string for the usual token that needs none.
+fn push_token(pointer: &mut String, token: &str) {
+    if token.contains(['~', '/']) {
+        pointer.push_str(&crate::issue::escape_token(token));
+    } else {
+        pointer.push_str(token);
+    }
+}
+
 impl Document {
     /// Every extension key used in the document (document level and node level), sorted.
-    pub fn extension_keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> = Vec::new();
+    pub fn extension_keys(&self) -> Vec<&str> {
+        let mut keys: Vec<&str> = Vec::new();
         if let Some(e) = self.json.get("extensions").and_then(Value::as_object) {
-            keys.extend(e.keys().cloned());
+            keys.extend(e.keys().map(String::as_str));
         }
         if let Some(nodes) = self.json.get("nodes").and_then(Value::as_array) {
             for n in nodes {
                 if let Some(e) = n.get("extensions").and_then(Value::as_object) {
-                    keys.extend(e.keys().cloned());
+                    keys.extend(e.keys().map(String::as_str));
                 }
             }
         }
         keys.sort();
         keys.dedup();
         keys
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Extension pointers escape `~` and `/` in the key (RFC 6901: `~` as `~0`, `/` as `~1`).
+    #[test]
+    fn extension_pointers_escape_their_key() {
+        let json = br#"{"asset":{"version":"2.0"},"extensions":{"a/b~c":{}},
+            "nodes":[{},{"extensions":{"a/b~c":1,"K":2}}]}"#;
+        let mut issues = Issues::default();
+        let doc = Document::load(json, None, &mut issues).expect("a core document");
+        let pointer = |found: Option<(&Value, String)>| found.map(|(_, p)| p);
+        assert_eq!(
+            pointer(doc.root_extension("a/b~c")).as_deref(),
+            Some("/extensions/a~1b~0c")
+        );
+        assert_eq!(
+            pointer(doc.node_extension(1, "a/b~c")).as_deref(),
+            Some("/nodes/1/extensions/a~1b~0c")
+        );
+        assert_eq!(
+            pointer(doc.node_extension(1, "K")).as_deref(),
+            Some("/nodes/1/extensions/K")
+        );
+        assert_eq!(pointer(doc.node_extension(0, "K")), None);
+        assert_eq!(pointer(doc.node_extension(2, "K")), None);
     }
 }

@@ -83,8 +83,9 @@ pub(super) fn read_bodies<'a>(
     issues: &mut Issues,
 ) -> Vec<(NodeId, &'a Map<String, Value>, String)> {
     let mut nodes = Vec::new();
+    let extensions = doc.node_extensions();
     for node in 0..doc.node_count().min(scene.nodes.len()) {
-        let Some((value, pointer)) = doc.node_extension(node, RIGID_BODIES) else {
+        let Some((value, pointer)) = extensions.get(node, RIGID_BODIES) else {
             continue;
         };
         let Some(extension) = object(value, &pointer, issues) else {

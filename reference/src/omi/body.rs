@@ -85,9 +85,10 @@ pub(super) fn kind_of(t: OmiBodyType) -> Option<BodyKind> {
 /// Read every node's `OMI_physics_body`, pushing the non-trigger ones to `scene.bodies` in node
 /// order. Returns the state of every node.
 pub(super) fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Vec<BodyState> {
+    let extensions = doc.node_extensions();
     (0..doc.node_count())
         .map(|node| {
-            let Some((value, pointer)) = doc.node_extension(node, BODY) else {
+            let Some((value, pointer)) = extensions.get(node, BODY) else {
                 return BodyState::Absent;
             };
             ext::check_properties(value, &pointer, PROPERTIES, issues);
@@ -191,9 +192,9 @@ pub(super) fn check_shapes(
 ) {
     let count = scene.nodes.len();
     let mut has_shape = vec![false; count];
+    let extensions = doc.node_extensions();
     for node in 0..count {
-        if doc.node_extension(node, COLLIDER).is_some() || doc.node_extension(node, SHAPE).is_some()
-        {
+        if extensions.contains(node, COLLIDER) || extensions.contains(node, SHAPE) {
             // Bounded walk: never loop on a malformed hierarchy.
             for n in std::iter::once(node)
                 .chain(scene.ancestors(node))

@@ -88,8 +88,9 @@ pub(super) fn read(doc: &Document, scene: &mut Scene, bodies: &[BodyState], issu
         .into_iter()
         .map(|(value, pointer)| read_constraint(value, &pointer, issues))
         .collect();
+    let extensions = doc.node_extensions();
     for node in 0..doc.node_count() {
-        let Some((value, pointer)) = doc.node_extension(node, JOINT) else {
+        let Some((value, pointer)) = extensions.get(node, JOINT) else {
             continue;
         };
         check_alone(doc, node, issues);

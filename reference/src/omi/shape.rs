@@ -530,10 +530,11 @@ pub(super) fn read_nodes(
     bodies: &[BodyState],
     issues: &mut Issues,
 ) {
+    let extensions = doc.node_extensions();
     for node in 0..scene.nodes.len() {
         let mut any = false;
         for key in [COLLIDER, SHAPE] {
-            let Some((value, pointer)) = doc.node_extension(node, key) else {
+            let Some((value, pointer)) = extensions.get(node, key) else {
                 continue;
             };
             any = true;
