@@ -21,7 +21,6 @@
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{BufReader, Read};
-use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
@@ -38,7 +37,6 @@ use crate::implementation::{
 use crate::protocol::MAX_LINE_BYTES;
 use crate::protocol::framing::{Frame, LineReader, write_line};
 use crate::protocol::message::{Answer, Call, Op, Request, typed};
-use crate::protocol::pipe::Polled;
 
 /// How to start the process and how patient to be with it.
 #[derive(Clone, Debug)]
@@ -227,8 +225,8 @@ impl Process {
     }
 }
 
-fn read_frames(out: impl Read + AsFd, limit: usize, tx: SyncSender<std::io::Result<Frame>>) {
-    let mut reader = LineReader::new(BufReader::with_capacity(64 << 10, Polled::new(out)), limit);
+fn read_frames(out: impl Read, limit: usize, tx: SyncSender<std::io::Result<Frame>>) {
+    let mut reader = LineReader::new(BufReader::with_capacity(64 << 10, out), limit);
     loop {
         let frame = reader.next_frame();
         let last = !matches!(frame, Ok(Frame::Line(_)) | Ok(Frame::TooLong { .. }));

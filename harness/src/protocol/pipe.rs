@@ -2,8 +2,9 @@
 //! thread blocked in `read` costs tens of microseconds, as much as a whole small request; the
 //! next message of the protocol usually arrives within microseconds of the previous answer.
 //! [`Polled`] makes a pipe non-blocking and, when it is empty, polls it for a short while
-//! (yielding the core) before it blocks in `poll(2)`. Both ends use it: `serve` on its stdin,
-//! the stdio adapter on the child's stdout.
+//! (yielding the core) before it blocks in `poll(2)`. `serve` reads its stdin through it. (The
+//! harness side already polls the channel of its reader thread; polling the child's stdout in
+//! that thread as well measured no faster: `BENCHMARKS.md`, stdio.)
 
 use std::io::{self, ErrorKind, Read};
 use std::os::fd::AsFd;
