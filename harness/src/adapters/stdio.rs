@@ -670,13 +670,16 @@ impl Implementation for StdioImplementation {
     }
 }
 
-/// How long [`recv_frame`] polls before it blocks.
-const SPIN: Duration = Duration::from_micros(200);
+/// How long [`recv_frame`] polls before it blocks: long enough for a `load` or a `batch` of the
+/// corpus's scenes (a millisecond or so), since an answer that comes after the poll costs two
+/// wake-ups (the reader thread's, then this one's). Measured (`BENCHMARKS.md`, stdio): the corpus
+/// over `serve rapier` took 1.13-1.15 s with 200 us, 1.04-1.11 s with 2 ms, 1.05-1.10 s with 10 ms.
+const SPIN: Duration = Duration::from_millis(2);
 
-/// The next frame of the reader thread: polled for [`SPIN`] first, then waited for. Most answers
-/// come back within tens of microseconds, and on an idle virtual machine waking a blocked thread
-/// costs about as much again (measured: a `step` round trip of 64 us blocking, 9 us with a core
-/// kept busy), so a short poll that yields to other threads saves one wake-up per request.
+/// The next frame of the reader thread: polled for [`SPIN`] first, then waited for. On an idle
+/// virtual machine waking a blocked thread costs tens of microseconds (measured: a `step` round
+/// trip of 64 us blocking, 9 us with a core kept busy), so a poll that yields to other threads
+/// saves a wake-up per request; yielding leaves the core to any thread that needs it.
 fn recv_frame<T>(frames: &Receiver<T>, timeout: Duration) -> Result<T, RecvTimeoutError> {
     let start = Instant::now();
     while start.elapsed() < SPIN.min(timeout) {
