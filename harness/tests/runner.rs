@@ -77,6 +77,10 @@ impl Implementation for Scripted {
                 std::thread::sleep(Duration::from_secs(3));
                 Ok(LoadOutcome::Loaded { notes: vec![] })
             }
+            "slow" => {
+                std::thread::sleep(Duration::from_millis(200));
+                Ok(LoadOutcome::Loaded { notes: vec![] })
+            }
             "error" => Err(ImplError::Failed("scripted failure".into())),
             "unsupported" => Err(ImplError::NotSupported("scripted refusal".into())),
             s if s.starts_with("invalid") => Ok(LoadOutcome::Rejected {
@@ -428,6 +432,38 @@ fn a_case_queued_behind_a_timeout_runs_on_the_fresh_worker() {
             ("k/body/d-ok".into(), Status::Pass),
         ]
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A queued case's deadline starts when the worker takes it, not when it was queued: two
+/// cases of 200 ms each under a 350 ms deadline both pass (the second was queued at the start
+/// of the first, so it would have been cut at 350 ms from then, 150 ms into its own run).
+#[test]
+fn a_queued_case_has_its_whole_deadline() {
+    let dir = scratch("runner-queued-deadline");
+    let c = corpus(
+        &dir,
+        &[
+            ("k/body/a/slow", true, &[], body_expect()),
+            ("k/body/b/slow", true, &[], body_expect()),
+        ],
+    );
+    let entrant = Entrant {
+        name: "scripted".into(),
+        factory: factory(Arc::default()),
+        expectations: Expectations::default(),
+    };
+    let (run, _) = run_with(
+        &c,
+        &entrant,
+        Options {
+            deadline: Duration::from_millis(350),
+            restart_budget: 5,
+            jobs: 1,
+        },
+    );
+    let got: Vec<Status> = run.results.iter().map(|r| r.status).collect();
+    assert_eq!(got, vec![Status::Pass, Status::Pass]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
