@@ -334,6 +334,27 @@ fn a_dropped_case_is_caught_when_everything_is_rewritten() {
     assert_caught(&o, Code::CasesMismatch);
 }
 
+/// A forger who excuses a case with a known failure the run did not use, and re-renders every
+/// report from that log and re-indexes, is caught: the reason is not the bundled
+/// `expectations.toml`'s (the reference runs with none).
+#[test]
+fn a_forged_known_failure_is_caught_when_everything_is_rewritten() {
+    let Some(f) = fixture() else { return };
+    let dir = copy_bundle(f, "forged-known-failure");
+    let path = dir.join("results.ndjson");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mut run = physics_cts::report::ndjson::read(text.as_bytes()).expect("log");
+    let r = &mut run.results[0];
+    r.known_failure = Some("forged excuse".into());
+    r.verdict = physics_cts::results::Verdict::of(r.status, true);
+    std::fs::write(&path, physics_cts::report::ndjson::render(&run)).expect("write");
+    physics_cts::report::write_summaries(&dir, &run).expect("reports");
+    bundle::write_index(&dir).expect("index");
+    let o = verify_cli(&dir, &f.corpus);
+    assert_caught(&o, Code::ResultsInconsistent);
+    assert!(stdout(&o).contains("forged excuse"), "{}", stdout(&o));
+}
+
 #[test]
 fn another_corpus_is_caught() {
     let Some(f) = fixture() else { return };

@@ -11,7 +11,10 @@ use std::fmt;
 use std::path::Path;
 
 use super::corpus::{self, CorpusError};
-use super::{CERTIFICATE, Certificate, FORMAT, INDEX, Index, REQUIRED, is_sha256_hex, sha256_hex};
+use super::{
+    CERTIFICATE, Certificate, EXPECTATIONS, FORMAT, INDEX, Index, REQUIRED, is_sha256_hex,
+    sha256_hex,
+};
 use crate::case::{Corpus, safe_path};
 use crate::report::{self, ndjson};
 use crate::results::{Run, Verdict};
@@ -168,6 +171,7 @@ pub fn verify(dir: &Path, source: CorpusSource<'_>) -> Result<Outcome, CorpusUna
         .and_then(|bytes| read_results(bytes, &mut found));
     if let Some(run) = &run {
         check_reports(run, &files, &mut found);
+        check_known_failures(run, &files, &mut found);
     }
     if let Some(c) = &certificate {
         outcome.cases = c.cases.len();
@@ -450,6 +454,39 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
         }
     }
     Some(run)
+}
+
+/// Every known failure a result carries is the reason the bundled [`EXPECTATIONS`] gives for
+/// its case (none without the file): a result cannot be excused by an entry the run did not use.
+fn check_known_failures(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found) {
+    let expectations = match files.get(EXPECTATIONS) {
+        None => crate::expectations::Expectations::default(),
+        Some(bytes) => {
+            let parsed = std::str::from_utf8(bytes)
+                .map_err(|e| e.to_string())
+                .and_then(crate::expectations::Expectations::parse);
+            match parsed {
+                Ok(e) => e,
+                Err(e) => {
+                    found.fail(Code::Malformed, EXPECTATIONS, e);
+                    return;
+                }
+            }
+        }
+    };
+    for r in &run.results {
+        let want = expectations.lookup(&r.case).map(|k| k.reason.as_str());
+        if r.known_failure.as_deref() != want {
+            found.fail(
+                Code::ResultsInconsistent,
+                report::NDJSON,
+                format!(
+                    "{} {}: known failure {:?}, {EXPECTATIONS} gives {want:?}",
+                    r.implementation, r.case, r.known_failure
+                ),
+            );
+        }
+    }
 }
 
 /// Every report is a pure function of the run: render each again and compare bytes.
