@@ -11,13 +11,36 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let whole = args.get(1).is_some_and(|a| a == "whole");
-    let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(400);
+    let usage = |why: String| -> ! {
+        eprintln!("stages: {why}\nusage: stages [stages|whole] [count] [profile]");
+        std::process::exit(2)
+    };
+    let whole = match args.get(1).map(String::as_str) {
+        None | Some("stages") => false,
+        Some("whole") => true,
+        Some(other) => usage(format!("unknown mode {other:?}")),
+    };
+    let n: u64 = match args.get(2) {
+        None => 400,
+        Some(s) => s
+            .parse()
+            .unwrap_or_else(|_| usage(format!("count {s:?} is not a number"))),
+    };
     let profiles: Vec<Profile> = match args.get(3) {
-        Some(id) => Profile::ALL.into_iter().filter(|p| p.id() == id).collect(),
+        Some(id) => match Profile::ALL.into_iter().find(|p| p.id() == id) {
+            Some(p) => vec![p],
+            None => usage(format!("unknown profile {id:?}")),
+        },
         None => Profile::ALL.to_vec(),
     };
-    let dir = tempfile::tempdir_in("/dev/shm").expect("dir");
+    // RAM-backed where there is one: a file rewrite on disk costs more than a case.
+    let shm = std::path::Path::new("/dev/shm");
+    let dir = if shm.is_dir() {
+        tempfile::tempdir_in(shm)
+    } else {
+        tempfile::tempdir()
+    }
+    .unwrap_or_else(|e| usage(format!("no temporary folder: {e}")));
     let mut tape = canonical::Tape::new();
     let mut encoder = corpus::Encoder::default();
     for profile in profiles {

@@ -23,9 +23,7 @@
 //! reports the decisions those objects carry in the interpretation, so they are not repeated.
 
 use reference::Reading;
-use reference::expect::{self, Expectation};
-use reference::issue::Severity;
-use reference::poses::Poses;
+use reference::expect::Expectation;
 use reference::scene::{BodyKind, DofKind, MassValue};
 use serde_json::{Value, json};
 
@@ -64,10 +62,7 @@ fn limit_tolerance(kind: DofKind) -> Value {
 
 /// The expectation at rest of a readable case without errors.
 pub fn expectation(reading: &Reading) -> Option<Expectation> {
-    if reading.issues.iter().any(|i| i.severity == Severity::Error) {
-        return None;
-    }
-    expect::evaluate(reading.scene.as_ref()?, &Poses::default()).ok()
+    crate::label::evaluate(reading).and_then(Result::ok)
 }
 
 /// The tolerance classes of a case (`null` for a case without an expected interpretation).

@@ -286,6 +286,23 @@ pub enum DriveMode {
     Acceleration,
 }
 
+impl DriveMode {
+    /// The name KHR gives the mode in a drive's `mode` (also its serialised form).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DriveMode::Force => "force",
+            DriveMode::Acceleration => "acceleration",
+        }
+    }
+
+    /// The mode a drive's `mode` names.
+    pub fn from_name(name: &str) -> Option<DriveMode> {
+        [DriveMode::Force, DriveMode::Acceleration]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
 /// A KHR joint drive: a damped spring on one degree of freedom.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Drive {

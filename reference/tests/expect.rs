@@ -6,7 +6,7 @@ use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
-use reference::expect::{self, Expectation, bodies::InertiaExpect};
+use reference::expect::{self, Expectation, ScaledShape, bodies::InertiaExpect};
 use reference::poses::{PoseOverride, Poses};
 use reference::profile::Profile;
 use reference::scene::*;
@@ -266,8 +266,11 @@ fn khr_colliders_belong_to_bodies() {
     assert!(c[3].trigger);
     assert!(close3(&c[3].pose.translation.vector, &v(0.0, 0.0, 2.0)));
     assert_eq!(
-        c[3].shape.as_ref().map(|s| &s.shape),
-        Some(&Shape::Sphere { radius: 0.5 })
+        c[3].shape,
+        Some(ScaledShape {
+            shape: Shape::Sphere { radius: 0.5 },
+            unabsorbed: None,
+        })
     );
 }
 

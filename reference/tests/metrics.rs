@@ -725,6 +725,25 @@ fn twist_conditioning(a: &Isometry3<f64>, b: &Isometry3<f64>, axis: usize) -> f6
     q.w * q.w + q.imag()[axis] * q.imag()[axis]
 }
 
+/// The range of each row of the module's table; the `ranges` property below checks that every
+/// metric stays inside it.
+#[test]
+fn range_of_each_row() {
+    let inf = f64::INFINITY;
+    assert_eq!(range(DofKind::Linear, 1), (-inf, inf));
+    assert_eq!(range(DofKind::Linear, 2), (0.0, inf));
+    assert_eq!(range(DofKind::Linear, 3), (0.0, inf));
+    assert_eq!(range(DofKind::Angular, 1), (-PI, PI));
+    assert_eq!(range(DofKind::Angular, 2), (0.0, PI));
+    assert_eq!(range(DofKind::Angular, 3), (0.0, PI));
+    // Half turns reach the top of each angular range: about x for the twist about x and the
+    // total angle, about y for the cone about x (axes 1, 2: e_x turned to -e_x).
+    let (x, y) = (rot(rx(PI)), rot(ry(PI)));
+    assert!((angular_metric(&[0], &origin(), &x).abs() - PI).abs() < EPS);
+    assert!((angular_metric(&[1, 2], &origin(), &y) - PI).abs() < EPS);
+    assert!((angular_metric(&[0, 1, 2], &origin(), &x) - PI).abs() < EPS);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

@@ -127,7 +127,7 @@ const DRIVE_PROPERTIES: &[&str] = &[
     "damping",
 ];
 const DRIVE_TYPES: [&str; 2] = ["linear", "angular"];
-const DRIVE_MODES: [&str; 2] = ["force", "acceleration"];
+const DRIVE_MODES: [&str; 2] = [DriveMode::Force.name(), DriveMode::Acceleration.name()];
 
 /// Read every joint description.
 pub(super) fn read_descriptions(
@@ -298,13 +298,12 @@ fn read_drive(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Drive
             None
         }
     });
-    let mode = d.mode.as_deref().and_then(|m| match m {
-        "force" => Some(DriveMode::Force),
-        "acceleration" => Some(DriveMode::Acceleration),
-        other => {
-            issues.push(enum_unknown(&at("mode"), other, &DRIVE_MODES));
-            None
+    let mode = d.mode.as_deref().and_then(|m| {
+        let mode = DriveMode::from_name(m);
+        if mode.is_none() {
+            issues.push(enum_unknown(&at("mode"), m, &DRIVE_MODES));
         }
+        mode
     });
     let axis = d.axis.and_then(|a| axis_index(a, &at("axis"), issues));
     let max_force_ok = d

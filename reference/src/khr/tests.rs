@@ -787,3 +787,15 @@ fn seed_era_samples_read_without_errors() {
         );
     }
 }
+
+/// A drive mode's name is the one the reader accepts and the one it serialises to.
+#[test]
+fn drive_mode_names_round_trip() {
+    use crate::scene::DriveMode;
+    for mode in [DriveMode::Force, DriveMode::Acceleration] {
+        assert_eq!(DriveMode::from_name(mode.name()), Some(mode));
+        assert_eq!(serde_json::to_value(mode).ok(), Some(mode.name().into()));
+    }
+    assert_eq!(DriveMode::from_name("Force"), None);
+    assert_eq!(DriveMode::from_name(""), None);
+}
