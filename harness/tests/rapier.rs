@@ -486,7 +486,9 @@ fn static_friction_holds_and_dynamic_friction_brakes() {
     imp.step(180).expect("step");
     let st = imp.observe().expect("observe");
     let x = node(&st, b).translation[0];
-    assert!((x - 2.294).abs() < 0.1 * 2.294, "slid {x} m");
+    let want = reference::expect::predict::sliding_distance(3.0, 0.2, G).expect("a slide");
+    assert!((want - 2.294).abs() < 1e-3, "the reference's slide: {want}");
+    assert!((x - want).abs() < 0.1 * want, "slid {x} m");
     assert!(node(&st, b).linear_velocity[0].abs() < 1e-3);
     // At rest on a ramp of slope tan(theta) = 0.4, between mu_d = 0.2 and mu_s = 0.6: static
     // friction holds it (with the dynamic value alone it would slide down at
@@ -841,7 +843,6 @@ fn never_panics_on_small_generated_scenes() {
             if exercise(&path, "khr-2024-draft") {
                 loaded.set(loaded.get() + 1);
             }
-            prop_assert!(std::fs::metadata(&path).is_ok());
             Ok(())
         })
         .expect("no generated scene breaks the adapter");

@@ -676,7 +676,9 @@ impl Implementation for StdioImplementation {
 /// over `serve rapier` took 1.13-1.15 s with 200 us, 1.04-1.11 s with 2 ms, 1.05-1.10 s with 10 ms.
 const SPIN: Duration = Duration::from_millis(2);
 
-/// The next frame of the reader thread: polled for [`SPIN`] first, then waited for. On an idle
+/// The next frame of the reader thread: polled for [`SPIN`] first, then waited for (the same
+/// poll-then-block as [`crate::protocol::pipe::Polled`] on `serve`'s stdin, whose shorter window
+/// fits what it waits for: the harness's next request, which follows an answer at once). On an idle
 /// virtual machine waking a blocked thread costs tens of microseconds (measured: a `step` round
 /// trip of 64 us blocking, 9 us with a core kept busy), so a poll that yields to other threads
 /// saves a wake-up per request; yielding leaves the core to any thread that needs it.

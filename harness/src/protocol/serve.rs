@@ -420,6 +420,18 @@ mod tests {
             let want = dispatch(&mut imp, request(), true).encode();
             let got: Value = serde_json::from_slice(&line).expect("JSON");
             assert_eq!(got, serde_json::from_slice::<Value>(&want).expect("JSON"));
+            // Both go through `run_batch`: compare with the calls made one by one and the state
+            // through the general codec too.
+            let mut imp = Unlucky::default();
+            imp.step(steps[0]).expect("step");
+            imp.step(steps[1]).expect("step");
+            let state = imp.observe().expect("observe");
+            let state = super::super::json::to_value(&state).ok().expect("codec");
+            assert_eq!(
+                got,
+                serde_json::json!({"seq": 4, "ok": [null, null, state]}),
+                "the calls one by one"
+            );
             let node = &got["ok"][2]["nodes"][0];
             // [7, 8]: every number finite, written straight; [7, 7]: the reserved strings.
             let (far, spin) = if steps[1] == 8 {
