@@ -426,7 +426,8 @@ mod tests {
             imp.step(steps[0]).expect("step");
             imp.step(steps[1]).expect("step");
             let state = imp.observe().expect("observe");
-            let state = super::super::json::to_value(&state).ok().expect("codec");
+            let state =
+                super::super::json::to_value(&state).unwrap_or_else(|e| panic!("codec: {}", e.0));
             assert_eq!(
                 got,
                 serde_json::json!({"seq": 4, "ok": [null, null, state]}),
