@@ -571,7 +571,7 @@ fn limit_scenario(e: &Expectation, joint: usize, body: usize) -> Option<Value> {
         .collect();
     checks.extend(match l.stiffness {
         Some(k) => {
-            let o = predict::Oscillator::new(k, l.damping, m, DriveMode::Force)?;
+            let o = predict::Oscillator::soft_limit(Some(k), l.damping, m)?;
             vec![
                 json!({
                     "name": "soft-limit-overshoot", "kind": "max_height", "node": body,

@@ -45,7 +45,7 @@ pub struct Oscillator {
 }
 
 impl Oscillator {
-    /// The spring of a drive (or, in `Force` mode, of a soft limit) of stiffness `k` and
+    /// The spring of a drive (or of a soft limit: [`Oscillator::soft_limit`]) of stiffness `k` and
     /// damping `c` on a degree of freedom of effective mass (or moment) `m`:
     /// force mode `omega = sqrt(k / m)`, `zeta = c / (2 sqrt(k m))`; acceleration mode (the
     /// force scaled by `m`) `omega = sqrt(k)`, `zeta = c / (2 sqrt(k))`, whatever `m`.
@@ -69,6 +69,14 @@ impl Oscillator {
     fn roots(&self) -> (f64, f64) {
         let s = (self.zeta * self.zeta - 1.0).sqrt();
         (-self.omega * (self.zeta - s), -self.omega * (self.zeta + s))
+    }
+
+    /// The spring of a soft limit (`stiffness` set) on a degree of freedom of effective mass
+    /// (or moment) `m`: its stiffness and damping are a spring's and a damper's constants, a
+    /// force per unit of violation and of its rate, so it is the `Force` mode spring. `None`
+    /// for a hard limit, or as [`Oscillator::new`].
+    pub fn soft_limit(stiffness: Option<f64>, damping: f64, mass: f64) -> Option<Oscillator> {
+        Oscillator::new(stiffness?, damping, mass, DriveMode::Force)
     }
 
     /// Where a spring released at rest 1 away from its equilibrium is after `t` seconds (the
@@ -161,6 +169,20 @@ mod tests {
     use proptest::prelude::*;
 
     const G: f64 = 9.81;
+
+    /// The soft limit of the `soft-return` scenes: k = 100, c = 20 on 1 kg gives
+    /// omega = sqrt(100 / 1) = 10, zeta = 20 / (2 sqrt(100 * 1)) = 1 (critical); on 2 kg
+    /// omega = sqrt(50) = 7.071, zeta = 20 / (2 sqrt(200)) = 0.7071, whatever an acceleration
+    /// drive would give (omega 10, zeta 1 on any mass). A hard limit has no spring.
+    #[test]
+    fn a_soft_limit_is_a_force_spring() {
+        let o = Oscillator::soft_limit(Some(100.0), 20.0, 1.0).expect("spring");
+        assert!((o.omega - 10.0).abs() < 1e-12 && (o.zeta - 1.0).abs() < 1e-12);
+        let o = Oscillator::soft_limit(Some(100.0), 20.0, 2.0).expect("spring");
+        assert!((o.omega - 50f64.sqrt()).abs() < 1e-12);
+        assert!((o.zeta - 0.5f64.sqrt()).abs() < 1e-12);
+        assert_eq!(Oscillator::soft_limit(None, 20.0, 1.0), None);
+    }
 
     /// Dropped 1 m with e = 0.6: v = sqrt(2 * 9.81 * 1) = 4.4294 m/s, leaves at 2.6577 m/s,
     /// rises 2.6577² / 19.62 = 0.36 m = 0.6² * 1.

@@ -42,6 +42,7 @@ use std::f64::consts::PI;
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 use rapier3d::dynamics::{GenericJoint, JointAxesMask, JointAxis, MotorModel, SpringCoefficients};
 
+use ::reference::expect::predict::Oscillator;
 use ::reference::scene::{DofKind, Drive, DriveMode, Joint, Limit, LimitSet};
 
 use super::convert;
@@ -154,12 +155,8 @@ fn softness(
     if inv <= 0.0 || !inv.is_finite() {
         return None;
     }
-    let m = 1.0 / inv;
-    let omega = (stiffness / m).sqrt();
-    Some((
-        omega / (2.0 * PI),
-        limit.damping / (2.0 * (stiffness * m).sqrt()),
-    ))
+    let spring = Oscillator::soft_limit(Some(stiffness), limit.damping, 1.0 / inv)?;
+    Some((spring.omega / (2.0 * PI), spring.zeta))
 }
 
 fn same(a: f64, b: f64) -> bool {
