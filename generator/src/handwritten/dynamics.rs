@@ -911,6 +911,17 @@ mod tests {
         v.as_f64().expect("number")
     }
 
+    /// The drive of the case's joint at node 0, as the reference reads the written document.
+    fn written_drive(c: &Case) -> reference::scene::Drive {
+        let crate::case::Payload::Json(doc) = &c.payload else {
+            panic!("{}: not a JSON document", c.id)
+        };
+        let e = expectation(doc).unwrap_or_else(|| panic!("{}: no expectation", c.id));
+        drive_of(&e)
+            .unwrap_or_else(|| panic!("{}: no drive", c.id))
+            .clone()
+    }
+
     #[test]
     fn every_case_is_valid_and_has_an_explicit_scenario() {
         for c in cases() {
@@ -986,6 +997,14 @@ mod tests {
             let (inertia, k, c) = angular_params(mode);
             let case = angular_drive(mode);
             assert_eq!(num(&check(&case, "drive-rest")["target"]), DRIVE_TARGET);
+            // The document says what the oscillators below assume.
+            let d = written_drive(&case);
+            assert_eq!(
+                (d.mode, d.stiffness, d.damping),
+                (mode, k, c),
+                "{}",
+                case.id
+            );
             let right = predict::Oscillator::new(k, c, inertia, mode).expect("spring");
             let other = match mode {
                 DriveMode::Force => DriveMode::Acceleration,
@@ -1015,6 +1034,12 @@ mod tests {
         let c = velocity_drive();
         let v = &check(&c, "drive-velocity")["expected"];
         assert_eq!(v, &json!([1.0, 0.0, 0.0]));
+        // The document's drive: acceleration mode, damping 10, no position term.
+        let d = written_drive(&c);
+        assert_eq!(
+            (d.mode, d.damping, d.stiffness, d.velocity_target),
+            (DriveMode::Acceleration, 10.0, 0.0, Some(1.0))
+        );
         // Read in force mode on 25 kg: time constant 25 / 10 = 2.5 s, mean over [1, 2] s.
         let mean = 1.0 - 2.5 * ((-0.4f64).exp() - (-0.8f64).exp());
         assert!((mean - 0.448).abs() < 1e-3, "{mean}");
