@@ -216,6 +216,17 @@ fn a_fresh_bundle_verifies_and_says_what_ran() {
         cert["corpus"]["hash"],
         bundle::corpus::corpus_hash(rows.iter().copied())
     );
+    // The same from its definition, without the crate's function: sha256 of the sorted
+    // `id TAB sha256 LF` lines of the manifest.
+    let mut sorted = rows.clone();
+    sorted.sort_unstable();
+    let text: String = sorted
+        .iter()
+        .map(|(id, sha)| format!("{id}\t{sha}\n"))
+        .collect();
+    let digest = <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(cert["corpus"]["hash"], hex.as_str());
 
     // The index lists every report, the certificate and the known-failure file.
     let index: Value =
