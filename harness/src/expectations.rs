@@ -9,7 +9,7 @@
 //! reason = "Rapier couples at most two angular axes"
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
@@ -59,9 +59,14 @@ impl Expectations {
         Ok(e)
     }
 
-    /// Read `<dir>/<implementation>.toml`; no file means no known failures.
+    /// The file of `implementation`'s known failures in `dir`: `<dir>/<implementation>.toml`.
+    pub fn path(dir: &Path, implementation: &str) -> PathBuf {
+        dir.join(format!("{implementation}.toml"))
+    }
+
+    /// Read [`Expectations::path`]; no file means no known failures.
     pub fn load(dir: &Path, implementation: &str) -> Result<Expectations, ExpectationsError> {
-        let path = dir.join(format!("{implementation}.toml"));
+        let path = Expectations::path(dir, implementation);
         match std::fs::read_to_string(&path) {
             Ok(text) => Expectations::parse(&text).map_err(|message| ExpectationsError::Format {
                 path: path.display().to_string(),

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 
 use super::run;
 use crate::bundle::{self, CERTIFICATE, Certificate, CorpusClaim, EXPECTATIONS, FORMAT, Suite};
-use crate::report::{self, ndjson};
+use crate::expectations::Expectations;
 
 #[derive(Debug, clap::Args)]
 #[group(skip)]
@@ -40,25 +40,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // says is refused before any time is spent.
     let digest = bundle::corpus::digest(&corpus_path, filter.as_deref())
         .with_context(|| format!("digesting the corpus {}", corpus_path.display()))?;
-    let known_failures = args.run.expectations.join(format!("{name}.toml"));
+    let known_failures = Expectations::path(&args.run.expectations, &name);
 
-    let code = run::run(args.run)?;
-
-    let log_path = out.join(report::NDJSON);
-    if !log_path.is_file() {
-        // The run stopped before its first case and said why (e.g. exit 3: the external
-        // implementation cannot start here): its exit code stands, no bundle is made.
-        return Ok(code);
-    }
-    let log = std::fs::File::open(&log_path)
-        .with_context(|| format!("reading {}", log_path.display()))?;
-    let results = ndjson::read(std::io::BufReader::new(log))
-        .map_err(anyhow::Error::msg)
-        .with_context(|| format!("reading {}", log_path.display()))?;
+    let (run, out) = match run::execute_or_exit(&args.run)? {
+        Ok(done) => done,
+        // The external implementation cannot start here: its exit code stands, no bundle.
+        Err(code) => return Ok(code),
+    };
+    let code = run::conclude(&run, &out);
     let certificate = Certificate {
         format: FORMAT.into(),
         suite: Suite::current(),
-        implementations: results.implementations,
+        implementations: run.implementations,
         corpus: CorpusClaim {
             path: corpus_path.display().to_string(),
             hash: digest.hash,

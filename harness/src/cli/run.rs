@@ -89,22 +89,35 @@ fn factory_of(name: &str, args: &Args) -> anyhow::Result<runner::Factory> {
 /// Run, write every report, print the summary table; exit 0 when every required case
 /// passed or is a known failure, else 1.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (run, out) = match execute(&args) {
-        Ok(done) => done,
-        // A named external implementation that cannot start here: its own exit code.
+    Ok(match execute_or_exit(&args)? {
+        Ok((run, out)) => conclude(&run, &out),
+        Err(code) => code,
+    })
+}
+
+/// [`execute`], with a named external implementation that cannot start here turned into its
+/// own exit code (said on stderr).
+pub fn execute_or_exit(args: &Args) -> anyhow::Result<Result<(Run, PathBuf), ExitCode>> {
+    match execute(args) {
+        Ok(done) => Ok(Ok(done)),
         Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
             eprintln!("physics-cts: error: {e:#}");
-            return Ok(ExitCode::from(external::EXIT_UNAVAILABLE));
+            Ok(Err(ExitCode::from(external::EXIT_UNAVAILABLE)))
         }
-        Err(e) => return Err(e),
-    };
-    print!("{}", summary_table(&run));
+        Err(e) => Err(e),
+    }
+}
+
+/// Print the summary table and where the reports are: exit 0 when every required case
+/// passed or is a known failure, else 1.
+pub fn conclude(run: &Run, out: &std::path::Path) -> ExitCode {
+    print!("{}", summary_table(run));
     println!("reports written to {}", out.display());
-    Ok(if run.required_ok() {
+    if run.required_ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    }
 }
 
 /// Run with `args` and write every report (for `run` and the commands built on it): the
