@@ -23,14 +23,24 @@ pub const JUNIT: &str = "junit.xml";
 pub const MARKDOWN: &str = "summary.md";
 pub const HTML: &str = "report.html";
 
+/// Every report but the NDJSON log, by file name, rendered from `run`: the one list that
+/// [`write_summaries`] writes and `verify` renders again to compare.
+pub fn summaries(run: &Run) -> [(&'static str, std::io::Result<String>); 5] {
+    [
+        (SUMMARY_JSON, Ok(summary::render(run))),
+        (CSV, csv::render(run)),
+        (JUNIT, junit::render(run)),
+        (MARKDOWN, Ok(markdown::render(run))),
+        (HTML, Ok(html::render(run))),
+    ]
+}
+
 /// Write every report but the NDJSON log (streamed by the runner) into `dir`.
 pub fn write_summaries(dir: &Path, run: &Run) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join(SUMMARY_JSON), summary::render(run))?;
-    std::fs::write(dir.join(CSV), csv::render(run)?)?;
-    std::fs::write(dir.join(JUNIT), junit::render(run)?)?;
-    std::fs::write(dir.join(MARKDOWN), markdown::render(run))?;
-    std::fs::write(dir.join(HTML), html::render(run))?;
+    for (name, text) in summaries(run) {
+        std::fs::write(dir.join(name), text?)?;
+    }
     Ok(())
 }
 

@@ -221,6 +221,43 @@ pub struct Log {
     pub finished: bool,
 }
 
+impl Log {
+    /// Take in the log's next line; check lines wait in `pending` for their case line.
+    pub fn push(&mut self, line: Line, pending: &mut Vec<CheckResult>) {
+        match line {
+            Line::Header {
+                suite,
+                corpus,
+                implementations,
+                key,
+            } => {
+                self.run.suite = suite;
+                self.run.corpus = corpus;
+                self.run.implementations = implementations;
+                self.key = key;
+            }
+            Line::Check { check, .. } => pending.push(check),
+            Line::Case { result: s } => self.run.results.push(CaseResult {
+                implementation: s.implementation,
+                case: s.case,
+                profile: s.profile,
+                area: s.area,
+                tier: s.tier,
+                features: s.features,
+                status: s.status,
+                verdict: s.verdict,
+                known_failure: s.known_failure,
+                checks: std::mem::take(pending),
+                duration_ms: s.duration_ms,
+            }),
+            Line::Footer { duration_ms, .. } => {
+                self.run.duration_ms = duration_ms;
+                self.finished = true;
+            }
+        }
+    }
+}
+
 /// Read a log back; a log cut short (no footer, a partial last line) gives the cases it holds.
 pub fn read(input: impl BufRead) -> Result<Run, String> {
     read_log(input).map(|l| l.run)
@@ -250,37 +287,7 @@ pub fn read_log(mut input: impl BufRead) -> Result<Log, String> {
         }
         let parsed: Line = serde_json::from_slice(line)
             .map_err(|e| format!("line {}: not a log line: {e}", n + 1))?;
-        match parsed {
-            Line::Header {
-                suite,
-                corpus,
-                implementations,
-                key,
-            } => {
-                log.run.suite = suite;
-                log.run.corpus = corpus;
-                log.run.implementations = implementations;
-                log.key = key;
-            }
-            Line::Check { check, .. } => pending.push(check),
-            Line::Case { result: s } => log.run.results.push(CaseResult {
-                implementation: s.implementation,
-                case: s.case,
-                profile: s.profile,
-                area: s.area,
-                tier: s.tier,
-                features: s.features,
-                status: s.status,
-                verdict: s.verdict,
-                known_failure: s.known_failure,
-                checks: std::mem::take(&mut pending),
-                duration_ms: s.duration_ms,
-            }),
-            Line::Footer { duration_ms, .. } => {
-                log.run.duration_ms = duration_ms;
-                log.finished = true;
-            }
-        }
+        log.push(parsed, &mut pending);
     }
     Ok(log)
 }
