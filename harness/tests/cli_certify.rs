@@ -268,6 +268,24 @@ fn an_edited_result_is_caught() {
     assert!(!printed_codes(&o).contains(&Code::HashMismatch.as_str().to_owned()));
 }
 
+/// A footer whose counts are not those of the case lines is caught, re-indexed or not: the
+/// footer is compared with the one the case lines give.
+#[test]
+fn a_footer_with_other_counts_is_caught() {
+    let Some(f) = fixture() else { return };
+    let dir = copy_bundle(f, "footer-counts");
+    edit_results(&dir, |v| {
+        if v["type"] == "footer" {
+            let cases = v["cases"].as_u64().expect("footer cases");
+            v["cases"] = (cases + 1).into();
+        }
+    });
+    bundle::write_index(&dir).expect("index");
+    let o = verify_cli(&dir, &f.corpus);
+    assert_caught(&o, Code::ResultsInconsistent);
+    assert!(!printed_codes(&o).contains(&Code::HashMismatch.as_str().to_owned()));
+}
+
 #[test]
 fn a_forged_summary_is_caught_even_when_reindexed() {
     let Some(f) = fixture() else { return };
