@@ -520,6 +520,58 @@ mod tests {
         assert!(plain(""));
     }
 
+    /// Records its value twice (inside a one-member array, and as it is) in an object whose
+    /// keys come out of order, then fails with that object and an array in it still open.
+    struct FailsAfter<'a>(&'a Value);
+
+    impl serde::Serialize for FailsAfter<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("FailsAfter", 3)?;
+            st.serialize_field("z", &[self.0])?;
+            st.serialize_field("a", self.0)?;
+            st.serialize_field("m", &FailsInArray)?;
+            st.end()
+        }
+    }
+
+    /// An array whose second element fails.
+    struct FailsInArray;
+
+    impl serde::Serialize for FailsInArray {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{Error, SerializeSeq};
+            let mut seq = s.serialize_seq(None)?;
+            seq.serialize_element(&1)?;
+            Err(S::Error::custom("fails"))
+        }
+    }
+
+    proptest::proptest! {
+        /// Members recorded one by one into an open object, in any key order, some after a
+        /// value that failed half-way (leaving containers open, long or short, in order or
+        /// not): the text is the text of the object of the members, as if the failures had
+        /// never been tried (the open object's state is restored, not only its bytes).
+        #[test]
+        fn failed_members_leave_the_open_object_as_it_was(
+            members in proptest::collection::vec(("[a-z]{1,10}", any_json(), proptest::bool::ANY), 0..10),
+        ) {
+            let mut tape = Tape::new();
+            let doc = tape.begin_object();
+            let mut want = serde_json::Map::new();
+            for (key, value, fails) in &members {
+                tape.member(key);
+                if *fails {
+                    proptest::prop_assert!(tape.push(&FailsAfter(value), None).is_err());
+                }
+                tape.push_value(value);
+                want.insert(key.clone(), value.clone());
+            }
+            tape.end_object(doc);
+            proptest::prop_assert_eq!(tape.to_text(), oracle::to_string(&Value::Object(want)));
+        }
+    }
+
     #[test]
     fn rounding_is_exact_in_text() {
         assert_eq!(round(0.123456, 3).to_string(), "0.123");
