@@ -1,6 +1,7 @@
 //! Profiling aid: the time of each stage of whole valid cases by scene size, or (`whole`) just
 //! whole cases, to measure with `perf stat -e task-clock` on a busy machine (CPU time, not
-//! wall time). `cargo run --release --example stages -- [stages|whole] [count] [profile]`
+//! wall time), or (`parts`) the time of each part of the expectation text.
+//! `cargo run --release --example stages -- [stages|whole|parts] [count] [profile]`
 use std::time::Instant;
 
 use generator::{canonical, corpus, label, sample, strategy};
@@ -12,12 +13,13 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage = |why: String| -> ! {
-        eprintln!("stages: {why}\nusage: stages [stages|whole] [count] [profile]");
+        eprintln!("stages: {why}\nusage: stages [stages|whole|parts] [count] [profile]");
         std::process::exit(2)
     };
-    let whole = match args.get(1).map(String::as_str) {
-        None | Some("stages") => false,
-        Some("whole") => true,
+    let (whole, parts) = match args.get(1).map(String::as_str) {
+        None | Some("stages") => (false, false),
+        Some("whole") => (true, false),
+        Some("parts") => (false, true),
         Some(other) => usage(format!("unknown mode {other:?}")),
     };
     let n: u64 = match args.get(2) {
@@ -74,6 +76,12 @@ fn main() {
                 }
                 continue;
             }
+            if parts {
+                let bytes = case.bytes_with(&mut tape);
+                let reading = label::read_written(&case, &bytes, dir.path()).expect("read");
+                rows.push((nodes, expect_parts(&case, &reading, &mut tape)));
+                continue;
+            }
             let t2 = Instant::now();
             let bytes = case.bytes_with(&mut tape);
             let t3 = Instant::now();
@@ -104,10 +112,17 @@ fn main() {
             println!("{profile:?}: {done} whole cases");
             continue;
         }
-        println!(
-            "{profile:?}: {} cases. stages: sample render gltf-text read evaluate expect-text(evaluates again) write (µs, median per bucket)",
-            rows.len()
-        );
+        if parts {
+            println!(
+                "{profile:?}: {} cases. parts of expect-text: evaluate interpretation poses tolerances+scenario text (µs, median per bucket)",
+                rows.len()
+            );
+        } else {
+            println!(
+                "{profile:?}: {} cases. stages: sample render gltf-text read evaluate expect-text(evaluates again) write (µs, median per bucket)",
+                rows.len()
+            );
+        }
         for (lo, hi) in [(10, 19), (20, 29), (30, 39), (40, 50), (10, 50)] {
             let b: Vec<&(usize, [f64; 7])> =
                 rows.iter().filter(|r| r.0 >= lo && r.0 <= hi).collect();
@@ -132,4 +147,49 @@ fn main() {
             );
         }
     }
+}
+
+/// The parts of `corpus::expect_text`, timed: evaluate, the interpretation on the tape, the
+/// pose outputs (computed and recorded), the tolerances and scenario (made and recorded), the
+/// text (µs; the seventh column unused).
+fn expect_parts(
+    case: &generator::case::Case,
+    reading: &reference::Reading,
+    tape: &mut canonical::Tape,
+) -> [f64; 7] {
+    let t0 = Instant::now();
+    let evaluated = label::evaluate(reading);
+    let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
+    let t1 = Instant::now();
+    tape.clear();
+    let doc = tape.begin_object();
+    tape.member("interpretation");
+    if let Some(e) = expectation {
+        tape.push(e, Some(6)).expect("serialisable");
+    }
+    let t2 = Instant::now();
+    tape.member("poses");
+    tape.push(&label::pose_outputs_of(case, reading), Some(6))
+        .expect("serialisable");
+    let t3 = Instant::now();
+    tape.member("tolerances");
+    tape.push_value(&generator::scenario::tolerances_of(expectation));
+    tape.member("scenario");
+    tape.push(&generator::scenario::typed_scenario_of(expectation), None)
+        .expect("serialisable");
+    let t4 = Instant::now();
+    tape.end_object(doc);
+    let text = tape.to_text();
+    std::hint::black_box(&text);
+    let t5 = Instant::now();
+    let d = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e6;
+    [
+        d(t0, t1),
+        d(t1, t2),
+        d(t2, t3),
+        d(t3, t4),
+        d(t4, t5),
+        0.0,
+        0.0,
+    ]
 }

@@ -249,7 +249,12 @@ pub fn expect_text(case: &Case, reading: &reference::Reading, tape: &mut Tape) -
     );
     match &case.scenario {
         Some(s) => member(tape, "scenario", s, None),
-        None => member(tape, "scenario", &scenario::scenario_of(expectation), None),
+        None => member(
+            tape,
+            "scenario",
+            &scenario::typed_scenario_of(expectation),
+            None,
+        ),
     }
     tape.end_object(doc);
     tape.to_text()

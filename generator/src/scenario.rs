@@ -25,6 +25,7 @@
 use reference::Reading;
 use reference::expect::Expectation;
 use reference::scene::{BodyKind, DofKind, MassValue};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 /// Gravity of every scenario, m/s².
@@ -51,15 +52,6 @@ pub fn tolerances() -> Value {
     })
 }
 
-/// Limits: Rapier's own joint tests accept about 2 degrees of settling error; PhysX, Havok
-/// and Jolt agree closely on simple limit scenes.
-fn limit_tolerance(kind: DofKind) -> Value {
-    match kind {
-        DofKind::Angular => tol(0.0175, 0.035),
-        DofKind::Linear => tol(0.01, 0.05),
-    }
-}
-
 /// The expectation at rest of a readable case without errors.
 pub fn expectation(reading: &Reading) -> Option<Expectation> {
     crate::label::evaluate(reading).and_then(Result::ok)
@@ -82,23 +74,120 @@ pub fn scenario(reading: &Reading) -> Value {
 
 /// [`scenario`] for the case's [`expectation`], already computed.
 pub fn scenario_of(expectation: Option<&Expectation>) -> Value {
-    let Some(e) = expectation else {
-        return Value::Null;
-    };
-    let checks = checks(e);
-    if checks.is_empty() {
-        return Value::Null;
-    }
-    json!({
-        "config": {"gravity": GRAVITY, "dt": DT, "substeps": 1},
-        "steps": STEPS,
-        "observe_every": 1,
-        "checks": checks,
+    typed_scenario_of(expectation).map_or(Value::Null, |s| {
+        serde_json::to_value(s).unwrap_or(Value::Null)
     })
+}
+
+/// [`scenario_of`] as typed values (`None`: `null`), whose JSON is that scenario: the corpus
+/// writer records it without building a `Value`.
+pub fn typed_scenario_of(expectation: Option<&Expectation>) -> Option<Scenario> {
+    let checks = typed_checks(expectation?);
+    if checks.is_empty() {
+        return None;
+    }
+    Some(Scenario {
+        config: Config {
+            gravity: GRAVITY,
+            dt: DT,
+            substeps: 1,
+        },
+        steps: STEPS,
+        observe_every: 1,
+        checks,
+    })
+}
+
+/// A dynamics scenario as [`scenario`] writes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    pub config: Config,
+    pub steps: u32,
+    pub observe_every: u32,
+    pub checks: Vec<Check>,
+}
+
+/// The simulation settings of a [`Scenario`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Config {
+    pub gravity: [f64; 3],
+    pub dt: f64,
+    pub substeps: u32,
+}
+
+/// A recommended and an allowed tolerance.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Tol {
+    pub recommended: f64,
+    pub allowed: f64,
+}
+
+/// One check of [`checks`], written as the object of its fields (`kind` names the check).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Check {
+    Still {
+        name: &'static str,
+        kind: &'static str,
+        nodes: Vec<usize>,
+        length: Tol,
+        angle: Tol,
+    },
+    Limit {
+        name: String,
+        kind: &'static str,
+        joint: usize,
+        limit: usize,
+        tolerance: Tol,
+    },
+    NoContact {
+        name: &'static str,
+        kind: &'static str,
+        pairs: Vec<[usize; 2]>,
+    },
+    MeanVelocity {
+        name: String,
+        kind: &'static str,
+        node: usize,
+        expected: [f64; 3],
+        tolerance: Tol,
+    },
+    Acceleration {
+        name: String,
+        kind: &'static str,
+        node: usize,
+        to_step: u32,
+        expected: [f64; 3],
+        tolerance: Tol,
+    },
+}
+
+fn typed_tol(recommended: f64, allowed: f64) -> Tol {
+    Tol {
+        recommended,
+        allowed,
+    }
+}
+
+/// Limits: Rapier's own joint tests accept about 2 degrees of settling error; PhysX, Havok
+/// and Jolt agree closely on simple limit scenes.
+fn limit_tolerance(kind: DofKind) -> Tol {
+    match kind {
+        DofKind::Angular => typed_tol(0.0175, 0.035),
+        DofKind::Linear => typed_tol(0.01, 0.05),
+    }
 }
 
 /// The checks of [`scenario`] for an expectation.
 pub fn checks(e: &Expectation) -> Vec<Value> {
+    typed_checks(e)
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap_or(Value::Null))
+        .collect()
+}
+
+/// [`checks`] as typed values.
+pub fn typed_checks(e: &Expectation) -> Vec<Check> {
     let mut out = Vec::new();
     // Static bodies and static colliders never move.
     let mut still: Vec<usize> = e
@@ -116,10 +205,13 @@ pub fn checks(e: &Expectation) -> Vec<Value> {
     still.sort_unstable();
     still.dedup();
     if !still.is_empty() {
-        out.push(json!({
-            "name": "static-still", "kind": "still", "nodes": still,
-            "length": tol(1e-6, 1e-4), "angle": tol(1e-6, 1e-4),
-        }));
+        out.push(Check::Still {
+            name: "static-still",
+            kind: "still",
+            nodes: still,
+            length: typed_tol(1e-6, 1e-4),
+            angle: typed_tol(1e-6, 1e-4),
+        });
     }
     // Hard limits on joints that can move (one side a dynamic body of finite mass) and whose
     // bodies are not torn between anchors.
@@ -141,11 +233,13 @@ pub fn checks(e: &Expectation) -> Vec<Value> {
             if l.stiffness.is_some() || l.overridden || l.violation != 0.0 {
                 continue;
             }
-            out.push(json!({
-                "name": format!("joint-{}-limit-{i}", j.node),
-                "kind": "limit", "joint": j.node, "limit": i,
-                "tolerance": limit_tolerance(l.kind),
-            }));
+            out.push(Check::Limit {
+                name: format!("joint-{}-limit-{i}", j.node),
+                kind: "limit",
+                joint: j.node,
+                limit: i,
+                tolerance: limit_tolerance(l.kind),
+            });
         }
     }
     // Pairs that never make contact.
@@ -156,22 +250,35 @@ pub fn checks(e: &Expectation) -> Vec<Value> {
         .map(|p| [p.nodes[0].min(p.nodes[1]), p.nodes[0].max(p.nodes[1])])
         .collect();
     if !forbidden.is_empty() {
-        out.push(json!({"name": "no-contact", "kind": "no_contact", "pairs": forbidden}));
+        out.push(Check::NoContact {
+            name: "no-contact",
+            kind: "no_contact",
+            pairs: forbidden,
+        });
     }
     for b in &e.bodies {
         match b.kind {
-            BodyKind::Kinematic if b.angular_velocity.norm() == 0.0 => out.push(json!({
-                "name": format!("kinematic-{}", b.node), "kind": "mean_velocity", "node": b.node,
-                "expected": [b.linear_velocity.x, b.linear_velocity.y, b.linear_velocity.z],
-                "tolerance": tol(1e-4, 1e-2),
-            })),
-            BodyKind::Dynamic if free(e, b.node) => {
-                let g = GRAVITY.map(|x| x * b.gravity_factor);
-                out.push(json!({
-                    "name": format!("gravity-{}", b.node), "kind": "acceleration", "node": b.node,
-                    "to_step": FALL_STEPS, "expected": g, "tolerance": tol(1e-3, 1e-2),
-                }));
+            BodyKind::Kinematic if b.angular_velocity.norm() == 0.0 => {
+                out.push(Check::MeanVelocity {
+                    name: format!("kinematic-{}", b.node),
+                    kind: "mean_velocity",
+                    node: b.node,
+                    expected: [
+                        b.linear_velocity.x,
+                        b.linear_velocity.y,
+                        b.linear_velocity.z,
+                    ],
+                    tolerance: typed_tol(1e-4, 1e-2),
+                });
             }
+            BodyKind::Dynamic if free(e, b.node) => out.push(Check::Acceleration {
+                name: format!("gravity-{}", b.node),
+                kind: "acceleration",
+                node: b.node,
+                to_step: FALL_STEPS,
+                expected: GRAVITY.map(|x| x * b.gravity_factor),
+                tolerance: typed_tol(1e-3, 1e-2),
+            }),
             _ => {}
         }
     }
@@ -401,5 +508,163 @@ mod tests {
         assert_eq!(case_tolerances(&r), Value::Null);
         let empty = reading(&json!({"asset": {"version": "2.0"}, "nodes": [{}]}));
         assert_eq!(scenario(&empty), Value::Null);
+    }
+
+    /// The first implementation of the checks (`json!` values), kept as the oracle of the
+    /// typed ones: the scenario text must never change.
+    mod oracle {
+        use reference::expect::Expectation;
+        use reference::scene::{BodyKind, DofKind};
+        use serde_json::{Value, json};
+
+        use super::super::{FALL_STEPS, GRAVITY};
+
+        fn tol(recommended: f64, allowed: f64) -> Value {
+            json!({"recommended": recommended, "allowed": allowed})
+        }
+
+        fn limit_tolerance(kind: DofKind) -> Value {
+            match kind {
+                DofKind::Angular => tol(0.0175, 0.035),
+                DofKind::Linear => tol(0.01, 0.05),
+            }
+        }
+
+        /// The checks of the scenario of an expectation.
+        pub fn checks(e: &Expectation) -> Vec<Value> {
+            let mut out = Vec::new();
+            // Static bodies and static colliders never move.
+            let mut still: Vec<usize> = e
+                .bodies
+                .iter()
+                .filter(|b| b.kind == BodyKind::Static)
+                .map(|b| b.node)
+                .chain(
+                    e.colliders
+                        .iter()
+                        .filter(|c| c.body_node.is_none())
+                        .map(|c| c.node),
+                )
+                .collect();
+            still.sort_unstable();
+            still.dedup();
+            if !still.is_empty() {
+                out.push(json!({
+                    "name": "static-still", "kind": "still", "nodes": still,
+                    "length": tol(1e-6, 1e-4), "angle": tol(1e-6, 1e-4),
+                }));
+            }
+            // Hard limits on joints that can move (one side a dynamic body of finite mass) and whose
+            // bodies are not torn between anchors.
+            let movable = |node: Option<usize>| super::super::is_movable(e, node);
+            let torn = super::super::torn_components(e);
+            for j in &e.joints {
+                if !(movable(j.frames[0].body_node) || movable(j.frames[1].body_node)) {
+                    continue;
+                }
+                if j.frames
+                    .iter()
+                    .any(|f| f.body_node.is_some_and(|n| torn.contains(&n)))
+                {
+                    continue;
+                }
+                for (i, l) in j.limits.iter().enumerate() {
+                    // A limit the rest pose violates: how an engine resolves it is a trajectory, not
+                    // an invariant (engines differ by design); hand-written scenes check settling.
+                    if l.stiffness.is_some() || l.overridden || l.violation != 0.0 {
+                        continue;
+                    }
+                    out.push(json!({
+                        "name": format!("joint-{}-limit-{i}", j.node),
+                        "kind": "limit", "joint": j.node, "limit": i,
+                        "tolerance": limit_tolerance(l.kind),
+                    }));
+                }
+            }
+            // Pairs that never make contact.
+            let forbidden: Vec<[usize; 2]> = e
+                .pairs
+                .iter()
+                .filter(|p| !p.contact && !p.trigger)
+                .map(|p| [p.nodes[0].min(p.nodes[1]), p.nodes[0].max(p.nodes[1])])
+                .collect();
+            if !forbidden.is_empty() {
+                out.push(json!({"name": "no-contact", "kind": "no_contact", "pairs": forbidden}));
+            }
+            for b in &e.bodies {
+                match b.kind {
+                    BodyKind::Kinematic if b.angular_velocity.norm() == 0.0 => out.push(json!({
+                        "name": format!("kinematic-{}", b.node), "kind": "mean_velocity", "node": b.node,
+                        "expected": [b.linear_velocity.x, b.linear_velocity.y, b.linear_velocity.z],
+                        "tolerance": tol(1e-4, 1e-2),
+                    })),
+                    BodyKind::Dynamic if super::super::free(e, b.node) => {
+                        let g = GRAVITY.map(|x| x * b.gravity_factor);
+                        out.push(json!({
+                            "name": format!("gravity-{}", b.node), "kind": "acceleration", "node": b.node,
+                            "to_step": FALL_STEPS, "expected": g, "tolerance": tol(1e-3, 1e-2),
+                        }));
+                    }
+                    _ => {}
+                }
+            }
+            out
+        }
+    }
+
+    /// The typed checks and scenario are, as JSON, the `json!` ones: for generated scenes of
+    /// every profile (small and large) and the hand-made scenes above.
+    #[test]
+    fn typed_checks_are_the_value_checks() {
+        use reference::profile::Profile;
+        let mut expectations = Vec::new();
+        for g in [scene(), {
+            let mut g = scene();
+            g["nodes"][3]["children"] = json!([4, 6]);
+            g["nodes"].as_array_mut().expect("nodes").push(json!({
+                "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 2, "joint": 0}}}
+            }));
+            g
+        }] {
+            expectations.extend(expectation(&reading(&g)));
+        }
+        for profile in Profile::ALL {
+            let large = crate::strategy::large_scene(profile);
+            for index in 0..12u64 {
+                let case = crate::corpus::valid_case(profile, 7, index, "t/s/c", None);
+                if let Some(json) = case.json() {
+                    expectations.extend(expectation(&reference::read_json(
+                        json.clone(),
+                        None,
+                        None,
+                    )));
+                }
+                if let Some(s) = crate::sample::sample(&large, 7, index, 0) {
+                    let r = s.render("l");
+                    expectations.extend(expectation(&reference::read_json(
+                        r.built.json,
+                        None,
+                        None,
+                    )));
+                }
+            }
+        }
+        let mut checked = 0;
+        for e in &expectations {
+            let want = oracle::checks(e);
+            assert_eq!(checks(e), want);
+            checked += want.len();
+            let scenario = scenario_of(Some(e));
+            if want.is_empty() {
+                assert_eq!(scenario, Value::Null);
+            } else {
+                assert_eq!(scenario["checks"], Value::Array(want));
+                assert_eq!(
+                    scenario["config"],
+                    json!({"gravity": GRAVITY, "dt": DT, "substeps": 1})
+                );
+            }
+        }
+        assert!(checked >= 100, "{checked} checks compared");
     }
 }

@@ -5,8 +5,9 @@
 //! stays on one line, and so does an array of at most 16 scalars; any other container puts
 //! one member per line, indented by two spaces per level.
 //!
-//! Values are recorded on a [`Tape`] first (each scalar formatted once, each container's
-//! one-line length known when it closes), then written in one pass. Typed values go on the
+//! Values are recorded on a [`Tape`] first, in one-line form (each scalar formatted once, each
+//! container's one-line length known when it closes, the containers that stay on one line
+//! finished then), then written in one pass. Typed values go on the
 //! tape straight through serde ([`Tape::push`]) with the meaning `serde_json::to_value` gives
 //! them, floats optionally rounded on the way: no `Value` is built for them.
 
@@ -98,7 +99,7 @@ impl Tape {
 
     /// The canonical text of the recorded value, with its final newline.
     pub fn to_text(&self) -> String {
-        let mut out = Vec::with_capacity(self.text.len() * 2 + 64);
+        let mut out = Vec::with_capacity(self.text_size_hint());
         self.write_to(&mut out);
         text(out)
     }
@@ -128,9 +129,26 @@ fn write_str(s: &str, out: &mut Vec<u8>) {
     }
 }
 
-/// A string serde_json writes as it is, between quotes.
+/// A string serde_json writes as it is, between quotes: no byte below 0x20, no quote, no
+/// backslash. Eight bytes at a time (keys and names are mostly 5 to 20 bytes long).
 fn plain(s: &str) -> bool {
-    s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
+    let bytes = s.as_bytes();
+    let (chunks, tail) = bytes.as_chunks::<8>();
+    chunks.iter().all(|c| plain8(u64::from_le_bytes(*c)))
+        && tail.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
+}
+
+/// No byte of `x` is below 0x20, a quote or a backslash. The tests `(v - 0x01..) & !v &
+/// 0x80..` (some byte of `v` is zero) and `(x - n * 0x01..) & !x & 0x80..` (some byte is below
+/// `n <= 0x80`) give exact yes/no answers (only the flagged byte positions may be off).
+fn plain8(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGH;
+    let control = below(x, 0x20);
+    let quote = below(x ^ (ONES * u64::from(b'"')), 1);
+    let backslash = below(x ^ (ONES * u64::from(b'\\')), 1);
+    control | quote | backslash == 0
 }
 
 /// A number, boolean or null as serde_json writes it.
@@ -475,6 +493,83 @@ mod tests {
         let mut bad = std::collections::BTreeMap::new();
         bad.insert(vec![1], 2);
         assert!(to_string_of(&bad).is_err());
+    }
+
+    proptest::proptest! {
+        /// The eight-bytes-at-a-time test of plain strings is the byte-by-byte one.
+        #[test]
+        fn plain_is_the_bytewise_test(s in "[ -~\u{0}-\u{1f}\u{7f}-\u{10ffff}]{0,40}") {
+            let bytewise = s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+            proptest::prop_assert_eq!(plain(&s), bytewise);
+        }
+    }
+
+    #[test]
+    fn plain_strings_by_hand() {
+        // Each forbidden byte at each position of a 9-byte string (one chunk and a tail).
+        for bad in [0u8, 0x1f, b'"', b'\\'] {
+            for at in 0..9 {
+                let mut b = *b"abcdefghi";
+                b[at] = bad;
+                let s = std::str::from_utf8(&b).expect("ASCII");
+                assert!(!plain(s), "{s:?}");
+            }
+        }
+        // Neighbours of the forbidden bytes, and UTF-8 (bytes >= 0x80), are plain.
+        assert!(plain(" !#[]^~\u{7f}\u{e9}\u{10ffff} !#[]"));
+        assert!(plain(""));
+    }
+
+    /// Records its value twice (inside a one-member array, and as it is) in an object whose
+    /// keys come out of order, then fails with that object and an array in it still open.
+    struct FailsAfter<'a>(&'a Value);
+
+    impl serde::Serialize for FailsAfter<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("FailsAfter", 3)?;
+            st.serialize_field("z", &[self.0])?;
+            st.serialize_field("a", self.0)?;
+            st.serialize_field("m", &FailsInArray)?;
+            st.end()
+        }
+    }
+
+    /// An array whose second element fails.
+    struct FailsInArray;
+
+    impl serde::Serialize for FailsInArray {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{Error, SerializeSeq};
+            let mut seq = s.serialize_seq(None)?;
+            seq.serialize_element(&1)?;
+            Err(S::Error::custom("fails"))
+        }
+    }
+
+    proptest::proptest! {
+        /// Members recorded one by one into an open object, in any key order, some after a
+        /// value that failed half-way (leaving containers open, long or short, in order or
+        /// not): the text is the text of the object of the members, as if the failures had
+        /// never been tried (the open object's state is restored, not only its bytes).
+        #[test]
+        fn failed_members_leave_the_open_object_as_it_was(
+            members in proptest::collection::vec(("[a-z]{1,10}", any_json(), proptest::bool::ANY), 0..10),
+        ) {
+            let mut tape = Tape::new();
+            let doc = tape.begin_object();
+            let mut want = serde_json::Map::new();
+            for (key, value, fails) in &members {
+                tape.member(key);
+                if *fails {
+                    proptest::prop_assert!(tape.push(&FailsAfter(value), None).is_err());
+                }
+                tape.push_value(value);
+                want.insert(key.clone(), value.clone());
+            }
+            tape.end_object(doc);
+            proptest::prop_assert_eq!(tape.to_text(), oracle::to_string(&Value::Object(want)));
+        }
     }
 
     #[test]

@@ -1,7 +1,11 @@
-//! A flat record of one JSON value on its way to canonical text. Every scalar is formatted
-//! once, every container knows the length of its one-line text when it closes, and an object
-//! whose members did not come in key order records their key order when it closes (items are
-//! never moved): writing the text is then one linear pass of copies, whatever the nesting.
+//! A record of one JSON value on its way to canonical text, built in one-line form as the
+//! value comes: separators are written as members arrive, so a container's one-line text is
+//! the contiguous text from its opening bracket, and its length is known when it closes.
+//! A container that stays on one line is then finished at once (its members put in key order
+//! if they came out of order, a repeated key keeping its last value) and kept as one piece of
+//! text; only the containers written one member per line keep their members as items, with
+//! their key order when it differs from the order they came in. Writing the text is then one
+//! pass over the few remaining items, each a copy.
 
 use std::cmp::Ordering;
 
@@ -9,47 +13,40 @@ use serde_json::Value;
 
 use super::{INLINE, SHORT_ARRAY};
 
-/// `Open::order` of an object whose members are in key order where they are.
+/// `Item::Open::order` of an object whose members are in key order where they are.
 const IN_PLACE: usize = usize::MAX;
 
 /// One entry of a tape, in document order (a container before its members).
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Item {
-    /// A scalar's JSON text: `text[start..start + len]`.
-    Scalar { start: usize, len: usize },
-    /// An object key: its raw text `text[raw..raw + raw_len]` (what members are sorted by;
-    /// `prefix`: its first 8 bytes, big-endian, zero-padded, to compare most keys at once) and
-    /// its JSON text `text[json..json + len]`.
+    /// Finished one-line text `text[start..start + len]`: a scalar, or a container that stays
+    /// on one line.
+    Text { start: usize, len: usize },
+    /// An object key: its JSON text `text[start..start + len]`; what members are sorted by is
+    /// its raw text, the JSON text without its quotes when the key needs no escape (`escaped`
+    /// false), else `raw_keys[raw..raw + raw_len]`; `prefix`: the raw text's first 8 bytes,
+    /// big-endian, zero-padded, to compare most keys at once.
     Key {
+        start: usize,
+        len: usize,
+        escaped: bool,
         raw: usize,
         raw_len: usize,
-        json: usize,
-        len: usize,
         prefix: u64,
     },
-
-    /// An array or object of `count` members (an object member is a key and a value), `size`
-    /// items long (itself included), whose one-line text is `len` bytes long. `scalars`: an
-    /// array whose items are all scalars. `order`: where the key items of an object's members
-    /// are listed in key order in `Tape::order` ([`IN_PLACE`]: the members are in key order).
+    /// A container written one member per line: `count` members (an object member is a key
+    /// and a value), `size` items long (itself included). `order`: where the key items of an
+    /// object's members are listed in key order in `Tape::order` ([`IN_PLACE`]: the members
+    /// are in key order).
     Open {
         object: bool,
-        scalars: bool,
         count: usize,
         size: usize,
-        len: usize,
         order: usize,
     },
 }
 
 impl Item {
-    /// Length of the item's one-line text.
-    fn len(&self) -> usize {
-        match *self {
-            Item::Scalar { len, .. } | Item::Key { len, .. } | Item::Open { len, .. } => len,
-        }
-    }
-
     /// Items in the subtree the item starts.
     fn size(&self) -> usize {
         match *self {
@@ -57,6 +54,35 @@ impl Item {
             _ => 1,
         }
     }
+
+    /// Length of the one-line text of a key or of finished text.
+    fn len(&self) -> usize {
+        match *self {
+            Item::Text { len, .. } | Item::Key { len, .. } => len,
+            Item::Open { .. } => 0,
+        }
+    }
+}
+
+/// A container being recorded.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// Its `Item::Open`.
+    at: usize,
+    /// Where its opening bracket is in `Tape::text`.
+    start: usize,
+    object: bool,
+    /// Members so far.
+    count: usize,
+    /// No member is a container.
+    scalars: bool,
+    /// A member is written one member per line (so is this container then).
+    expanded: bool,
+    /// The keys so far came in strictly increasing order.
+    ordered: bool,
+    /// The item of the last key, and its prefix.
+    last_key: usize,
+    last_prefix: u64,
 }
 
 /// One JSON value as a tape (reusable: [`Tape::clear`] keeps the buffers).
@@ -64,10 +90,16 @@ impl Item {
 pub struct Tape {
     items: Vec<Item>,
     pub(super) text: Vec<u8>,
-    /// Key items of the members of objects recorded out of key order, in key order.
+    /// Raw text of the keys that need escapes.
+    raw_keys: Vec<u8>,
+    /// Key items of the members of expanded objects recorded out of key order, in key order.
     order: Vec<usize>,
+    /// Open containers, innermost last.
+    stack: Vec<Frame>,
     /// Scratch of `close`: (key prefix, key item) of the members of the object being closed.
     members: Vec<(u64, usize)>,
+    /// Scratch of `close`: the sorted one-line text of an object.
+    scratch: Vec<u8>,
 }
 
 /// A position on a tape, to come back to when a value cannot be recorded.
@@ -75,7 +107,10 @@ pub struct Tape {
 pub(super) struct Mark {
     items: usize,
     text: usize,
+    raw_keys: usize,
     order: usize,
+    stack: usize,
+    top: Option<Frame>,
 }
 
 /// The first 8 bytes of `key`, big-endian, zero-padded: comparing prefixes compares keys
@@ -85,7 +120,7 @@ fn prefix(key: &[u8]) -> u64 {
         return u64::from_be_bytes(*head);
     }
     // Shifted in a register: a byte copy into an array compiles to a memcpy call whose bytes
-    // the 8-byte load then waits for (perf annotate put most of `key`'s samples there).
+    // the 8-byte load then waits for.
     (0..8).fold(0u64, |p, i| {
         (p << 8) | u64::from(key.get(i).copied().unwrap_or(0))
     })
@@ -93,7 +128,7 @@ fn prefix(key: &[u8]) -> u64 {
 
 /// Append `text[start..start + len]` to `out`. Scalars and keys are short: one fixed 16-byte
 /// copy (then the length cut back) instead of a copy of variable length where the text
-/// allows it.
+/// allows it (larger fixed copies measured slower).
 fn put(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
     if len <= 16
         && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<16>())
@@ -106,6 +141,20 @@ fn put(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
     out.extend_from_slice(&text[start..start + len]);
 }
 
+/// Append `bytes` to `out`; keys are short: for 8 to 16 bytes, two fixed 8-byte copies (the
+/// first and the last 8 bytes, overlapping) instead of a call to copy a variable length.
+fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
+        && bytes.len() <= 16
+    {
+        out.extend_from_slice(head);
+        out.truncate(out.len() + bytes.len() - 16);
+        out.extend_from_slice(tail);
+        return;
+    }
+    out.extend_from_slice(bytes);
+}
+
 impl Tape {
     pub fn new() -> Tape {
         Tape::default()
@@ -115,182 +164,273 @@ impl Tape {
     pub fn clear(&mut self) {
         self.items.clear();
         self.text.clear();
+        self.raw_keys.clear();
         self.order.clear();
+        self.stack.clear();
     }
 
     pub(super) fn mark(&self) -> Mark {
         Mark {
             items: self.items.len(),
             text: self.text.len(),
+            raw_keys: self.raw_keys.len(),
             order: self.order.len(),
+            stack: self.stack.len(),
+            top: self.stack.last().copied(),
         }
     }
 
     pub(super) fn rewind(&mut self, mark: Mark) {
         self.items.truncate(mark.items);
         self.text.truncate(mark.text);
+        self.raw_keys.truncate(mark.raw_keys);
         self.order.truncate(mark.order);
+        self.stack.truncate(mark.stack);
+        if let (Some(top), Some(frame)) = (mark.top, self.stack.last_mut()) {
+            *frame = top;
+        }
+    }
+
+    /// Start a value: in an array, count it and separate it from the previous one (in an
+    /// object, its key did).
+    fn begin_value(&mut self) {
+        if let Some(f) = self.stack.last_mut()
+            && !f.object
+        {
+            if f.count > 0 {
+                self.text.extend_from_slice(b", ");
+            }
+            f.count += 1;
+        }
     }
 
     /// Record a scalar whose JSON text `write` appends to the text buffer.
     pub(super) fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        self.begin_value();
         let start = self.text.len();
         write(&mut self.text);
         let len = self.text.len() - start;
-        self.items.push(Item::Scalar { start, len });
+        self.items.push(Item::Text { start, len });
     }
 
     /// Record an object key.
     pub(super) fn key(&mut self, key: &str) {
-        let at = self.text.len();
-        let item = if super::plain(key) {
+        if let Some(f) = self.stack.last_mut() {
+            if f.count > 0 {
+                self.text.extend_from_slice(b", ");
+            }
+            f.count += 1;
+        }
+        let start = self.text.len();
+        let (escaped, raw) = if super::plain(key) {
             // The JSON text is the raw text quoted: one copy serves both.
+            self.text.reserve(key.len() + 4);
             self.text.push(b'"');
-            self.text.extend_from_slice(key.as_bytes());
+            push_short(&mut self.text, key.as_bytes());
             self.text.push(b'"');
-            Item::Key {
-                raw: at + 1,
-                raw_len: key.len(),
-                json: at,
-                len: key.len() + 2,
-                prefix: prefix(key.as_bytes()),
-            }
+            (false, start + 1)
         } else {
-            self.text.extend_from_slice(key.as_bytes());
-            let json = self.text.len();
             super::write_str(key, &mut self.text);
-            Item::Key {
-                raw: at,
-                raw_len: key.len(),
-                json,
-                len: self.text.len() - json,
-                prefix: prefix(key.as_bytes()),
-            }
+            let raw = self.raw_keys.len();
+            self.raw_keys.extend_from_slice(key.as_bytes());
+            (true, raw)
         };
-        self.items.push(item);
+        let len = self.text.len() - start;
+        self.text.extend_from_slice(b": ");
+        self.items.push(Item::Key {
+            start,
+            len,
+            escaped,
+            raw,
+            raw_len: key.len(),
+            prefix: prefix(key.as_bytes()),
+        });
+        let i = self.items.len() - 1;
+        let prefix = prefix(key.as_bytes());
+        let Some(&f) = self.stack.last() else {
+            return;
+        };
+        // The prefixes decide unless they are equal.
+        let ordered = f.count <= 1
+            || match f.last_prefix.cmp(&prefix) {
+                Ordering::Equal => self.compare_keys(f.last_key, i) == Ordering::Less,
+                o => o == Ordering::Less,
+            };
+        if let Some(f) = self.stack.last_mut() {
+            f.ordered &= ordered;
+            f.last_key = i;
+            f.last_prefix = prefix;
+        }
     }
 
     /// Open an array or object; its members follow until [`Tape::close`] of the returned index.
     pub(super) fn open(&mut self, object: bool) -> usize {
+        self.begin_value();
+        if let Some(f) = self.stack.last_mut() {
+            f.scalars = false;
+        }
+        let start = self.text.len();
+        self.text.push(if object { b'{' } else { b'[' });
         self.items.push(Item::Open {
             object,
-            scalars: true,
             count: 0,
             size: 0,
-            len: 0,
             order: IN_PLACE,
         });
-        self.items.len() - 1
+        let at = self.items.len() - 1;
+        self.stack.push(Frame {
+            at,
+            start,
+            object,
+            count: 0,
+            scalars: true,
+            expanded: false,
+            ordered: true,
+            last_key: at,
+            last_prefix: 0,
+        });
+        at
     }
 
-    /// The raw text and prefix of the key at item `i`.
+    /// The prefix and raw text of the key at item `i`.
     fn key_of(&self, i: usize) -> (u64, &[u8]) {
         match self.items[i] {
             Item::Key {
+                start,
+                escaped,
                 raw,
                 raw_len,
                 prefix,
                 ..
-            } => (prefix, &self.text[raw..raw + raw_len]),
+            } => {
+                let raw = if escaped {
+                    &self.raw_keys[raw..raw + raw_len]
+                } else {
+                    &self.text[start + 1..start + 1 + raw_len]
+                };
+                (prefix, raw)
+            }
             _ => (0, &[]),
         }
     }
 
-    /// The order of the keys at items `a` and `b` (byte order of their raw text), whose
-    /// prefixes are `pa` and `pb`.
-    fn compare_keys(&self, (pa, a): (u64, usize), (pb, b): (u64, usize)) -> Ordering {
-        pa.cmp(&pb)
-            .then_with(|| self.key_of(a).1.cmp(self.key_of(b).1))
+    /// The order of the keys at items `a` and `b` (byte order of their raw text).
+    fn compare_keys(&self, a: usize, b: usize) -> Ordering {
+        let (pa, ka) = self.key_of(a);
+        let (pb, kb) = self.key_of(b);
+        pa.cmp(&pb).then_with(|| ka.cmp(kb))
     }
 
-    /// Close the container opened at `at`: record its member count, size and one-line
-    /// length, and the key order of an object's members when they came out of order (a
+    /// Close the container opened at `at` (the innermost open one). One that stays on one
+    /// line becomes one piece of finished text (its members in key order); any other keeps
+    /// its members, and the key order of an object's members when they came out of order (a
     /// repeated key keeps its last value, as a `serde_json::Map` does).
     pub(super) fn close(&mut self, at: usize) {
-        let Item::Open { object, .. } = self.items[at] else {
-            return; // only containers are opened
+        let Some(f) = self.stack.pop() else {
+            return;
         };
-        let end = self.items.len();
-        let size = end - at;
-        if !object {
-            let (mut count, mut len, mut scalars) = (0usize, 2usize, true);
-            let mut i = at + 1;
-            while i < end {
-                let item = self.items[i];
-                scalars &= !matches!(item, Item::Open { .. });
-                len += item.len() + if count > 0 { 2 } else { 0 }; // ", "
-                i += item.size();
-                count += 1;
-            }
-            self.items[at] = Item::Open {
-                object,
-                scalars,
-                count,
-                size,
-                len,
-                order: IN_PLACE,
-            };
+        if f.at != at {
+            // Containers close innermost first; anything else is left open.
+            self.stack.push(f);
             return;
         }
-        let mut members = std::mem::take(&mut self.members);
-        members.clear();
-        let mut ordered = true;
-        let mut i = at + 1;
-        while i + 1 < end {
-            let member = (self.key_of(i).0, i);
-            if let Some(&last) = members.last() {
-                ordered &= self.compare_keys(last, member) == Ordering::Less;
+        self.text.push(if f.object { b'}' } else { b']' });
+        let mut count = f.count;
+        let mut len = self.text.len() - f.start;
+        let mut order = IN_PLACE;
+        if f.object && !f.ordered {
+            // Members in key order, a repeated key keeping its last value (a stable sort
+            // keeps equal keys in the order they came).
+            let mut members = std::mem::take(&mut self.members);
+            members.clear();
+            let end = self.items.len();
+            let mut i = at + 1;
+            while i + 1 < end {
+                members.push((self.key_of(i).0, i));
+                i += 1 + self.items[i + 1].size();
             }
-            members.push(member);
-            i += 1 + self.items[i + 1].size();
-        }
-        let order = if ordered {
-            IN_PLACE
-        } else {
-            members.sort_by(|&a, &b| self.compare_keys(a, b));
-            let start = self.order.len();
-            for n in 0..members.len() {
-                let repeated = members
-                    .get(n + 1)
-                    .is_some_and(|&next| self.compare_keys(next, members[n]).is_eq());
-                if !repeated {
-                    self.order.push(members[n].1);
+            // Most objects (struct fields) have keys whose prefixes differ: their prefix order
+            // is their key order and no key repeats. Otherwise, back to the order they came
+            // in and a stable sort by the whole key.
+            members.sort_unstable_by_key(|m| m.0);
+            if members.windows(2).any(|w| w[0].0 == w[1].0) {
+                members.sort_unstable_by_key(|m| m.1);
+                members.sort_by(|&(pa, a), &(pb, b)| {
+                    pa.cmp(&pb)
+                        .then_with(|| self.key_of(a).1.cmp(self.key_of(b).1))
+                });
+                let mut kept = 0;
+                for n in 0..members.len() {
+                    let repeated = members.get(n + 1).is_some_and(|&(p, next)| {
+                        p == members[n].0 && self.compare_keys(next, members[n].1).is_eq()
+                    });
+                    if !repeated {
+                        members[kept] = members[n];
+                        kept += 1;
+                    }
                 }
+                members.truncate(kept);
             }
-            start
-        };
-        let count = if ordered {
-            members.len()
+            let kept = members.len();
+            count = kept;
+            if !f.expanded {
+                len = 2
+                    + members
+                        .iter()
+                        .map(|&(_, k)| self.items[k].len() + 2 + self.items[k + 1].len())
+                        .sum::<usize>()
+                    + 2 * kept.saturating_sub(1);
+            }
+            if f.expanded || len > INLINE {
+                order = self.order.len();
+                self.order.extend(members.iter().map(|m| m.1));
+            } else {
+                self.sorted_inline(f.start, &members);
+            }
+            self.members = members;
+        }
+        let short_array = !f.object && f.scalars && count <= SHORT_ARRAY;
+        let inline = !f.expanded && (len <= INLINE || short_array);
+        if inline {
+            self.items.truncate(at);
+            self.items.push(Item::Text {
+                start: f.start,
+                len: self.text.len() - f.start,
+            });
         } else {
-            self.order.len() - order
-        };
-        let len = if ordered {
-            self.object_len(members.iter().map(|m| m.1))
-        } else {
-            self.object_len(self.order[order..].iter().copied())
-        };
-        self.members = members;
-        self.items[at] = Item::Open {
-            object,
-            scalars: false,
-            count,
-            size,
-            len,
-            order,
-        };
+            self.items[at] = Item::Open {
+                object: f.object,
+                count,
+                size: self.items.len() - at,
+                order,
+            };
+            if let Some(parent) = self.stack.last_mut() {
+                parent.expanded = true;
+            }
+        }
     }
 
-    /// Length of the one-line text of an object whose members have the key items `keys`:
-    /// `{`, `key: value` for each, `, ` between them, `}`.
-    fn object_len(&self, keys: impl Iterator<Item = usize>) -> usize {
-        let mut len = 2;
-        for (n, key) in keys.enumerate() {
-            len += self.items[key].len() + 2 + self.items[key + 1].len();
+    /// Rewrite the one-line text of the object that starts at `start` (the end of the text)
+    /// with the `members` (prefix, key item) in this order; every value is finished text.
+    fn sorted_inline(&mut self, start: usize, members: &[(u64, usize)]) {
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        out.push(b'{');
+        for (n, &(_, key)) in members.iter().enumerate() {
             if n > 0 {
-                len += 2;
+                out.extend_from_slice(b", ");
+            }
+            if let (Item::Key { start: k, .. }, Item::Text { start: v, len, .. }) =
+                (self.items[key], self.items[key + 1])
+            {
+                // `"key": value`, as the key and its value were written.
+                out.extend_from_slice(&self.text[k..v + len]);
             }
         }
-        len
+        out.push(b'}');
+        self.text.truncate(start);
+        self.text.extend_from_slice(&out);
+        self.scratch = out;
     }
 
     /// Record a `serde_json` value (its maps are in key order, or put in key order here).
@@ -317,63 +457,49 @@ impl Tape {
         }
     }
 
+    /// Bytes to reserve for the text: the one-line text plus room for line breaks and
+    /// indentation of the members written one per line.
+    pub(super) fn text_size_hint(&self) -> usize {
+        self.text.len() + self.items.len() * 16 + 64
+    }
+
     /// Append the canonical text of the recorded value (and a final newline) to `out`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
         if self.items.is_empty() {
             return;
         }
+        out.reserve(self.text_size_hint());
         self.write(0, 0, out);
         out.push(b'\n');
-    }
-
-    /// Append the JSON text of a scalar or key to `out`.
-    fn put_json(&self, item: Item, out: &mut Vec<u8>) {
-        match item {
-            Item::Scalar { start, len }
-            | Item::Key {
-                json: start, len, ..
-            } => put(out, &self.text, start, len),
-            Item::Open { .. } => {}
-        }
-    }
-
-    /// The item of the `n`th member of the container at `at` (its key for an object), the
-    /// members being walked in order from `cursor` (the item after the previous member).
-    fn nth_member(&self, order: usize, n: usize, cursor: usize) -> usize {
-        if order == IN_PLACE {
-            cursor
-        } else {
-            self.order[order + n]
-        }
     }
 
     /// Write the item at `i` at `indent`; returns the index after its subtree.
     fn write(&self, i: usize, indent: usize, out: &mut Vec<u8>) -> usize {
         let Item::Open {
             object,
-            scalars,
             count,
             size,
-            len,
             order,
         } = self.items[i]
         else {
-            self.put_json(self.items[i], out);
+            if let Item::Text { start, len, .. } | Item::Key { start, len, .. } = self.items[i] {
+                put(out, &self.text, start, len);
+            }
             return i + 1;
         };
-        // Short containers stay on one line, and so do short arrays of scalars (vectors,
-        // quaternions, index lists) whatever their length.
-        let short_array = !object && scalars && count <= SHORT_ARRAY;
-        if len <= INLINE || short_array {
-            return self.write_inline(i, out);
-        }
         out.extend_from_slice(if object { b"{\n" } else { b"[\n" });
         let mut cursor = i + 1;
         for n in 0..count {
             pad(indent + 1, out);
-            let mut j = self.nth_member(order, n, cursor);
+            let mut j = if order == IN_PLACE {
+                cursor
+            } else {
+                self.order[order + n]
+            };
             if object {
-                self.put_json(self.items[j], out);
+                if let Item::Key { start, len, .. } = self.items[j] {
+                    put(out, &self.text, start, len);
+                }
                 out.extend_from_slice(b": ");
                 j += 1;
             }
@@ -387,41 +513,15 @@ impl Tape {
         out.push(if object { b'}' } else { b']' });
         i + size
     }
-
-    /// Write the item at `i` on one line; returns the index after its subtree.
-    fn write_inline(&self, i: usize, out: &mut Vec<u8>) -> usize {
-        let Item::Open {
-            object,
-            count,
-            size,
-            order,
-            ..
-        } = self.items[i]
-        else {
-            self.put_json(self.items[i], out);
-            return i + 1;
-        };
-        out.push(if object { b'{' } else { b'[' });
-        let mut cursor = i + 1;
-        for n in 0..count {
-            if n > 0 {
-                out.extend_from_slice(b", ");
-            }
-            let mut j = self.nth_member(order, n, cursor);
-            if object {
-                self.put_json(self.items[j], out);
-                out.extend_from_slice(b": ");
-                j += 1;
-            }
-            cursor = self.write_inline(j, out);
-        }
-        out.push(if object { b'}' } else { b']' });
-        i + size
-    }
 }
 
+/// Two spaces per level.
 fn pad(indent: usize, out: &mut Vec<u8>) {
-    for _ in 0..indent {
-        out.extend_from_slice(b"  ");
+    const SPACES: &[u8; 32] = b"                                ";
+    let mut n = 2 * indent;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.extend_from_slice(&SPACES[..k]);
+        n -= k;
     }
 }
