@@ -121,7 +121,7 @@ impl DocBuilder {
 
     /// Set the node-level extension object `key` of `node` (merging object members).
     pub fn node_extension(&mut self, node: usize, key: &str, value: Value) {
-        self.used.insert(key.to_owned());
+        self.mark_used(key);
         let exts = self.nodes[node]
             .entry("extensions")
             .or_insert_with(|| Value::Object(Map::new()));
@@ -137,15 +137,33 @@ impl DocBuilder {
 
     /// Append `item` to the document-level array `ext.array` and return its index.
     pub fn push_root(&mut self, ext: &str, array: &str, item: Value) -> usize {
-        self.used.insert(ext.to_owned());
-        let obj = self.root_extensions.entry(ext.to_owned()).or_default();
-        let list = obj.entry(array).or_insert_with(|| Value::Array(Vec::new()));
+        self.mark_used(ext);
+        // Look up before inserting: the names are allocated once per document, not per item.
+        if !self.root_extensions.contains_key(ext) {
+            self.root_extensions.insert(ext.to_owned(), Map::new());
+        }
+        let Some(obj) = self.root_extensions.get_mut(ext) else {
+            return 0;
+        };
+        if !obj.contains_key(array) {
+            obj.insert(array.to_owned(), Value::Array(Vec::new()));
+        }
+        let Some(list) = obj.get_mut(array) else {
+            return 0;
+        };
         match list {
             Value::Array(items) => {
                 items.push(item);
                 items.len() - 1
             }
             _ => 0,
+        }
+    }
+
+    /// Record `ext` in `extensionsUsed` (allocating its name only the first time).
+    fn mark_used(&mut self, ext: &str) {
+        if !self.used.contains(ext) {
+            self.used.insert(ext.to_owned());
         }
     }
 
@@ -239,6 +257,7 @@ impl DocBuilder {
             while !bin.len().is_multiple_of(4) {
                 bin.push(0);
             }
+            let byte_length = bin.len();
             let uri = match self.buffer_mode {
                 BufferMode::DataUri => format!(
                     "data:application/octet-stream;base64,{}",
@@ -246,13 +265,13 @@ impl DocBuilder {
                 ),
                 BufferMode::Sibling => {
                     let name = format!("{}.bin", self.stem);
-                    siblings.insert(name.clone(), bin.clone());
+                    siblings.insert(name.clone(), std::mem::take(&mut bin));
                     name
                 }
             };
             doc.insert(
                 "buffers".into(),
-                json!([{"byteLength": bin.len(), "uri": uri}]),
+                json!([{"byteLength": byte_length, "uri": uri}]),
             );
             doc.insert("bufferViews".into(), Value::Array(self.views));
             doc.insert("accessors".into(), Value::Array(self.accessors));

@@ -109,5 +109,37 @@ pub fn dec3(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = [f64; 3]> + C
 
 /// Add a tag built from parts joined by `.`.
 pub fn tag(tags: &mut Tags, parts: &[&str]) {
-    tags.insert(parts.join("."));
+    // Most tags of a scene repeat: join into a reused buffer and allocate only new ones.
+    thread_local! {
+        static JOINED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    JOINED.with_borrow_mut(|joined| {
+        joined.clear();
+        for (k, p) in parts.iter().enumerate() {
+            if k > 0 {
+                joined.push('.');
+            }
+            joined.push_str(p);
+        }
+        if !tags.contains(joined.as_str()) {
+            tags.insert(joined.clone());
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_joins_parts_and_keeps_one_copy() {
+        let mut tags = Tags::new();
+        tag(&mut tags, &["shape", "box", "explicit"]);
+        tag(&mut tags, &["shape", "box", "explicit"]);
+        tag(&mut tags, &["joint"]);
+        // The reused buffer never leaks a previous, longer tag into a shorter one.
+        tag(&mut tags, &["a", "b"]);
+        let all: Vec<&str> = tags.iter().map(String::as_str).collect();
+        assert_eq!(all, ["a.b", "joint", "shape.box.explicit"]);
+    }
 }
