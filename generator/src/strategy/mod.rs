@@ -130,6 +130,61 @@ pub fn tag(tags: &mut Tags, parts: &[&str]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::test_runner::{Config, TestError, TestRunner};
+
+    fn runner() -> TestRunner {
+        TestRunner::new(Config {
+            cases: 512,
+            max_shrink_iters: 20_000,
+            failure_persistence: None,
+            ..Config::default()
+        })
+    }
+
+    /// Shrinking still reaches a minimal scene through the boxed value trees: a property that
+    /// fails on any static group shrinks to one static group with one collider and nothing else
+    /// that can go (no materials, filters or joints, one joint description).
+    #[test]
+    fn khr_failures_shrink_to_a_minimal_scene() {
+        let result = runner().run(&khr::scene_of(1..=10), |s| {
+            let has_static = s
+                .groups
+                .iter()
+                .any(|g| matches!(g, khr::Group::Static { .. }));
+            prop_assert!(!has_static);
+            Ok(())
+        });
+        let Err(TestError::Fail(_, s)) = result else {
+            panic!("the property must fail: {result:?}");
+        };
+        assert_eq!(s.groups.len(), 1, "{s:?}");
+        let khr::Group::Static { colliders, .. } = &s.groups[0] else {
+            panic!("not a static group: {s:?}");
+        };
+        assert_eq!(colliders.len(), 1, "{s:?}");
+        assert!(s.materials.is_empty() && s.filters.is_empty() && s.joints.is_empty());
+        assert_eq!(s.descs.len(), 1, "{s:?}");
+    }
+
+    /// The same for VRM scenes: a property that fails on any aim constraint shrinks to the
+    /// fewest nodes (3) and one constraint, an aim.
+    #[test]
+    fn vrm_failures_shrink_to_a_minimal_scene() {
+        let result = runner().run(&vrm::scene_of(3..=10), |s| {
+            let has_aim = s
+                .constraints
+                .iter()
+                .any(|c| c.spec.kind == constraint::Kind::Aim);
+            prop_assert!(!has_aim);
+            Ok(())
+        });
+        let Err(TestError::Fail(_, s)) = result else {
+            panic!("the property must fail: {result:?}");
+        };
+        assert_eq!(s.nodes.len(), 3, "{s:?}");
+        assert_eq!(s.constraints.len(), 1, "{s:?}");
+        assert_eq!(s.constraints[0].spec.kind, constraint::Kind::Aim);
+    }
 
     #[test]
     fn tag_joins_parts_and_keeps_one_copy() {
