@@ -7,6 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use base64::Engine;
 use serde_json::{Map, Value, json};
 
+/// Numbers as a JSON array, as `json!` writes them (a non-finite number becomes `null`).
+fn numbers(v: &[f64]) -> Value {
+    Value::Array(v.iter().map(|&x| Value::from(x)).collect())
+}
+
 /// Where mesh data lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferMode {
@@ -82,25 +87,27 @@ impl DocBuilder {
     /// Add a node under `parent` (or as a scene root) and return its index.
     pub fn node(&mut self, name: &str, trs: Trs, parent: Option<usize>) -> usize {
         let mut n = Map::new();
-        n.insert("name".into(), json!(name));
+        n.insert("name".into(), Value::String(name.to_owned()));
         if let Some(t) = trs.translation {
-            n.insert("translation".into(), json!(t));
+            n.insert("translation".into(), numbers(&t));
         }
         if let Some(r) = trs.rotation {
-            n.insert("rotation".into(), json!(r));
+            n.insert("rotation".into(), numbers(&r));
         }
         if let Some(s) = trs.scale {
-            n.insert("scale".into(), json!(s));
+            n.insert("scale".into(), numbers(&s));
         }
         let index = self.nodes.len();
         self.nodes.push(n);
         self.parents.push(parent);
         if let Some(p) = parent {
-            let children = self.nodes[p]
-                .entry("children")
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(c) = children {
-                c.push(json!(index));
+            let node = &mut self.nodes[p];
+            match node.get_mut("children") {
+                Some(Value::Array(c)) => c.push(Value::from(index)),
+                Some(_) => {}
+                None => {
+                    node.insert("children".into(), Value::Array(vec![Value::from(index)]));
+                }
             }
         }
         index
@@ -121,11 +128,12 @@ impl DocBuilder {
 
     /// Set the node-level extension object `key` of `node` (merging object members).
     pub fn node_extension(&mut self, node: usize, key: &str, value: Value) {
-        self.used.insert(key.to_owned());
-        let exts = self.nodes[node]
-            .entry("extensions")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(exts) = exts {
+        self.mark_used(key);
+        let node = &mut self.nodes[node];
+        if !node.contains_key("extensions") {
+            node.insert("extensions".into(), Value::Object(Map::new()));
+        }
+        if let Some(Value::Object(exts)) = node.get_mut("extensions") {
             match (exts.get_mut(key), value) {
                 (Some(Value::Object(existing)), Value::Object(add)) => existing.extend(add),
                 (_, value) => {
@@ -137,15 +145,33 @@ impl DocBuilder {
 
     /// Append `item` to the document-level array `ext.array` and return its index.
     pub fn push_root(&mut self, ext: &str, array: &str, item: Value) -> usize {
-        self.used.insert(ext.to_owned());
-        let obj = self.root_extensions.entry(ext.to_owned()).or_default();
-        let list = obj.entry(array).or_insert_with(|| Value::Array(Vec::new()));
+        self.mark_used(ext);
+        // Look up before inserting: the names are allocated once per document, not per item.
+        if !self.root_extensions.contains_key(ext) {
+            self.root_extensions.insert(ext.to_owned(), Map::new());
+        }
+        let Some(obj) = self.root_extensions.get_mut(ext) else {
+            return 0;
+        };
+        if !obj.contains_key(array) {
+            obj.insert(array.to_owned(), Value::Array(Vec::new()));
+        }
+        let Some(list) = obj.get_mut(array) else {
+            return 0;
+        };
         match list {
             Value::Array(items) => {
                 items.push(item);
                 items.len() - 1
             }
             _ => 0,
+        }
+    }
+
+    /// Record `ext` in `extensionsUsed` (allocating its name only the first time).
+    fn mark_used(&mut self, ext: &str) {
+        if !self.used.contains(ext) {
+            self.used.insert(ext.to_owned());
         }
     }
 
@@ -239,6 +265,7 @@ impl DocBuilder {
             while !bin.len().is_multiple_of(4) {
                 bin.push(0);
             }
+            let byte_length = bin.len();
             let uri = match self.buffer_mode {
                 BufferMode::DataUri => format!(
                     "data:application/octet-stream;base64,{}",
@@ -246,13 +273,13 @@ impl DocBuilder {
                 ),
                 BufferMode::Sibling => {
                     let name = format!("{}.bin", self.stem);
-                    siblings.insert(name.clone(), bin.clone());
+                    siblings.insert(name.clone(), std::mem::take(&mut bin));
                     name
                 }
             };
             doc.insert(
                 "buffers".into(),
-                json!([{"byteLength": bin.len(), "uri": uri}]),
+                json!([{"byteLength": byte_length, "uri": uri}]),
             );
             doc.insert("bufferViews".into(), Value::Array(self.views));
             doc.insert("accessors".into(), Value::Array(self.accessors));
@@ -309,6 +336,33 @@ mod tests {
         assert_eq!(built.json["bufferViews"][1]["byteOffset"], 48);
         assert_eq!(built.json["accessors"][0]["max"], json!([1.0, 1.0, 1.0]));
         assert_eq!(built.json["accessors"][1]["componentType"], 5123);
+    }
+
+    #[test]
+    fn numbers_are_written_as_json_writes_them() {
+        let v = [0.1, -2.0, f64::NAN];
+        assert_eq!(numbers(&v), json!(v));
+        assert_eq!(
+            numbers(&[3.0, 1e-7, 0.5, 2.5]),
+            json!([3.0, 1e-7, 0.5, 2.5])
+        );
+    }
+
+    #[test]
+    fn children_and_extensions_accumulate() {
+        let mut b = DocBuilder::new("x", BufferMode::DataUri);
+        let root = b.node("r", Trs::default(), None);
+        b.node("a", Trs::default(), Some(root));
+        b.node("b", Trs::default(), Some(root));
+        b.node_extension(root, "E", json!({"x": 1}));
+        b.node_extension(root, "E", json!({"y": 2}));
+        b.node_extension(root, "F", json!(true));
+        let built = b.finish();
+        assert_eq!(built.json["nodes"][0]["children"], json!([1, 2]));
+        assert_eq!(
+            built.json["nodes"][0]["extensions"],
+            json!({"E": {"x": 1, "y": 2}, "F": true})
+        );
     }
 
     #[test]

@@ -40,6 +40,7 @@ pub fn motion() -> impl Strategy<Value = MotionSpec> + Clone {
             angular_velocity: ang,
             gravity_factor: g,
         })
+        .boxed()
 }
 
 impl MotionSpec {
@@ -188,6 +189,7 @@ pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clo
             inertia_tensor: inertia
                 .map(|(d, o)| [d[0], o[0], o[1], o[0], d[1], o[2], o[1], o[2], d[2]]),
         })
+        .boxed()
 }
 
 impl OmiBodySpec {

@@ -110,6 +110,7 @@ pub fn constraint(kinds: Vec<Kind>) -> impl Strategy<Value = ConstraintSpec> + C
                 up,
             }
         })
+        .boxed()
 }
 
 fn space(model: bool) -> &'static str {

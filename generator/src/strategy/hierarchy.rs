@@ -39,8 +39,8 @@ pub struct Attached<T> {
     pub mid_rotation: Option<[f64; 4]>,
 }
 
-pub fn attached<T: std::fmt::Debug + Clone>(
-    item: impl Strategy<Value = T> + Clone,
+pub fn attached<T: std::fmt::Debug + Clone + 'static>(
+    item: impl Strategy<Value = T> + Clone + 'static,
 ) -> impl Strategy<Value = Attached<T>> + Clone {
     (
         item,
@@ -64,6 +64,7 @@ pub fn attached<T: std::fmt::Debug + Clone>(
                 mid_rotation,
             },
         )
+        .boxed()
 }
 
 impl<T> Attached<T> {

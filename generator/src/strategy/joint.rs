@@ -65,7 +65,7 @@ pub fn joint_desc() -> impl Strategy<Value = JointDescSpec> + Clone {
     );
     let random = prop::collection::vec(limit(), 1..=4).prop_map(|l| ("generic", l));
     (
-        prop_oneof![2 => named, 1 => random],
+        prop_oneof![2 => named.boxed(), 1 => random.boxed()],
         prop::collection::vec(drive(), 0..=2),
     )
         .prop_map(|((kind, limits), drives)| JointDescSpec {
@@ -152,7 +152,7 @@ pub fn omi_joint() -> impl Strategy<Value = OmiJointSpec> + Clone {
             kind: "generic",
             constraints,
         });
-    prop_oneof![2 => named, 1 => random]
+    prop_oneof![2 => named.boxed(), 1 => random.boxed()]
 }
 
 impl OmiJointSpec {

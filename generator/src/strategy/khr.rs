@@ -133,18 +133,19 @@ fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
             colliders,
             trigger,
         })
+        .boxed()
 }
 
 fn group() -> impl Strategy<Value = Group> + Clone {
     prop_oneof![
         5 => (body_leaf(), prop::option::weighted(0.2, body_leaf()))
-            .prop_map(|(main, nested)| Group::Body { main, nested }),
+            .prop_map(|(main, nested)| Group::Body { main, nested }).boxed(),
         2 => (transform::maybe_rotation(), prop::collection::vec(attached(collider(ShapeKind::ALL.to_vec())), 1..=2))
-            .prop_map(|(rotation, colliders)| Group::Static { rotation, colliders }),
-        1 => trigger_shape().prop_map(Group::SimpleTrigger),
+            .prop_map(|(rotation, colliders)| Group::Static { rotation, colliders }).boxed(),
+        1 => trigger_shape().prop_map(Group::SimpleTrigger).boxed(),
         1 => prop::collection::vec(
                 attached(shape(vec![ShapeKind::Sphere, ShapeKind::Box, ShapeKind::Capsule])), 1..=2)
-            .prop_map(Group::CompoundTrigger),
+            .prop_map(Group::CompoundTrigger).boxed(),
     ]
 }
 

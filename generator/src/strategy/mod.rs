@@ -109,5 +109,92 @@ pub fn dec3(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = [f64; 3]> + C
 
 /// Add a tag built from parts joined by `.`.
 pub fn tag(tags: &mut Tags, parts: &[&str]) {
-    tags.insert(parts.join("."));
+    // Most tags of a scene repeat: join into a reused buffer and allocate only new ones.
+    thread_local! {
+        static JOINED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    JOINED.with_borrow_mut(|joined| {
+        joined.clear();
+        for (k, p) in parts.iter().enumerate() {
+            if k > 0 {
+                joined.push('.');
+            }
+            joined.push_str(p);
+        }
+        if !tags.contains(joined.as_str()) {
+            tags.insert(joined.clone());
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::test_runner::{Config, TestError, TestRunner};
+
+    fn runner() -> TestRunner {
+        TestRunner::new(Config {
+            cases: 512,
+            max_shrink_iters: 20_000,
+            failure_persistence: None,
+            ..Config::default()
+        })
+    }
+
+    /// Shrinking still reaches a minimal scene through the boxed value trees: a property that
+    /// fails on any static group shrinks to one static group with one collider and nothing else
+    /// that can go (no materials, filters or joints, one joint description).
+    #[test]
+    fn khr_failures_shrink_to_a_minimal_scene() {
+        let result = runner().run(&khr::scene_of(1..=10), |s| {
+            let has_static = s
+                .groups
+                .iter()
+                .any(|g| matches!(g, khr::Group::Static { .. }));
+            prop_assert!(!has_static);
+            Ok(())
+        });
+        let Err(TestError::Fail(_, s)) = result else {
+            panic!("the property must fail: {result:?}");
+        };
+        assert_eq!(s.groups.len(), 1, "{s:?}");
+        let khr::Group::Static { colliders, .. } = &s.groups[0] else {
+            panic!("not a static group: {s:?}");
+        };
+        assert_eq!(colliders.len(), 1, "{s:?}");
+        assert!(s.materials.is_empty() && s.filters.is_empty() && s.joints.is_empty());
+        assert_eq!(s.descs.len(), 1, "{s:?}");
+    }
+
+    /// The same for VRM scenes: a property that fails on any aim constraint shrinks to the
+    /// fewest nodes (3) and one constraint, an aim.
+    #[test]
+    fn vrm_failures_shrink_to_a_minimal_scene() {
+        let result = runner().run(&vrm::scene_of(3..=10), |s| {
+            let has_aim = s
+                .constraints
+                .iter()
+                .any(|c| c.spec.kind == constraint::Kind::Aim);
+            prop_assert!(!has_aim);
+            Ok(())
+        });
+        let Err(TestError::Fail(_, s)) = result else {
+            panic!("the property must fail: {result:?}");
+        };
+        assert_eq!(s.nodes.len(), 3, "{s:?}");
+        assert_eq!(s.constraints.len(), 1, "{s:?}");
+        assert_eq!(s.constraints[0].spec.kind, constraint::Kind::Aim);
+    }
+
+    #[test]
+    fn tag_joins_parts_and_keeps_one_copy() {
+        let mut tags = Tags::new();
+        tag(&mut tags, &["shape", "box", "explicit"]);
+        tag(&mut tags, &["shape", "box", "explicit"]);
+        tag(&mut tags, &["joint"]);
+        // The reused buffer never leaks a previous, longer tag into a shorter one.
+        tag(&mut tags, &["a", "b"]);
+        let all: Vec<&str> = tags.iter().map(String::as_str).collect();
+        assert_eq!(all, ["a.b", "joint", "shape.box.explicit"]);
+    }
 }

@@ -99,21 +99,22 @@ fn leaf(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodyLeaf> + Clone {
                 shapes,
             }
         })
+        .boxed()
 }
 
 fn group() -> impl Strategy<Value = OmiGroup> + Clone {
     prop_oneof![
         6 => (leaf(OmiType::ALL.to_vec()), prop::option::weighted(0.2, leaf(vec![OmiType::Rigid, OmiType::Trigger, OmiType::Vehicle])))
-            .prop_map(|(main, nested)| OmiGroup::Body { main, nested }),
+            .prop_map(|(main, nested)| OmiGroup::Body { main, nested }).boxed(),
         2 => prop::collection::vec(attached(shape_use(ShapeKind::ALL.to_vec(), true)), 1..=2)
             .prop_map(|shapes| OmiGroup::Bodiless(
                 shapes.into_iter().map(|mut s| {
                     // Trimesh shapes do not work reliably as triggers (seed 004): never both.
                     if s.item.shape.kind == ShapeKind::Trimesh { s.item.is_trigger = None; }
                     s
-                }).collect())),
+                }).collect())).boxed(),
         1 => (2usize..=4, dec(3, 8, 100.0), dec(3, 6, 10.0), any::<bool>())
-            .prop_map(|(segments, radius, length, soft)| OmiGroup::Rope { segments, radius, length, soft }),
+            .prop_map(|(segments, radius, length, soft)| OmiGroup::Rope { segments, radius, length, soft }).boxed(),
     ]
 }
 

@@ -16,7 +16,28 @@ const AXES: [[f64; 3]; 5] = [
 /// A rotation about one of [`AXES`] by a multiple of 15 degrees in (-180, 180], as glTF
 /// `[x, y, z, w]`.
 pub fn rotation() -> impl Strategy<Value = [f64; 4]> + Clone {
-    (0..AXES.len(), -11i32..=12).prop_map(|(axis, steps)| quat(AXES[axis], f64::from(steps) * 15.0))
+    (0..AXES.len(), -11i32..=12).prop_map(|(axis, steps)| step_rotation(axis, steps))
+}
+
+/// Number of 15-degree steps in (-180, 180].
+const STEPS: usize = 24;
+
+/// [`quat`]`(AXES[axis], steps * 15)` for `steps` in `-11..=12`, read from a table computed
+/// once (drawing a scene would otherwise compute a sine and a cosine per rotation).
+fn step_rotation(axis: usize, steps: i32) -> [f64; 4] {
+    static TABLE: std::sync::OnceLock<[[[f64; 4]; STEPS]; AXES.len()]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        std::array::from_fn(|a| {
+            std::array::from_fn(|k| {
+                let steps = i32::try_from(k).unwrap_or(0) - 11;
+                quat(AXES[a], f64::from(steps) * 15.0)
+            })
+        })
+    });
+    match usize::try_from(steps + 11) {
+        Ok(k) if k < STEPS && axis < AXES.len() => table[axis][k],
+        _ => quat(AXES[axis % AXES.len()], f64::from(steps) * 15.0),
+    }
 }
 
 /// Sometimes no rotation at all.
@@ -120,6 +141,18 @@ mod tests {
         let (t, _) = parts(&local);
         assert!((t[2] - 3.0).abs() < 1e-12 && t[0].abs() < 1e-12);
         assert!(((parent * local).translation.vector - world.translation.vector).norm() < 1e-12);
+    }
+
+    #[test]
+    fn table_rotations_are_quat_bit_for_bit() {
+        for (axis, a) in AXES.iter().enumerate() {
+            for steps in -11..=12 {
+                let expected = quat(*a, f64::from(steps) * 15.0).map(f64::to_bits);
+                assert_eq!(step_rotation(axis, steps).map(f64::to_bits), expected);
+            }
+        }
+        // Out of the table: computed directly.
+        assert_eq!(step_rotation(0, 13), quat(AXES[0], 195.0));
     }
 
     proptest! {

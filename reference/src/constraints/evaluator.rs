@@ -145,7 +145,7 @@ fn uniform(s: &Vector3<f64>) -> bool {
 /// The model-space rotation of `node` (identity for `None`, the parent of a root): the closest
 /// rotation to the model matrix' linear part ([`rotation_of`]). When every scale on the way is
 /// uniform and positive, that is exactly the product of the local rotations, computed directly
-/// (rotation_of iterates, about ten times slower).
+/// (rotation_of normalises and checks the columns, and iterates when they are sheared).
 fn model_rotation(scene: &Scene, locals: &[Trs], node: Option<NodeId>) -> UnitQuaternion<f64> {
     let Some(node) = node.filter(|&n| n < locals.len()) else {
         return UnitQuaternion::identity();

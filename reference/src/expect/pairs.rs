@@ -53,31 +53,67 @@ pub fn joined_by(scene: &Scene, p: Option<NodeId>, q: Option<NodeId>) -> Option<
         .map(|j| j.node)
 }
 
+/// Results of a symmetric-in-shape function of two optional indices into a list of `len`
+/// items, computed once per ordered index pair: a scene has few materials and filters but many
+/// collider pairs. Lists too long for a small table are evaluated every time.
+struct Memo<T> {
+    len: usize,
+    table: Option<Vec<Option<T>>>,
+}
+
+impl<T: Clone> Memo<T> {
+    /// Largest table kept (entries).
+    const MAX: usize = 4096;
+
+    fn new(len: usize) -> Memo<T> {
+        let side = len.saturating_add(1);
+        let table = side
+            .checked_mul(side)
+            .filter(|&n| n <= Self::MAX)
+            .map(|n| vec![None; n]);
+        Memo { len, table }
+    }
+
+    /// `f(a, b)` for indices `a` and `b` (out of range counts as absent), from the table when
+    /// already computed.
+    fn get(&mut self, a: Option<usize>, b: Option<usize>, f: impl FnOnce() -> T) -> T {
+        let key = |i: Option<usize>| i.filter(|&i| i < self.len).unwrap_or(self.len);
+        let index = key(a) * (self.len + 1) + key(b);
+        match &mut self.table {
+            Some(table) => table[index].get_or_insert_with(f).clone(),
+            None => f(),
+        }
+    }
+}
+
 /// Every pair of colliders on different bodies.
 pub fn pairs(scene: &Scene) -> Vec<PairExpect> {
     let body_node = |b: Option<BodyId>| b.and_then(|b| scene.bodies.get(b)).map(|b| b.node);
+    let mut material_memo = Memo::new(scene.materials.len());
+    let mut filter_memo = Memo::new(scene.filters.len());
     let mut out = Vec::new();
     for (i, a) in scene.colliders.iter().enumerate() {
         for (j, b) in scene.colliders.iter().enumerate().skip(i + 1) {
             if a.body == b.body {
                 continue;
             }
-            let materials = combine::materials(
-                a.material.and_then(|m| scene.materials.get(m)),
-                b.material.and_then(|m| scene.materials.get(m)),
-            );
-            let filters = filter::pair(
-                a.filter.and_then(|f| scene.filters.get(f)),
-                b.filter.and_then(|f| scene.filters.get(f)),
-            );
+            let materials = material_memo.get(a.material, b.material, || {
+                combine::materials(
+                    a.material.and_then(|m| scene.materials.get(m)),
+                    b.material.and_then(|m| scene.materials.get(m)),
+                )
+            });
+            let filters = filter_memo.get(a.filter, b.filter, || {
+                filter::pair(
+                    a.filter.and_then(|f| scene.filters.get(f)),
+                    b.filter.and_then(|f| scene.filters.get(f)),
+                )
+            });
             let trigger = a.is_trigger || b.is_trigger;
             let joined = joined_by(scene, body_node(a.body), body_node(b.body));
-            let mut decisions: Vec<Decision> = materials
-                .decisions
-                .iter()
-                .chain(&filters.decisions)
-                .copied()
-                .collect();
+            let mut decisions: Vec<Decision> =
+                Vec::with_capacity(materials.decisions.len() + filters.decisions.len());
+            decisions.extend(materials.decisions.iter().chain(&filters.decisions));
             decisions.sort();
             decisions.dedup();
             out.push(PairExpect {
@@ -104,7 +140,8 @@ pub fn pairs(scene: &Scene) -> Vec<PairExpect> {
 mod tests {
     use super::*;
     use crate::profile::Profile;
-    use crate::scene::{Attachment, Joint, LimitSet};
+    use crate::scene::{Attachment, Collider, Combine, Filter, Joint, LimitSet, Material};
+    use proptest::prelude::*;
 
     fn joint(node: NodeId, a: Option<NodeId>, b: Option<NodeId>, enable_collision: bool) -> Joint {
         Joint {
@@ -137,5 +174,104 @@ mod tests {
         // enableCollision: the joint does not exclude the pair.
         assert_eq!(joined_by(&s, Some(2), Some(3)), None);
         assert_eq!(joined_by(&s, Some(1), Some(3)), None);
+    }
+
+    /// The pairs computed without the memo: every combination evaluated directly.
+    fn direct(scene: &Scene) -> Vec<(Friction, Combined, bool, bool, Vec<Decision>)> {
+        let mut out = Vec::new();
+        for (i, a) in scene.colliders.iter().enumerate() {
+            for b in scene.colliders.iter().skip(i + 1) {
+                if a.body == b.body {
+                    continue;
+                }
+                let m = combine::materials(
+                    a.material.and_then(|m| scene.materials.get(m)),
+                    b.material.and_then(|m| scene.materials.get(m)),
+                );
+                let f = filter::pair(
+                    a.filter.and_then(|f| scene.filters.get(f)),
+                    b.filter.and_then(|f| scene.filters.get(f)),
+                );
+                let mut d: Vec<Decision> =
+                    m.decisions.iter().chain(&f.decisions).copied().collect();
+                d.sort();
+                d.dedup();
+                out.push((m.friction, m.restitution, f.allows_ab, f.allows_ba, d));
+            }
+        }
+        out
+    }
+
+    fn material_strategy() -> impl Strategy<Value = Material> {
+        let combine = prop::option::of(prop::sample::select(vec![
+            Combine::Average,
+            Combine::Minimum,
+            Combine::Maximum,
+            Combine::Multiply,
+        ]));
+        (
+            0.0f64..2.0,
+            0.0f64..2.0,
+            0.0f64..1.0,
+            combine.clone(),
+            combine,
+        )
+            .prop_map(|(s, d, r, fc, rc)| Material {
+                static_friction: s,
+                dynamic_friction: d,
+                restitution: r,
+                friction_combine: fc,
+                restitution_combine: rc,
+            })
+    }
+
+    fn filter_strategy() -> impl Strategy<Value = Filter> {
+        let names = || prop::collection::vec(prop::sample::select(vec!["a", "b", "c"]), 0..3);
+        let owned = |v: Vec<&str>| v.into_iter().map(str::to_owned).collect::<Vec<_>>();
+        (
+            names(),
+            prop::option::of(names()),
+            prop::option::of(names()),
+        )
+            .prop_map(move |(s, w, n)| Filter {
+                collision_systems: owned(s),
+                collide_with_systems: w.map(owned),
+                not_collide_with_systems: n.map(owned),
+            })
+    }
+
+    proptest! {
+        /// The memo changes nothing: every pair equals its direct evaluation, including
+        /// material and filter indices out of range (read as absent).
+        #[test]
+        fn memoised_pairs_equal_direct_evaluation(
+            materials in prop::collection::vec(material_strategy(), 0..4),
+            filters in prop::collection::vec(filter_strategy(), 0..4),
+            colliders in prop::collection::vec(
+                (prop::option::of(0usize..6), prop::option::of(0usize..6), any::<bool>(), prop::option::of(0usize..3)),
+                0..10,
+            ),
+        ) {
+            let mut s = Scene::new(Profile::Khr2024Draft, Vec::new(), Vec::new());
+            s.materials = materials;
+            s.filters = filters;
+            s.colliders = colliders
+                .into_iter()
+                .enumerate()
+                .map(|(k, (material, filter, is_trigger, body))| Collider {
+                    node: k,
+                    shape: 0,
+                    material,
+                    filter,
+                    is_trigger,
+                    body,
+                })
+                .collect();
+            let got: Vec<_> = pairs(&s)
+                .into_iter()
+                .map(|p| (p.friction, p.restitution, p.allows_ab, p.allows_ba, p.decisions))
+                .collect();
+            prop_assert_eq!(got, direct(&s));
+        }
     }
 }

@@ -22,8 +22,9 @@ pub struct World {
     /// Every node's local TRS at the given poses, after constraint evaluation.
     pub posed_locals: Vec<Trs>,
     pub posed: Vec<Matrix4<f64>>,
-    /// `pose_of` every rest matrix, computed once per scene: a pose's rotation is an iterative
-    /// polar decomposition, and every body, collider, joint frame and node asks for poses.
+    /// `pose_of` every rest matrix, computed once per scene: a pose's rotation normalises and
+    /// checks the columns (or iterates, for shear), and every body, collider, joint frame and
+    /// node asks for poses.
     rest_poses: Vec<Isometry3<f64>>,
     /// `pose_of` every posed matrix (the rest pose's, bit for bit, where the matrix is the
     /// rest matrix bit for bit).
@@ -161,8 +162,8 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         /// The poses computed once are `pose_of` of the world matrices, bit for bit, at rest
-        /// and at poses that move some nodes (non-uniform scales included, so the polar
-        /// decomposition iterates).
+        /// and at poses that move some nodes (non-uniform scales included, so sheared world
+        /// matrices take `rotation_of`'s iterative path).
         #[test]
         fn cached_poses_are_pose_of_the_matrices(
             parts in proptest::collection::vec(
