@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
+use crate::json::Value;
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::mesh::Semantic;
 use gltf_json::validation::Checked;
-use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues};
 use crate::scene::{MeshId, TriangleMesh};
