@@ -43,7 +43,8 @@ pub enum Value {
 /// A JSON object: its entries sorted by key (byte order, as `BTreeMap<String, _>`), keys unique.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map {
-    entries: Box<[(Box<str>, Value)]>,
+    // A `Vec`, not a boxed slice: shrinking to fit would cost a reallocation per object.
+    entries: Vec<(Box<str>, Value)>,
 }
 
 static NULL: Value = Value::Null;
@@ -63,9 +64,7 @@ impl Map {
                 duplicate
             });
         }
-        Map {
-            entries: entries.into_boxed_slice(),
-        }
+        Map { entries }
     }
 
     /// The value of `key`.
@@ -86,10 +85,12 @@ impl Map {
 
     /// The value of `key`, mutable.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.entries
-            .binary_search_by(|(k, _)| (**k).cmp(key))
-            .ok()
-            .map(|i| &mut self.entries[i].1)
+        let i = if self.entries.len() <= 8 {
+            self.entries.iter().position(|(k, _)| &**k == key)
+        } else {
+            self.entries.binary_search_by(|(k, _)| (**k).cmp(key)).ok()
+        };
+        i.map(|i| &mut self.entries[i].1)
     }
 
     pub fn contains_key(&self, key: &str) -> bool {

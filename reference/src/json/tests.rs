@@ -451,6 +451,24 @@ fn large_objects_find_every_key() {
         );
     }
     assert_eq!(map.get("k40"), None);
+    // Mutable lookups find the same entries, by scan (small maps) and by bisection.
+    let mut small: Map = [("b", Value::from(1u64)), ("a", Value::from(2u64))]
+        .into_iter()
+        .collect();
+    *small.get_mut("b").expect("b") = Value::Null;
+    assert_eq!(small.get("b"), Some(&Value::Null));
+    assert!(small.get_mut("c").is_none());
+    let mut large = map.clone();
+    for i in 0..40u64 {
+        *large.get_mut(&format!("k{i:02}")).expect("present") = Value::from(i + 100);
+    }
+    assert!(
+        large
+            .values()
+            .zip(0..)
+            .all(|(v, i)| v.as_u64() == Some(i + 100))
+    );
+    assert!(large.get_mut("k40").is_none());
     assert_eq!(map.get(""), None);
     assert_eq!(map.keys().next(), Some("k00"));
 }
