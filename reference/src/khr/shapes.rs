@@ -139,7 +139,7 @@ fn read_shape(
 fn check_parameters(object: &Map, kind: &str, pointer: &str, issues: &mut Issues) {
     let present: Vec<&str> = TYPES
         .into_iter()
-        .filter(|t| object.contains_key(*t))
+        .filter(|t| object.contains_key(t))
         .collect();
     if present == [kind] {
         return;
