@@ -2,8 +2,8 @@
 //! pointer. Each extension object (one node's, one shape, one limit...) is read on its own, so
 //! one bad object never hides the issues of the others.
 
+use crate::json::Value;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues, push_pointer};
 
@@ -87,7 +87,7 @@ pub fn check_properties(value: &Value, pointer: &str, known: &[&str], issues: &m
         return;
     };
     for key in object.keys() {
-        if !known.contains(&key.as_str()) && !ALWAYS_ALLOWED.contains(&key.as_str()) {
+        if !known.contains(&key) && !ALWAYS_ALLOWED.contains(&key) {
             issues.push(
                 Issue::new(Code::ExtUnexpectedProperty, push_pointer(pointer, key))
                     .arg("property", key),
@@ -121,7 +121,13 @@ pub fn check_index(
 mod tests {
     use super::*;
     use serde::Deserialize;
-    use serde_json::json;
+
+    /// serde_json's `json!`, as a [`Value`] of this crate.
+    macro_rules! json {
+        ($($t:tt)*) => {
+            Value::from(serde_json::json!($($t)*))
+        };
+    }
 
     #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]

@@ -18,6 +18,7 @@ pub mod document;
 pub mod expect;
 pub mod ext;
 pub mod issue;
+pub mod json;
 pub mod khr;
 pub mod math;
 pub mod metrics;
@@ -127,7 +128,7 @@ pub fn read_json(
     forced: Option<Profile>,
 ) -> Reading {
     let mut issues = Issues::default();
-    let doc = Document::from_json(json, base_dir, None, &mut issues);
+    let doc = Document::from_json(json.into(), base_dir, None, &mut issues);
     read_document(doc, forced, issues)
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::profile::Profile;
@@ -115,7 +115,7 @@ fn walk<'a>(value: &'a Value, path: &mut Vec<Step<'a>>, uses: &mut BTreeMap<Stri
                 {
                     for name in extensions.keys() {
                         if !uses.contains_key(name) {
-                            uses.insert(name.clone(), push_pointer(&pointer_of(path), name));
+                            uses.insert(name.to_owned(), push_pointer(&pointer_of(path), name));
                         }
                     }
                 }
@@ -156,7 +156,7 @@ mod tests {
                     {
                         for name in extensions.keys() {
                             if !uses.contains_key(name) {
-                                uses.insert(name.clone(), push_pointer(pointer, name));
+                                uses.insert(name.to_owned(), push_pointer(pointer, name));
                             }
                         }
                     }
@@ -213,11 +213,11 @@ mod tests {
 
     #[test]
     fn first_uses_in_sorted_key_order() {
-        let value = serde_json::json!({
+        let value = Value::from(serde_json::json!({
             "nodes": [{"extensions": {"B_x": {}}}, {"a/b": {"extensions": {"A_x": {}, "B_x": {}}}}],
             "extras": {"extensions": {"C_x": {}}},
             "extensions": {"A_x": {"extensions": {"D~x": {}}}}
-        });
+        }));
         let mut uses = BTreeMap::new();
         walk(&value, &mut Vec::new(), &mut uses);
         let expected: BTreeMap<String, String> = [

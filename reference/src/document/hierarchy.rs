@@ -1,8 +1,8 @@
 //! The node hierarchy: canonical [`Node`]s with their rest TRS read exactly (f64 from the raw
 //! JSON; gltf-json keeps f32), matrices decomposed, and the forest check.
 
+use crate::json::Value;
 use nalgebra::{Matrix3, Matrix4, Rotation3, UnitQuaternion, Vector3};
-use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues};
 use crate::math::quaternion_xyzw;
@@ -107,7 +107,7 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
         .map(|e| {
             e.keys()
                 .filter(|k| Profile::of_extension(k).is_none())
-                .cloned()
+                .map(str::to_owned)
                 .collect()
         })
         .unwrap_or_default();

@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
+use crate::json::Value;
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::mesh::Semantic;
 use gltf_json::validation::Checked;
-use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues};
 use crate::scene::{MeshId, TriangleMesh};
@@ -37,16 +37,17 @@ impl Document {
         let mut out = TriangleMesh::default();
         for (p, primitive) in typed.primitives.iter().enumerate() {
             let at = format!("/meshes/{mesh}/primitives/{p}");
-            let mode = self
+            // The JSON at `{at}/mode`, looked up without writing and parsing that pointer.
+            let raw_mode = self
                 .json
-                .pointer(&format!("{at}/mode"))
-                .map_or(Some(TRIANGLES), Value::as_u64);
+                .get("meshes")
+                .and_then(|m| m.get(mesh))
+                .and_then(|m| m.get("primitives"))
+                .and_then(|list| list.get(p))
+                .and_then(|p| p.get("mode"));
+            let mode = raw_mode.map_or(Some(TRIANGLES), Value::as_u64);
             if mode != Some(TRIANGLES) {
-                let shown = self
-                    .json
-                    .pointer(&format!("{at}/mode"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
+                let shown = raw_mode.cloned().unwrap_or(Value::Null);
                 issues.push(
                     Issue::new(Code::MeshShapeNotTriangles, format!("{at}/mode"))
                         .arg("mode", shown),

@@ -18,7 +18,7 @@ mod schema;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::issue::{Code, Issue, Issues};
 
@@ -58,7 +58,7 @@ impl Document {
         } else {
             (bytes, None)
         };
-        let json: Value = match serde_json::from_slice(json_bytes) {
+        let json = match Value::from_slice(json_bytes) {
             Ok(v) => v,
             Err(e) => {
                 issues.push(Issue::new(Code::JsonSyntax, "").arg("detail", e));
@@ -161,12 +161,12 @@ impl Document {
     pub fn extension_keys(&self) -> Vec<&str> {
         let mut keys: Vec<&str> = Vec::new();
         if let Some(e) = self.json.get("extensions").and_then(Value::as_object) {
-            keys.extend(e.keys().map(String::as_str));
+            keys.extend(e.keys());
         }
         if let Some(nodes) = self.json.get("nodes").and_then(Value::as_array) {
             for n in nodes {
                 if let Some(e) = n.get("extensions").and_then(Value::as_object) {
-                    keys.extend(e.keys().map(String::as_str));
+                    keys.extend(e.keys());
                 }
             }
         }

@@ -2,8 +2,8 @@
 //! (`GLTF_SCHEMA` at the failing pointer), then gltf-json's own `Validate` pass mapped to
 //! `GLTF_INDEX` / `GLTF_VALUE` / `GLTF_SCHEMA`, minus what glTF allows but gltf-json flags.
 
+use crate::json::{Map, Value};
 use gltf_json::validation::{Error as ValidationError, Validate};
-use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues, escape_token, push_pointer};
 
@@ -50,7 +50,7 @@ enum Holder {
 
 /// Empty the document-level and node-level `extensions` objects, returning their contents.
 /// Non-objects are left in place (gltf-json reports them).
-fn take_extension_objects(json: &mut Value) -> Vec<(Holder, serde_json::Map<String, Value>)> {
+fn take_extension_objects(json: &mut Value) -> Vec<(Holder, Map)> {
     let mut taken = Vec::new();
     let Some(root) = json.as_object_mut() else {
         return taken;
@@ -69,10 +69,7 @@ fn take_extension_objects(json: &mut Value) -> Vec<(Holder, serde_json::Map<Stri
 }
 
 /// Undo [`take_extension_objects`]: the JSON is as it was, key order included.
-fn put_back_extension_objects(
-    json: &mut Value,
-    taken: Vec<(Holder, serde_json::Map<String, Value>)>,
-) {
+fn put_back_extension_objects(json: &mut Value, taken: Vec<(Holder, Map)>) {
     for (holder, contents) in taken {
         let slot = match holder {
             Holder::Root => json.get_mut("extensions"),
@@ -338,17 +335,17 @@ mod tests {
             proptest::option::of(anything.clone()),
         )
             .prop_map(|(extensions, mesh, extras)| {
-                let mut n = serde_json::Map::new();
+                let mut n = Vec::new();
                 if let Some(e) = extensions {
-                    n.insert("extensions".into(), e);
+                    n.push(("extensions", e));
                 }
                 if let Some(m) = mesh {
-                    n.insert("mesh".into(), m);
+                    n.push(("mesh", m));
                 }
                 if let Some(x) = extras {
-                    n.insert("extras".into(), x);
+                    n.push(("extras", x));
                 }
-                Value::Object(n)
+                Value::Object(n.into_iter().collect())
             });
         (
             proptest::option::of(extensions),
@@ -356,21 +353,21 @@ mod tests {
             any::<bool>(),
         )
             .prop_map(|(extensions, nodes, asset)| {
-                let mut d = serde_json::Map::new();
+                let mut d = Vec::new();
                 if asset {
-                    d.insert("asset".into(), serde_json::json!({"version": "2.0"}));
+                    d.push(("asset", serde_json::json!({"version": "2.0"}).into()));
                 }
                 if let Some(e) = extensions {
-                    d.insert("extensions".into(), e);
+                    d.push(("extensions", e));
                 }
-                d.insert("nodes".into(), Value::from(nodes));
-                Value::Object(d)
+                d.push(("nodes", Value::from(nodes)));
+                Value::Object(d.into_iter().collect())
             })
     }
 
     /// The typed root as JSON, with the contents of every extension map dropped.
     fn without_extension_contents(root: &gltf_json::Root) -> Value {
-        let mut v = serde_json::to_value(root).expect("a typed root serialises");
+        let mut v = Value::from(serde_json::to_value(root).expect("a typed root serialises"));
         let _ = take_extension_objects(&mut v);
         v
     }

@@ -15,9 +15,9 @@
 
 use std::collections::BTreeSet;
 
+use crate::json::{Map, Value};
 use nalgebra::{UnitQuaternion, Vector3};
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::document::Document;
 use crate::ext::{check_properties, parse};
@@ -81,7 +81,7 @@ pub(super) fn read_bodies<'a>(
     doc: &'a Document,
     scene: &mut Scene,
     issues: &mut Issues,
-) -> Vec<(NodeId, &'a Map<String, Value>, String)> {
+) -> Vec<(NodeId, &'a Map, String)> {
     let mut nodes = Vec::new();
     let extensions = doc.node_extensions();
     for node in 0..doc.node_count().min(scene.nodes.len()) {
@@ -203,7 +203,7 @@ fn unit_orientation(
 /// The `collider` of node `node`, if any.
 pub(super) fn read_collider(
     node: NodeId,
-    extension: &Map<String, Value>,
+    extension: &Map,
     pointer: &str,
     tables: &Tables,
     scene: &mut Scene,
@@ -272,7 +272,7 @@ pub(super) fn read_collider(
 pub(super) fn read_trigger(
     doc: &Document,
     node: NodeId,
-    extension: &Map<String, Value>,
+    extension: &Map,
     pointer: &str,
     tables: &Tables,
     scene: &mut Scene,

@@ -20,8 +20,8 @@
 
 use std::collections::BTreeSet;
 
+use crate::json::{Map, Value};
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
@@ -331,7 +331,7 @@ fn read_drive(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Drive
 /// The `joint` object of node `node`, if any, as a canonical [`Joint`].
 pub(super) fn read_node_joint(
     node: NodeId,
-    extension: &Map<String, Value>,
+    extension: &Map,
     pointer: &str,
     tables: &Tables,
     scene: &mut Scene,

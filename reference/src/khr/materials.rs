@@ -8,8 +8,8 @@
 //!   `collideWithSystems` and `notCollideWithSystems` on one filter is `KHR_FILTER_BOTH_LISTS`.
 //!   A missing `collisionSystems` is the empty set [D-FILTER-EMPTY].
 
+use crate::json::Value;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};

@@ -25,7 +25,7 @@ mod shapes;
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, Severity};
@@ -161,11 +161,7 @@ const MESHES_ARRAY: &str = "meshes";
 
 /// `value` as a JSON object, or `EXT_TYPE` at `pointer`. (serde would read a struct from an
 /// array too, so objects are checked before they are parsed.)
-fn object<'a>(
-    value: &'a Value,
-    pointer: &str,
-    issues: &mut Issues,
-) -> Option<&'a Map<String, Value>> {
+fn object<'a>(value: &'a Value, pointer: &str, issues: &mut Issues) -> Option<&'a Map> {
     let object = value.as_object();
     if object.is_none() {
         issues.push(Issue::new(Code::ExtType, pointer).arg(
@@ -180,7 +176,7 @@ fn object<'a>(
 /// list. Present but not an array: `EXT_TYPE` and `None`. Empty: `EXT_ARRAY_LENGTH` and the empty
 /// list.
 fn items<'a>(
-    object: &'a Map<String, Value>,
+    object: &'a Map,
     pointer: &str,
     key: &str,
     issues: &mut Issues,

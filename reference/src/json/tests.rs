@@ -1,0 +1,483 @@
+//! The compact tree against `serde_json::Value`: same parse (and parse errors), same answers
+//! from every accessor the readers use, same typed reads (values and error messages).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+
+use proptest::prelude::*;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::{Map, Value};
+
+/// A JSON text tree whose objects may repeat keys (which no `Value` can hold).
+#[derive(Clone, Debug)]
+enum Text {
+    Leaf(String),
+    Array(Vec<Text>),
+    Object(Vec<(String, Text)>),
+}
+
+impl Text {
+    fn write(&self, out: &mut String) {
+        match self {
+            Text::Leaf(s) => out.push_str(s),
+            Text::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write(out);
+                }
+                out.push(']');
+            }
+            Text::Object(entries) => {
+                out.push('{');
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(&serde_json::to_string(k).expect("a key serialises"));
+                    out.push(':');
+                    v.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// Number tokens readers tell apart: integers and floats, signs, zero, the u64 / i64 limits
+/// and beyond, exponents.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "0",
+            "-0",
+            "1",
+            "1.0",
+            "-1",
+            "-1.0",
+            "0.5",
+            "1e3",
+            "1E-3",
+            "-0.0",
+            "255",
+            "256",
+            "65536",
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "1e400",
+            "123456789012345678901234567890",
+            "0.1",
+            "2.5e-308",
+        ])
+        .prop_map(str::to_owned),
+        any::<i64>().prop_map(|i| i.to_string()),
+        any::<u64>().prop_map(|u| u.to_string()),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| format!("{f:e}")),
+    ]
+}
+
+/// Keys that readers look up, that collide, that need escaping, plus serde_json's raw-value
+/// token and number- and bool-like keys.
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "a",
+            "b",
+            "ab",
+            "B",
+            "",
+            "extensions",
+            "type",
+            "shape",
+            "size",
+            "1",
+            "-2",
+            "01",
+            "1 ",
+            "true",
+            "a/b~c",
+            "é",
+            "$serde_json::private::RawValue",
+        ])
+        .prop_map(str::to_owned),
+        "[a-c]{1,3}",
+        any::<String>(),
+    ]
+}
+
+fn text() -> impl Strategy<Value = Text> {
+    let leaf = prop_oneof![
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        Just("false".to_owned()),
+        number(),
+        any::<String>().prop_map(|s| serde_json::to_string(&s).expect("a string serialises")),
+        prop::sample::select(vec![
+            r#""force""#,
+            r#""box""#,
+            r#""\u00e9\n""#,
+            r#""{\"x\":1}""#,
+            r#""[1,2]""#
+        ])
+        .prop_map(str::to_owned),
+    ]
+    .prop_map(Text::Leaf);
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Text::Array),
+            prop::collection::vec((key(), inner), 0..6).prop_map(Text::Object),
+        ]
+    })
+}
+
+/// A JSON text, sometimes cut short or with a stray byte (to compare syntax errors too).
+fn document() -> impl Strategy<Value = Vec<u8>> {
+    (text(), 0u8..8, any::<prop::sample::Index>()).prop_map(|(t, damage, at)| {
+        let mut s = String::new();
+        t.write(&mut s);
+        let mut bytes = s.into_bytes();
+        match damage {
+            0 => bytes.truncate(at.index(bytes.len() + 1)),
+            1 => bytes.insert(at.index(bytes.len() + 1), b'x'),
+            _ => {}
+        }
+        bytes
+    })
+}
+
+/// Both parses, as comparable results (a parse error as its message).
+fn parse_both(bytes: &[u8]) -> (Result<Value, String>, Result<serde_json::Value, String>) {
+    (
+        Value::from_slice(bytes).map_err(|e| e.to_string()),
+        serde_json::from_slice(bytes).map_err(|e| e.to_string()),
+    )
+}
+
+/// Every accessor readers use gives the same answer on `ours` as on `theirs`, recursively.
+fn same_answers(ours: &Value, theirs: &serde_json::Value) -> Result<(), TestCaseError> {
+    prop_assert_eq!(ours.is_null(), theirs.is_null());
+    prop_assert_eq!(ours.is_boolean(), theirs.is_boolean());
+    prop_assert_eq!(ours.is_number(), theirs.is_number());
+    prop_assert_eq!(ours.is_string(), theirs.is_string());
+    prop_assert_eq!(ours.is_array(), theirs.is_array());
+    prop_assert_eq!(ours.is_object(), theirs.is_object());
+    prop_assert_eq!(ours.is_u64(), theirs.is_u64());
+    prop_assert_eq!(ours.is_i64(), theirs.is_i64());
+    prop_assert_eq!(ours.is_f64(), theirs.is_f64());
+    prop_assert_eq!(ours.as_bool(), theirs.as_bool());
+    prop_assert_eq!(ours.as_u64(), theirs.as_u64());
+    prop_assert_eq!(ours.as_i64(), theirs.as_i64());
+    prop_assert_eq!(
+        ours.as_f64().map(f64::to_bits),
+        theirs.as_f64().map(f64::to_bits)
+    );
+    prop_assert_eq!(ours.as_str(), theirs.as_str());
+    prop_assert_eq!(ours.as_number(), theirs.as_number());
+    prop_assert_eq!(ours.to_string(), theirs.to_string());
+    prop_assert_eq!(&ours.to_serde(), theirs);
+    prop_assert_eq!(&Value::from(theirs.clone()), ours);
+    for k in ["a", "b", "extensions", "", "1", "zz"] {
+        prop_assert_eq!(ours.get(k).map(Value::to_serde), theirs.get(k).cloned());
+        prop_assert_eq!(ours[k].to_serde(), theirs[k].clone());
+    }
+    for i in [0usize, 1, 5] {
+        prop_assert_eq!(ours.get(i).map(Value::to_serde), theirs.get(i).cloned());
+        prop_assert_eq!(ours[i].to_serde(), theirs[i].clone());
+    }
+    prop_assert_eq!(
+        ours.as_array().map(Vec::len),
+        theirs.as_array().map(Vec::len)
+    );
+    match (ours.as_object(), theirs.as_object()) {
+        (Some(o), Some(t)) => {
+            prop_assert_eq!(o.len(), t.len());
+            prop_assert_eq!(o.is_empty(), t.is_empty());
+            prop_assert!(o.keys().eq(t.keys().map(String::as_str)), "keys in order");
+            for ((ok, ov), (tk, tv)) in o.iter().zip(t) {
+                prop_assert_eq!(ok, tk.as_str());
+                prop_assert!(o.contains_key(tk));
+                prop_assert_eq!(o.get(tk).map(Value::to_serde), Some(tv.clone()));
+                same_answers(ov, tv)?;
+            }
+            for k in ["a", "zz", "$serde_json::private::RawValue"] {
+                prop_assert_eq!(o.contains_key(k), t.contains_key(k));
+            }
+        }
+        (None, None) => {}
+        _ => prop_assert!(false, "object on one side only"),
+    }
+    if let (Some(o), Some(t)) = (ours.as_array(), theirs.as_array()) {
+        for (ov, tv) in o.iter().zip(t) {
+            same_answers(ov, tv)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every JSON pointer to a value of `theirs`, plus a few that must miss.
+fn pointers(theirs: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    match theirs {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                pointers(v, crate::issue::push_pointer(&at, k), out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                pointers(v, format!("{at}/{i}"), out);
+            }
+            out.push(format!("{at}/01"));
+            out.push(format!("{at}/+0"));
+        }
+        _ => {}
+    }
+    out.push(format!("{at}/x"));
+    out.push(at);
+}
+
+/// `T` read from our tree and from serde_json's: same value or same error message, with and
+/// without serde_path_to_error (same path too).
+fn same_read<T: DeserializeOwned + Debug>(
+    ours: &Value,
+    theirs: &serde_json::Value,
+) -> Result<(), TestCaseError> {
+    let shown = |r: Result<T, serde_json::Error>| match r {
+        Ok(v) => Ok(format!("{v:?}")),
+        Err(e) => Err(e.to_string()),
+    };
+    prop_assert_eq!(shown(T::deserialize(ours)), shown(T::deserialize(theirs)));
+    let tracked = |r: Result<T, serde_path_to_error::Error<serde_json::Error>>| match r {
+        Ok(v) => Ok(format!("{v:?}")),
+        Err(e) => Err((e.path().to_string(), e.into_inner().to_string())),
+    };
+    prop_assert_eq!(
+        tracked(serde_path_to_error::deserialize(ours)),
+        tracked(serde_path_to_error::deserialize(theirs))
+    );
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Fields {
+    a: Option<u32>,
+    b: Option<Vec<f64>>,
+    #[serde(rename = "type")]
+    kind: Option<Kind>,
+    size: Option<[f32; 3]>,
+    shape: Option<i8>,
+    #[serde(default)]
+    extensions: BTreeMap<String, serde_json::Value>,
+    #[serde(flatten)]
+    others: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum Kind {
+    Force,
+    Box,
+    A(u8),
+    B { x: Option<bool> },
+    Ab(i64, u32),
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Newtype(Option<String>);
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Unit;
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Raw {
+    a: Option<Box<serde_json::value::RawValue>>,
+}
+
+/// Every typed read readers and their dependencies make, and the odd ones serde allows.
+fn same_reads(ours: &Value, theirs: &serde_json::Value) -> Result<(), TestCaseError> {
+    same_read::<serde_json::Value>(ours, theirs)?;
+    same_read::<Value>(ours, theirs)?;
+    same_read::<Fields>(ours, theirs)?;
+    same_read::<Vec<Fields>>(ours, theirs)?;
+    same_read::<Kind>(ours, theirs)?;
+    same_read::<Option<Kind>>(ours, theirs)?;
+    same_read::<Newtype>(ours, theirs)?;
+    same_read::<Unit>(ours, theirs)?;
+    same_read::<()>(ours, theirs)?;
+    same_read::<Raw>(ours, theirs)?;
+    same_read::<Box<serde_json::value::RawValue>>(ours, theirs)?;
+    same_read::<bool>(ours, theirs)?;
+    same_read::<u8>(ours, theirs)?;
+    same_read::<usize>(ours, theirs)?;
+    same_read::<i64>(ours, theirs)?;
+    same_read::<u128>(ours, theirs)?;
+    same_read::<f32>(ours, theirs)?;
+    same_read::<f64>(ours, theirs)?;
+    same_read::<char>(ours, theirs)?;
+    same_read::<String>(ours, theirs)?;
+    same_read::<Vec<u8>>(ours, theirs)?;
+    same_read::<(u8, String)>(ours, theirs)?;
+    same_read::<[Option<f64>; 2]>(ours, theirs)?;
+    same_read::<BTreeMap<u32, serde_json::Value>>(ours, theirs)?;
+    same_read::<BTreeMap<i8, u8>>(ours, theirs)?;
+    same_read::<HashMap<u64, ()>>(ours, theirs)?;
+    same_read::<HashMap<bool, Option<u8>>>(ours, theirs)?;
+    same_read::<BTreeMap<Kind, serde_json::Value>>(ours, theirs)?;
+    same_read::<BTreeMap<Option<String>, Value>>(ours, theirs)?;
+    same_read::<BTreeMap<char, serde::de::IgnoredAny>>(ours, theirs)?;
+    same_read::<gltf_json::Root>(ours, theirs)?;
+    same_read::<gltf_json::Node>(ours, theirs)?;
+    same_read::<gltf_json::mesh::Primitive>(ours, theirs)?;
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// Parsing gives the same value (or the same syntax error) as serde_json, and every
+    /// accessor, pointer and typed read then agrees, at every level of the tree.
+    #[test]
+    fn agrees_with_serde_json(bytes in document()) {
+        match parse_both(&bytes) {
+            (Ok(ours), Ok(theirs)) => {
+                same_answers(&ours, &theirs)?;
+                let mut all = Vec::new();
+                pointers(&theirs, String::new(), &mut all);
+                for p in all.iter().map(String::as_str).chain(["x", "/", "//"]) {
+                    prop_assert_eq!(ours.pointer(p).map(Value::to_serde), theirs.pointer(p).cloned(), "{}", p);
+                }
+                same_reads(&ours, &theirs)?;
+                if let (Some(o), Some(t)) = (ours.as_object(), theirs.as_object()) {
+                    for ((_, ov), (_, tv)) in o.iter().zip(t) {
+                        same_reads(ov, tv)?;
+                    }
+                }
+                if let (Some(o), Some(t)) = (ours.as_array(), theirs.as_array()) {
+                    for (ov, tv) in o.iter().zip(t) {
+                        same_reads(ov, tv)?;
+                    }
+                }
+            }
+            (ours, theirs) => prop_assert_eq!(ours.map(|_| ()), theirs.map(|_| ())),
+        }
+    }
+
+    /// Documents shaped like glTF (what the readers actually see) read into the same typed
+    /// root, or fail at the same place with the same message.
+    #[test]
+    fn gltf_roots_agree(nodes in prop::collection::vec(text(), 0..4), mesh in text()) {
+        let mut s = String::from(r#"{"asset":{"version":"2.0"},"nodes":["#);
+        for (i, n) in nodes.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            n.write(&mut s);
+        }
+        s.push_str(r#"],"meshes":[{"primitives":[{"attributes":"#);
+        mesh.write(&mut s);
+        s.push_str("}]}]}");
+        if let (Ok(ours), Ok(theirs)) = parse_both(s.as_bytes()) {
+            same_read::<gltf_json::Root>(&ours, &theirs)?;
+        }
+    }
+}
+
+/// Duplicate keys: the last value wins, in place of the first (serde_json's `BTreeMap::insert`).
+#[test]
+fn duplicate_keys_keep_the_last_value() {
+    let v = Value::from_slice(br#"{"b":1,"a":2,"b":3,"a":{"x":4},"c":5}"#).expect("json");
+    assert_eq!(v["b"].as_u64(), Some(3));
+    assert_eq!(v["a"]["x"].as_u64(), Some(4));
+    let keys: Vec<&str> = v.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["a", "b", "c"]);
+    assert_eq!(v.to_string(), r#"{"a":{"x":4},"b":3,"c":5}"#);
+}
+
+/// Big integers: u64::MAX is still an unsigned integer, one more is a float (as serde_json).
+#[test]
+fn big_integers() {
+    let v =
+        Value::from_slice(b"[18446744073709551615, 18446744073709551616, -9223372036854775808]")
+            .expect("json");
+    assert_eq!(v[0].as_u64(), Some(u64::MAX));
+    assert_eq!(v[1].as_u64(), None);
+    assert_eq!(v[1].as_f64(), Some(18_446_744_073_709_551_616.0));
+    assert_eq!(v[2].as_i64(), Some(i64::MIN));
+    assert_eq!(v[2].as_u64(), None);
+}
+
+/// `-0` and `-0.0` are floats, not indices; `1.0` is not the index 1; `1` is.
+#[test]
+fn zero_and_integral_floats() {
+    let v = Value::from_slice(b"[-0, -0.0, 1.0, 1]").expect("json");
+    for i in 0..3 {
+        assert_eq!(v[i].as_u64(), None, "{i}");
+    }
+    assert_eq!(v[0].as_f64().map(f64::to_bits), Some((-0.0f64).to_bits()));
+    assert_eq!(v[3].as_u64(), Some(1));
+    assert_eq!(v.to_string(), "[-0.0,-0.0,1.0,1]");
+    let err = usize::deserialize(&v[2]).expect_err("1.0 is not an index");
+    assert_eq!(
+        err.to_string(),
+        "invalid type: floating point `1.0`, expected usize"
+    );
+}
+
+/// An object of more than 8 keys is searched by bisection: every key is found, others not.
+#[test]
+fn large_objects_find_every_key() {
+    let map: Map = (0..40)
+        .rev()
+        .map(|i| (format!("k{i:02}"), Value::from(i as u64)))
+        .collect();
+    for i in 0..40u64 {
+        assert_eq!(
+            map.get(&format!("k{i:02}")).and_then(Value::as_u64),
+            Some(i)
+        );
+    }
+    assert_eq!(map.get("k40"), None);
+    // Mutable lookups find the same entries, by scan (small maps) and by bisection.
+    let mut small: Map = [("b", Value::from(1u64)), ("a", Value::from(2u64))]
+        .into_iter()
+        .collect();
+    *small.get_mut("b").expect("b") = Value::Null;
+    assert_eq!(small.get("b"), Some(&Value::Null));
+    assert!(small.get_mut("c").is_none());
+    let mut large = map.clone();
+    for i in 0..40u64 {
+        *large.get_mut(&format!("k{i:02}")).expect("present") = Value::from(i + 100);
+    }
+    assert!(
+        large
+            .values()
+            .zip(0..)
+            .all(|(v, i)| v.as_u64() == Some(i + 100))
+    );
+    assert!(large.get_mut("k40").is_none());
+    assert_eq!(map.get(""), None);
+    assert_eq!(map.keys().next(), Some("k00"));
+}
+
+/// The conversion from serde_json keeps every value (what `read_json` relies on).
+#[test]
+fn from_serde_json_keeps_the_value() {
+    let theirs = serde_json::json!({"z": [1, -2, 0.5, "s", null, true], "a": {"b": {}}});
+    let ours = Value::from(theirs.clone());
+    assert_eq!(ours.to_serde(), theirs);
+    assert_eq!(ours.to_string(), theirs.to_string());
+}
