@@ -387,6 +387,25 @@ impl From<serde_json::Value> for Value {
     }
 }
 
+impl From<&serde_json::Value> for Value {
+    /// The tree of a borrowed value (a writer keeps the value it wrote: no clone first).
+    fn from(value: &serde_json::Value) -> Value {
+        match value {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.clone()),
+            serde_json::Value::String(s) => Value::String(s.as_str().into()),
+            serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from).collect()),
+            // Already sorted and unique: from_entries only checks.
+            serde_json::Value::Object(m) => Value::Object(Map::from_entries(
+                m.iter()
+                    .map(|(k, v)| (k.as_str().into(), Value::from(v)))
+                    .collect(),
+            )),
+        }
+    }
+}
+
 impl From<bool> for Value {
     fn from(b: bool) -> Value {
         Value::Bool(b)

@@ -123,7 +123,7 @@ pub fn read_bytes(bytes: &[u8], base_dir: Option<&Path>, forced: Option<Profile>
 /// stands for (a writer that has the value of the text it wrote need not parse it again;
 /// with serde_json's `float_roundtrip`, parsing that text gives back the same value).
 pub fn read_json(
-    json: serde_json::Value,
+    json: &serde_json::Value,
     base_dir: Option<&Path>,
     forced: Option<Profile>,
 ) -> Reading {

@@ -56,7 +56,7 @@ fn tol(recommended: f64, allowed: f64) -> Value {
 /// The reference's expectation of a hand-written document (`None` when it has errors: the
 /// corpus writer then reports the disagreement, and the tests below fail).
 fn expectation(gltf: &Value) -> Option<Expectation> {
-    generic::expectation(&reference::read_json(gltf.clone(), None, None))
+    generic::expectation(&reference::read_json(gltf, None, None))
 }
 
 fn scenario(gravity: [f64; 3], steps: u32, actions: Value, checks: Vec<Value>) -> Value {
