@@ -654,10 +654,13 @@ mod tests {
             if want.is_empty() {
                 assert_eq!(scenario, Value::Null);
             } else {
-                assert_eq!(scenario["checks"], Value::Array(want));
+                // The whole scenario as first written (gravity, 60 Hz, 120 steps of 1 substep).
                 assert_eq!(
-                    scenario["config"],
-                    json!({"gravity": GRAVITY, "dt": DT, "substeps": 1})
+                    scenario,
+                    json!({
+                        "config": {"gravity": [0.0, -9.81, 0.0], "dt": 1.0 / 60.0, "substeps": 1},
+                        "steps": 120, "observe_every": 1, "checks": want,
+                    })
                 );
             }
         }

@@ -371,19 +371,7 @@ fn unexpected_number(n: &Number) -> Unexpected<'static> {
 
 impl From<serde_json::Value> for Value {
     fn from(value: serde_json::Value) -> Value {
-        match value {
-            serde_json::Value::Null => Value::Null,
-            serde_json::Value::Bool(b) => Value::Bool(b),
-            serde_json::Value::Number(n) => Value::Number(n),
-            serde_json::Value::String(s) => Value::String(s.into_boxed_str()),
-            serde_json::Value::Array(a) => Value::Array(a.into_iter().map(Value::from).collect()),
-            // Already sorted and unique: from_entries only checks.
-            serde_json::Value::Object(m) => Value::Object(Map::from_entries(
-                m.into_iter()
-                    .map(|(k, v)| (k.into_boxed_str(), Value::from(v)))
-                    .collect(),
-            )),
-        }
+        Value::from(&value)
     }
 }
 

@@ -28,14 +28,20 @@ pub fn rotation_of(linear: &Matrix3<f64>) -> UnitQuaternion<f64> {
     if !linear.iter().all(|v| v.is_finite()) || linear.determinant().abs() < 1e-300 {
         return UnitQuaternion::identity();
     }
-    let mut cols = *linear;
+    let cols = unit_columns(linear);
+    closed_form_rotation(&cols).unwrap_or_else(|| iterative_rotation(&cols))
+}
+
+/// `m` with each non-zero column scaled to unit length (the scale of an affine block dropped).
+fn unit_columns(m: &Matrix3<f64>) -> Matrix3<f64> {
+    let mut cols = *m;
     for mut c in cols.column_iter_mut() {
         let n = c.norm();
         if n > 0.0 {
             c /= n;
         }
     }
-    closed_form_rotation(&cols).unwrap_or_else(|| iterative_rotation(&cols))
+    cols
 }
 
 /// The quaternion of `cols` when its columns are orthonormal within [`ORTHOGONAL_TOLERANCE`]
@@ -131,14 +137,12 @@ mod tests {
         // (0, 1, 0), (-1, 0, 0), (0, 0, 1), orthogonal and right-handed: the closed form gives
         // (x, y, z, w) = (0, 0, sin 45deg, cos 45deg).
         let m = Matrix3::new(0.0, -3.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 4.0);
-        let mut cols = m;
-        for mut c in cols.column_iter_mut() {
-            c.normalize_mut();
-        }
-        let q = closed_form_rotation(&cols).expect("a rotation");
+        assert!(closed_form_rotation(&unit_columns(&m)).is_some());
         let h = std::f64::consts::FRAC_1_SQRT_2;
-        assert!((q.k.abs() - h).abs() < 1e-15 && (q.w.abs() - h).abs() < 1e-15);
-        assert_eq!(xyzw_positive_w(&rotation_of(&m))[2], q.k * q.w.signum());
+        let q = xyzw_positive_w(&rotation_of(&m));
+        for (got, want) in q.iter().zip([0.0, 0.0, h, h]) {
+            assert!((got - want).abs() < 1e-15, "{q:?}");
+        }
     }
 
     #[test]
@@ -149,14 +153,22 @@ mod tests {
         // Mirror in x: (-1, 0, 0) x (0, 1, 0) = (0, 0, -1), opposite to z.
         let mirror = Matrix3::from_diagonal(&Vector3::new(-1.0, 1.0, 1.0));
         assert!(closed_form_rotation(&mirror).is_none());
-        // The sheared matrix still gets a unit rotation, the same as nalgebra's iteration.
+        // The sheared matrix gets its closest rotation (the polar factor, from an SVD).
         let q = rotation_of(&shear);
-        let mut cols = shear;
-        for mut c in cols.column_iter_mut() {
-            c.normalize_mut();
-        }
-        assert_eq!(q, iterative_rotation(&cols));
+        assert!(gap(&q, &polar(&unit_columns(&shear))) < POLAR, "{q:?}");
     }
+
+    /// The rotation factor `U V^T` of the polar decomposition of `m` (det `m` > 0): the
+    /// rotation closest to `m`, found independently of nalgebra's iteration.
+    fn polar(m: &Matrix3<f64>) -> UnitQuaternion<f64> {
+        assert!(m.determinant() > 0.0);
+        let svd = m.svd(true, true);
+        let (u, v_t) = (svd.u.expect("u"), svd.v_t.expect("v_t"));
+        UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(u * v_t))
+    }
+
+    /// Distance allowed from the SVD's polar factor (both are iterative).
+    const POLAR: f64 = 1e-9;
 
     /// Largest component difference of two unit quaternions, up to sign (q and -q are the
     /// same rotation); about half the angle between them.
@@ -182,10 +194,7 @@ mod tests {
         ) {
             let m = r.to_rotation_matrix().into_inner()
                 * Matrix3::from_diagonal(&Vector3::from(s));
-            let mut cols = m;
-            for mut c in cols.column_iter_mut() {
-                c.normalize_mut();
-            }
+            let cols = unit_columns(&m);
             prop_assert!(closed_form_rotation(&cols).is_some());
             let fast = rotation_of(&m);
             let slow = iterative_rotation(&cols);
@@ -199,30 +208,25 @@ mod tests {
         fn chains_of_rotations_agree(rs in prop::collection::vec(rotation_strategy(), 1..6)) {
             let m = rs.iter().fold(Matrix3::identity(), |m, r| m * r.to_rotation_matrix().into_inner());
             let expected = rs.iter().fold(UnitQuaternion::identity(), |q, r| q * r);
-            let mut cols = m;
-            for mut c in cols.column_iter_mut() {
-                c.normalize_mut();
-            }
+            let cols = unit_columns(&m);
             prop_assert!(closed_form_rotation(&cols).is_some());
             let fast = rotation_of(&m);
             prop_assert!(gap(&fast, &expected) < EXACT, "{}", gap(&fast, &expected));
             prop_assert!(gap(&fast, &iterative_rotation(&cols)) < ITERATION);
         }
 
-        /// Sheared matrices: whichever path is taken, the result is the iteration's.
+        /// Sheared matrices: whichever path is taken, the result is the closest rotation (the
+        /// polar factor of the normalised columns, from an SVD).
         #[test]
-        fn sheared_matrices_match_the_iteration(
+        fn sheared_matrices_get_their_closest_rotation(
             r in rotation_strategy(),
             shear in -2.0f64..2.0,
         ) {
             let mut s = Matrix3::identity();
             s[(0, 1)] = shear;
             let m = r.to_rotation_matrix().into_inner() * s;
-            let mut cols = m;
-            for mut c in cols.column_iter_mut() {
-                c.normalize_mut();
-            }
-            prop_assert!(gap(&rotation_of(&m), &iterative_rotation(&cols)) < ITERATION);
+            let want = polar(&unit_columns(&m));
+            prop_assert!(gap(&rotation_of(&m), &want) < POLAR, "{}", gap(&rotation_of(&m), &want));
         }
     }
 }

@@ -151,8 +151,15 @@ mod tests {
                 assert_eq!(step_rotation(axis, steps).map(f64::to_bits), expected);
             }
         }
-        // Out of the table: computed directly.
-        assert_eq!(step_rotation(0, 13), quat(AXES[0], 195.0));
+        // Out of the table: computed directly. 195 degrees about x: half-angle 97.5 degrees,
+        // (sin 97.5, 0, 0, cos 97.5) = (0.9914449, 0, 0, -0.1305262).
+        let q = step_rotation(0, 13);
+        for (got, want) in
+            q.iter()
+                .zip([0.991_444_861_373_810_4, 0.0, 0.0, -0.130_526_192_220_051_6])
+        {
+            assert!((got - want).abs() < 1e-15, "{q:?}");
+        }
     }
 
     proptest! {

@@ -242,7 +242,8 @@ mod tests {
 
     proptest! {
         /// The memo changes nothing: every pair equals its direct evaluation, including
-        /// material and filter indices out of range (read as absent).
+        /// material and filter indices out of range (read as absent), with the table and
+        /// without it (`pad`: over 63 filters, too many for the table).
         #[test]
         fn memoised_pairs_equal_direct_evaluation(
             materials in prop::collection::vec(material_strategy(), 0..4),
@@ -251,10 +252,19 @@ mod tests {
                 (prop::option::of(0usize..6), prop::option::of(0usize..6), any::<bool>(), prop::option::of(0usize..3)),
                 0..10,
             ),
+            pad in any::<bool>(),
         ) {
             let mut s = Scene::new(Profile::Khr2024Draft, Vec::new(), Vec::new());
             s.materials = materials;
             s.filters = filters;
+            if pad {
+                let plain = Filter {
+                    collision_systems: vec!["pad".into()],
+                    collide_with_systems: None,
+                    not_collide_with_systems: None,
+                };
+                s.filters.resize(64, plain);
+            }
             s.colliders = colliders
                 .into_iter()
                 .enumerate()

@@ -185,6 +185,7 @@ fn same_answers(ours: &Value, theirs: &serde_json::Value) -> Result<(), TestCase
     prop_assert_eq!(ours.to_string(), theirs.to_string());
     prop_assert_eq!(&ours.to_serde(), theirs);
     prop_assert_eq!(&Value::from(theirs.clone()), ours);
+    prop_assert_eq!(&Value::from(theirs), ours);
     for k in ["a", "b", "extensions", "", "1", "zz"] {
         prop_assert_eq!(ours.get(k).map(Value::to_serde), theirs.get(k).cloned());
         prop_assert_eq!(ours[k].to_serde(), theirs[k].clone());
@@ -477,7 +478,8 @@ fn large_objects_find_every_key() {
 #[test]
 fn from_serde_json_keeps_the_value() {
     let theirs = serde_json::json!({"z": [1, -2, 0.5, "s", null, true], "a": {"b": {}}});
-    let ours = Value::from(theirs.clone());
+    let ours = Value::from(&theirs);
     assert_eq!(ours.to_serde(), theirs);
     assert_eq!(ours.to_string(), theirs.to_string());
+    assert_eq!(Value::from(theirs.clone()), ours);
 }
