@@ -9,7 +9,8 @@
 //! The manifest hashes the main documents only, so each **case digest** adds the sha256 of
 //! every file of the case as found in the folder: the main document (which must match the
 //! manifest), the expectation file (what the verdicts rest on: a loosened tolerance changes it)
-//! and the sibling `.bin` buffer when there is one.
+//! and the files its buffers and images name beside it (`reference::document::sibling_files`),
+//! those that are there.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -32,7 +33,7 @@ pub struct FileDigest {
 #[serde(deny_unknown_fields)]
 pub struct CaseDigest {
     pub id: String,
-    /// Main document, expectation file, then the `.bin` buffer if any.
+    /// Main document, expectation file, then the files its buffers and images name, if there.
     pub files: Vec<FileDigest>,
 }
 
@@ -127,26 +128,44 @@ pub fn case_digest(
     entry: &CaseEntry,
     manifest_sha256: &str,
 ) -> Result<CaseDigest, CorpusError> {
-    let expect = entry.expect_file();
-    let stem = expect.strip_suffix(".expect.json").unwrap_or(&expect);
-    let bin = format!("{stem}.bin");
-    let mut files = Vec::new();
-    for (rel, required) in [(&entry.file, true), (&expect, true), (&bin, false)] {
+    let read = |rel: &str| {
         let path = root.join(rel);
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                return Err(CorpusError::Unreadable {
-                    path: path.display().to_string(),
-                    message: e.to_string(),
-                });
-            }
+        std::fs::read(&path).map_err(|e| (path, e))
+    };
+    let unreadable = |(path, e): (std::path::PathBuf, std::io::Error)| CorpusError::Unreadable {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let main = read(&entry.file).map_err(unreadable)?;
+    let expect = entry.expect_file();
+    let mut files = vec![
+        FileDigest {
+            path: entry.file.clone(),
+            sha256: sha256_hex(&main),
+        },
+        FileDigest {
+            sha256: sha256_hex(&read(&expect).map_err(unreadable)?),
+            path: expect,
+        },
+    ];
+    // The files the document's buffers and images name, beside it; a named file that is not
+    // there is the case's own business (an invalid case may name a missing buffer).
+    let folder = entry.file.rsplit_once('/').map_or("", |(folder, _)| folder);
+    for sibling in reference::document::sibling_files(&main) {
+        let parts: Vec<_> = sibling.iter().map(|p| p.to_string_lossy()).collect();
+        let rel = if folder.is_empty() {
+            parts.join("/")
+        } else {
+            format!("{folder}/{}", parts.join("/"))
         };
-        files.push(FileDigest {
-            path: rel.clone(),
-            sha256: sha256_hex(&bytes),
-        });
+        match read(&rel) {
+            Ok(bytes) => files.push(FileDigest {
+                path: rel,
+                sha256: sha256_hex(&bytes),
+            }),
+            Err((_, e)) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(problem) => return Err(unreadable(problem)),
+        }
     }
     if files[0].sha256 != manifest_sha256 {
         return Err(CorpusError::DiffersFromManifest {
@@ -243,15 +262,23 @@ mod tests {
     }
 
     #[test]
-    fn a_digest_covers_main_expectation_and_buffer_files() {
+    fn a_digest_covers_main_expectation_and_the_files_the_document_names() {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path();
-        write(root, "k/x/one.gltf", "{}");
+        // The document names its buffer (percent-encoded), an image outside the folder, a
+        // data URI and a missing file; `one.bin` is there but named by nothing.
+        let doc = r#"{"buffers": [{"uri": "one%20data.bin", "byteLength": 3},
+                                  {"uri": "data:application/octet-stream;base64,AAAA"},
+                                  {"uri": "gone.bin"}],
+                      "images": [{"uri": "../../outside.png"}, {"uri": "one%20data.bin"}]}"#;
+        write(root, "k/x/one.gltf", doc);
         write(root, "k/x/one.expect.json", "{\"e\":1}");
-        write(root, "k/x/one.bin", "BIN");
+        write(root, "k/x/one data.bin", "BIN");
+        write(root, "k/x/one.bin", "NOT NAMED");
+        write(root, "outside.png", "PNG");
         write(root, "k/x/two.gltf", "[]");
         write(root, "k/x/two.expect.json", "{}");
-        let one = sha256_hex(b"{}");
+        let one = sha256_hex(doc.as_bytes());
         let two = sha256_hex(b"[]");
         write(
             root,
@@ -270,7 +297,7 @@ mod tests {
         let paths: Vec<&str> = d.cases[0].files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(
             paths,
-            ["k/x/one.gltf", "k/x/one.expect.json", "k/x/one.bin"]
+            ["k/x/one.gltf", "k/x/one.expect.json", "k/x/one data.bin"]
         );
         assert_eq!(d.cases[0].files[2].sha256, sha256_hex(b"BIN"));
         assert_eq!(d.cases[1].files.len(), 2);

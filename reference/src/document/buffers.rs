@@ -216,6 +216,37 @@ enum UriProblem {
     Malformed(String),
 }
 
+/// The files beside a document (`.gltf` text or GLB bytes) that its buffers and images name:
+/// relative URIs that stay in its folder, percent-decoded as the reader decodes them, in
+/// document order without repeats. What a copy or a digest of the document must take along;
+/// data URIs, escaping or malformed URIs and unreadable documents name no file.
+pub fn sibling_files(document: &[u8]) -> Vec<PathBuf> {
+    let json = if super::glb::is_glb(document) {
+        match super::glb::split(document, &mut Issues::default()) {
+            Some(chunks) => chunks.json,
+            None => return Vec::new(),
+        }
+    } else {
+        document
+    };
+    let Ok(json) = crate::json::Value::from_slice(json) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = Vec::new();
+    for list in ["buffers", "images"] {
+        let uris = json[list].as_array().into_iter().flatten();
+        for uri in uris.filter_map(|item| item["uri"].as_str()) {
+            let is_data = uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("data:");
+            if let (false, Ok(path)) = (is_data, relative_path(uri))
+                && !out.contains(&path)
+            {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
 /// The relative file path a URI reference names, percent-decoded, if it stays in the folder.
 fn relative_path(uri: &str) -> Result<PathBuf, UriProblem> {
     let decoded = percent_decode(uri)?;
@@ -463,5 +494,24 @@ mod tests {
         ] {
             assert!(decode_data_uri(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn sibling_files_are_the_named_files_in_the_folder() {
+        let doc = br#"{"buffers": [{"uri": "data:application/octet-stream;base64,AAAA"},
+                                   {"uri": "a%20b.bin"}, {"uri": "../up.bin"},
+                                   {"uri": "sub/./c.bin"}, {"uri": "a%20b.bin"},
+                                   {"uri": "/abs.bin"}, {"uri": "http://x/y.bin"}, {}],
+                       "images": [{"uri": "tex.png"}, {"bufferView": 0}, {"uri": "%zz"}]}"#;
+        let want: Vec<PathBuf> = ["a b.bin", "sub/c.bin", "tex.png"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        assert_eq!(super::sibling_files(doc), want);
+        // The same JSON in a GLB; a document that does not parse names nothing.
+        let glb = crate::document::glb::build(doc, None);
+        assert_eq!(super::sibling_files(&glb), want);
+        assert!(super::sibling_files(b"{\"buffers\": [").is_empty());
+        assert!(super::sibling_files(b"glTF\x02\x00\x00\x00").is_empty());
     }
 }
