@@ -418,6 +418,48 @@ impl Scene {
         }
     }
 
+    /// A scene over nodes given as `(parent, rest transform)`, in the scene (no name, mesh or
+    /// extension): children and roots follow from the parents. A parent index out of range
+    /// leaves the node without a parent entry's child link (the forest check would flag it).
+    pub fn from_parents(profile: Profile, nodes: &[(Option<NodeId>, Trs)]) -> Scene {
+        let mut list: Vec<Node> = nodes
+            .iter()
+            .map(|&(parent, rest)| Node {
+                name: None,
+                parent,
+                children: Vec::new(),
+                rest,
+                from_matrix: false,
+                mesh: None,
+                has_camera: false,
+                other_extensions: Vec::new(),
+                in_scene: true,
+            })
+            .collect();
+        let mut roots = Vec::new();
+        for (i, &(parent, _)) in nodes.iter().enumerate() {
+            match parent {
+                Some(p) => {
+                    if let Some(node) = list.get_mut(p) {
+                        node.children.push(i);
+                    }
+                }
+                None => roots.push(i),
+            }
+        }
+        Scene::new(profile, list, roots)
+    }
+
+    /// A chain of nodes at the given local transforms, each the parent of the next.
+    pub fn chain(profile: Profile, locals: &[Trs]) -> Scene {
+        let nodes: Vec<(Option<NodeId>, Trs)> = locals
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i.checked_sub(1), *t))
+            .collect();
+        Scene::from_parents(profile, &nodes)
+    }
+
     /// Ancestors of `node`, nearest first (the node itself excluded).
     /// At most `nodes.len()` items, so a parent cycle that escaped the forest check never hangs.
     pub fn ancestors(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
@@ -481,5 +523,39 @@ impl Scene {
             .into_iter()
             .map(|m| m.unwrap_or_else(Matrix4::identity))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_parents_links_children_and_roots() {
+        let t = Trs::default();
+        // 0 and 3 are roots; 1 and 2 are children of 0; 4 names a parent that does not exist.
+        let s = Scene::from_parents(
+            Profile::Khr2024Draft,
+            &[
+                (None, t),
+                (Some(0), t),
+                (Some(0), t),
+                (None, t),
+                (Some(9), t),
+            ],
+        );
+        assert_eq!(s.roots, vec![0, 3]);
+        assert_eq!(s.nodes[0].children, vec![1, 2]);
+        assert!(s.nodes[3].children.is_empty());
+        assert_eq!(s.nodes[4].parent, Some(9));
+        let c = Scene::chain(Profile::Khr2024Draft, &[t, t, t]);
+        assert_eq!(c.roots, vec![0]);
+        assert_eq!(
+            c.nodes
+                .iter()
+                .map(|n| n.children.clone())
+                .collect::<Vec<_>>(),
+            vec![vec![1], vec![2], vec![]]
+        );
     }
 }

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use reference::constraints::{self, ConstraintError, Evaluator, Which};
 use reference::poses::{PoseOverride, Poses};
 use reference::profile::Profile;
-use reference::scene::{ConstraintKind, Node, NodeConstraint, Scene, Space, Trs};
+use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs};
 
 use Space::{Local as L, Model as M};
 
@@ -53,29 +53,7 @@ fn tr(t: [f64; 3], r: UnitQuaternion<f64>) -> Trs {
 
 /// A scene from (parent, rest) per node, children and roots derived.
 fn build(nodes: &[(Option<usize>, Trs)], constraints: Vec<NodeConstraint>) -> Scene {
-    let mut list: Vec<Node> = nodes
-        .iter()
-        .map(|(parent, rest)| Node {
-            name: None,
-            parent: *parent,
-            children: Vec::new(),
-            rest: *rest,
-            from_matrix: false,
-            mesh: None,
-            has_camera: false,
-            other_extensions: Vec::new(),
-            in_scene: true,
-        })
-        .collect();
-    for i in 0..list.len() {
-        if let Some(p) = list[i].parent {
-            list[p].children.push(i);
-        }
-    }
-    let roots = (0..list.len())
-        .filter(|&i| list[i].parent.is_none())
-        .collect();
-    let mut scene = Scene::new(Profile::VrmcConstraintsDraft, list, roots);
+    let mut scene = Scene::from_parents(Profile::VrmcConstraintsDraft, nodes);
     scene.constraints = constraints;
     scene
 }

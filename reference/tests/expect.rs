@@ -26,32 +26,18 @@ type NodeSpec = (Option<NodeId>, Vector3<f64>, UnitQuaternion<f64>, f64);
 
 /// A scene of `profile` over `nodes`.
 fn scene(profile: Profile, nodes: &[NodeSpec]) -> Scene {
-    let mut list: Vec<Node> = nodes
+    let nodes: Vec<(Option<NodeId>, Trs)> = nodes
         .iter()
-        .map(|&(parent, t, r, s)| Node {
-            name: None,
-            parent,
-            children: Vec::new(),
-            rest: Trs {
+        .map(|&(parent, t, r, s)| {
+            let rest = Trs {
                 translation: t,
                 rotation: r,
                 scale: v(s, s, s),
-            },
-            from_matrix: false,
-            mesh: None,
-            has_camera: false,
-            other_extensions: Vec::new(),
-            in_scene: true,
+            };
+            (parent, rest)
         })
         .collect();
-    let mut roots = Vec::new();
-    for i in 0..list.len() {
-        match list[i].parent {
-            Some(p) => list[p].children.push(i),
-            None => roots.push(i),
-        }
-    }
-    Scene::new(profile, list, roots)
+    Scene::from_parents(profile, &nodes)
 }
 
 fn body(node: NodeId, kind: BodyKind) -> Body {

@@ -353,29 +353,7 @@ fn prepare(
 mod tests {
     use super::*;
     use crate::profile::Profile;
-    use crate::scene::Node;
     use proptest::prelude::*;
-
-    fn chain(locals: &[Trs]) -> Scene {
-        let nodes = (0..locals.len())
-            .map(|i| Node {
-                name: None,
-                parent: i.checked_sub(1),
-                children: if i + 1 < locals.len() {
-                    vec![i + 1]
-                } else {
-                    vec![]
-                },
-                rest: locals[i],
-                from_matrix: false,
-                mesh: None,
-                has_camera: false,
-                other_extensions: Vec::new(),
-                in_scene: true,
-            })
-            .collect();
-        Scene::new(Profile::VrmcConstraintsDraft, nodes, vec![0])
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(128))]
@@ -395,7 +373,7 @@ mod tests {
                     scale: Vector3::new(s, s, s),
                 })
                 .collect();
-            let scene = chain(&locals);
+            let scene = Scene::chain(Profile::VrmcConstraintsDraft, &locals);
             let last = locals.len() - 1;
             let fast = model_rotation(&scene, &locals, Some(last));
             let slow = rotation_of(&linear(&model(&scene, &locals, last)));

@@ -125,29 +125,6 @@ mod tests {
     use super::*;
     use crate::poses::PoseOverride;
     use crate::profile::Profile;
-    use crate::scene::Node;
-
-    /// A chain of nodes (each the parent of the next) at the given local TRS.
-    fn chain(locals: &[Trs]) -> Scene {
-        let nodes = (0..locals.len())
-            .map(|i| Node {
-                name: None,
-                parent: i.checked_sub(1),
-                children: if i + 1 < locals.len() {
-                    vec![i + 1]
-                } else {
-                    vec![]
-                },
-                rest: locals[i],
-                from_matrix: false,
-                mesh: None,
-                has_camera: false,
-                other_extensions: Vec::new(),
-                in_scene: true,
-            })
-            .collect();
-        Scene::new(Profile::Khr2024Draft, nodes, vec![0])
-    }
 
     fn bits(p: &Isometry3<f64>) -> Vec<u64> {
         let q = p.rotation.into_inner();
@@ -179,7 +156,7 @@ mod tests {
                     scale: Vector3::new(s, t, s),
                 })
                 .collect();
-            let scene = chain(&locals);
+            let scene = Scene::chain(Profile::Khr2024Draft, &locals);
             let mut poses = Poses::default();
             if moved < locals.len() {
                 poses.nodes.insert(moved, PoseOverride {
