@@ -236,7 +236,7 @@ fn gltf_validator(folder: &Path, warmup: usize, runs: usize, files: usize) -> Op
     let out = match Command::new("node")
         .arg(dir.join("validate-folder.mjs"))
         .arg(folder)
-        .arg((warmup + runs).to_string())
+        .arg(warmup.saturating_add(runs).to_string())
         .output()
     {
         Ok(out) if out.status.success() => out,
