@@ -125,7 +125,7 @@ pub fn load(
 /// The data a buffer URI names: decoded (data URI), a regular file checked to open (read in
 /// ranges on use), or read now (any other file). The error is the issue to report at `pointer`.
 fn open_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Data, Issue> {
-    if uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("data:") {
+    if is_data_uri(uri) {
         return read_uri(uri, base_dir, pointer).map(Data::Bytes);
     }
     let path = file_path(uri, base_dir, pointer)?;
@@ -167,7 +167,7 @@ fn file_path(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<PathBu
 /// Read the bytes a buffer URI names; the error is the issue to report at `pointer`. The
 /// eager read: what [`open_uri`] and [`Buffer::range`] together must agree with.
 fn read_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Vec<u8>, Issue> {
-    if uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("data:") {
+    if is_data_uri(uri) {
         return decode_data_uri(&uri[5..])
             .map_err(|detail| Issue::new(Code::DataUriInvalid, pointer).arg("detail", detail));
     }
@@ -236,8 +236,7 @@ pub fn sibling_files(document: &[u8]) -> Vec<PathBuf> {
     for list in ["buffers", "images"] {
         let uris = json[list].as_array().into_iter().flatten();
         for uri in uris.filter_map(|item| item["uri"].as_str()) {
-            let is_data = uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("data:");
-            if let (false, Ok(path)) = (is_data, relative_path(uri))
+            if let (false, Ok(path)) = (is_data_uri(uri), relative_path(uri))
                 && !out.contains(&path)
             {
                 out.push(path);
@@ -245,6 +244,14 @@ pub fn sibling_files(document: &[u8]) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// Whether `uri` is a `data:` URI (scheme compared without case; bytes, so a URI starting with
+/// a multi-byte character is simply not one).
+fn is_data_uri(uri: &str) -> bool {
+    uri.as_bytes()
+        .get(..5)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"data:"))
 }
 
 /// The relative file path a URI reference names, percent-decoded, if it stays in the folder.
@@ -513,5 +520,28 @@ mod tests {
         assert_eq!(super::sibling_files(&glb), want);
         assert!(super::sibling_files(b"{\"buffers\": [").is_empty());
         assert!(super::sibling_files(b"glTF\x02\x00\x00\x00").is_empty());
+    }
+
+    #[test]
+    fn a_uri_starting_with_a_multibyte_character_is_a_file_not_a_panic() {
+        assert!(super::is_data_uri("DATA:,x") && super::is_data_uri("data:"));
+        assert!(!super::is_data_uri("dat") && !super::is_data_uri("abcdé.bin"));
+        assert!(!super::is_data_uri("éééé"));
+        // Byte 5 of "abcdé.bin" is inside "é": the scheme test must not slice the string there.
+        let dir = folder(0);
+        let doc = r#"{"asset": {"version": "2.0"},
+                      "buffers": [{"uri": "abcdé.bin", "byteLength": 4}]}"#;
+        let reading = crate::read_bytes(doc.as_bytes(), Some(&dir), None);
+        let got: Vec<_> = reading
+            .issues
+            .iter()
+            .filter(|i| i.pointer.starts_with("/buffers"))
+            .map(|i| (i.code, i.pointer.as_str()))
+            .collect();
+        assert_eq!(got, [(Code::BufferUnreadable, "/buffers/0/uri")]);
+        assert_eq!(
+            super::sibling_files(doc.as_bytes()),
+            [PathBuf::from("abcdé.bin")]
+        );
     }
 }
