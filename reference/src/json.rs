@@ -24,6 +24,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer, forward_to_deseria
 use serde_json::Error;
 pub use serde_json::Number;
 
+use keys::Key;
+
+mod keys;
+mod parse;
+
 /// The name serde_json gives `RawValue` (its `raw_value` feature, which gltf-json enables):
 /// a newtype struct of this name, or an object whose first key is this, is a raw value.
 const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
@@ -44,7 +49,7 @@ pub enum Value {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map {
     // A `Vec`, not a boxed slice: shrinking to fit would cost a reallocation per object.
-    entries: Vec<(Box<str>, Value)>,
+    entries: Vec<(Key, Value)>,
 }
 
 static NULL: Value = Value::Null;
@@ -52,7 +57,7 @@ static NULL: Value = Value::Null;
 impl Map {
     /// A map of `entries` in any order; of duplicate keys the last one wins (as with
     /// `BTreeMap::insert` one after the other).
-    pub fn from_entries(mut entries: Vec<(Box<str>, Value)>) -> Map {
+    fn from_entries(mut entries: Vec<(Key, Value)>) -> Map {
         if !entries.is_sorted_by(|a, b| a.0 < b.0) {
             // Stable: duplicates stay in document order, and the last of each run is kept.
             entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -124,8 +129,8 @@ impl Map {
 impl<'a> IntoIterator for &'a Map {
     type Item = (&'a str, &'a Value);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (Box<str>, Value)>,
-        fn(&'a (Box<str>, Value)) -> (&'a str, &'a Value),
+        std::slice::Iter<'a, (Key, Value)>,
+        fn(&'a (Key, Value)) -> (&'a str, &'a Value),
     >;
 
     fn into_iter(self) -> Self::IntoIter {
@@ -312,9 +317,10 @@ impl Value {
             })
     }
 
-    /// Parse JSON text (serde_json's tokenizer: same errors as `serde_json::from_slice`).
+    /// Parse JSON text: the same value or error as `serde_json::from_slice` (the direct
+    /// parser where it is sure, serde_json's tokenizer otherwise).
     pub fn from_slice(bytes: &[u8]) -> Result<Value, Error> {
-        serde_json::from_slice(bytes)
+        parse::value(bytes).map_or_else(|| serde_json::from_slice(bytes), Ok)
     }
 
     /// The same value as a `serde_json::Value`.
@@ -387,7 +393,7 @@ impl From<&serde_json::Value> for Value {
             // Already sorted and unique: from_entries only checks.
             serde_json::Value::Object(m) => Value::Object(Map::from_entries(
                 m.iter()
-                    .map(|(k, v)| (k.as_str().into(), Value::from(v)))
+                    .map(|(k, v)| (keys::key(k), Value::from(v)))
                     .collect(),
             )),
         }
@@ -431,10 +437,14 @@ impl From<Vec<Value>> for Value {
     }
 }
 
-impl<K: Into<Box<str>>> FromIterator<(K, Value)> for Map {
+impl<K: AsRef<str>> FromIterator<(K, Value)> for Map {
     /// Of duplicate keys the last one wins.
     fn from_iter<T: IntoIterator<Item = (K, Value)>>(iter: T) -> Map {
-        Map::from_entries(iter.into_iter().map(|(k, v)| (k.into(), v)).collect())
+        Map::from_entries(
+            iter.into_iter()
+                .map(|(k, v)| (keys::key(k.as_ref()), v))
+                .collect(),
+        )
     }
 }
 
@@ -546,11 +556,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_map<V: MapAccess<'de>>(self, mut visitor: V) -> Result<Value, V::Error> {
         match visitor.next_key_seed(KeyClassifier)? {
             // serde_json reads such an object as the JSON text held in its (string) value.
-            Some(Key::RawValue) => {
+            Some(FirstKey::RawValue) => {
                 let text: String = visitor.next_value_seed(RawText)?;
                 serde_json::from_str(&text).map_err(de::Error::custom)
             }
-            Some(Key::Map(first)) => {
+            Some(FirstKey::Map(first)) => {
                 let mut entries = Vec::with_capacity(visitor.size_hint().unwrap_or(4).min(4096));
                 entries.push((first, visitor.next_value()?));
                 while let Some(key) = visitor.next_key_seed(KeySeed)? {
@@ -566,39 +576,39 @@ impl<'de> Visitor<'de> for ValueVisitor {
 /// The first key of an object (serde_json's `KeyClassifier`).
 struct KeyClassifier;
 
-enum Key {
-    Map(Box<str>),
+enum FirstKey {
+    Map(Key),
     RawValue,
 }
 
 impl<'de> DeserializeSeed<'de> for KeyClassifier {
-    type Value = Key;
+    type Value = FirstKey;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<FirstKey, D::Error> {
         deserializer.deserialize_str(self)
     }
 }
 
 impl Visitor<'_> for KeyClassifier {
-    type Value = Key;
+    type Value = FirstKey;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str("a string key")
     }
 
-    fn visit_str<E>(self, s: &str) -> Result<Key, E> {
+    fn visit_str<E>(self, s: &str) -> Result<FirstKey, E> {
         Ok(if s == RAW_VALUE_TOKEN {
-            Key::RawValue
+            FirstKey::RawValue
         } else {
-            Key::Map(s.into())
+            FirstKey::Map(keys::key(s))
         })
     }
 
-    fn visit_string<E>(self, s: String) -> Result<Key, E> {
+    fn visit_string<E>(self, s: String) -> Result<FirstKey, E> {
         Ok(if s == RAW_VALUE_TOKEN {
-            Key::RawValue
+            FirstKey::RawValue
         } else {
-            Key::Map(s.into_boxed_str())
+            FirstKey::Map(keys::key_of(s))
         })
     }
 }
@@ -607,10 +617,10 @@ impl Visitor<'_> for KeyClassifier {
 struct KeySeed;
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Box<str>;
+    type Value = Key;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Box<str>, D::Error> {
-        String::deserialize(deserializer).map(String::into_boxed_str)
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        String::deserialize(deserializer).map(keys::key_of)
     }
 }
 
@@ -1005,7 +1015,7 @@ impl<'de> SeqAccess<'de> for SeqRef<'de> {
 }
 
 struct MapRef<'de> {
-    iter: std::slice::Iter<'de, (Box<str>, Value)>,
+    iter: std::slice::Iter<'de, (Key, Value)>,
     value: Option<&'de Value>,
 }
 

@@ -483,3 +483,224 @@ fn from_serde_json_keeps_the_value() {
     assert_eq!(ours.to_string(), theirs.to_string());
     assert_eq!(Value::from(theirs.clone()), ours);
 }
+
+/// The tree built through serde_json's tokenizer and serde's visitor (the path `from_slice`
+/// falls back to).
+fn through_serde(bytes: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice::<Value>(bytes).map_err(|e| e.to_string())
+}
+
+/// The direct parser's value is serde_json's, number kinds and float bits included (`-0.0`
+/// equals `0.0` under `==`, not in text).
+fn same_as_serde(bytes: &[u8], direct: &Value) -> Result<(), TestCaseError> {
+    let serde = through_serde(bytes);
+    prop_assert_eq!(serde.as_ref(), Ok(direct));
+    if let Ok(serde) = serde {
+        prop_assert_eq!(serde.to_string(), direct.to_string());
+    }
+    Ok(())
+}
+
+/// A JSON text tree whose leaves are all things the direct parser reads itself: no integer of
+/// 20 digits or more, no float out of range, no raw-value token as a first key, strings as
+/// serde_json writes them (control characters escaped, no surrogate escapes).
+fn plain_text() -> impl Strategy<Value = Text> {
+    let number = prop_oneof![
+        prop::sample::select(vec![
+            "0",
+            "-0",
+            "-0.0",
+            "1.0",
+            "1E+2",
+            "1e-400",
+            "-1e-400",
+            "5e-324",
+            "1.7976931348623157e308",
+            "2.2250738585072011e-308",
+            "9999999999999999999",
+            "-9999999999999999999",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "0.30000000000000004",
+            "123456789012345678901234567890.5",
+        ])
+        .prop_map(str::to_owned),
+        any::<i64>().prop_map(|i| i.to_string()),
+        (0..10_000_000_000_000_000_000u64).prop_map(|u| u.to_string()),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| format!("{f:e}")),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| format!("{f:?}")),
+    ];
+    let leaf = prop_oneof![
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        Just("false".to_owned()),
+        number,
+        any::<String>().prop_map(|s| serde_json::to_string(&s).expect("a string serialises")),
+        Just(r#""\u00e9\/\b\f\n\r\t\"\\ \uFFFF \u0000""#.to_owned()),
+    ]
+    .prop_map(Text::Leaf);
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        let key = key().prop_filter("not the raw-value token", |k| {
+            k != "$serde_json::private::RawValue"
+        });
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Text::Array),
+            prop::collection::vec((key, inner), 0..6).prop_map(Text::Object),
+        ]
+    })
+}
+
+/// `text` with JSON whitespace of `pad` (cycled) put after every structural character.
+fn spaced(text: &str, pad: &[&str]) -> String {
+    let mut out = String::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut n = 0;
+    for c in text.chars() {
+        out.push(c);
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+        } else if matches!(c, '[' | ']' | '{' | '}' | ',' | ':') && !pad.is_empty() {
+            out.push_str(pad[n % pad.len()]);
+            n += 1;
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// Whatever the direct parser returns (on text, damaged text and raw bytes) is exactly
+    /// what serde_json makes of it.
+    #[test]
+    fn direct_parser_returns_only_what_serde_json_reads(
+        bytes in prop_oneof![document(), prop::collection::vec(any::<u8>(), 0..64)],
+    ) {
+        if let Some(direct) = super::parse::value(&bytes) {
+            same_as_serde(&bytes, &direct)?;
+        }
+    }
+
+    /// On the JSON documents are made of (any whitespace included) the direct parser does not
+    /// give up, and reads the same value as serde_json.
+    #[test]
+    fn direct_parser_reads_plain_json(
+        text in plain_text(),
+        pad in prop::collection::vec(prop::sample::select(vec!["", " ", "\n  ", "\t", "\r\n"]), 0..4),
+    ) {
+        let mut s = String::new();
+        text.write(&mut s);
+        let s = format!(" {}\n", spaced(&s, &pad));
+        let direct = super::parse::value(s.as_bytes());
+        prop_assert!(direct.is_some(), "gave up on {}", s);
+        if let Some(direct) = direct {
+            same_as_serde(s.as_bytes(), &direct)?;
+        }
+    }
+}
+
+/// What the direct parser leaves to serde_json, each for its reason; `from_slice` gives
+/// serde_json's value or error for all of them.
+#[test]
+fn direct_parser_gives_up_where_serde_json_decides() {
+    let deep = format!("{}{}", "[".repeat(101), "]".repeat(101));
+    let cases: [&[u8]; 21] = [
+        b"",
+        b"  ",
+        br#""\ud83d\ude00""#,
+        br#""\ud800""#,
+        b"1e400",
+        b"-1e400",
+        b"18446744073709551615",
+        b"12345678901234567890",
+        b"[1,]",
+        b"{\"a\":1,}",
+        br#"{"$serde_json::private::RawValue":"[1]"}"#,
+        deep.as_bytes(),
+        b"\"a\x01b\"",
+        b"01",
+        b"-",
+        b"1.",
+        b".5",
+        b"tru",
+        b"[1] x",
+        b"\"\\x\"",
+        b"\"\xff\"",
+    ];
+    for bytes in cases {
+        let shown = String::from_utf8_lossy(bytes);
+        assert_eq!(super::parse::value(bytes), None, "{shown}");
+        assert_eq!(
+            Value::from_slice(bytes).map_err(|e| e.to_string()),
+            through_serde(bytes),
+            "{shown}"
+        );
+    }
+    // serde_json reads some of them: a surrogate pair, big integers as floats, the raw value.
+    assert_eq!(
+        Value::from_slice(br#""\ud83d\ude00""#).ok(),
+        Some(Value::from("\u{1f600}"))
+    );
+    assert_eq!(
+        Value::from_slice(b"18446744073709551615")
+            .ok()
+            .and_then(|v| v.as_u64()),
+        Some(u64::MAX)
+    );
+    assert_eq!(
+        Value::from_slice(br#"{"$serde_json::private::RawValue":"[1]"}"#).ok(),
+        Value::from_slice(b"[1]").ok()
+    );
+}
+
+/// Hand-worked numbers: serde_json's kinds (an integer is a `u64`, a negative one an `i64`,
+/// `-0` and integers below `i64::MIN` are floats) and correctly rounded floats.
+#[test]
+fn direct_parser_numbers() {
+    let v = super::parse::value(
+        b"[0, -0, 9999999999999999999, -9223372036854775808, -9223372036854775809, 1E+2, 0.1, 1e-400]",
+    )
+    .expect("plain JSON");
+    assert_eq!(v[0].as_u64(), Some(0));
+    assert_eq!(v[1].as_f64().map(f64::to_bits), Some((-0.0f64).to_bits()));
+    assert_eq!(v[2].as_u64(), Some(9_999_999_999_999_999_999));
+    assert_eq!(v[3].as_i64(), Some(i64::MIN));
+    // 9223372036854775809 = 2^63 + 1 rounds to 2^63 as a float.
+    assert_eq!(v[4].as_i64(), None);
+    assert_eq!(v[4].as_f64(), Some(-9_223_372_036_854_775_808.0));
+    assert_eq!(v[5].as_f64(), Some(100.0));
+    assert_eq!(v[5].as_u64(), None);
+    assert_eq!(v[6].as_f64(), Some(0.1));
+    assert_eq!(v[7].as_f64(), Some(0.0));
+    assert_eq!(
+        v.to_string(),
+        "[0,-0.0,9999999999999999999,-9223372036854775808,-9.223372036854776e+18,100.0,0.1,0.0]"
+    );
+}
+
+/// Escapes and raw UTF-8 in strings and keys; a repeated key keeps its last value.
+#[test]
+fn direct_parser_strings() {
+    let v = super::parse::value(
+        "{\"k\\u00e9y\" : \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u0041é\", \"a\": 1, \"a\": 2}"
+            .as_bytes(),
+    )
+    .expect("plain JSON");
+    assert_eq!(v["kéy"].as_str(), Some("a\"b\\c/d\u{8}\u{c}\n\r\tAé"));
+    assert_eq!(v["a"].as_u64(), Some(2));
+    assert_eq!(v.as_object().map(Map::len), Some(2));
+}
