@@ -239,31 +239,40 @@ impl<'a> Parser<'a> {
             return None;
         }
         let mut float = false;
+        let mut fraction = 0..0;
         if self.peek() == Some(b'.') {
             self.at += 1;
+            let from = self.at;
             if self.digits() == 0 {
                 return None;
             }
+            fraction = from..self.at;
             float = true;
         }
+        let mut exponent = 0..0;
         if let Some(b'e' | b'E') = self.peek() {
             self.at += 1;
+            let from = self.at;
             if let Some(b'+' | b'-') = self.peek() {
                 self.at += 1;
             }
             if self.digits() == 0 {
                 return None;
             }
+            exponent = from..self.at;
             float = true;
         }
+        let decimal = |digits: &[u8]| {
+            digits
+                .iter()
+                .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'))
+        };
         if !float {
             // 19 digits cannot overflow a u64; longer integers go to serde_json.
             if digits > 19 {
                 return None;
             }
-            let significand = self.bytes[int_start..self.at]
-                .iter()
-                .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+            let significand = decimal(&self.bytes[int_start..int_start + digits]);
             if !negative {
                 return Some(significand.into());
             }
@@ -274,6 +283,13 @@ impl<'a> Parser<'a> {
             } else {
                 Some(neg.into())
             };
+        }
+        if let Some(f) = exact_float(
+            &self.bytes[int_start..int_start + digits],
+            &self.bytes[fraction],
+            &self.bytes[exponent],
+        ) {
+            return Number::from_f64(if negative { -f } else { f });
         }
         let text = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
         Number::from_f64(text.parse().ok()?)
@@ -288,6 +304,39 @@ impl<'a> Parser<'a> {
         self.at += n;
         n
     }
+}
+
+/// The float of a decimal `int.fraction e exponent` (ASCII digits; the exponent with its
+/// sign) when it is one exact operation away: the digits form an integer below 2^53 and the
+/// power of ten is at most 10^22, both exact in a double, so one multiplication or division
+/// rounds correctly, as a full parse does (Clinger's fast path). `None`: parse the text.
+fn exact_float(int: &[u8], fraction: &[u8], exponent: &[u8]) -> Option<f64> {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    if int.len() + fraction.len() > 19 || exponent.len() > 4 {
+        return None;
+    }
+    let mantissa = int
+        .iter()
+        .chain(fraction)
+        .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+    if mantissa > 1 << 53 {
+        return None;
+    }
+    let (sign, digits) = match exponent.split_first() {
+        Some((b'-', rest)) => (-1, rest),
+        Some((b'+', rest)) => (1, rest),
+        _ => (1, exponent),
+    };
+    let written = digits
+        .iter()
+        .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+    let power = sign * written - fraction.len() as i64;
+    let scale = *POW10.get(usize::try_from(power.unsigned_abs()).ok()?)?;
+    let m = mantissa as f64;
+    Some(if power >= 0 { m * scale } else { m / scale })
 }
 
 /// Where the first byte of `bytes` that does not stand for itself in a string is: the closing
@@ -320,6 +369,21 @@ fn special(bytes: &[u8]) -> Option<usize> {
 mod tests {
     use proptest::prelude::*;
 
+    /// Hand-worked: 0.1 is 1 / 10 (one rounding, the nearest double to 0.1); 12.5e-1 is
+    /// 125 / 100; 2^53 + 1 = 9007199254740993 has no exact double, so the text is parsed.
+    #[test]
+    fn exact_float_examples() {
+        assert_eq!(super::exact_float(b"0", b"1", b""), Some(0.1));
+        assert_eq!(super::exact_float(b"12", b"5", b"-1"), Some(1.25));
+        assert_eq!(super::exact_float(b"3", b"", b"+22"), Some(3e22));
+        assert_eq!(super::exact_float(b"3", b"", b"23"), None);
+        assert_eq!(super::exact_float(b"9007199254740993", b"", b"0"), None);
+        assert_eq!(
+            super::exact_float(b"9007199254740992", b"", b"0"),
+            Some(9007199254740992.0)
+        );
+    }
+
     proptest! {
         /// The word-at-a-time scan finds what a byte-at-a-time one does, at every alignment
         /// and length, in text that is mostly plain with a few quotes, escapes, control
@@ -333,6 +397,27 @@ mod tests {
         ) {
             let naive = bytes.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\');
             prop_assert_eq!(super::special(&bytes), naive);
+        }
+
+        /// Where the exact path answers, it answers what a full, correctly rounded parse of
+        /// the text does (same bits).
+        #[test]
+        fn exact_floats_are_correctly_rounded(
+            int in "(0|[1-9][0-9]{0,17})",
+            fraction in "[0-9]{0,12}",
+            exponent in prop_oneof![Just(String::new()), "[+-]?[0-9]{1,3}"],
+        ) {
+            let mut text = int.clone();
+            if !fraction.is_empty() {
+                text = format!("{text}.{fraction}");
+            }
+            if !exponent.is_empty() {
+                text = format!("{text}e{exponent}");
+            }
+            let full: f64 = text.parse().expect("a decimal");
+            if let Some(fast) = super::exact_float(int.as_bytes(), fraction.as_bytes(), exponent.as_bytes()) {
+                prop_assert_eq!(fast.to_bits(), full.to_bits(), "{}", text);
+            }
         }
     }
 }
