@@ -3,8 +3,8 @@
 //! `manifest.json` + `manifest.csv` over all of them. The same seed and generator version give
 //! byte-identical output: canonical JSON, sorted manifests, no timestamps.
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
 
 use reference::issue::{Code, Severity};
 use reference::profile::Profile;
@@ -275,6 +275,8 @@ pub struct Encoded {
 #[derive(Debug, Default)]
 pub struct Encoder {
     tape: Tape,
+    /// Folders this encoder has made: a case's folder is made once, not once per case.
+    folders: HashSet<PathBuf>,
 }
 
 impl Encoder {
@@ -283,7 +285,11 @@ impl Encoder {
     /// the `.expect.json` file write and the manifest row.
     pub fn encode(&mut self, case: &Case, folder: &Path) -> std::io::Result<Encoded> {
         let bytes = case.bytes_with(&mut self.tape);
-        let reading = label::read_written(case, &bytes, folder)?;
+        if !self.folders.contains(folder) {
+            std::fs::create_dir_all(folder)?;
+            self.folders.insert(folder.to_path_buf());
+        }
+        let reading = label::read_written_in(case, &bytes, folder)?;
         Ok(Encoded {
             disagreement: label::disagreement(case, &reading),
             expect: expect_text(case, &reading, &mut self.tape),

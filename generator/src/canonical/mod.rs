@@ -345,6 +345,12 @@ mod tests {
         }
     }
 
+    /// Items are small (`u32` positions, no stored key prefix): a case's tapes have thousands.
+    #[test]
+    fn a_tape_item_is_20_bytes() {
+        assert_eq!(std::mem::size_of::<super::tape::Item>(), 20);
+    }
+
     #[test]
     fn a_container_of_exactly_100_characters_stays_on_one_line() {
         // `{"k": ` is 6 characters, the string 91 x + 2 quotes = 93, `}` 1: 6 + 93 + 1 = 100.
