@@ -97,6 +97,14 @@ impl Tape {
         self.close(object.0);
     }
 
+    /// Replace `out` with the canonical text of the recorded value (its buffer reused).
+    pub fn write_text(&self, out: &mut String) {
+        let mut bytes = std::mem::take(out).into_bytes();
+        bytes.clear();
+        self.write_to(&mut bytes);
+        *out = text(bytes);
+    }
+
     /// The canonical text of the recorded value, with its final newline.
     pub fn to_text(&self) -> String {
         let mut out = Vec::with_capacity(self.text_size_hint());
