@@ -63,7 +63,7 @@ fn main() {
             let case = corpus::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
             if whole {
                 let e = encoder.encode(&case, dir.path()).expect("encode");
-                std::fs::write(dir.path().join("case.expect.json"), &e.expect).expect("w");
+                std::fs::write(dir.path().join("case.expect.json"), e.expect).expect("w");
                 done += 1;
                 if std::env::var_os("SIZES").is_some() {
                     let gltf = case.bytes().len();

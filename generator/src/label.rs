@@ -30,6 +30,12 @@ pub fn read(case: &Case, dir: &Path) -> std::io::Result<Reading> {
 /// (`canonical` tests), so the text is not parsed again.
 pub fn read_written(case: &Case, bytes: &[u8], dir: &Path) -> std::io::Result<Reading> {
     std::fs::create_dir_all(dir)?;
+    read_written_in(case, bytes, dir)
+}
+
+/// [`read_written`] into a folder that exists already (no `create_dir_all`, two system calls
+/// fewer per case).
+pub fn read_written_in(case: &Case, bytes: &[u8], dir: &Path) -> std::io::Result<Reading> {
     let path = dir.join(case.file_name());
     std::fs::write(&path, bytes)?;
     for (name, sibling) in &case.siblings {
@@ -115,25 +121,29 @@ pub fn interpretation_of(evaluated: Option<&Result<Expectation, ConstraintError>
 
 /// Limit metrics and constraint outputs at one of a case's poses; serialised as
 /// `{"name", "poses", "limits"?, "constraints"?}` (numbers rounded to 6 decimals by the writer).
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PoseOutput<'a> {
-    pub name: &'a str,
-    /// The pose set as the case gives it.
-    pub poses: &'a Value,
-    /// Every joint's limit metrics (scenes with joints, read without errors).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limits: Option<Vec<JointLimits>>,
     /// Outputs of the VRM constraints (scenes with constraints, read without errors).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub constraints: Option<ConstraintOutputs>,
+    /// Every joint's limit metrics (scenes with joints, read without errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<JointLimits>>,
+    pub name: &'a str,
+    /// The pose set as the case gives it.
+    pub poses: &'a Value,
 }
 
 /// One joint's limit metrics at a pose [D-METRICS].
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JointLimits {
     pub joint: usize,
-    pub node: NodeId,
     pub limits: Vec<LimitEval>,
+    pub node: NodeId,
 }
 
 /// Local TRS of every constrained node after evaluating the VRM constraints at a pose
@@ -146,12 +156,14 @@ pub enum ConstraintOutputs {
 }
 
 /// One constrained node's local TRS.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConstrainedOutput {
     pub node: NodeId,
-    pub translation: [f64; 3],
     pub rotation: [f64; 4],
     pub scale: [f64; 3],
+    pub translation: [f64; 3],
 }
 
 /// Limit metrics and constraint outputs of the case's poses (`[]` for cases without poses).
@@ -265,9 +277,106 @@ pub fn round_floats_in_place(value: &mut Value, decimals: i32) {
 #[cfg(test)]
 mod tests {
     use reference::profile::Profile;
+    use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
     use super::*;
     use crate::corpus;
+
+    /// The key lists of every object of a JSON text, in the order the text has them.
+    #[derive(Default)]
+    struct Objects(Vec<Vec<String>>);
+
+    struct Walk<'a>(&'a mut Objects);
+
+    impl<'de> de::DeserializeSeed<'de> for Walk<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Walk<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Walk(&mut *self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut keys = Vec::new();
+            while let Some(k) = map.next_key::<String>()? {
+                keys.push(k);
+                map.next_value_seed(Walk(&mut *self.0))?;
+            }
+            self.0.0.push(keys);
+            Ok(())
+        }
+    }
+
+    fn objects(text: &str) -> Vec<Vec<String>> {
+        let mut all = Objects::default();
+        let mut d = serde_json::Deserializer::from_str(text);
+        de::DeserializeSeed::deserialize(Walk(&mut all), &mut d).expect("JSON");
+        all.0
+    }
+
+    /// The structs of the expected interpretation and of the pose outputs declare their fields
+    /// in key order, so the canonical writer never sorts their members: every object serde
+    /// writes for them has its keys in order, but for the types declared elsewhere (shapes
+    /// and their scale, tagged by `type`; inertia, tagged by `kind`; joint drives; the limit
+    /// metrics of `reference::metrics`).
+    #[test]
+    fn the_interpretation_and_pose_outputs_are_written_in_key_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut checked = 0;
+        for profile in Profile::ALL {
+            for index in 0..16u64 {
+                let case = corpus::valid_case(profile, 5, index, "t/order", None);
+                let reading = read(&case, dir.path()).expect("written");
+                assert!(!has_errors(&reading), "{}", case.id);
+                let mut texts = Vec::new();
+                if let Some(Ok(e)) = evaluate(&reading) {
+                    texts.push(serde_json::to_string(&e).expect("serialises"));
+                }
+                texts.push(
+                    serde_json::to_string(&pose_outputs_of(&case, &reading)).expect("serialises"),
+                );
+                for text in texts {
+                    for keys in objects(&text) {
+                        let foreign = keys.first().is_some_and(|f| f == "type" || f == "kind")
+                            || keys.first().is_some_and(|f| f == "index")
+                                && keys.iter().any(|k| k == "metric");
+                        if foreign {
+                            continue;
+                        }
+                        assert!(keys.is_sorted(), "{}: keys out of order {keys:?}", case.id);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} objects checked");
+    }
 
     /// Reading a case from the value its text was written from is reading the text: same
     /// issues, same interpretation, same pose outputs, for scenes of every profile (with

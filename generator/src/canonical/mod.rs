@@ -97,6 +97,14 @@ impl Tape {
         self.close(object.0);
     }
 
+    /// Replace `out` with the canonical text of the recorded value (its buffer reused).
+    pub fn write_text(&self, out: &mut String) {
+        let mut bytes = std::mem::take(out).into_bytes();
+        bytes.clear();
+        self.write_to(&mut bytes);
+        *out = text(bytes);
+    }
+
     /// The canonical text of the recorded value, with its final newline.
     pub fn to_text(&self) -> String {
         let mut out = Vec::with_capacity(self.text_size_hint());
@@ -343,6 +351,12 @@ mod tests {
         fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
             proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
         }
+    }
+
+    /// Items are small (`u32` positions, no stored key prefix): a case's tapes have thousands.
+    #[test]
+    fn a_tape_item_is_20_bytes() {
+        assert_eq!(std::mem::size_of::<super::tape::Item>(), 20);
     }
 
     #[test]

@@ -14,25 +14,33 @@ use serde_json::Value;
 use super::{INLINE, SHORT_ARRAY};
 
 /// `Item::Open::order` of an object whose members are in key order where they are.
-const IN_PLACE: usize = usize::MAX;
+const IN_PLACE: u32 = u32::MAX;
+
+/// A position or length on a tape. Items hold them as `u32` (an item is 20 bytes, not 56:
+/// the tape of a case's expectation has thousands of items, and the smaller ones made a whole
+/// valid case about 3% faster), so a tape holds less than 4 GiB of text and 4 Gi items. The
+/// generator's documents are far smaller (a file is at most `MAX_FILE_SIZE`, 512 MiB); a
+/// larger value saturates (its text would be wrong, never a panic).
+fn pos(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
 
 /// One entry of a tape, in document order (a container before its members).
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Item {
     /// Finished one-line text `text[start..start + len]`: a scalar, or a container that stays
     /// on one line.
-    Text { start: usize, len: usize },
+    Text { start: u32, len: u32 },
     /// An object key: its JSON text `text[start..start + len]`; what members are sorted by is
     /// its raw text, the JSON text without its quotes when the key needs no escape (`escaped`
-    /// false), else `raw_keys[raw..raw + raw_len]`; `prefix`: the raw text's first 8 bytes,
-    /// big-endian, zero-padded, to compare most keys at once.
+    /// false), else `raw_keys[raw..raw + raw_len]` (its first 8 bytes, [`prefix`], compare
+    /// most keys at once).
     Key {
-        start: usize,
-        len: usize,
+        start: u32,
+        len: u32,
         escaped: bool,
-        raw: usize,
-        raw_len: usize,
-        prefix: u64,
+        raw: u32,
+        raw_len: u32,
     },
     /// A container written one member per line: `count` members (an object member is a key
     /// and a value), `size` items long (itself included). `order`: where the key items of an
@@ -40,9 +48,9 @@ pub(super) enum Item {
     /// are in key order).
     Open {
         object: bool,
-        count: usize,
-        size: usize,
-        order: usize,
+        count: u32,
+        size: u32,
+        order: u32,
     },
 }
 
@@ -50,7 +58,7 @@ impl Item {
     /// Items in the subtree the item starts.
     fn size(&self) -> usize {
         match *self {
-            Item::Open { size, .. } => size,
+            Item::Open { size, .. } => size as usize,
             _ => 1,
         }
     }
@@ -58,7 +66,7 @@ impl Item {
     /// Length of the one-line text of a key or of finished text.
     fn len(&self) -> usize {
         match *self {
-            Item::Text { len, .. } | Item::Key { len, .. } => len,
+            Item::Text { len, .. } | Item::Key { len, .. } => len as usize,
             Item::Open { .. } => 0,
         }
     }
@@ -210,16 +218,33 @@ impl Tape {
         let start = self.text.len();
         write(&mut self.text);
         let len = self.text.len() - start;
-        self.items.push(Item::Text { start, len });
+        self.items.push(Item::Text {
+            start: pos(start),
+            len: pos(len),
+        });
     }
 
     /// Record an object key.
     pub(super) fn key(&mut self, key: &str) {
+        let prefix = prefix(key.as_bytes());
+        let i = self.items.len();
+        // Whether the keys still come in strictly increasing order: the prefixes decide unless
+        // they are equal (then the whole keys, once this one is recorded: `equal_to`).
+        let mut equal_to = None;
         if let Some(f) = self.stack.last_mut() {
             if f.count > 0 {
                 self.text.extend_from_slice(b", ");
+                if f.ordered {
+                    match f.last_prefix.cmp(&prefix) {
+                        Ordering::Less => {}
+                        Ordering::Equal => equal_to = Some(f.last_key),
+                        Ordering::Greater => f.ordered = false,
+                    }
+                }
             }
             f.count += 1;
+            f.last_key = i;
+            f.last_prefix = prefix;
         }
         let start = self.text.len();
         let (escaped, raw) = if super::plain(key) {
@@ -238,28 +263,17 @@ impl Tape {
         let len = self.text.len() - start;
         self.text.extend_from_slice(b": ");
         self.items.push(Item::Key {
-            start,
-            len,
+            start: pos(start),
+            len: pos(len),
             escaped,
-            raw,
-            raw_len: key.len(),
-            prefix: prefix(key.as_bytes()),
+            raw: pos(raw),
+            raw_len: pos(key.len()),
         });
-        let i = self.items.len() - 1;
-        let prefix = prefix(key.as_bytes());
-        let Some(&f) = self.stack.last() else {
-            return;
-        };
-        // The prefixes decide unless they are equal.
-        let ordered = f.count <= 1
-            || match f.last_prefix.cmp(&prefix) {
-                Ordering::Equal => self.compare_keys(f.last_key, i) == Ordering::Less,
-                o => o == Ordering::Less,
-            };
-        if let Some(f) = self.stack.last_mut() {
-            f.ordered &= ordered;
-            f.last_key = i;
-            f.last_prefix = prefix;
+        if let Some(last) = equal_to
+            && self.compare_keys(last, i) != Ordering::Less
+            && let Some(f) = self.stack.last_mut()
+        {
+            f.ordered = false;
         }
     }
 
@@ -300,15 +314,15 @@ impl Tape {
                 escaped,
                 raw,
                 raw_len,
-                prefix,
                 ..
             } => {
+                let (start, raw, raw_len) = (start as usize, raw as usize, raw_len as usize);
                 let raw = if escaped {
                     &self.raw_keys[raw..raw + raw_len]
                 } else {
                     &self.text[start + 1..start + 1 + raw_len]
                 };
-                (prefix, raw)
+                (prefix(raw), raw)
             }
             _ => (0, &[]),
         }
@@ -339,8 +353,8 @@ impl Tape {
         let mut len = self.text.len() - f.start;
         let mut order = IN_PLACE;
         if f.object && !f.ordered {
-            // Members in key order, a repeated key keeping its last value (a stable sort
-            // keeps equal keys in the order they came).
+            // Members in key order, a repeated key keeping its last value (equal keys are
+            // sorted in the order they came).
             let mut members = std::mem::take(&mut self.members);
             members.clear();
             let end = self.items.len();
@@ -350,14 +364,15 @@ impl Tape {
                 i += 1 + self.items[i + 1].size();
             }
             // Most objects (struct fields) have keys whose prefixes differ: their prefix order
-            // is their key order and no key repeats. Otherwise, back to the order they came
-            // in and a stable sort by the whole key.
+            // is their key order and no key repeats. Otherwise, one sort by the whole key,
+            // then the order they came.
             members.sort_unstable_by_key(|m| m.0);
             if members.windows(2).any(|w| w[0].0 == w[1].0) {
-                members.sort_unstable_by_key(|m| m.1);
-                members.sort_by(|&(pa, a), &(pb, b)| {
+                // Equal keys in the order they came (their items' order).
+                members.sort_unstable_by(|&(pa, a), &(pb, b)| {
                     pa.cmp(&pb)
                         .then_with(|| self.key_of(a).1.cmp(self.key_of(b).1))
+                        .then(a.cmp(&b))
                 });
                 let mut kept = 0;
                 for n in 0..members.len() {
@@ -382,7 +397,7 @@ impl Tape {
                     + 2 * kept.saturating_sub(1);
             }
             if f.expanded || len > INLINE {
-                order = self.order.len();
+                order = pos(self.order.len());
                 self.order.extend(members.iter().map(|m| m.1));
             } else {
                 self.sorted_inline(f.start, &members);
@@ -394,14 +409,14 @@ impl Tape {
         if inline {
             self.items.truncate(at);
             self.items.push(Item::Text {
-                start: f.start,
-                len: self.text.len() - f.start,
+                start: pos(f.start),
+                len: pos(self.text.len() - f.start),
             });
         } else {
             self.items[at] = Item::Open {
                 object: f.object,
-                count,
-                size: self.items.len() - at,
+                count: pos(count),
+                size: pos(self.items.len() - at),
                 order,
             };
             if let Some(parent) = self.stack.last_mut() {
@@ -424,7 +439,7 @@ impl Tape {
                 (self.items[key], self.items[key + 1])
             {
                 // `"key": value`, as the key and its value were written.
-                out.extend_from_slice(&self.text[k..v + len]);
+                out.extend_from_slice(&self.text[k as usize..(v + len) as usize]);
             }
         }
         out.push(b'}');
@@ -483,10 +498,11 @@ impl Tape {
         } = self.items[i]
         else {
             if let Item::Text { start, len, .. } | Item::Key { start, len, .. } = self.items[i] {
-                put(out, &self.text, start, len);
+                put(out, &self.text, start as usize, len as usize);
             }
             return i + 1;
         };
+        let (count, size) = (count as usize, size as usize);
         out.extend_from_slice(if object { b"{\n" } else { b"[\n" });
         let mut cursor = i + 1;
         for n in 0..count {
@@ -494,11 +510,11 @@ impl Tape {
             let mut j = if order == IN_PLACE {
                 cursor
             } else {
-                self.order[order + n]
+                self.order[order as usize + n]
             };
             if object {
                 if let Item::Key { start, len, .. } = self.items[j] {
-                    put(out, &self.text, start, len);
+                    put(out, &self.text, start as usize, len as usize);
                 }
                 out.extend_from_slice(b": ");
                 j += 1;

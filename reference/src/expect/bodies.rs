@@ -20,34 +20,36 @@ use super::json;
 use super::world::World;
 
 /// What an importer must end up with for one body.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BodyExpect {
-    pub index: BodyId,
-    pub node: NodeId,
-    pub kind: BodyKind,
-    /// OMI: the type written in the file (`character`, `vehicle` are recorded here).
-    pub omi_type: Option<OmiBodyType>,
-    /// World pose at rest (the pose at load).
-    #[serde(serialize_with = "json::pose")]
-    pub pose: Isometry3<f64>,
-    pub mass: MassValue,
-    /// 1 / mass, 0 for an infinite mass; `None` when the engine computes the mass.
-    pub inverse_mass: Option<f64>,
+    /// Initial angular velocity in world space.
+    #[serde(serialize_with = "json::vec3")]
+    pub angular_velocity: Vector3<f64>,
     /// In the body's local frame; `None`: the engine computes it.
     #[serde(serialize_with = "json::opt_vec3")]
     pub center_of_mass: Option<Vector3<f64>>,
     /// The same point in world space at rest (the local frame's scale applies).
     #[serde(serialize_with = "json::opt_vec3")]
     pub center_of_mass_world: Option<Vector3<f64>>,
+    pub decisions: Vec<Decision>,
+    pub gravity_factor: f64,
+    pub index: BodyId,
     pub inertia: InertiaExpect,
+    /// 1 / mass, 0 for an infinite mass; `None` when the engine computes the mass.
+    pub inverse_mass: Option<f64>,
+    pub kind: BodyKind,
     /// Initial linear velocity in world space.
     #[serde(serialize_with = "json::vec3")]
     pub linear_velocity: Vector3<f64>,
-    /// Initial angular velocity in world space.
-    #[serde(serialize_with = "json::vec3")]
-    pub angular_velocity: Vector3<f64>,
-    pub gravity_factor: f64,
-    pub decisions: Vec<Decision>,
+    pub mass: MassValue,
+    pub node: NodeId,
+    /// OMI: the type written in the file (`character`, `vehicle` are recorded here).
+    pub omi_type: Option<OmiBodyType>,
+    /// World pose at rest (the pose at load).
+    #[serde(serialize_with = "json::pose")]
+    pub pose: Isometry3<f64>,
 }
 
 /// Inertia in the body's local frame.

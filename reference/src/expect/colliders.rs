@@ -26,22 +26,24 @@ use super::json;
 use super::world::World;
 
 /// What an importer must end up with for one collider or trigger.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ColliderExpect {
-    pub index: usize,
-    pub node: NodeId,
     /// The owning body (index into `bodies`); `None`: static.
     pub body: Option<BodyId>,
     pub body_node: Option<NodeId>,
-    pub trigger: bool,
+    pub decisions: Vec<Decision>,
+    pub filter: Option<FilterId>,
+    pub index: usize,
+    pub material: Option<MaterialId>,
+    pub node: NodeId,
     /// Pose relative to the owning body (world pose when static), at rest.
     #[serde(serialize_with = "json::pose")]
     pub pose: Isometry3<f64>,
     /// The shape as simulated: profile defaults resolved, the node's world scale applied.
     pub shape: Option<ScaledShape>,
-    pub material: Option<MaterialId>,
-    pub filter: Option<FilterId>,
-    pub decisions: Vec<Decision>,
+    pub trigger: bool,
 }
 
 /// A shape under a node's world scale; serialised as the shape's own object with the
@@ -226,11 +228,13 @@ pub fn colliders(scene: &Scene, world: &World) -> Vec<ColliderExpect> {
 }
 
 /// A KHR compound trigger: its node, its owning body, and its member trigger nodes.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CompoundTriggerExpect {
-    pub node: NodeId,
     pub body: Option<BodyId>,
     pub members: Vec<NodeId>,
+    pub node: NodeId,
 }
 
 /// Every compound trigger of the scene.

@@ -48,13 +48,15 @@ pub struct Combined {
 }
 
 /// Combined friction (static and dynamic share the friction mode).
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Friction {
+    #[serde(rename = "dynamic")]
+    pub dynamic_friction: Option<f64>,
     pub mode: Option<Combine>,
     #[serde(rename = "static")]
     pub static_friction: Option<f64>,
-    #[serde(rename = "dynamic")]
-    pub dynamic_friction: Option<f64>,
 }
 
 /// What two colliders' materials give: friction, restitution, and the decisions they rest on.

@@ -36,13 +36,15 @@ impl FrameRule {
 }
 
 /// One attachment frame.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FrameExpect {
-    /// The node whose rest pose defines the frame.
-    pub node: NodeId,
     /// The body the frame moves with; `None`: the world.
     pub body: Option<BodyId>,
     pub body_node: Option<NodeId>,
+    /// The node whose rest pose defines the frame.
+    pub node: NodeId,
     /// The frame relative to its body at rest (world pose when static).
     #[serde(serialize_with = "json::pose")]
     pub relative: Isometry3<f64>,
@@ -52,24 +54,26 @@ pub struct FrameExpect {
 }
 
 /// One limit in canonical form, evaluated at the given poses.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LimitExpect {
+    pub axes: Vec<u8>,
+    pub damping: f64,
     /// Position in the joint's limit list.
     pub index: usize,
     pub kind: DofKind,
-    pub axes: Vec<u8>,
-    pub min: Option<f64>,
     pub max: Option<f64>,
-    /// `None`: a hard limit.
-    pub stiffness: Option<f64>,
-    pub damping: f64,
     pub metric: f64,
-    /// How far the metric is outside `[min, max]`: 0 inside, `metric - max` (> 0) above,
-    /// `metric - min` (< 0) below (`metrics::violation`).
-    pub violation: f64,
+    pub min: Option<f64>,
     /// Per-axis (OMI) only: a later constraint of the same kind limits the same axis, so this
     /// one does not apply ("later constraints override the previous ones").
     pub overridden: bool,
+    /// `None`: a hard limit.
+    pub stiffness: Option<f64>,
+    /// How far the metric is outside `[min, max]`: 0 inside, `metric - max` (> 0) above,
+    /// `metric - min` (< 0) below (`metrics::violation`).
+    pub violation: f64,
 }
 
 /// Whether the axes of each limit are coupled (KHR) or each limited on its own (OMI)
@@ -82,18 +86,20 @@ pub enum Coupling {
 }
 
 /// What an importer must end up with for one joint.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JointExpect {
-    /// The node with the joint extension.
-    pub node: NodeId,
     /// Bodies of frame A and frame B (indices into `bodies`; `None`: the world).
     pub bodies: [Option<BodyId>; 2],
-    pub frames: [FrameExpect; 2],
     pub coupling: Coupling,
-    pub limits: Vec<LimitExpect>,
+    pub decisions: Vec<Decision>,
     pub drives: Vec<Drive>,
     pub enable_collision: bool,
-    pub decisions: Vec<Decision>,
+    pub frames: [FrameExpect; 2],
+    pub limits: Vec<LimitExpect>,
+    /// The node with the joint extension.
+    pub node: NodeId,
 }
 
 /// One attachment frame of a joint under `rule`.

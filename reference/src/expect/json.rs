@@ -30,8 +30,8 @@ pub fn opt_mat3<S: Serializer>(m: &Option<Matrix3<f64>>, s: S) -> Result<S::Ok, 
 
 pub fn pose<S: Serializer>(p: &Isometry3<f64>, s: S) -> Result<S::Ok, S::Error> {
     let mut st = s.serialize_struct("Pose", 2)?;
-    st.serialize_field("translation", &array3(&p.translation.vector))?;
     st.serialize_field("rotation", &xyzw_positive_w(&p.rotation))?;
+    st.serialize_field("translation", &array3(&p.translation.vector))?;
     st.end()
 }
 

@@ -35,33 +35,37 @@ pub use world::{NodePose, World};
 pub use crate::constraints::ConstraintError;
 
 /// Everything a conforming importer must end up with for one scene at given poses.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Expectation {
-    pub profile: Profile,
-    /// Every decision some value below rests on, in catalogue order.
-    pub decisions: Vec<Decision>,
-    /// World poses of the nodes of the default scene, at rest and at the given poses.
-    pub nodes: Vec<NodePose>,
     pub bodies: Vec<BodyExpect>,
     pub colliders: Vec<ColliderExpect>,
     pub compound_triggers: Vec<CompoundTriggerExpect>,
-    pub pairs: Vec<PairExpect>,
-    pub joints: Vec<JointExpect>,
     /// Local TRS of every VRM-constrained node after evaluation at the given poses.
     pub constraints: Vec<ConstrainedNode>,
+    /// Every decision some value of this expectation rests on, in catalogue order.
+    pub decisions: Vec<Decision>,
+    pub joints: Vec<JointExpect>,
+    /// World poses of the nodes of the default scene, at rest and at the given poses.
+    pub nodes: Vec<NodePose>,
+    pub pairs: Vec<PairExpect>,
+    pub profile: Profile,
 }
 
 /// One constrained node's local TRS after constraint evaluation.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConstrainedNode {
+    pub decisions: Vec<Decision>,
     pub node: NodeId,
-    #[serde(serialize_with = "json::vec3")]
-    pub translation: Vector3<f64>,
     #[serde(serialize_with = "json::quat")]
     pub rotation: UnitQuaternion<f64>,
     #[serde(serialize_with = "json::vec3")]
     pub scale: Vector3<f64>,
-    pub decisions: Vec<Decision>,
+    #[serde(serialize_with = "json::vec3")]
+    pub translation: Vector3<f64>,
 }
 
 /// The decisions VRM constraint outputs rest on.

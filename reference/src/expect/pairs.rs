@@ -16,28 +16,30 @@ use super::combine::{self, Combined, Friction};
 use super::filter;
 
 /// What an importer must end up with for one pair of colliders.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PairExpect {
-    /// Collider indices, `a < b`.
-    pub colliders: [usize; 2],
-    pub nodes: [NodeId; 2],
-    pub bodies: [Option<BodyId>; 2],
-    pub friction: Friction,
-    pub restitution: Combined,
     /// `allows(a, b)`: a's filter lists admit b's systems.
     pub allows_ab: bool,
     pub allows_ba: bool,
+    pub bodies: [Option<BodyId>; 2],
     /// The filters let the pair collide (both directions).
     pub collide: bool,
-    /// Either side is a trigger.
-    pub trigger: bool,
-    /// The joint node that joins the two bodies without `enableCollision`, if any.
-    pub joined_by: Option<NodeId>,
+    /// Collider indices, `a < b`.
+    pub colliders: [usize; 2],
     /// The pair generates contacts.
     pub contact: bool,
+    pub decisions: Vec<Decision>,
+    pub friction: Friction,
+    /// The joint node that joins the two bodies without `enableCollision`, if any.
+    pub joined_by: Option<NodeId>,
+    pub nodes: [NodeId; 2],
     /// The pair generates overlap events (a trigger the filters let collide).
     pub overlap: bool,
-    pub decisions: Vec<Decision>,
+    pub restitution: Combined,
+    /// Either side is a trigger.
+    pub trigger: bool,
 }
 
 /// The joint (by node) that joins bodies at nodes `p` and `q` (`None`: the world) and disables

@@ -91,14 +91,16 @@ impl World {
 }
 
 /// One node's world pose at rest and at the given poses.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NodePose {
-    pub node: NodeId,
     pub name: Option<String>,
-    #[serde(serialize_with = "json::pose")]
-    pub rest: Isometry3<f64>,
+    pub node: NodeId,
     #[serde(serialize_with = "json::pose")]
     pub posed: Isometry3<f64>,
+    #[serde(serialize_with = "json::pose")]
+    pub rest: Isometry3<f64>,
 }
 
 /// World poses of every node of the default scene.
