@@ -607,7 +607,7 @@ mod tests {
         let g = build(&joint(ball(), vec![coasting.clone()]), &centred, &masses())
             .expect("a ball joint");
         assert!(g.motor(JointAxis::AngY).is_none(), "{:?}", g.motor_axes);
-        let at_rest = spin(g.clone());
+        let at_rest = spin(g);
         assert!(at_rest < 1e-6, "{at_rest}");
         // Rapier's own reading of stiffness 0 and damping 0: a rigid motor at the target.
         let mut rigid = g;
