@@ -36,6 +36,18 @@
 //! they share a mode and have no force limit, else not supported). A drive on an axis of a
 //! coupled group is not supported (Rapier ignores coupled angular motors and drives the
 //! distance for coupled linear ones).
+//!
+//! A motor with no position term and no damping gets no Rapier motor at all: its KHR force
+//! `k (x* - x) + c (v* - v)` is 0 whatever its velocity target, but Rapier reads stiffness and
+//! damping 0 as an infinitely stiff velocity motor (`MotorModel::combine_coefficients` gives
+//! the constraint force mixing `inv(dt² k + dt c)`, and `inv(0)` is 0: a hard velocity row at
+//! the target, with unbounded impulse): it turns the axis at the target whatever the load, and
+//! two rigid rows fight where a hard limit bounds the same axis (`khr/gen/body/01304`: two such
+//! drives of `velocityTarget` -0.9 rad/s on one-axis limits of a body also ball-locked to the
+//! world; the lock ended 0.61 m off, 2e-6 m without the motors; test
+//! `a_drive_without_position_term_or_damping_is_no_motor`).
+//! A drive on a locked axis is built, and Rapier ignores it (it drops `motor_axes` that are
+//! locked): a hard lock holds against any drive, as the spec's infinite limit stiffness says.
 
 use std::f64::consts::PI;
 
@@ -266,6 +278,9 @@ pub(super) fn build(
     }
 
     for (axis, motor) in merged_drives(&joint.drives)? {
+        if motor.exerts_nothing() {
+            continue;
+        }
         if g.coupled_axes.intersects(JointAxesMask::from(axis)) {
             return Err(unsupported(format!(
                 "a drive on {axis:?} of a coupled limit (Rapier drives a coupled group as one)"
@@ -301,6 +316,15 @@ struct Motor {
     position: f64,
     damping: f64,
     velocity: f64,
+}
+
+impl Motor {
+    /// No position term and no damping: the drive force `k (x* - x) + c (v* - v)` is 0 (see
+    /// the module doc for why this must not become a Rapier motor). Exact zeros: the
+    /// coefficients are authored values (or sums of them), not computed ones.
+    fn exerts_nothing(&self) -> bool {
+        self.stiffness == 0.0 && self.damping == 0.0
+    }
 }
 
 /// The drives as one motor per degree of freedom. Drives on one axis add up:
@@ -537,6 +561,68 @@ mod tests {
             built(LimitSet::Coupled(vec![l, hard])),
             Err(ImplError::NotSupported(_))
         ));
+    }
+
+    /// khr/gen/body/01304's drives: `velocityTarget` -0.9 rad/s about y, stiffness 390 without
+    /// a position target, no damping; the KHR force `390 (none) + 0 (-0.9 - v)` is 0. A body of
+    /// moments 0.1 held by a ball lock at its centre, gravity off, 30 steps of 1/60 s: Rapier's
+    /// reading of such a motor (stiffness 0, damping 0) spins it at 0.9 rad/s; the adapter's
+    /// joint, with no motor, leaves it at rest. If the first half fails, upstream changed
+    /// `MotorModel::combine_coefficients`: revisit the module doc.
+    #[test]
+    fn a_drive_without_position_term_or_damping_is_no_motor() {
+        use rapier3d::math::Vector;
+        use rapier3d::prelude::{MassProperties, PhysicsWorld, RigidBodyBuilder};
+        let spin = |g: GenericJoint| -> f32 {
+            let mut world = PhysicsWorld::new();
+            world.gravity = Vector::ZERO;
+            let fixed = world.bodies.insert(RigidBodyBuilder::fixed());
+            let body = world
+                .bodies
+                .insert(RigidBodyBuilder::dynamic().additional_mass_properties(
+                    MassProperties::new(Vector::ZERO, 1.0, Vector::splat(0.1)),
+                ));
+            world.impulse_joints.insert(fixed, body, g, true);
+            world.integration_parameters.dt = 1.0 / 60.0;
+            for _ in 0..30 {
+                world.step();
+            }
+            world.bodies[body].angvel().length()
+        };
+        let coasting = Drive {
+            kind: DofKind::Angular,
+            mode: DriveMode::Acceleration,
+            axis: 1,
+            max_force: None,
+            position_target: None,
+            velocity_target: Some(-0.9),
+            stiffness: 390.0,
+            damping: 0.0,
+        };
+        let ball = || LimitSet::Coupled(vec![limit(DofKind::Linear, &[0, 1, 2], None, Some(0.0))]);
+        let centred = JointFrames {
+            local: [Isometry3::identity(); 2],
+            world_rotation_a: UnitQuaternion::identity(),
+        };
+        let g = build(&joint(ball(), vec![coasting.clone()]), &centred, &masses())
+            .expect("a ball joint");
+        assert!(g.motor(JointAxis::AngY).is_none(), "{:?}", g.motor_axes);
+        let at_rest = spin(g);
+        assert!(at_rest < 1e-6, "{at_rest}");
+        // Rapier's own reading of stiffness 0 and damping 0: a rigid motor at the target.
+        let mut rigid = g;
+        rigid.set_motor(JointAxis::AngY, 0.0, -0.9, 0.0, 0.0);
+        rigid.set_motor_model(JointAxis::AngY, MotorModel::AccelerationBased);
+        let driven = spin(rigid);
+        assert!((driven - 0.9).abs() < 0.01, "{driven}");
+        // With damping the drive exerts a force: it stays a motor (k 0, c 2 towards -0.9).
+        let damped = Drive {
+            damping: 2.0,
+            ..coasting
+        };
+        let g = build(&joint(ball(), vec![damped]), &centred, &masses()).expect("a ball joint");
+        let m = g.motor(JointAxis::AngY).expect("a motor on y");
+        assert_eq!((m.stiffness, m.damping, m.target_vel), (0.0, 2.0, -0.9));
     }
 
     #[test]
