@@ -5,10 +5,11 @@
 //! missing path, an unreadable file or folder). I/O problems are reported on stderr and the other
 //! files are still validated, so one bad argument does not hide the rest.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 
 use reference::issue::{Issue, Severity};
 use reference::profile::Profile;
@@ -90,17 +91,17 @@ struct JsonReport<'a> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut io_problem = false;
-    let mut files = Vec::new();
-    for path in &args.paths {
-        if let Err(e) = collect(path, &mut files) {
-            eprintln!("physics-cts: error: {e}");
-            io_problem = true;
+    let (files, outcomes) = read_all(args.profile, |found| {
+        for path in &args.paths {
+            if let Err(e) = collect(path, found) {
+                eprintln!("physics-cts: error: {e}");
+                io_problem = true;
+            }
         }
-    }
-    dedup_keep_first(&mut files);
+    });
 
     let mut reports = Vec::with_capacity(files.len());
-    for (file, result) in files.iter().zip(read_all(&files, args.profile)) {
+    for (file, result) in files.iter().zip(outcomes) {
         match result {
             Ok((profile, issues)) => reports.push(FileReport {
                 path: file.display().to_string(),
@@ -149,30 +150,50 @@ fn read_one(file: &Path, forced: Option<Profile>) -> Outcome {
     reference::read_path(file, forced).map(|reading| (reading.profile, reading.issues))
 }
 
-/// Read every file, on as many threads as there are cores; the results keep the order of
-/// `files`, so the output does not depend on scheduling.
-fn read_all(files: &[PathBuf], forced: Option<Profile>) -> Vec<Outcome> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(files.len());
+/// The files `search` finds (each once, where first found: a file named directly and through
+/// its folder is read once) and their outcomes, read on
+/// as many threads as there are cores while the search goes on (the folder walk is a few
+/// percent of a run); the outcomes keep the order of the files, so the output does not depend
+/// on scheduling.
+fn read_all(
+    forced: Option<Profile>,
+    search: impl FnOnce(&mut dyn FnMut(PathBuf)),
+) -> (Vec<PathBuf>, Vec<Outcome>) {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut files = Vec::new();
+    let mut seen = HashSet::new();
     if threads <= 1 {
-        return files.iter().map(|f| read_one(f, forced)).collect();
+        search(&mut |file| {
+            if seen.insert(file.clone()) {
+                files.push(file);
+            }
+        });
+        let outcomes = files.iter().map(|f| read_one(f, forced)).collect();
+        return (files, outcomes);
     }
-    let next = AtomicUsize::new(0);
+    let (send, receive) = mpsc::channel::<(usize, PathBuf)>();
+    let receive = Mutex::new(receive);
     let mut results: Vec<_> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(file) = files.get(i) else { break };
-                        done.push((i, read_one(file, forced)));
+                    // The lock is released before reading: it only hands out the next file.
+                    while let Ok(Ok((i, file))) = receive.lock().map(|r| r.recv()) {
+                        done.push((i, read_one(&file, forced)));
                     }
                     done
                 })
             })
             .collect();
+        search(&mut |file| {
+            if seen.insert(file.clone()) {
+                // A worker gone (it panicked) is reported when joined.
+                let _ = send.send((files.len(), file.clone()));
+                files.push(file);
+            }
+        });
+        drop(send);
         workers
             .into_iter()
             .flat_map(|w| match w.join() {
@@ -183,7 +204,7 @@ fn read_all(files: &[PathBuf], forced: Option<Profile>) -> Vec<Outcome> {
             .collect()
     });
     results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
+    (files, results.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Compiler-style lines. An issue on the whole document (empty pointer) has no pointer column.
@@ -228,13 +249,16 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 
 /// A path named on the command line: a file is validated whatever its extension; a folder is
 /// searched recursively for `.gltf` and `.glb` files, in sorted order.
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn collect(path: &Path, found: &mut dyn FnMut(PathBuf)) -> Result<(), String> {
     let meta =
         std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if meta.is_dir() {
-        let before = out.len();
-        walk(path, out)?;
-        if out.len() == before {
+        let mut count = 0;
+        walk(path, &mut |file| {
+            count += 1;
+            found(file);
+        })?;
+        if count == 0 {
             eprintln!(
                 "physics-cts: note: no .gltf or .glb file under {}",
                 path.display()
@@ -242,14 +266,14 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
         }
         Ok(())
     } else {
-        out.push(path.to_path_buf());
+        found(path.to_path_buf());
         Ok(())
     }
 }
 
 /// Recursive folder search. Symbolic links to files are followed; links to folders are not
 /// (they could form a loop).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn walk(dir: &Path, found: &mut dyn FnMut(PathBuf)) -> Result<(), String> {
     let err = |e: std::io::Error| format!("cannot read folder {}: {e}", dir.display());
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(err)? {
@@ -268,9 +292,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     entries.sort();
     for (path, is_dir) in entries {
         if is_dir {
-            walk(&path, out)?;
+            walk(&path, found)?;
         } else {
-            out.push(path);
+            found(path);
         }
     }
     Ok(())
@@ -280,12 +304,6 @@ fn is_gltf(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
-}
-
-/// A file named twice (directly and through its folder) is validated once, where first met.
-fn dedup_keep_first(files: &mut Vec<PathBuf>) {
-    let mut seen = std::collections::HashSet::new();
-    files.retain(|f| seen.insert(f.clone()));
 }
 
 #[cfg(test)]
