@@ -19,10 +19,14 @@ const IN_PLACE: u32 = u32::MAX;
 /// A position or length on a tape. Items hold them as `u32` (an item is 20 bytes, not 56:
 /// the tape of a case's expectation has thousands of items, and the smaller ones made a whole
 /// valid case about 3% faster), so a tape holds less than 4 GiB of text and 4 Gi items. The
-/// generator's documents are far smaller (a file is at most `MAX_FILE_SIZE`, 512 MiB); a
-/// larger value saturates (its text would be wrong, never a panic).
+/// generator's documents are far smaller (a file is at most `MAX_FILE_SIZE`, 512 MiB). A tape
+/// that outgrew that is a bug in the program, never input: it stops rather than write wrong
+/// text (a saturated position would also read as [`IN_PLACE`]).
 fn pos(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
+    match u32::try_from(n) {
+        Ok(p) if p != IN_PLACE => p,
+        _ => panic!("a canonical tape outgrew 4 GiB ({n})"),
+    }
 }
 
 /// One entry of a tape, in document order (a container before its members).
