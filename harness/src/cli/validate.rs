@@ -173,7 +173,7 @@ fn read_all(
     }
     let (send, receive) = mpsc::channel::<(usize, PathBuf)>();
     let receive = Mutex::new(receive);
-    let mut results: Vec<_> = std::thread::scope(|scope| {
+    let mut results: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -203,8 +203,20 @@ fn read_all(
             })
             .collect()
     });
-    results.sort_by_key(|(i, _)| *i);
-    (files, results.into_iter().map(|(_, r)| r).collect())
+    // Each file's outcome at its index; one missing would shift every later report onto the
+    // wrong file, so it stops the run instead (only a reader thread that died can cause it,
+    // and its panic is raised above).
+    let mut slots: Vec<Option<Outcome>> = files.iter().map(|_| None).collect();
+    for (i, outcome) in results.drain(..) {
+        if let Some(slot) = slots.get_mut(i) {
+            *slot = Some(outcome);
+        }
+    }
+    let outcomes = slots
+        .into_iter()
+        .map(|slot| slot.unwrap_or_else(|| panic!("a file was handed out and never read")))
+        .collect();
+    (files, outcomes)
 }
 
 /// Compiler-style lines. An issue on the whole document (empty pointer) has no pointer column.
