@@ -297,6 +297,10 @@ mod tests {
                 }
             }
         }
+        let mut sorted = KNOWN.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), KNOWN.len(), "a name listed twice");
         assert_eq!(known(""), None);
         assert_eq!(known("\u{e9}"), None);
     }
