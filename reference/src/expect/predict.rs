@@ -129,6 +129,44 @@ impl Oscillator {
     }
 }
 
+/// The spring and the damper of a KHR drive, whose force is `k (x* - x) + c (v* - v)` (seed
+/// 002). A drive "drives to either a target position, velocity, or both": without
+/// `positionTarget` there is no spring term (`k = 0`, whatever `stiffness` says), and without
+/// `velocityTarget` the damper still acts, toward zero relative velocity (`v* = 0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DriveTerms {
+    pub stiffness: f64,
+    pub position: f64,
+    pub damping: f64,
+    pub velocity: f64,
+}
+
+impl DriveTerms {
+    pub fn of(
+        stiffness: f64,
+        damping: f64,
+        position_target: Option<f64>,
+        velocity_target: Option<f64>,
+    ) -> DriveTerms {
+        let (stiffness, position) = match position_target {
+            Some(x) => (stiffness, x),
+            None => (0.0, 0.0),
+        };
+        DriveTerms {
+            stiffness,
+            position,
+            damping,
+            velocity: velocity_target.unwrap_or(0.0),
+        }
+    }
+
+    /// No spring term and no damper: the drive exerts no force, whatever the motion. Exact
+    /// zeros: the coefficients are authored values, not computed ones.
+    pub fn exert_nothing(&self) -> bool {
+        self.stiffness == 0.0 && self.damping == 0.0
+    }
+}
+
 /// The resting position of a drive's degree of freedom under a constant external generalised
 /// force `load` (N, or N m; e.g. `-m g` on a vertical slider), where the spring force
 /// `k (x_target - x)` (scaled by the effective mass `m` in acceleration mode) balances it:
@@ -169,6 +207,36 @@ mod tests {
     use proptest::prelude::*;
 
     const G: f64 = 9.81;
+
+    /// Absent targets: a velocity-only drive (stiffness 390, no position target, as in
+    /// khr/gen/body/01304) has no spring; with damping 0 it exerts nothing. A position-only
+    /// drive keeps its damper, toward rest.
+    #[test]
+    fn drive_terms_of_absent_targets() {
+        let velocity_only = DriveTerms::of(390.0, 0.0, None, Some(-0.9));
+        assert_eq!(
+            velocity_only,
+            DriveTerms {
+                stiffness: 0.0,
+                position: 0.0,
+                damping: 0.0,
+                velocity: -0.9
+            }
+        );
+        assert!(velocity_only.exert_nothing());
+        let position_only = DriveTerms::of(10.0, 4.0, Some(1.5), None);
+        assert_eq!(
+            position_only,
+            DriveTerms {
+                stiffness: 10.0,
+                position: 1.5,
+                damping: 4.0,
+                velocity: 0.0
+            }
+        );
+        assert!(!position_only.exert_nothing());
+        assert!(!DriveTerms::of(0.0, 2.0, None, Some(1.0)).exert_nothing());
+    }
 
     /// The soft limit of the `soft-return` scenes: k = 100, c = 20 on 1 kg gives
     /// omega = sqrt(100 / 1) = 10, zeta = 20 / (2 sqrt(100 * 1)) = 1 (critical); on 2 kg

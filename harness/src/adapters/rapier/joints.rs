@@ -31,8 +31,9 @@
 //!
 //! Drives are Rapier motors: `force` mode -> `MotorModel::ForceBased`, `acceleration` ->
 //! `MotorModel::AccelerationBased` (the force scaled by the effective mass, as the spec says);
-//! a missing position target means no position term (stiffness 0), a missing velocity target is
-//! 0; a missing `maxForce` is unlimited. Drives on one axis add up into one motor (exact when
+//! the spring and damper of each drive are the reference's (`predict::DriveTerms`: a missing
+//! position target means no spring term, a missing velocity target is 0); a missing `maxForce`
+//! is unlimited. Drives on one axis add up into one motor (exact when
 //! they share a mode and have no force limit, else not supported). A drive on an axis of a
 //! coupled group is not supported (Rapier ignores coupled angular motors and drives the
 //! distance for coupled linear ones).
@@ -54,7 +55,7 @@ use std::f64::consts::PI;
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 use rapier3d::dynamics::{GenericJoint, JointAxesMask, JointAxis, MotorModel, SpringCoefficients};
 
-use ::reference::expect::predict::Oscillator;
+use ::reference::expect::predict::{DriveTerms, Oscillator};
 use ::reference::scene::{DofKind, Drive, DriveMode, Joint, Limit, LimitSet};
 
 use super::convert;
@@ -278,7 +279,8 @@ pub(super) fn build(
     }
 
     for (axis, motor) in merged_drives(&joint.drives)? {
-        if motor.exerts_nothing() {
+        // No force at all must not become a Rapier motor (see the module doc).
+        if motor.terms.exert_nothing() {
             continue;
         }
         if g.coupled_axes.intersects(JointAxesMask::from(axis)) {
@@ -288,10 +290,10 @@ pub(super) fn build(
         }
         g.set_motor(
             axis,
-            convert::real(motor.position, "positionTarget")?,
-            convert::real(motor.velocity, "velocityTarget")?,
-            convert::real(motor.stiffness, "drive stiffness")?,
-            convert::real(motor.damping, "drive damping")?,
+            convert::real(motor.terms.position, "positionTarget")?,
+            convert::real(motor.terms.velocity, "velocityTarget")?,
+            convert::real(motor.terms.stiffness, "drive stiffness")?,
+            convert::real(motor.terms.damping, "drive damping")?,
         );
         g.set_motor_model(
             axis,
@@ -312,19 +314,8 @@ pub(super) fn build(
 struct Motor {
     mode: DriveMode,
     max_force: Option<f64>,
-    stiffness: f64,
-    position: f64,
-    damping: f64,
-    velocity: f64,
-}
-
-impl Motor {
-    /// No position term and no damping: the drive force `k (x* - x) + c (v* - v)` is 0 (see
-    /// the module doc for why this must not become a Rapier motor). Exact zeros: the
-    /// coefficients are authored values (or sums of them), not computed ones.
-    fn exerts_nothing(&self) -> bool {
-        self.stiffness == 0.0 && self.damping == 0.0
-    }
+    /// The summed spring and damper.
+    terms: DriveTerms,
 }
 
 /// The drives as one motor per degree of freedom. Drives on one axis add up:
@@ -335,18 +326,10 @@ fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError>
     let mut motors: Vec<(JointAxis, Motor, usize)> = Vec::new();
     for d in drives {
         let axis = dof(d.kind, d.axis)?;
-        // No position target: no position term.
-        let (k, x) = match d.position_target {
-            Some(x) => (d.stiffness, x),
-            None => (0.0, 0.0),
-        };
         let one = Motor {
             mode: d.mode,
             max_force: d.max_force,
-            stiffness: k,
-            position: x,
-            damping: d.damping,
-            velocity: d.velocity_target.unwrap_or(0.0),
+            terms: DriveTerms::of(d.stiffness, d.damping, d.position_target, d.velocity_target),
         };
         match motors.iter_mut().find(|(a, _, _)| *a == axis) {
             None => motors.push((axis, one, 1)),
@@ -363,10 +346,11 @@ fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError>
                         0.0
                     }
                 };
-                m.position = weighted(m.position, m.stiffness, one.position, one.stiffness);
-                m.velocity = weighted(m.velocity, m.damping, one.velocity, one.damping);
-                m.stiffness += one.stiffness;
-                m.damping += one.damping;
+                let (sum, add) = (&mut m.terms, one.terms);
+                sum.position = weighted(sum.position, sum.stiffness, add.position, add.stiffness);
+                sum.velocity = weighted(sum.velocity, sum.damping, add.velocity, add.damping);
+                sum.stiffness += add.stiffness;
+                sum.damping += add.damping;
                 *n += 1;
             }
         }
@@ -665,7 +649,11 @@ mod tests {
         let m = merged_drives(&[a.clone(), a.clone()]).expect("merged");
         assert_eq!(m.len(), 1);
         assert_eq!(
-            (m[0].1.stiffness, m[0].1.position, m[0].1.damping),
+            (
+                m[0].1.terms.stiffness,
+                m[0].1.terms.position,
+                m[0].1.terms.damping
+            ),
             (40.0, 0.5, 6.0)
         );
         let mut p = a.clone();
@@ -674,9 +662,10 @@ mod tests {
         let mut v = a.clone();
         (v.position_target, v.velocity_target, v.damping) = (None, Some(2.0), 4.0);
         let m = merged_drives(&[p, v]).expect("merged");
-        assert_eq!((m[0].1.stiffness, m[0].1.position), (10.0, 1.0));
+        assert_eq!((m[0].1.terms.stiffness, m[0].1.terms.position), (10.0, 1.0));
         assert!(
-            (m[0].1.damping - 7.0).abs() < 1e-12 && (m[0].1.velocity - 8.0 / 7.0).abs() < 1e-12
+            (m[0].1.terms.damping - 7.0).abs() < 1e-12
+                && (m[0].1.terms.velocity - 8.0 / 7.0).abs() < 1e-12
         );
         // Force-limited or mixed-mode drives on one axis are refused.
         let limited = drive(DofKind::Linear, 1, DriveMode::Force);
