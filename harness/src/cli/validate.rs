@@ -151,10 +151,9 @@ fn read_one(file: &Path, forced: Option<Profile>) -> Outcome {
 }
 
 /// The files `search` finds (each once, where first found: a file named directly and through
-/// its folder is read once) and their outcomes, read on
-/// as many threads as there are cores while the search goes on (the folder walk is a few
-/// percent of a run); the outcomes keep the order of the files, so the output does not depend
-/// on scheduling.
+/// its folder is read once) and their outcomes, read on as many threads as there are cores
+/// while the search goes on (the folder walk is a few percent of a run). The outcomes keep the
+/// order of the files, so the output does not depend on scheduling.
 fn read_all(
     forced: Option<Profile>,
     search: impl FnOnce(&mut dyn FnMut(PathBuf)),
