@@ -15,7 +15,7 @@ use divan::counter::ItemsCount;
 use nalgebra::{UnitQuaternion, Vector3};
 use reference::constraints::{self, Evaluator};
 use reference::profile::Profile;
-use reference::scene::{ConstraintKind, Node, NodeConstraint, Scene, Space, Trs};
+use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs};
 
 fn main() {
     divan::main();
@@ -26,20 +26,6 @@ fn trs(t: [f64; 3], axis: Vector3<f64>, angle: f64, s: f64) -> Trs {
         translation: Vector3::from(t),
         rotation: UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_normalize(axis), angle),
         scale: Vector3::new(s, s, s),
-    }
-}
-
-fn node(parent: Option<usize>, rest: Trs) -> Node {
-    Node {
-        name: None,
-        parent,
-        children: Vec::new(),
-        rest,
-        from_matrix: false,
-        mesh: None,
-        has_camera: false,
-        other_extensions: Vec::new(),
-        in_scene: true,
     }
 }
 
@@ -61,27 +47,27 @@ fn kind(name: &str) -> ConstraintKind {
 
 /// Parents 0 and 1 (rotated, scaled), source 2 under 0, destination 3 under 1.
 fn single(name: &str) -> (Scene, Vec<Trs>) {
-    let nodes = vec![
-        node(
-            None,
-            trs([0.0, 1.0, 0.0], Vector3::new(1.0, 2.0, 3.0), 0.4, 1.5),
-        ),
-        node(
-            None,
-            trs([1.0, 0.0, 2.0], Vector3::new(-1.0, 0.5, 0.2), 1.1, 0.8),
-        ),
-        node(
-            Some(0),
-            trs([0.3, 0.2, 1.0], Vector3::new(0.0, 1.0, 1.0), 0.2, 1.0),
-        ),
-        node(
-            Some(1),
-            trs([0.0, 0.5, 0.0], Vector3::new(1.0, 0.0, 0.0), 0.7, 1.0),
-        ),
-    ];
-    let mut scene = Scene::new(Profile::VrmcConstraintsDraft, nodes, vec![0, 1]);
-    scene.nodes[0].children = vec![2];
-    scene.nodes[1].children = vec![3];
+    let mut scene = Scene::from_parents(
+        Profile::VrmcConstraintsDraft,
+        &[
+            (
+                None,
+                trs([0.0, 1.0, 0.0], Vector3::new(1.0, 2.0, 3.0), 0.4, 1.5),
+            ),
+            (
+                None,
+                trs([1.0, 0.0, 2.0], Vector3::new(-1.0, 0.5, 0.2), 1.1, 0.8),
+            ),
+            (
+                Some(0),
+                trs([0.3, 0.2, 1.0], Vector3::new(0.0, 1.0, 1.0), 0.2, 1.0),
+            ),
+            (
+                Some(1),
+                trs([0.0, 0.5, 0.0], Vector3::new(1.0, 0.0, 0.0), 0.7, 1.0),
+            ),
+        ],
+    );
     scene.constraints = vec![NodeConstraint {
         node: 3,
         source: 2,
@@ -119,15 +105,15 @@ fn prepared(bencher: Bencher, name: &str) {
 #[divan::bench]
 fn chain_64(bencher: Bencher) {
     const N: usize = 64;
-    let nodes: Vec<Node> = (0..=N)
+    let nodes: Vec<(Option<usize>, Trs)> = (0..=N)
         .map(|i| {
-            node(
+            (
                 None,
                 trs([i as f64, 0.0, 1.0], Vector3::y(), 0.1 * i as f64, 1.0),
             )
         })
         .collect();
-    let mut scene = Scene::new(Profile::VrmcConstraintsDraft, nodes, (0..=N).collect());
+    let mut scene = Scene::from_parents(Profile::VrmcConstraintsDraft, &nodes);
     scene.constraints = (0..N)
         .rev()
         .map(|i| NodeConstraint {
