@@ -419,8 +419,9 @@ impl Scene {
     }
 
     /// A scene over nodes given as `(parent, rest transform)`, in the scene (no name, mesh or
-    /// extension): children and roots follow from the parents. A parent index out of range
-    /// leaves the node without a parent entry's child link (the forest check would flag it).
+    /// extension): children and roots follow from the parents. For tests and benches: readers
+    /// check the hierarchy, this does not. A parent index out of range is kept as given, with
+    /// no child link; world transforms treat it as the world.
     pub fn from_parents(profile: Profile, nodes: &[(Option<NodeId>, Trs)]) -> Scene {
         let mut list: Vec<Node> = nodes
             .iter()
@@ -501,7 +502,7 @@ impl Scene {
             while let Some(parent) = chain
                 .last()
                 .and_then(|&n| self.nodes[n].parent)
-                .filter(|&p| world[p].is_none())
+                .filter(|&p| world.get(p).is_some_and(Option::is_none))
             {
                 if chain.len() > self.nodes.len() {
                     break; // cannot happen after the forest check; never loop forever
@@ -514,7 +515,7 @@ impl Scene {
                 }
                 let parent = self.nodes[n]
                     .parent
-                    .and_then(|p| world[p])
+                    .and_then(|p| world.get(p).copied().flatten())
                     .unwrap_or_else(Matrix4::identity);
                 world[n] = Some(parent * locals[n]);
             }
@@ -548,6 +549,14 @@ mod tests {
         assert_eq!(s.nodes[0].children, vec![1, 2]);
         assert!(s.nodes[3].children.is_empty());
         assert_eq!(s.nodes[4].parent, Some(9));
+        // A missing parent counts as the world: node 4's world transform is its own.
+        let moved = Trs {
+            translation: Vector3::new(1.0, 2.0, 3.0),
+            ..t
+        };
+        let mut s = s;
+        s.nodes[4].rest = moved;
+        assert_eq!(s.rest_world()[4], moved.matrix());
         let c = Scene::chain(Profile::Khr2024Draft, &[t, t, t]);
         assert_eq!(c.roots, vec![0]);
         assert_eq!(
