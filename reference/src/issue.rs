@@ -427,7 +427,8 @@ pub fn escape_token(token: &str) -> String {
 
 /// Append a reference token (a key or an index) to a JSON pointer. Pointers are built for
 /// every element a reader visits, so this allocates once, escapes only when needed, and writes
-/// without the formatting machinery (a tenth of a validation went to `write!` here).
+/// without the formatting machinery (`write!` here was 6% of a validation's instructions:
+/// callgrind over the validate bench's folder, session 5).
 pub fn push_pointer(pointer: &str, token: impl Token) -> String {
     let mut out = String::with_capacity(pointer.len() + 16);
     out.push_str(pointer);

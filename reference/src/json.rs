@@ -2,8 +2,8 @@
 //! `serde_json::Value` (the crate builds without `preserve_order`, so objects iterate in sorted
 //! key order, and a duplicate key keeps its last value), but an object is one sorted slice of
 //! entries instead of a `BTreeMap` (whose leaf node is some 600 bytes even for two keys).
-//! Parsing a 6 KB scene into `serde_json::Value`, looking values up in it and dropping it was
-//! close to half of a validation.
+//! Parsing a scene into `serde_json::Value` was about 30% of a validation's CPU, with its drop
+//! on top (perf, session 3; BENCHMARKS.md, Validation throughput).
 //!
 //! Everything serde sees is the same as with `serde_json::Value`: the tree is parsed by
 //! serde_json's own tokenizer (same syntax errors, numbers kept as [`Number`] so `1.0` is not
@@ -74,7 +74,8 @@ impl Map {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        // Most objects have a handful of keys: a linear scan beats the binary search there.
+        // Most objects have a handful of keys: a linear scan there (the bound of 8 is a guess,
+        // not measured).
         if self.entries.len() <= 8 {
             self.entries
                 .iter()

@@ -1,8 +1,8 @@
 //! A direct parser for the JSON that documents are made of, straight into [`Value`]. Building
 //! the tree through serde_json's tokenizer and serde's visitor calls was a third of a
 //! validation; reading the bytes directly lets known keys be found before any UTF-8 check and
-//! containers be allocated at their exact size: 16.6-17.6 against 27.5-28.7 µs per file of the
-//! validate bench's folder (both with the shared key names, mimalloc, best of 20 passes).
+//! containers be allocated at their exact size (figures in BENCHMARKS.md, Validation
+//! throughput).
 //!
 //! It only ever returns what serde_json would: on any input it is not sure of (a syntax error,
 //! a control character or a surrogate escape in a string, an integer of 20 digits or more, a
