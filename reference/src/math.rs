@@ -149,7 +149,7 @@ mod tests {
     fn shear_and_mirror_take_the_iterative_path() {
         // Shear: columns (1, 0, 0) and (1, 1, 0)/sqrt 2 have dot 0.707 > tolerance.
         let shear = Matrix3::new(1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
-        assert!(closed_form_rotation(&shear).is_none());
+        assert!(closed_form_rotation(&unit_columns(&shear)).is_none());
         // Mirror in x: (-1, 0, 0) x (0, 1, 0) = (0, 0, -1), opposite to z.
         let mirror = Matrix3::from_diagonal(&Vector3::new(-1.0, 1.0, 1.0));
         assert!(closed_form_rotation(&mirror).is_none());

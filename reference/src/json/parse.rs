@@ -421,5 +421,25 @@ mod tests {
                 prop_assert_eq!(fast.to_bits(), full.to_bits(), "{}", text);
             }
         }
+
+        /// Decimals inside the exact path's bounds (at most 15 digits, so below 2^53, and a
+        /// power of ten of at most 22 either way) do take it, with the full parse's bits.
+        #[test]
+        fn short_decimals_take_the_exact_path(
+            int in "(0|[1-9][0-9]{0,7})",
+            fraction in "[0-9]{0,7}",
+            exponent in prop_oneof![Just(String::new()), "[+-]?(1[0-5]|[0-9])"],
+        ) {
+            let mut text = int.clone();
+            if !fraction.is_empty() {
+                text = format!("{text}.{fraction}");
+            }
+            if !exponent.is_empty() {
+                text = format!("{text}e{exponent}");
+            }
+            let full: f64 = text.parse().expect("a decimal");
+            let fast = super::exact_float(int.as_bytes(), fraction.as_bytes(), exponent.as_bytes());
+            prop_assert_eq!(fast.map(f64::to_bits), Some(full.to_bits()), "{}", text);
+        }
     }
 }
