@@ -7,8 +7,8 @@
 //! does, never a trajectory (engines differ by design):
 //! - static bodies and static colliders never move (`still`);
 //! - hard joint limits that hold at rest hold over the whole run (`limit`); left out: a limit
-//!   the rest pose violates by more than float noise ([`REST_VIOLATION_NOISE`]; how an engine
-//!   brings it back is a trajectory), and the limits of bodies torn between a moving anchor and
+//!   the rest pose violates by more than float noise
+//!   ([`reference::metrics::REST_VIOLATION_NOISE`]; how an engine brings it back is a trajectory), and the limits of bodies torn between a moving anchor and
 //!   another anchor (no engine can keep them);
 //! - pairs the reference says never make contact (filters [D-FILTER], joints without
 //!   `enableCollision`) never do (`no_contact`);
@@ -25,6 +25,7 @@
 
 use reference::Reading;
 use reference::expect::Expectation;
+use reference::metrics::holds_at_rest;
 use reference::scene::{BodyKind, DofKind, MassValue};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -37,27 +38,6 @@ pub const DT: f64 = 1.0 / 60.0;
 pub const STEPS: u32 = 120;
 /// Window of the free-fall check: the first half second, before anything can land.
 pub const FALL_STEPS: u32 = 30;
-/// Largest rest-pose violation of a hard limit (m or rad) that still counts as the rest pose
-/// holding the limit, so the limit gets a `limit` check.
-///
-/// Why not `== 0.0`: a limit whose bound is the rest metric (a lock, a range ending at the rest
-/// angle) is violated at rest by the rounding of the frame poses composed along the node
-/// hierarchy, a few ulps (2.2e-16 relative) of the scene's coordinates, so up to about 1e-13
-/// in scenes of tens of metres; whether it comes out 0.0 or 1e-13 depends on the order of
-/// float operations in `reference::math`, and an exact-zero rule let that noise decide
-/// whether a limit is checked (`omi/gen/shape/01433` gained a check when `rotation_of`
-/// changed). 1e-9 is 10^4 times that noise and 10^3 times below the precision expected values
-/// are written at (1e-6), so a limit written with a non-zero `violation` never gets a check;
-/// the violations scenes author on purpose are far larger (none in corpus/v1 lies in
-/// (0, 1e-3)), as are the check's own tolerances (0.01 m, 0.0175 rad recommended).
-pub const REST_VIOLATION_NOISE: f64 = 1e-9;
-
-/// Whether a limit's rest-pose violation is float noise: within [`REST_VIOLATION_NOISE`]
-/// (NaN, a metric nothing can be said about, is not).
-pub fn holds_at_rest(violation: f64) -> bool {
-    violation.abs() <= REST_VIOLATION_NOISE
-}
-
 fn tol(recommended: f64, allowed: f64) -> Value {
     json!({"recommended": recommended, "allowed": allowed})
 }
@@ -546,6 +526,7 @@ mod tests {
         assert!(!has_check(&s, "joint-4-limit-1"), "{s}");
         assert!(has_check(&s, "joint-4-limit-0"), "{s}");
         // The boundary: at the tolerance a limit holds, NaN (nothing known) never does.
+        use reference::metrics::REST_VIOLATION_NOISE;
         assert!(holds_at_rest(REST_VIOLATION_NOISE) && holds_at_rest(-REST_VIOLATION_NOISE));
         assert!(!holds_at_rest(2.0 * REST_VIOLATION_NOISE) && !holds_at_rest(f64::NAN));
     }
