@@ -164,8 +164,10 @@ fn expect_parts(
     tape.clear();
     let doc = tape.begin_object();
     tape.member("interpretation");
-    if let Some(e) = expectation {
-        tape.push(e, Some(6)).expect("serialisable");
+    match evaluated.as_ref() {
+        Some(Ok(e)) => tape.push(e, Some(6)).expect("serialisable"),
+        // As `corpus::expect_text` writes a case without an expectation.
+        other => tape.push_value(&label::interpretation_of(other)),
     }
     let t2 = Instant::now();
     tape.member("poses");
