@@ -674,7 +674,10 @@ mod tests {
     }
 
     /// The typed checks and scenario are, as JSON, the `json!` ones: for generated scenes of
-    /// every profile (small and large) and the hand-made scenes above.
+    /// every profile (small and large) and the hand-made scenes above. A guard of the move to
+    /// typed values, not of the rules: the oracle shares `is_movable`, `torn_components` and
+    /// `free` with the code, so a mistake in those passes here (the rule tests above and the
+    /// corpus byte test catch them).
     #[test]
     fn typed_checks_are_the_value_checks() {
         use reference::profile::Profile;
