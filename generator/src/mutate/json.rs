@@ -128,7 +128,7 @@ pub fn buffer0(case: &Case) -> Option<Vec<u8>> {
 /// Replace the bytes of buffer 0, wherever they live.
 pub fn set_buffer0(case: &mut Case, bytes: Vec<u8>) -> Option<()> {
     let uri = case.json()?["buffers"][0]["uri"].as_str()?.to_owned();
-    if uri.starts_with("data:") {
+    if reference::document::is_data_uri(&uri) {
         let d = data_uri(&bytes);
         case.json_mut()?["buffers"][0]["uri"] = json!(d);
     } else {

@@ -248,7 +248,7 @@ pub fn sibling_files(document: &[u8]) -> Vec<PathBuf> {
 
 /// Whether `uri` is a `data:` URI (scheme compared without case; bytes, so a URI starting with
 /// a multi-byte character is simply not one).
-fn is_data_uri(uri: &str) -> bool {
+pub fn is_data_uri(uri: &str) -> bool {
     uri.as_bytes()
         .get(..5)
         .is_some_and(|p| p.eq_ignore_ascii_case(b"data:"))
