@@ -145,20 +145,32 @@ impl Document {
         }
     }
 
-    /// The bytes of buffer view `view` that are actually available (within the view and the
-    /// buffer data), or `None`.
-    fn view_bytes(&self, view: usize) -> Option<Cow<'_, [u8]>> {
+    /// The data of buffer view `view`, where the view starts in it and its length, when the
+    /// whole view lies within the data that is actually available.
+    fn view_span(&self, view: usize) -> Option<(&super::Buffer, usize, usize)> {
         let view = self.root.buffer_views.get(view)?;
         let data = self.buffers.get(view.buffer.value())?.as_ref()?;
         let start = usize::try_from(view.byte_offset.map_or(0, |o| o.0)).ok()?;
-        let end = start.checked_add(usize::try_from(view.byte_length.0).ok()?)?;
-        data.range(start, end)
+        let len = usize::try_from(view.byte_length.0).ok()?;
+        (start.checked_add(len)? as u64 <= data.len()).then_some((data, start, len))
+    }
+
+    /// The bytes of buffer view `view` that are actually available (within the view and the
+    /// buffer data), or `None`.
+    fn view_bytes(&self, view: usize) -> Option<Cow<'_, [u8]>> {
+        let (data, start, len) = self.view_span(view)?;
+        data.range(start, start + len)
     }
 
     /// Elements of accessor `a`, tightly packed (`count * element size` bytes), sparse values
     /// applied, with the component type. `None` when the data is not available; every reason
     /// is reported once by [`Document::check_layout`] or while loading buffers.
-    pub(crate) fn packed(&self, a: usize) -> Option<(Vec<u8>, Type, ComponentType)> {
+    ///
+    /// Only the accessor's own bytes are read from a file, and tightly packed elements without
+    /// sparse values are borrowed (from memory) or read once (from a file), not copied one by
+    /// one: a mesh shape's accessors were most of the cost of validating the samples that have
+    /// large meshes.
+    pub(crate) fn packed(&self, a: usize) -> Option<(Cow<'_, [u8]>, Type, ComponentType)> {
         let accessor = self.root.accessors.get(a)?;
         let (size, component) = layout(accessor)?;
         let Checked::Valid(kind) = accessor.type_ else {
@@ -167,7 +179,7 @@ impl Document {
         let count = usize::try_from(accessor.count.0).ok()?;
         let mut out = match accessor.buffer_view {
             Some(v) => {
-                let bytes = self.view_bytes(v.value())?;
+                let (data, start, len) = self.view_span(v.value())?;
                 let stride = self
                     .root
                     .buffer_views
@@ -175,23 +187,28 @@ impl Document {
                     .and_then(|view| view.byte_stride)
                     .map_or(size, |s| s.0);
                 let offset = usize::try_from(accessor.byte_offset.map_or(0, |o| o.0)).ok()?;
-                if end_of(offset as u64, stride as u64, count as u64, size as u64)
-                    > bytes.len() as u128
-                {
+                let end = end_of(offset as u64, stride as u64, count as u64, size as u64);
+                if end > len as u128 {
                     return None;
                 }
-                let mut out = Vec::with_capacity(count * size);
-                for i in 0..count {
-                    let at = offset + i * stride;
-                    out.extend_from_slice(bytes.get(at..at + size)?);
+                // Within the view, so `end <= len` fits a usize, and `offset <= end`.
+                let span = data.range(start + offset, start + end as usize)?;
+                if stride == size || count <= 1 {
+                    span // exactly `count * size` bytes
+                } else {
+                    let mut out = Vec::with_capacity(count * size);
+                    for i in 0..count {
+                        let at = i * stride;
+                        out.extend_from_slice(span.get(at..at + size)?);
+                    }
+                    Cow::Owned(out)
                 }
-                out
             }
             None => {
                 if u128::from(accessor.count.0) * size as u128 > MAX_ZERO_ACCESSOR_BYTES {
                     return None;
                 }
-                vec![0; count * size]
+                Cow::Owned(vec![0; count * size])
             }
         };
         if let Some(sparse) = &accessor.sparse {
@@ -204,13 +221,14 @@ impl Document {
             let index_offset = usize::try_from(sparse.indices.byte_offset.0).ok()?;
             let values = self.view_bytes(sparse.values.buffer_view.value())?;
             let value_offset = usize::try_from(sparse.values.byte_offset.0).ok()?;
+            let dest = out.to_mut();
             for k in 0..n {
                 let at = index_offset.checked_add(k.checked_mul(c)?)?;
                 let target = read_uint(indices.get(at..at.checked_add(c)?)?);
                 let target = usize::try_from(target).ok()?;
                 let from = value_offset.checked_add(k.checked_mul(size)?)?;
                 let value = values.get(from..from.checked_add(size)?)?;
-                out.get_mut(target * size..(target + 1) * size)?
+                dest.get_mut(target * size..(target + 1) * size)?
                     .copy_from_slice(value);
             }
         }
@@ -252,6 +270,8 @@ pub(crate) fn read_component(bytes: &[u8], component: ComponentType, normalized:
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]
@@ -274,6 +294,224 @@ mod tests {
         // u64::MAX + u64::MAX * (u64::MAX - 1) + 12 = u64::MAX^2 + 12: no overflow in u128.
         let max = u128::from(u64::MAX);
         assert_eq!(end_of(u64::MAX, u64::MAX, u64::MAX, 12), max * max + 12);
+    }
+
+    /// An accessor's elements read straight from the buffer bytes, as the glTF 2.0 spec lays
+    /// them out (§3.6.2): the view within the data, each element at `offset + i * stride`
+    /// within the view, then each sparse value at its index. `None` where anything is outside.
+    fn elements_by_spec(data: &[u8], case: &Layout) -> Option<Vec<u8>> {
+        let view = |v: (usize, usize)| data.get(v.0..v.0.checked_add(v.1)?);
+        let bytes = view(case.view)?;
+        let size = element_size(case.kind, case.component);
+        let stride = case.stride.unwrap_or(size);
+        if case.offset > bytes.len() {
+            return None;
+        }
+        let mut out = Vec::new();
+        for i in 0..case.count {
+            let at = case.offset + i * stride;
+            out.extend_from_slice(bytes.get(at..at + size)?);
+        }
+        if let Some(sparse) = &case.sparse {
+            let indices = view(sparse.indices_view)?;
+            let values = view(sparse.values_view)?;
+            let c = sparse.index_size;
+            for k in 0..sparse.count {
+                let at = sparse.indices_offset + k * c;
+                let target = match indices.get(at..at + c)? {
+                    [a] => usize::from(*a),
+                    [a, b] => usize::from(u16::from_le_bytes([*a, *b])),
+                    [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]) as usize,
+                    _ => return None,
+                };
+                let from = sparse.values_offset + k * size;
+                let value = values.get(from..from + size)?;
+                out.get_mut(target * size..(target + 1) * size)?
+                    .copy_from_slice(value);
+            }
+        }
+        Some(out)
+    }
+
+    /// One accessor over views of one buffer (view 0 its elements, 1 and 2 sparse parts).
+    #[derive(Debug, Clone)]
+    struct Layout {
+        kind: Type,
+        component: ComponentType,
+        /// (byteOffset, byteLength) of view 0.
+        view: (usize, usize),
+        stride: Option<usize>,
+        offset: usize,
+        count: usize,
+        sparse: Option<Sparse>,
+    }
+
+    #[derive(Debug, Clone)]
+    struct Sparse {
+        count: usize,
+        index_size: usize,
+        indices_view: (usize, usize),
+        indices_offset: usize,
+        values_view: (usize, usize),
+        values_offset: usize,
+    }
+
+    fn layout_strategy() -> impl proptest::strategy::Strategy<Value = Layout> {
+        use proptest::prelude::*;
+        let kind = prop::sample::select(vec![
+            Type::Scalar,
+            Type::Vec2,
+            Type::Vec3,
+            Type::Vec4,
+            Type::Mat2,
+            Type::Mat3,
+        ]);
+        let component = prop::sample::select(vec![
+            ComponentType::I8,
+            ComponentType::U8,
+            ComponentType::I16,
+            ComponentType::U16,
+            ComponentType::U32,
+            ComponentType::F32,
+        ]);
+        let view = (0usize..40, 0usize..160);
+        let sparse = (
+            0usize..4,
+            prop::sample::select(vec![1usize, 2, 4]),
+            (0usize..40, 0usize..24),
+            0usize..8,
+            (0usize..120, 0usize..100),
+            0usize..8,
+        )
+            .prop_map(|(count, index_size, iv, io, vv, vo)| Sparse {
+                count,
+                index_size,
+                indices_view: iv,
+                indices_offset: io,
+                values_view: vv,
+                values_offset: vo,
+            });
+        (
+            kind,
+            component,
+            view,
+            prop::option::of(1usize..40),
+            0usize..24,
+            0usize..12,
+            prop::option::weighted(0.25, sparse),
+        )
+            .prop_map(
+                |(kind, component, view, stride, offset, count, sparse)| Layout {
+                    kind,
+                    component,
+                    view,
+                    stride,
+                    offset,
+                    count,
+                    sparse,
+                },
+            )
+    }
+
+    fn component_code(c: ComponentType) -> u32 {
+        match c {
+            ComponentType::I8 => 5120,
+            ComponentType::U8 => 5121,
+            ComponentType::I16 => 5122,
+            ComponentType::U16 => 5123,
+            ComponentType::U32 => 5125,
+            ComponentType::F32 => 5126,
+        }
+    }
+
+    /// A document with the `case` accessor over a buffer holding `data`, in a data URI or in
+    /// a `.bin` file beside the document (read in ranges).
+    fn document(data: &[u8], case: &Layout, in_file: bool) -> (Document, Option<PathBuf>) {
+        use base64::Engine as _;
+        let view = |(offset, length): (usize, usize), stride: Option<usize>| {
+            let mut v =
+                serde_json::json!({"buffer": 0, "byteOffset": offset, "byteLength": length});
+            if let Some(s) = stride {
+                v["byteStride"] = s.into();
+            }
+            v
+        };
+        let mut views = vec![view(case.view, case.stride)];
+        let mut accessor = serde_json::json!({
+            "bufferView": 0,
+            "byteOffset": case.offset,
+            "componentType": component_code(case.component),
+            "count": case.count,
+            "type": serde_json::to_value(case.kind).expect("a type name"),
+        });
+        if let Some(s) = &case.sparse {
+            views.push(view(s.indices_view, None));
+            views.push(view(s.values_view, None));
+            let index_type = match s.index_size {
+                1 => 5121,
+                2 => 5123,
+                _ => 5125,
+            };
+            accessor["sparse"] = serde_json::json!({
+                "count": s.count,
+                "indices": {"bufferView": 1, "byteOffset": s.indices_offset, "componentType": index_type},
+                "values": {"bufferView": 2, "byteOffset": s.values_offset},
+            });
+        }
+        let dir = in_file.then(|| {
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            static NEXT: AtomicUsize = AtomicUsize::new(0);
+            let dir = std::env::temp_dir().join(format!(
+                "physics-cts-accessor-{}-{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::create_dir_all(&dir).expect("create a temporary folder");
+            std::fs::write(dir.join("b.bin"), data).expect("write b.bin");
+            dir
+        });
+        let uri = if in_file {
+            "b.bin".to_owned()
+        } else {
+            format!(
+                "data:application/octet-stream;base64,{}",
+                base64::engine::general_purpose::STANDARD.encode(data)
+            )
+        };
+        let json = serde_json::json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"byteLength": data.len(), "uri": uri}],
+            "bufferViews": views,
+            "accessors": [accessor],
+        });
+        let mut issues = Issues::default();
+        let doc = Document::load(json.to_string().as_bytes(), dir.as_deref(), &mut issues)
+            .expect("a document that loads");
+        (doc, dir)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// `packed` (which borrows or reads only the accessor's bytes when it can) gives the
+        /// bytes the spec's layout gives, from memory and from a file, strided or not, with or
+        /// without sparse values, and `None` exactly where the layout leaves the data.
+        #[test]
+        fn packed_is_the_spec_layout(
+            len in 0usize..160,
+            case in layout_strategy(),
+            in_file in proptest::bool::ANY,
+        ) {
+            let data: Vec<u8> = (0..len).map(|i| (i * 37 % 256) as u8).collect();
+            let (doc, dir) = document(&data, &case, in_file);
+            let got = doc.packed(0).map(|(bytes, kind, component)| {
+                assert_eq!((kind, component), (case.kind, case.component));
+                bytes.into_owned()
+            });
+            if let Some(dir) = dir {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+            proptest::prop_assert_eq!(got, elements_by_spec(&data, &case));
+        }
     }
 
     #[test]

@@ -76,9 +76,10 @@ fn read_range(path: &Path, start: u64, count: usize) -> Option<Vec<u8>> {
     use std::io::{Read as _, Seek as _, SeekFrom};
     let mut file = File::open(path).ok()?;
     file.seek(SeekFrom::Start(start)).ok()?;
-    let mut bytes = vec![0; count];
-    file.read_exact(&mut bytes).ok()?;
-    Some(bytes)
+    // Read into spare capacity: a zeroed buffer would write every byte twice.
+    let mut bytes = Vec::with_capacity(count);
+    file.take(count as u64).read_to_end(&mut bytes).ok()?;
+    (bytes.len() == count).then_some(bytes)
 }
 
 /// The data of every buffer, by index (`None`: unavailable, with an issue saying why).

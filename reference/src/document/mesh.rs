@@ -2,6 +2,7 @@
 //! `trimesh`, OMI `hull` / `trimesh`). Pure functions of the document: nothing is cached, so a
 //! reader that uses one mesh for several shapes should read it once (e.g. into `Scene::meshes`).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::json::Value;
@@ -57,40 +58,62 @@ impl Document {
             let Some(positions) = self.positions(primitive, &at, issues) else {
                 continue;
             };
+            let vertex_count = positions.len() as u64;
             let indices = match primitive.indices {
                 Some(i) => match self.indices(i.value(), &at, issues) {
                     Some(indices) => indices,
                     None => continue,
                 },
-                None => (0..positions.len() as u64).collect(),
+                None => Indices::Sequential(vertex_count),
             };
             let Ok(base) = u32::try_from(out.positions.len()) else {
                 continue;
             };
-            let vertex_count = positions.len() as u64;
-            let mut reported = false;
-            for triangle in indices.chunks_exact(3) {
-                if let Some(&bad) = triangle.iter().find(|&&i| i >= vertex_count) {
-                    if !reported {
-                        issues.push(
-                            Issue::new(Code::MeshIndexOutOfRange, format!("{at}/indices"))
-                                .arg("index", bad)
-                                .arg("count", vertex_count),
-                        );
-                        reported = true;
-                    }
-                    continue;
-                }
-                let shifted = |i: u64| u32::try_from(i).ok().and_then(|i| i.checked_add(base));
-                if let (Some(a), Some(b), Some(c)) = (
-                    shifted(triangle[0]),
-                    shifted(triangle[1]),
-                    shifted(triangle[2]),
-                ) {
-                    out.triangles.push([a, b, c]);
-                }
+            let triangles = &mut out.triangles;
+            let bad = match &indices {
+                Indices::Sequential(n) => push_triangles(
+                    triangles,
+                    base,
+                    vertex_count,
+                    (0..n / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]),
+                ),
+                Indices::Packed(bytes, 1) => push_triangles(
+                    triangles,
+                    base,
+                    vertex_count,
+                    bytes.as_chunks::<3>().0.iter().map(|t| t.map(u64::from)),
+                ),
+                Indices::Packed(bytes, 2) => push_triangles(
+                    triangles,
+                    base,
+                    vertex_count,
+                    bytes.as_chunks::<6>().0.iter().map(|t| {
+                        let i = |k: usize| u64::from(u16::from_le_bytes([t[k], t[k + 1]]));
+                        [i(0), i(2), i(4)]
+                    }),
+                ),
+                Indices::Packed(bytes, size) => push_triangles(
+                    triangles,
+                    base,
+                    vertex_count,
+                    bytes.chunks_exact(3 * size).map(|t| {
+                        let i = |k: usize| read_uint(&t[k * size..(k + 1) * size]);
+                        [i(0), i(1), i(2)]
+                    }),
+                ),
+            };
+            if let Some(bad) = bad {
+                issues.push(
+                    Issue::new(Code::MeshIndexOutOfRange, format!("{at}/indices"))
+                        .arg("index", bad)
+                        .arg("count", vertex_count),
+                );
             }
-            out.positions.extend(positions);
+            if out.positions.is_empty() {
+                out.positions = positions;
+            } else {
+                out.positions.extend(positions);
+            }
         }
         if out.triangles.is_empty() {
             issues.push(Issue::new(Code::MeshShapeEmpty, pointer));
@@ -127,6 +150,32 @@ impl Document {
         }
         let size = component.size();
         let mut positions = Vec::with_capacity(bytes.len() / (3 * size));
+        let not_finite = |k: usize| {
+            Issue::new(Code::GltfValue, pointer.as_str()).arg(
+                "detail",
+                format!("vertex {k} of the POSITION accessor is not finite"),
+            )
+        };
+        if component == ComponentType::F32 {
+            // The usual layout, read without a per-component dispatch.
+            for (k, vertex) in bytes.as_chunks::<12>().0.iter().enumerate() {
+                let c = |i: usize| {
+                    f64::from(f32::from_le_bytes([
+                        vertex[i],
+                        vertex[i + 1],
+                        vertex[i + 2],
+                        vertex[i + 3],
+                    ]))
+                };
+                let v = [c(0), c(4), c(8)];
+                if !v.iter().all(|x| x.is_finite()) {
+                    issues.push(not_finite(k));
+                    return None;
+                }
+                positions.push(v);
+            }
+            return Some(positions);
+        }
         for (k, vertex) in bytes.chunks_exact(3 * size).enumerate() {
             // A chunk of 3 * size bytes is exactly 3 components: every slot is written.
             let mut v = [0.0; 3];
@@ -134,10 +183,7 @@ impl Document {
                 *slot = read_component(c, component, normalized);
             }
             if !v.iter().all(|x| x.is_finite()) {
-                issues.push(Issue::new(Code::GltfValue, pointer).arg(
-                    "detail",
-                    format!("vertex {k} of the POSITION accessor is not finite"),
-                ));
+                issues.push(not_finite(k));
                 return None;
             }
             positions.push(v);
@@ -146,7 +192,7 @@ impl Document {
     }
 
     /// Vertex indices from accessor `accessor`; `None` when unusable.
-    fn indices(&self, accessor: usize, at: &str, issues: &mut Issues) -> Option<Vec<u64>> {
+    fn indices(&self, accessor: usize, at: &str, issues: &mut Issues) -> Option<Indices<'_>> {
         let (bytes, kind, component) = self.packed(accessor)?;
         if kind != Type::Scalar
             || !matches!(
@@ -162,13 +208,45 @@ impl Document {
             ));
             return None;
         }
-        Some(
-            bytes
-                .chunks_exact(component.size())
-                .map(read_uint)
-                .collect(),
-        )
+        Some(Indices::Packed(bytes, component.size()))
     }
+}
+
+/// The vertex indices of a primitive.
+enum Indices<'a> {
+    /// `0..n` (a primitive without indices).
+    Sequential(u64),
+    /// Packed little-endian unsigned integers of the given size in bytes.
+    Packed(Cow<'a, [u8]>, usize),
+}
+
+/// Append `triangles` (vertex indices), shifted by `base`, to `out`. A triangle with an index
+/// not below `vertex_count` is dropped, and so is one whose shifted index does not fit a
+/// `u32`; the first index out of range is returned.
+fn push_triangles(
+    out: &mut Vec<[u32; 3]>,
+    base: u32,
+    vertex_count: u64,
+    triangles: impl Iterator<Item = [u64; 3]>,
+) -> Option<u64> {
+    let mut bad = None;
+    out.reserve(triangles.size_hint().0);
+    // Every index below `vertex_count`, shifted, fits a u32: no check per index then.
+    let fits = u64::from(base) + vertex_count <= 1 << 32;
+    let shifted = |i: u64| u32::try_from(i).ok().and_then(|i| i.checked_add(base));
+    for triangle in triangles {
+        if triangle.iter().any(|&i| i >= vertex_count) {
+            bad = bad.or(triangle.into_iter().find(|&i| i >= vertex_count));
+            continue;
+        }
+        if fits {
+            // i < vertex_count, so i + base < 2^32.
+            out.push(triangle.map(|i| i as u32 + base));
+        } else if let [Some(a), Some(b), Some(c)] = triangle.map(shifted) {
+            out.push([a, b, c]);
+        }
+    }
+    bad
 }
 
 /// Number of distinct vertex positions (exact comparison; -0 equals 0), e.g. for hull limits.
@@ -324,6 +402,146 @@ mod tests {
             )
         );
         assert_eq!(issues.last().map(|i| i.0), Some(Code::MeshShapeEmpty));
+    }
+
+    /// One primitive of a generated mesh: f32 positions, indices of 1, 2 or 4 bytes (or
+    /// none), and the mode (`None`: the default, TRIANGLES).
+    #[derive(Clone, Debug)]
+    struct Primitive {
+        positions: Vec<[f32; 3]>,
+        indices: Option<(usize, Vec<u32>)>,
+        mode: Option<u32>,
+    }
+
+    fn primitive() -> impl proptest::strategy::Strategy<Value = Primitive> {
+        use proptest::prelude::*;
+        let coordinate = prop_oneof![
+            20 => -10.0f32..10.0,
+            1 => Just(f32::NAN),
+            1 => Just(f32::INFINITY),
+        ];
+        (
+            prop::collection::vec([coordinate.clone(), coordinate.clone(), coordinate], 1..9),
+            prop::option::weighted(
+                0.8,
+                (
+                    prop::sample::select(vec![1usize, 2, 4]),
+                    prop::collection::vec(0u32..12, 1..13),
+                ),
+            ),
+            prop::option::weighted(0.2, prop::sample::select(vec![4u32, 1, 0])),
+        )
+            .prop_map(|(positions, indices, mode)| Primitive {
+                positions,
+                indices,
+                mode,
+            })
+    }
+
+    /// A document whose mesh 0 has `primitives`, all data in one data-URI buffer.
+    fn mesh_document(primitives: &[Primitive]) -> Document {
+        use serde_json::json;
+        let (mut data, mut views, mut accessors, mut prims) = (vec![], vec![], vec![], vec![]);
+        for p in primitives {
+            let at = data.len();
+            data.extend(p.positions.iter().flatten().flat_map(|v| v.to_le_bytes()));
+            views.push(json!({"buffer": 0, "byteOffset": at, "byteLength": data.len() - at}));
+            accessors.push(json!({"bufferView": views.len() - 1, "componentType": 5126,
+                "count": p.positions.len(), "type": "VEC3"}));
+            let mut prim = json!({"attributes": {"POSITION": accessors.len() - 1}});
+            if let Some((size, indices)) = &p.indices {
+                let at = data.len();
+                for &i in indices {
+                    data.extend(&i.to_le_bytes()[..*size]);
+                }
+                let component = match size {
+                    1 => 5121,
+                    2 => 5123,
+                    _ => 5125,
+                };
+                views.push(json!({"buffer": 0, "byteOffset": at, "byteLength": data.len() - at}));
+                accessors.push(
+                    json!({"bufferView": views.len() - 1, "componentType": component,
+                    "count": indices.len(), "type": "SCALAR"}),
+                );
+                prim["indices"] = (accessors.len() - 1).into();
+            }
+            if let Some(mode) = p.mode {
+                prim["mode"] = mode.into();
+            }
+            prims.push(prim);
+            // Keep the next view 4-byte aligned, as f32 data must be.
+            data.resize(data.len().next_multiple_of(4), 0);
+        }
+        let uri = format!(
+            "data:application/octet-stream;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&data)
+        );
+        let json = json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"byteLength": data.len(), "uri": uri}],
+            "bufferViews": views,
+            "accessors": accessors,
+            "meshes": [{"primitives": prims}]
+        });
+        let mut issues = Issues::default();
+        Document::load(json.to_string().as_bytes(), None, &mut issues).expect("loads")
+    }
+
+    /// What the rules say mesh 0 of [`mesh_document`] gives, worked out from the primitives'
+    /// own arrays: TRIANGLES primitives with finite positions, their vertices appended, each
+    /// complete triple of indices a triangle unless an index is not below the primitive's
+    /// vertex count (one issue per primitive), indices shifted by the vertices before them.
+    fn triangles_by_rule(primitives: &[Primitive]) -> (Option<TriangleMesh>, Vec<(Code, String)>) {
+        let mut issues = vec![];
+        let mut mesh = TriangleMesh::default();
+        for (p, prim) in primitives.iter().enumerate() {
+            let at = format!("/meshes/0/primitives/{p}");
+            if prim.mode.is_some_and(|m| m != 4) {
+                issues.push((Code::MeshShapeNotTriangles, format!("{at}/mode")));
+                continue;
+            }
+            if !prim.positions.iter().flatten().all(|x| x.is_finite()) {
+                issues.push((Code::GltfValue, format!("{at}/attributes/POSITION")));
+                continue;
+            }
+            let n = prim.positions.len() as u32;
+            let indices = match &prim.indices {
+                Some((_, i)) => i.clone(),
+                None => (0..n).collect(),
+            };
+            let base = mesh.positions.len() as u32;
+            let mut bad = false;
+            for t in indices.chunks_exact(3) {
+                if t.iter().any(|&i| i >= n) {
+                    bad = true;
+                } else {
+                    mesh.triangles.push([t[0] + base, t[1] + base, t[2] + base]);
+                }
+            }
+            if bad {
+                issues.push((Code::MeshIndexOutOfRange, format!("{at}/indices")));
+            }
+            mesh.positions
+                .extend(prim.positions.iter().map(|v| v.map(f64::from)));
+        }
+        if mesh.triangles.is_empty() {
+            issues.push((Code::MeshShapeEmpty, "/ref".to_owned()));
+            return (None, issues);
+        }
+        (Some(mesh), issues)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The triangles and issues of generated meshes are what the rules give.
+        #[test]
+        fn triangles_follow_the_rules(
+            primitives in proptest::collection::vec(primitive(), 1..4),
+        ) {
+            let got = read(&mesh_document(&primitives));
+            proptest::prop_assert_eq!(got, triangles_by_rule(&primitives));
+        }
     }
 
     #[test]
