@@ -25,6 +25,7 @@ use serde_json::Error;
 pub use serde_json::Number;
 
 use keys::Key;
+pub(crate) use keys::text_eq;
 
 mod keys;
 mod parse;
@@ -79,7 +80,7 @@ impl Map {
         if self.entries.len() <= 8 {
             self.entries
                 .iter()
-                .find(|(k, _)| &**k == key)
+                .find(|(k, _)| keys::text_eq(k.as_bytes(), key.as_bytes()))
                 .map(|(_, v)| v)
         } else {
             self.entries
@@ -92,7 +93,9 @@ impl Map {
     /// The value of `key`, mutable.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         let i = if self.entries.len() <= 8 {
-            self.entries.iter().position(|(k, _)| &**k == key)
+            self.entries
+                .iter()
+                .position(|(k, _)| keys::text_eq(k.as_bytes(), key.as_bytes()))
         } else {
             self.entries.binary_search_by(|(k, _)| (**k).cmp(key)).ok()
         };

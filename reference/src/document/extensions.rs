@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::json::Value;
+use crate::json::{Value, text_eq};
 
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::profile::Profile;
@@ -103,14 +103,14 @@ fn walk<'a>(value: &'a Value, path: &mut Vec<Step<'a>>, uses: &mut BTreeMap<Stri
     match value {
         Value::Object(map) => {
             for (key, child) in map {
-                if key == "extras" {
-                    continue; // application data, not glTF properties
-                }
                 if !(child.is_object() || child.is_array()) {
                     continue;
                 }
+                if text_eq(key.as_bytes(), b"extras") {
+                    continue; // application data, not glTF properties
+                }
                 path.push(Step::Key(key));
-                if key == "extensions"
+                if text_eq(key.as_bytes(), b"extensions")
                     && let Some(extensions) = child.as_object()
                 {
                     for name in extensions.keys() {
