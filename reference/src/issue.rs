@@ -435,7 +435,11 @@ pub fn push_pointer(pointer: &str, token: impl Token) -> String {
     out.push('/');
     let start = out.len();
     token.push_to(&mut out);
-    if out[start..].contains(['~', '/']) {
+    // A byte scan: the `char` pattern search was a quarter of this function's instructions.
+    if out.as_bytes()[start..]
+        .iter()
+        .any(|&b| matches!(b, b'~' | b'/'))
+    {
         let escaped = escape_token(&out[start..]);
         out.truncate(start);
         out.push_str(&escaped);

@@ -66,9 +66,10 @@ impl Document {
                 continue;
             };
             let count = accessor.count.0;
-            let bounds = |pointer: String, end: u128, length: u64| {
+            // The pointer is written only for an issue: most accessors fit.
+            let bounds = |pointer: &dyn Fn() -> String, end: u128, length: u64| {
                 (end > u128::from(length)).then(|| {
-                    Issue::new(Code::AccessorBounds, pointer)
+                    Issue::new(Code::AccessorBounds, pointer())
                         .arg("end", end)
                         .arg("length", length)
                 })
@@ -85,9 +86,11 @@ impl Document {
                         count,
                         size as u64,
                     );
-                    issues
-                        .0
-                        .extend(bounds(format!("/accessors/{a}"), end, view.byte_length.0));
+                    issues.0.extend(bounds(
+                        &|| format!("/accessors/{a}"),
+                        end,
+                        view.byte_length.0,
+                    ));
                 }
                 None if accessor.buffer_view.is_none() => {
                     let bytes = u128::from(count) * size as u128;
@@ -113,7 +116,7 @@ impl Document {
                 let c = c.0.size() as u64;
                 let end = end_of(indices.byte_offset.0, c, sparse.count.0, c);
                 issues.0.extend(bounds(
-                    format!("/accessors/{a}/sparse/indices"),
+                    &|| format!("/accessors/{a}/sparse/indices"),
                     end,
                     view.byte_length.0,
                 ));
@@ -126,7 +129,7 @@ impl Document {
                     size as u64,
                 );
                 issues.0.extend(bounds(
-                    format!("/accessors/{a}/sparse/values"),
+                    &|| format!("/accessors/{a}/sparse/values"),
                     end,
                     view.byte_length.0,
                 ));

@@ -54,14 +54,7 @@ pub fn read_nodes(doc: &Document, issues: &mut Issues) -> (Vec<Node>, Vec<NodeId
 }
 
 fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues) -> Node {
-    let numbers = |key: &str| -> Option<Vec<f64>> {
-        raw.get(key)?
-            .as_array()?
-            .iter()
-            .map(Value::as_f64)
-            .collect()
-    };
-    let matrix = numbers("matrix").filter(|m| m.len() == 16);
+    let matrix = numbers::<16>(raw, "matrix");
     let rest = match &matrix {
         Some(m) => match decompose(&Matrix4::from_column_slice(m)) {
             Ok(trs) => trs,
@@ -74,12 +67,12 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
             }
         },
         None => {
-            let vec3 = |key: &str, default: f64| match numbers(key).as_deref() {
-                Some(&[x, y, z]) => Vector3::new(x, y, z),
-                _ => Vector3::repeat(default),
+            let vec3 = |key: &str, default: f64| match numbers::<3>(raw, key) {
+                Some(v) => Vector3::from(v),
+                None => Vector3::repeat(default),
             };
-            let rotation = match numbers("rotation").as_deref() {
-                Some(&[x, y, z, w]) => {
+            let rotation = match numbers::<4>(raw, "rotation") {
+                Some([x, y, z, w]) => {
                     let q = quaternion_xyzw([x, y, z, w]);
                     let length = q.norm();
                     if (length - 1.0).abs() > ROTATION_UNIT_TOLERANCE {
@@ -122,6 +115,20 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
         other_extensions,
         in_scene: true,
     }
+}
+
+/// The member `key` of a node when it is an array of exactly `N` numbers (read without
+/// allocating: four such arrays per node).
+fn numbers<const N: usize>(raw: &Value, key: &str) -> Option<[f64; N]> {
+    let items = raw.get(key)?.as_array()?;
+    if items.len() != N {
+        return None;
+    }
+    let mut out = [0.0; N];
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = item.as_f64()?;
+    }
+    Some(out)
 }
 
 /// Decompose a column-major node matrix into T * R * S. Errors: a projection row, a zero or
@@ -308,6 +315,25 @@ mod tests {
             nodes[0].rest.translation,
             Vector3::new(0.1, 1e-30, 3.000000000001)
         );
+    }
+
+    /// A fixed-length number array: exactly N numbers, anything else is `None` (the node
+    /// then keeps the default: no matrix, zero translation, unit scale, identity rotation).
+    #[test]
+    fn fixed_number_arrays() {
+        let raw = Value::from_slice(
+            br#"{"t": [1, 2.5, -3], "short": [1, 2], "long": [1, 2, 3, 4], "text": [1, "x", 3],
+                "empty": [], "scalar": 3}"#,
+        )
+        .expect("JSON");
+        assert_eq!(numbers::<3>(&raw, "t"), Some([1.0, 2.5, -3.0]));
+        assert_eq!(numbers::<4>(&raw, "long"), Some([1.0, 2.0, 3.0, 4.0]));
+        for key in ["short", "long", "text", "empty", "scalar", "absent"] {
+            if key != "long" {
+                assert_eq!(numbers::<3>(&raw, key), None, "{key}");
+            }
+        }
+        assert_eq!(numbers::<0>(&raw, "empty"), Some([]));
     }
 
     #[test]

@@ -132,9 +132,12 @@ impl<'a> NodeExtensions<'a> {
     /// The extension object `key` on node `node`, with its pointer.
     pub fn get(&self, node: usize, key: &str) -> Option<(&'a Value, String)> {
         self.find(node, key).map(|v| {
-            use std::fmt::Write as _;
-            let mut pointer = String::with_capacity(24 + key.len());
-            let _ = write!(pointer, "/nodes/{node}/extensions/");
+            use crate::issue::Token as _;
+            // Written without `write!`: the formatting machinery was most of this function.
+            let mut pointer = String::with_capacity(32 + key.len());
+            pointer.push_str("/nodes/");
+            node.push_to(&mut pointer);
+            pointer.push_str("/extensions/");
             push_token(&mut pointer, key);
             (v, pointer)
         })
@@ -149,7 +152,7 @@ impl<'a> NodeExtensions<'a> {
 /// Append `token` escaped as a JSON pointer reference token (`~` as `~0`, `/` as `~1`), like
 /// [`crate::issue::escape_token`] but without a new string for the usual token that needs none.
 fn push_token(pointer: &mut String, token: &str) {
-    if token.contains(['~', '/']) {
+    if token.bytes().any(|b| matches!(b, b'~' | b'/')) {
         pointer.push_str(&crate::issue::escape_token(token));
     } else {
         pointer.push_str(token);
