@@ -75,9 +75,10 @@ impl Map {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        // Most objects have a handful of keys: a linear scan there (the bound of 8 is a guess,
-        // not measured).
-        if self.entries.len() <= 8 {
+        // Most objects have a handful of keys: a linear scan there, whose comparisons mostly
+        // stop at the length (16 rather than 8: 0.7% fewer instructions over the validate
+        // bench's folder, whose root objects have 9 or 10 keys).
+        if self.entries.len() <= 16 {
             self.entries
                 .iter()
                 .find(|(k, _)| keys::text_eq(k.as_bytes(), key.as_bytes()))
@@ -92,7 +93,7 @@ impl Map {
 
     /// The value of `key`, mutable.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        let i = if self.entries.len() <= 8 {
+        let i = if self.entries.len() <= 16 {
             self.entries
                 .iter()
                 .position(|(k, _)| keys::text_eq(k.as_bytes(), key.as_bytes()))
