@@ -25,7 +25,7 @@ use serde_json::Error;
 pub use serde_json::Number;
 
 use keys::Key;
-pub(crate) use keys::text_eq;
+pub(crate) use keys::{text_cmp, text_eq};
 
 mod keys;
 mod parse;
@@ -59,9 +59,9 @@ impl Map {
     /// A map of `entries` in any order; of duplicate keys the last one wins (as with
     /// `BTreeMap::insert` one after the other).
     fn from_entries(mut entries: Vec<(Key, Value)>) -> Map {
-        if !entries.is_sorted_by(|a, b| a.0 < b.0) {
+        if !entries.is_sorted_by(|a, b| text_cmp(a.0.as_bytes(), b.0.as_bytes()).is_lt()) {
             // Stable: duplicates stay in document order, and the last of each run is kept.
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            entries.sort_by(|a, b| text_cmp(a.0.as_bytes(), b.0.as_bytes()));
             entries.dedup_by(|later, kept| {
                 let duplicate = later.0 == kept.0;
                 if duplicate {
@@ -85,7 +85,7 @@ impl Map {
                 .map(|(_, v)| v)
         } else {
             self.entries
-                .binary_search_by(|(k, _)| (**k).cmp(key))
+                .binary_search_by(|(k, _)| text_cmp(k.as_bytes(), key.as_bytes()))
                 .ok()
                 .map(|i| &self.entries[i].1)
         }
@@ -98,7 +98,9 @@ impl Map {
                 .iter()
                 .position(|(k, _)| keys::text_eq(k.as_bytes(), key.as_bytes()))
         } else {
-            self.entries.binary_search_by(|(k, _)| (**k).cmp(key)).ok()
+            self.entries
+                .binary_search_by(|(k, _)| text_cmp(k.as_bytes(), key.as_bytes()))
+                .ok()
         };
         i.map(|i| &mut self.entries[i].1)
     }

@@ -244,6 +244,16 @@ fn words(t: &[u8]) -> (u64, u64) {
     (t.iter().fold(0u64, |w, &b| (w << 8) | u64::from(b)), 0)
 }
 
+/// The byte order of two texts (keys), as `a.cmp(b)`: decided by the first bytes when they
+/// differ, as they mostly do between the keys of an object, without a call to `memcmp`.
+#[inline]
+pub fn text_cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
+    }
+}
+
 /// Slots of the lookup table: a power of two, more than twice the names.
 const SLOTS: usize = 1024;
 
@@ -355,6 +365,22 @@ mod tests {
                 c[i] ^= flip | 1;
                 proptest::prop_assert!(!text_eq(&a, &c), "differs at {}", i);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// `text_cmp` is byte order, on any two byte strings and on strings that share a
+        /// prefix (one a prefix of the other included).
+        #[test]
+        fn text_cmp_is_byte_order(
+            a in proptest::collection::vec(proptest::sample::select(vec![0u8, 1, b'a', b'b', 0xff]), 0..12),
+            b in proptest::collection::vec(proptest::sample::select(vec![0u8, 1, b'a', b'b', 0xff]), 0..12),
+            cut in 0usize..12,
+        ) {
+            proptest::prop_assert_eq!(text_cmp(&a, &b), a.cmp(&b));
+            let head = &a[..cut.min(a.len())];
+            proptest::prop_assert_eq!(text_cmp(head, &a), head.cmp(&a[..]));
+            proptest::prop_assert_eq!(text_cmp(&a, head), a[..].cmp(head));
         }
     }
 
