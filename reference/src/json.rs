@@ -42,7 +42,7 @@ pub enum Value {
     Bool(bool),
     Number(Number),
     String(Box<str>),
-    Array(Vec<Value>),
+    Array(Box<[Value]>),
     Object(Map),
 }
 
@@ -50,7 +50,7 @@ pub enum Value {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map {
     // A `Vec`, not a boxed slice: shrinking to fit would cost a reallocation per object.
-    entries: Vec<(Key, Value)>,
+    entries: Box<[(Key, Value)]>,
 }
 
 static NULL: Value = Value::Null;
@@ -70,7 +70,9 @@ impl Map {
                 duplicate
             });
         }
-        Map { entries }
+        Map {
+            entries: entries.into_boxed_slice(),
+        }
     }
 
     /// The value of `key`.
@@ -227,7 +229,7 @@ impl Value {
         }
     }
 
-    pub fn as_array(&self) -> Option<&Vec<Value>> {
+    pub fn as_array(&self) -> Option<&[Value]> {
         match self {
             Value::Array(a) => Some(a),
             _ => None,
@@ -440,7 +442,7 @@ impl From<&str> for Value {
 
 impl From<Vec<Value>> for Value {
     fn from(list: Vec<Value>) -> Value {
-        Value::Array(list)
+        Value::Array(list.into_boxed_slice())
     }
 }
 
@@ -557,7 +559,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         while let Some(elem) = visitor.next_element()? {
             vec.push(elem);
         }
-        Ok(Value::Array(vec))
+        Ok(Value::Array(vec.into_boxed_slice()))
     }
 
     fn visit_map<V: MapAccess<'de>>(self, mut visitor: V) -> Result<Value, V::Error> {

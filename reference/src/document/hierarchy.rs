@@ -30,7 +30,7 @@ pub fn read_nodes(doc: &Document, issues: &mut Issues) -> (Vec<Node>, Vec<NodeId
         .json
         .get("nodes")
         .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice);
+        .unwrap_or_default();
     let count = doc.root.nodes.len().min(raw.len());
     let mut nodes: Vec<Node> = (0..count)
         .map(|i| read_node(i, &doc.root.nodes[i], &raw[i], issues))

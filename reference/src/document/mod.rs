@@ -107,7 +107,7 @@ impl Document {
                 .json
                 .get("nodes")
                 .and_then(Value::as_array)
-                .map_or(&[], Vec::as_slice),
+                .unwrap_or_default(),
         }
     }
 

@@ -93,7 +93,7 @@ impl<'a> Parser<'a> {
         self.skip_space();
         if self.peek() == Some(b']') {
             self.at += 1;
-            return Some(Value::Array(Vec::new()));
+            return Some(Value::Array(Box::default()));
         }
         let base = self.items.len();
         loop {
@@ -101,7 +101,8 @@ impl<'a> Parser<'a> {
             self.items.push(item);
             match self.next_token()? {
                 b',' => {}
-                b']' => return Some(Value::Array(self.items.split_off(base))),
+                // `split_off` allocates exactly the members: no reallocation to box them.
+                b']' => return Some(Value::Array(self.items.split_off(base).into_boxed_slice())),
                 _ => return None,
             }
         }

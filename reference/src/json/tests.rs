@@ -195,7 +195,7 @@ fn same_answers(ours: &Value, theirs: &serde_json::Value) -> Result<(), TestCase
         prop_assert_eq!(ours[i].to_serde(), theirs[i].clone());
     }
     prop_assert_eq!(
-        ours.as_array().map(Vec::len),
+        ours.as_array().map(<[Value]>::len),
         theirs.as_array().map(Vec::len)
     );
     match (ours.as_object(), theirs.as_object()) {

@@ -195,7 +195,7 @@ fn items<'a>(
     if list.is_empty() {
         issues.push(array_length(&at, 0, "at least 1"));
     }
-    Some((list.as_slice(), at))
+    Some((list, at))
 }
 
 /// `EXT_ARRAY_LENGTH` for an array checked by hand.
