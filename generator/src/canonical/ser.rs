@@ -178,7 +178,7 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
         value: &T,
     ) -> Result<(), Error> {
         let at = self.tape.open(true);
-        self.tape.key(variant);
+        self.tape.static_key(variant);
         value.serialize(&mut *self)?;
         self.tape.close(at);
         Ok(())
@@ -209,7 +209,7 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
         _len: usize,
     ) -> Result<Compound<'a, 't>, Error> {
         let outer = self.tape.open(true);
-        self.tape.key(variant);
+        self.tape.static_key(variant);
         let at = self.tape.open(false);
         Ok(Compound {
             ser: self,
@@ -236,7 +236,7 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
         _len: usize,
     ) -> Result<Compound<'a, 't>, Error> {
         let outer = self.tape.open(true);
-        self.tape.key(variant);
+        self.tape.static_key(variant);
         let at = self.tape.open(true);
         Ok(Compound {
             ser: self,
@@ -312,7 +312,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.ser.tape.key(key);
+        self.ser.tape.static_key(key);
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<(), Error> {
@@ -328,7 +328,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.ser.tape.key(key);
+        self.ser.tape.static_key(key);
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<(), Error> {
@@ -442,7 +442,7 @@ impl ser::Serializer for KeySer<'_> {
         _index: u32,
         variant: &'static str,
     ) -> Result<(), Error> {
-        self.0.key(variant);
+        self.0.static_key(variant);
         Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(

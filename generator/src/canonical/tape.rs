@@ -112,6 +112,52 @@ pub struct Tape {
     members: Vec<(u64, usize)>,
     /// Scratch of `close`: the sorted one-line text of an object.
     scratch: Vec<u8>,
+    /// Facts about the `'static` keys recorded so far.
+    static_keys: KeyCache,
+}
+
+/// What [`Tape::key`] computes about a key (its [`prefix`], whether it needs no escape),
+/// remembered for `'static` keys by address and length: a `'static` string never changes,
+/// so the same address and length always hold the same text. Direct-mapped: a key whose slot
+/// holds another key is computed again and takes the slot.
+#[derive(Debug, Default)]
+struct KeyCache {
+    /// Empty until the first `'static` key (a tape that records none allocates nothing).
+    slots: Vec<CachedKey>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct CachedKey {
+    /// Address of the key's first byte (0: empty slot; a key's address is never 0).
+    addr: usize,
+    len: usize,
+    prefix: u64,
+    plain: bool,
+}
+
+impl KeyCache {
+    /// Slots (a power of two): the reference's expectation has about a hundred field names.
+    const SLOTS: usize = 512;
+
+    /// The prefix of `key` and whether it needs no escape.
+    fn facts(&mut self, key: &'static str) -> (u64, bool) {
+        let addr = key.as_ptr() as usize;
+        // Fibonacci hashing of the address: its high bits pick the slot.
+        let slot = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 9)) % Self::SLOTS;
+        if self.slots.is_empty() {
+            self.slots = vec![CachedKey::default(); Self::SLOTS];
+        }
+        let c = &mut self.slots[slot];
+        if c.addr != addr || c.len != key.len() {
+            *c = CachedKey {
+                addr,
+                len: key.len(),
+                prefix: prefix(key.as_bytes()),
+                plain: super::plain(key),
+            };
+        }
+        (c.prefix, c.plain)
+    }
 }
 
 /// A position on a tape, to come back to when a value cannot be recorded.
@@ -230,7 +276,20 @@ impl Tape {
 
     /// Record an object key.
     pub(super) fn key(&mut self, key: &str) {
-        let prefix = prefix(key.as_bytes());
+        self.key_with(key, prefix(key.as_bytes()), super::plain(key));
+    }
+
+    /// Record an object key that lives as long as the program (a struct field or variant
+    /// name): its prefix and whether it needs escapes are computed once per name, not once per
+    /// member ([`KeyCache`]; the same name recurs thousands of times in a case's expectation).
+    pub(super) fn static_key(&mut self, key: &'static str) {
+        let (prefix, plain) = self.static_keys.facts(key);
+        self.key_with(key, prefix, plain);
+    }
+
+    /// Record an object key whose [`prefix`] is `prefix` and that needs no escape when
+    /// `plain` (`super::plain(key)`).
+    fn key_with(&mut self, key: &str, prefix: u64, plain: bool) {
         let i = self.items.len();
         // Whether the keys still come in strictly increasing order: the prefixes decide unless
         // they are equal (then the whole keys, once this one is recorded: `equal_to`).
@@ -251,7 +310,7 @@ impl Tape {
             f.last_prefix = prefix;
         }
         let start = self.text.len();
-        let (escaped, raw) = if super::plain(key) {
+        let (escaped, raw) = if plain {
             // The JSON text is the raw text quoted: one copy serves both.
             self.text.reserve(key.len() + 4);
             self.text.push(b'"');
@@ -543,5 +602,55 @@ fn pad(indent: usize, out: &mut Vec<u8>) {
         let k = n.min(SPACES.len());
         out.extend_from_slice(&SPACES[..k]);
         n -= k;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cached facts of a `'static` key are the facts [`Tape::key`] computes, whatever keys
+    /// came before (keys sharing a slot, keys sharing an address but not a length).
+    #[test]
+    fn cached_key_facts_are_the_computed_ones() {
+        const WHOLE: &str = "allows_ab\"x";
+        let keys: Vec<&'static str> = vec![
+            "allows_ab",
+            "allows_ba",
+            "a",
+            "",
+            "tab\tkey",
+            "quote\"d",
+            "back\\slash",
+            "translation",
+            "a_rather_long_field_name_over_sixteen",
+            &WHOLE[..6],
+            &WHOLE[..9],
+            WHOLE,
+            "\u{e9}t\u{e9}",
+        ];
+        let mut cache = KeyCache::default();
+        for round in 0..3 {
+            for (n, &k) in keys.iter().enumerate() {
+                // Each round visits the keys in another order.
+                let k = if round == 1 {
+                    keys[keys.len() - 1 - n]
+                } else {
+                    k
+                };
+                assert_eq!(
+                    cache.facts(k),
+                    (prefix(k.as_bytes()), super::super::plain(k)),
+                    "{k:?}"
+                );
+            }
+        }
+        // More keys than slots: every one still gets its own facts.
+        let many: Vec<&'static str> = (0..2 * KeyCache::SLOTS)
+            .map(|i| &*Box::leak(format!("k{i:04}\"").into_boxed_str()))
+            .collect();
+        for &k in many.iter().chain(many.iter().rev()) {
+            assert_eq!(cache.facts(k), (prefix(k.as_bytes()), false), "{k:?}");
+        }
     }
 }
