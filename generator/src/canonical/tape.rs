@@ -126,37 +126,72 @@ struct KeyCache {
     slots: Vec<CachedKey>,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+/// Bytes of a cached key's text `, "key": `, padded: keys of up to `KEY_TEXT - 8` bytes.
+const KEY_TEXT: usize = 32;
+
+#[derive(Clone, Copy, Debug)]
 struct CachedKey {
     /// Address of the key's first byte (0: empty slot; a key's address is never 0).
     addr: usize,
     len: usize,
     prefix: u64,
     plain: bool,
+    /// `text` holds `, "key": ` (the key is plain and at most `KEY_TEXT - 8` bytes long).
+    quoted: bool,
+    text: [u8; KEY_TEXT],
+}
+
+impl Default for CachedKey {
+    fn default() -> CachedKey {
+        CachedKey {
+            addr: 0,
+            len: 0,
+            prefix: 0,
+            plain: false,
+            quoted: false,
+            text: [b' '; KEY_TEXT],
+        }
+    }
+}
+
+impl CachedKey {
+    fn of(key: &str) -> CachedKey {
+        let plain = super::plain(key);
+        let mut c = CachedKey {
+            addr: key.as_ptr() as usize,
+            len: key.len(),
+            prefix: prefix(key.as_bytes()),
+            plain,
+            quoted: plain && key.len() <= KEY_TEXT - 8,
+            text: [b' '; KEY_TEXT],
+        };
+        if c.quoted {
+            let n = key.len();
+            c.text[..3].copy_from_slice(b", \"");
+            c.text[3..3 + n].copy_from_slice(key.as_bytes());
+            c.text[3 + n..6 + n].copy_from_slice(b"\": ");
+        }
+        c
+    }
 }
 
 impl KeyCache {
     /// Slots (a power of two): the reference's expectation has about a hundred field names.
-    const SLOTS: usize = 512;
+    const SLOTS: usize = 256;
 
-    /// The prefix of `key` and whether it needs no escape.
-    fn facts(&mut self, key: &'static str) -> (u64, bool) {
+    /// The facts of `key`.
+    fn facts(&mut self, key: &'static str) -> &CachedKey {
         let addr = key.as_ptr() as usize;
         // Fibonacci hashing of the address: its high bits pick the slot.
-        let slot = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 9)) % Self::SLOTS;
+        let slot = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 8)) % Self::SLOTS;
         if self.slots.is_empty() {
             self.slots = vec![CachedKey::default(); Self::SLOTS];
         }
         let c = &mut self.slots[slot];
         if c.addr != addr || c.len != key.len() {
-            *c = CachedKey {
-                addr,
-                len: key.len(),
-                prefix: prefix(key.as_bytes()),
-                plain: super::plain(key),
-            };
+            *c = CachedKey::of(key);
         }
-        (c.prefix, c.plain)
+        c
     }
 }
 
@@ -276,27 +311,29 @@ impl Tape {
 
     /// Record an object key.
     pub(super) fn key(&mut self, key: &str) {
-        self.key_with(key, prefix(key.as_bytes()), super::plain(key));
+        self.key_with(key, prefix(key.as_bytes()), super::plain(key), None);
     }
 
     /// Record an object key that lives as long as the program (a struct field or variant
     /// name): its prefix and whether it needs escapes are computed once per name, not once per
     /// member ([`KeyCache`]; the same name recurs thousands of times in a case's expectation).
     pub(super) fn static_key(&mut self, key: &'static str) {
-        let (prefix, plain) = self.static_keys.facts(key);
-        self.key_with(key, prefix, plain);
+        let c = *self.static_keys.facts(key);
+        self.key_with(key, c.prefix, c.plain, c.quoted.then_some(&c.text));
     }
 
     /// Record an object key whose [`prefix`] is `prefix` and that needs no escape when
-    /// `plain` (`super::plain(key)`).
-    fn key_with(&mut self, key: &str, prefix: u64, plain: bool) {
+    /// `plain` (`super::plain(key)`); `quoted`: its text `, "key": ` ([`KEY_TEXT`] bytes,
+    /// padded) when it is plain and short, so that the separator, key and colon are one copy.
+    fn key_with(&mut self, key: &str, prefix: u64, plain: bool, quoted: Option<&[u8; KEY_TEXT]>) {
         let i = self.items.len();
         // Whether the keys still come in strictly increasing order: the prefixes decide unless
         // they are equal (then the whole keys, once this one is recorded: `equal_to`).
         let mut equal_to = None;
+        let mut after_member = false;
         if let Some(f) = self.stack.last_mut() {
             if f.count > 0 {
-                self.text.extend_from_slice(b", ");
+                after_member = true;
                 if f.ordered {
                     match f.last_prefix.cmp(&prefix) {
                         Ordering::Less => {}
@@ -309,22 +346,42 @@ impl Tape {
             f.last_key = i;
             f.last_prefix = prefix;
         }
-        let start = self.text.len();
-        let (escaped, raw) = if plain {
-            // The JSON text is the raw text quoted: one copy serves both.
-            self.text.reserve(key.len() + 4);
-            self.text.push(b'"');
-            push_short(&mut self.text, key.as_bytes());
-            self.text.push(b'"');
-            (false, start + 1)
-        } else {
-            super::write_str(key, &mut self.text);
-            let raw = self.raw_keys.len();
-            self.raw_keys.extend_from_slice(key.as_bytes());
-            (true, raw)
+        let (start, len, escaped, raw) = match quoted {
+            Some(quoted) => {
+                // `, "key": ` from its start after a member, else from its quote: a fixed copy
+                // of `KEY_TEXT - 2` bytes, then the length cut back.
+                let from = if after_member { 0 } else { 2 };
+                let at = self.text.len();
+                if let Some(chunk) = quoted[from..].first_chunk::<{ KEY_TEXT - 2 }>() {
+                    self.text.extend_from_slice(chunk);
+                }
+                self.text.truncate(at + key.len() + 6 - from);
+                let start = at + 2 - from;
+                (start, key.len() + 2, false, start + 1)
+            }
+            None => {
+                if after_member {
+                    self.text.extend_from_slice(b", ");
+                }
+                let start = self.text.len();
+                let (escaped, raw) = if plain {
+                    // The JSON text is the raw text quoted: one copy serves both.
+                    self.text.reserve(key.len() + 4);
+                    self.text.push(b'"');
+                    push_short(&mut self.text, key.as_bytes());
+                    self.text.push(b'"');
+                    (false, start + 1)
+                } else {
+                    super::write_str(key, &mut self.text);
+                    let raw = self.raw_keys.len();
+                    self.raw_keys.extend_from_slice(key.as_bytes());
+                    (true, raw)
+                };
+                let len = self.text.len() - start;
+                self.text.extend_from_slice(b": ");
+                (start, len, escaped, raw)
+            }
         };
-        let len = self.text.len() - start;
-        self.text.extend_from_slice(b": ");
         self.items.push(Item::Key {
             start: pos(start),
             len: pos(len),
@@ -638,11 +695,18 @@ mod tests {
                 } else {
                     k
                 };
+                let c = cache.facts(k);
                 assert_eq!(
-                    cache.facts(k),
+                    (c.prefix, c.plain),
                     (prefix(k.as_bytes()), super::super::plain(k)),
                     "{k:?}"
                 );
+                let plain = super::super::plain(k);
+                assert_eq!(c.quoted, plain && k.len() <= 24, "{k:?}");
+                if c.quoted {
+                    let text = format!(", \"{k}\": ");
+                    assert_eq!(&c.text[..text.len()], text.as_bytes(), "{k:?}");
+                }
             }
         }
         // More keys than slots: every one still gets its own facts.
@@ -650,7 +714,8 @@ mod tests {
             .map(|i| &*Box::leak(format!("k{i:04}\"").into_boxed_str()))
             .collect();
         for &k in many.iter().chain(many.iter().rev()) {
-            assert_eq!(cache.facts(k), (prefix(k.as_bytes()), false), "{k:?}");
+            let c = cache.facts(k);
+            assert_eq!((c.prefix, c.plain), (prefix(k.as_bytes()), false), "{k:?}");
         }
     }
 }
