@@ -183,17 +183,91 @@ fn write_i64(x: i64, out: &mut Vec<u8>) {
 
 /// [`round`] with the factor `10^decimals` computed once (the same bits as `round`).
 #[derive(Clone, Copy, Debug)]
-struct Rounding(f64);
+struct Rounding {
+    factor: f64,
+    decimals: i32,
+}
 
 impl Rounding {
     fn new(decimals: i32) -> Rounding {
-        Rounding(10f64.powi(decimals))
+        Rounding {
+            factor: 10f64.powi(decimals),
+            decimals,
+        }
     }
 
     fn apply(self, x: f64) -> f64 {
-        let r = (x * self.0).round() / self.0;
-        if r == 0.0 { 0.0 } else { r }
+        self.parts(x).1
     }
+
+    /// `(n, r)`: the whole number of units `n = round(x * 10^decimals)` and the rounded value
+    /// `r = n / 10^decimals` ([`round`]'s result).
+    fn parts(self, x: f64) -> (f64, f64) {
+        let n = (x * self.factor).round();
+        let r = n / self.factor;
+        (n, if r == 0.0 { 0.0 } else { r })
+    }
+
+    /// Write the rounded value `r` of [`Rounding::parts`] `(n, r)` as serde_json writes it.
+    fn write(self, (n, r): (f64, f64), out: &mut Vec<u8>) {
+        if !(self.decimals == 6 && write_millionths(n, r, out)) {
+            write_f64(r, out);
+        }
+    }
+}
+
+/// Write `r = n / 10^6` (`n` a whole number) as serde_json writes it, from the digits of `n`,
+/// when `|n| < 10^15`; returns false (nothing written) otherwise.
+///
+/// Why the digits of `n` are the ones serde_json writes: it writes the shortest decimal that
+/// reads back as `r`. The decimal `n * 10^-6` reads back as `r` (`r` is the correctly rounded
+/// quotient of two exact doubles), and with `|n| < 10^15` it has at most 15 significant
+/// digits; two different decimals of at most 15 significant digits never read back as the
+/// same double (`f64::DIGITS` is 15), so no decimal as short or shorter reads back as `r`.
+/// The layout is serde_json's (ryu's): a whole number ends in `.0`, a number below 10^-5 in
+/// magnitude is written `de-6` (here: `|n| < 10`), any other as a plain decimal, e.g.
+/// `n = -1_250_000` gives `-1.25`, `n = 40` gives `0.00004`, `n = 7` gives `7e-6`.
+fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
+    const UNIT: u64 = 1_000_000;
+    if !(n.abs() < 1e15) {
+        return false;
+    }
+    if r == 0.0 {
+        out.extend_from_slice(b"0.0");
+        return true;
+    }
+    // Exact: `n` is a whole number below 2^53 in magnitude.
+    let m = n.abs() as u64;
+    if r < 0.0 {
+        out.push(b'-');
+    }
+    if m < 10 {
+        out.push(b'0' + m as u8);
+        out.extend_from_slice(b"e-6");
+        return true;
+    }
+    let (whole, mut frac) = (m / UNIT, m % UNIT);
+    write_u64(whole, out);
+    out.push(b'.');
+    if frac == 0 {
+        out.push(b'0');
+        return true;
+    }
+    // Six digits with leading zeros, trailing zeros dropped.
+    let mut digits = 6;
+    while frac % 10 == 0 {
+        frac /= 10;
+        digits -= 1;
+    }
+    let mut buf = [b'0'; 6];
+    let mut k = digits;
+    while frac > 0 {
+        k -= 1;
+        buf[k] = b'0' + (frac % 10) as u8;
+        frac /= 10;
+    }
+    out.extend_from_slice(&buf[..digits]);
+    true
 }
 
 /// Round to `decimals` places, so generated numbers are short and exact in text
@@ -350,6 +424,72 @@ mod tests {
         #[test]
         fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
             proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
+        }
+    }
+
+    /// The bytes of the rounded-float writer, and those of the path it replaces: round, then
+    /// serde_json's formatting of the rounded value.
+    fn rounded_both_ways(x: f64) -> (Vec<u8>, Vec<u8>) {
+        let r = Rounding::new(6);
+        let mut fast = Vec::new();
+        r.write(r.parts(x), &mut fast);
+        let mut old = Vec::new();
+        write_f64(round(x, 6), &mut old);
+        (fast, old)
+    }
+
+    #[test]
+    fn rounded_floats_are_written_as_serde_json_writes_them_worked_examples() {
+        // n = round(x * 10^6): -1_250_000 -> "-1.25"; 40 -> "0.00004" (10^-5 <= |r|: plain);
+        // 7 -> "7e-6" (below 10^-5: serde_json's exponent form); 3_000_000 -> "3.0".
+        for (x, text) in [
+            (-1.25, "-1.25"),
+            (0.00004, "0.00004"),
+            (0.000007, "7e-6"),
+            (-0.000001, "-1e-6"),
+            (3.0, "3.0"),
+            (-0.0, "0.0"),
+            (0.0000004, "0.0"),
+            (-0.0000004, "0.0"),
+            (123456.7890123, "123456.789012"),
+            (0.1 + 0.2, "0.3"),
+        ] {
+            let (fast, old) = rounded_both_ways(x);
+            assert_eq!(String::from_utf8_lossy(&fast), text, "{x}");
+            assert_eq!(fast, old, "{x}");
+        }
+    }
+
+    #[test]
+    fn rounded_floats_are_written_as_serde_json_writes_them_near_zero_and_near_the_limit() {
+        // Every n in -200_000..=200_000 (all exponent and leading-zero forms), and around
+        // 10^15 units, where the writer hands over to serde_json's formatting.
+        let near_limit = (-2000i64..=2000).flat_map(|d| [1e15 + d as f64, -1e15 + d as f64]);
+        for n in (-200_000i64..=200_000).map(|n| n as f64).chain(near_limit) {
+            let x = n / 1e6;
+            let (fast, old) = rounded_both_ways(x);
+            assert_eq!(fast, old, "n = {n}, x = {x}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// Any finite double (every magnitude, huge ones past 10^15 units and ones whose
+        /// `x * 10^6` overflows included), and doubles of the magnitudes of positions,
+        /// quaternions and masses.
+        #[test]
+        fn rounded_floats_are_written_as_serde_json_writes_them(
+            bits in proptest::prelude::any::<u64>(),
+            small in -1e4f64..1e4,
+            unit in -1f64..1.0,
+        ) {
+            for x in [f64::from_bits(bits), small, unit] {
+                if !x.is_finite() || !round(x, 6).is_finite() {
+                    continue;
+                }
+                let (fast, old) = rounded_both_ways(x);
+                proptest::prop_assert_eq!(fast, old, "{}", x);
+            }
         }
     }
 

@@ -20,16 +20,22 @@ pub(super) struct Ser<'t> {
 
 impl Ser<'_> {
     fn float(&mut self, x: f64) -> Result<(), Error> {
-        let x = match self.round {
-            Some(r) if x.is_finite() => r.apply(x),
-            _ => x,
-        };
-        if x.is_finite() {
-            self.tape.scalar(|t| super::write_f64(x, t));
-            Ok(())
-        } else {
-            self.null()
+        if !x.is_finite() {
+            return self.null();
         }
+        match self.round {
+            Some(r) => {
+                let parts = r.parts(x);
+                // Rounding a finite number gives a finite number unless `x * 10^decimals`
+                // overflows.
+                if !parts.1.is_finite() {
+                    return self.null();
+                }
+                self.tape.scalar(|t| r.write(parts, t));
+            }
+            None => self.tape.scalar(|t| super::write_f64(x, t)),
+        }
+        Ok(())
     }
 
     fn null(&mut self) -> Result<(), Error> {
