@@ -627,23 +627,42 @@ impl Tape {
         let mut cursor = i + 1;
         for n in 0..count {
             pad(indent + 1, out);
-            let mut j = if order == IN_PLACE {
+            let j = if order == IN_PLACE {
                 cursor
             } else {
                 self.order[order as usize + n]
             };
-            if object {
-                if let Item::Key { start, len, .. } = self.items[j] {
-                    put(out, &self.text, start as usize, len as usize);
+            cursor = match (object, self.items[j], self.items.get(j + 1)) {
+                // A key and its finished value: their one-line text `"key": value` is one
+                // piece of the text (the value was recorded right after the key).
+                (
+                    true,
+                    Item::Key { start, len, .. },
+                    Some(&Item::Text {
+                        start: v,
+                        len: v_len,
+                    }),
+                ) if v == start + len + 2 => {
+                    put_member(
+                        out,
+                        &self.text,
+                        start as usize,
+                        (v + v_len - start) as usize,
+                    );
+                    j + 2
                 }
-                out.extend_from_slice(b": ");
-                j += 1;
-            }
-            cursor = self.write(j, indent + 1, out);
-            if n + 1 < count {
-                out.push(b',');
-            }
-            out.push(b'\n');
+                (true, Item::Key { start, len, .. }, _) => {
+                    put(out, &self.text, start as usize, len as usize);
+                    out.extend_from_slice(b": ");
+                    self.write(j + 1, indent + 1, out)
+                }
+                (_, Item::Text { start, len }, _) => {
+                    put(out, &self.text, start as usize, len as usize);
+                    j + 1
+                }
+                _ => self.write(j, indent + 1, out),
+            };
+            out.extend_from_slice(if n + 1 < count { b",\n" } else { b"\n" });
         }
         pad(indent, out);
         out.push(if object { b'}' } else { b']' });
@@ -651,10 +670,31 @@ impl Tape {
     }
 }
 
-/// Two spaces per level.
+/// [`put`] for the text of a whole member, `"key": value`: one fixed 32-byte copy (then the
+/// length cut back) where the text allows it.
+fn put_member(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
+    if len <= 32
+        && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<32>())
+    {
+        let at = out.len();
+        out.extend_from_slice(chunk);
+        out.truncate(at + len);
+        return;
+    }
+    out.extend_from_slice(&text[start..start + len]);
+}
+
+/// Two spaces per level: a fixed copy of 32 spaces (then the length cut back) for up to 16
+/// levels.
 fn pad(indent: usize, out: &mut Vec<u8>) {
     const SPACES: &[u8; 32] = b"                                ";
     let mut n = 2 * indent;
+    if n <= SPACES.len() {
+        let at = out.len();
+        out.extend_from_slice(SPACES);
+        out.truncate(at + n);
+        return;
+    }
     while n > 0 {
         let k = n.min(SPACES.len());
         out.extend_from_slice(&SPACES[..k]);
