@@ -159,9 +159,30 @@ fn plain8(x: u64) -> bool {
     control | quote | backslash == 0
 }
 
-/// A number, boolean or null as serde_json writes it.
+/// A number, boolean or null as serde_json writes it: `Number::serialize` writes a
+/// non-negative integer as `u64`, a negative one as `i64`, a float as `f64` (`null` if it were
+/// not finite); written here without going through a serializer.
 fn write_scalar(v: &Value, out: &mut Vec<u8>) {
-    let _ = serde_json::to_writer(&mut *out, v);
+    match v {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(b) => out.extend_from_slice(if *b { b"true" as &[u8] } else { b"false" }),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                write_u64(u, out);
+            } else if let Some(i) = n.as_i64() {
+                write_i64(i, out);
+            } else {
+                match n.as_f64() {
+                    Some(x) if x.is_finite() => write_f64(x, out),
+                    _ => out.extend_from_slice(b"null"),
+                }
+            }
+        }
+        // Not scalars: as serde_json writes them (never called with these).
+        Value::String(_) | Value::Array(_) | Value::Object(_) => {
+            let _ = serde_json::to_writer(&mut *out, v);
+        }
+    }
 }
 
 fn write_f64(x: f64, out: &mut Vec<u8>) {
@@ -424,6 +445,29 @@ mod tests {
         #[test]
         fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
             proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// Every kind of number (any `u64`, any `i64`, any finite double), booleans and null
+        /// are written as serde_json writes them.
+        #[test]
+        fn scalars_are_written_as_serde_json_writes_them(
+            u in proptest::prelude::any::<u64>(),
+            i in proptest::prelude::any::<i64>(),
+            bits in proptest::prelude::any::<u64>(),
+            b in proptest::prelude::any::<bool>(),
+        ) {
+            let mut values = vec![Value::from(u), Value::from(i), Value::from(b), Value::Null];
+            values.extend(serde_json::Number::from_f64(f64::from_bits(bits)).map(Value::Number));
+            values.push(Value::from(-0.0));
+            for v in values {
+                let mut fast = Vec::new();
+                write_scalar(&v, &mut fast);
+                let slow = serde_json::to_vec(&v).expect("serialisable");
+                proptest::prop_assert_eq!(fast, slow, "{:?}", v);
+            }
         }
     }
 
