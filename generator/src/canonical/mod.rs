@@ -194,8 +194,16 @@ fn write_f32(x: f32, out: &mut Vec<u8>) {
     let _ = serde_json::ser::CompactFormatter.write_f32(out, x);
 }
 
+/// The decimal digits of `x`, as serde_json writes them. Most integers written are indices
+/// and counts below 100: those are one or two bytes pushed, not a formatter call and a copy.
 fn write_u64(x: u64, out: &mut Vec<u8>) {
-    let _ = serde_json::ser::CompactFormatter.write_u64(out, x);
+    if x < 10 {
+        out.push(b'0' + x as u8);
+    } else if x < 100 {
+        out.extend_from_slice(&[b'0' + (x / 10) as u8, b'0' + (x % 10) as u8]);
+    } else {
+        let _ = serde_json::ser::CompactFormatter.write_u64(out, x);
+    }
 }
 
 fn write_i64(x: i64, out: &mut Vec<u8>) {
@@ -468,6 +476,30 @@ mod tests {
                 let slow = serde_json::to_vec(&v).expect("serialisable");
                 proptest::prop_assert_eq!(fast, slow, "{:?}", v);
             }
+        }
+    }
+
+    #[test]
+    fn integers_are_written_as_serde_json_writes_them_at_every_digit_count() {
+        let mut samples: Vec<i128> = vec![0, u64::MAX.into(), i64::MIN.into(), i64::MAX.into()];
+        samples.extend(-1000..=1000);
+        for k in 0..20u32 {
+            let p = 10i128.pow(k);
+            samples.extend([p - 1, p, p + 1, -p + 1, -p, -p - 1]);
+        }
+        for n in samples {
+            let mut fast = Vec::new();
+            let slow = if let Ok(u) = u64::try_from(n) {
+                write_u64(u, &mut fast);
+                serde_json::to_vec(&u)
+            } else if let Ok(i) = i64::try_from(n) {
+                write_i64(i, &mut fast);
+                serde_json::to_vec(&i)
+            } else {
+                continue;
+            };
+            assert_eq!(fast, slow.expect("serialisable"), "{n}");
+            assert_eq!(String::from_utf8_lossy(&fast), n.to_string());
         }
     }
 
