@@ -282,22 +282,31 @@ fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
         out.push(b'0');
         return true;
     }
-    // Six digits with leading zeros, trailing zeros dropped.
-    let mut digits = 6;
-    while frac % 10 == 0 {
-        frac /= 10;
-        digits -= 1;
+    // Six digits with leading zeros (two at a time), trailing zeros dropped; appended with
+    // one fixed 8-byte copy, then the length cut back.
+    let mut buf = [b'0'; 8];
+    for k in [2, 1, 0] {
+        let pair = (frac % 100) as usize;
+        frac /= 100;
+        buf[2 * k..2 * k + 2].copy_from_slice(&PAIRS[2 * pair..2 * pair + 2]);
     }
-    let mut buf = [b'0'; 6];
-    let mut k = digits;
-    while frac > 0 {
-        k -= 1;
-        buf[k] = b'0' + (frac % 10) as u8;
-        frac /= 10;
-    }
-    out.extend_from_slice(&buf[..digits]);
+    // `frac` was not 0: a digit of the six is not `0`.
+    let digits = buf[..6]
+        .iter()
+        .rposition(|&d| d != b'0')
+        .map_or(1, |k| k + 1);
+    let at = out.len();
+    out.extend_from_slice(&buf);
+    out.truncate(at + digits);
     true
 }
+
+/// `00`, `01`, ... `99`: two decimal digits at a time.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
 
 /// Round to `decimals` places, so generated numbers are short and exact in text
 /// (e.g. `round(0.123456, 3) == 0.123`). Never returns `-0.0`.
@@ -538,10 +547,14 @@ mod tests {
 
     #[test]
     fn rounded_floats_are_written_as_serde_json_writes_them_near_zero_and_near_the_limit() {
-        // Every n in -200_000..=200_000 (all exponent and leading-zero forms), and around
+        // Every n in -10^6..=10^6 (every six-digit fraction, all exponent and leading-zero
+        // forms), and around
         // 10^15 units, where the writer hands over to serde_json's formatting.
         let near_limit = (-2000i64..=2000).flat_map(|d| [1e15 + d as f64, -1e15 + d as f64]);
-        for n in (-200_000i64..=200_000).map(|n| n as f64).chain(near_limit) {
+        for n in (-1_000_000i64..=1_000_000)
+            .map(|n| n as f64)
+            .chain(near_limit)
+        {
             let x = n / 1e6;
             let (fast, old) = rounded_both_ways(x);
             assert_eq!(fast, old, "n = {n}, x = {x}");
