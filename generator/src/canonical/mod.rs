@@ -548,8 +548,8 @@ mod tests {
     #[test]
     fn rounded_floats_are_written_as_serde_json_writes_them_near_zero_and_near_the_limit() {
         // Every n in -10^6..=10^6 (every six-digit fraction, all exponent and leading-zero
-        // forms), and around
-        // 10^15 units, where the writer hands over to serde_json's formatting.
+        // forms), and around 10^15 units, where the writer hands over to serde_json's
+        // formatting.
         let near_limit = (-2000i64..=2000).flat_map(|d| [1e15 + d as f64, -1e15 + d as f64]);
         for n in (-1_000_000i64..=1_000_000)
             .map(|n| n as f64)
