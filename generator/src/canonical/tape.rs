@@ -179,19 +179,26 @@ impl KeyCache {
     /// Slots (a power of two): the reference's expectation has about a hundred field names.
     const SLOTS: usize = 256;
 
-    /// The facts of `key`.
-    fn facts(&mut self, key: &'static str) -> &CachedKey {
+    /// The slot that holds the facts of `key` (computed now if it holds another key's).
+    fn slot(&mut self, key: &'static str) -> usize {
         let addr = key.as_ptr() as usize;
         // Fibonacci hashing of the address: its high bits pick the slot.
         let slot = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 8)) % Self::SLOTS;
-        if self.slots.is_empty() {
+        if self.slots.len() != Self::SLOTS {
             self.slots = vec![CachedKey::default(); Self::SLOTS];
         }
         let c = &mut self.slots[slot];
         if c.addr != addr || c.len != key.len() {
             *c = CachedKey::of(key);
         }
-        c
+        slot
+    }
+
+    /// The facts of `key`.
+    #[cfg(test)]
+    fn facts(&mut self, key: &'static str) -> &CachedKey {
+        let slot = self.slot(key);
+        &self.slots[slot]
     }
 }
 
@@ -311,24 +318,87 @@ impl Tape {
 
     /// Record an object key.
     pub(super) fn key(&mut self, key: &str) {
-        self.key_with(key, prefix(key.as_bytes()), super::plain(key), None);
+        self.key_with(key, prefix(key.as_bytes()), super::plain(key));
     }
 
     /// Record an object key that lives as long as the program (a struct field or variant
     /// name): its prefix and whether it needs escapes are computed once per name, not once per
     /// member ([`KeyCache`]; the same name recurs thousands of times in a case's expectation).
     pub(super) fn static_key(&mut self, key: &'static str) {
-        let c = *self.static_keys.facts(key);
-        self.key_with(key, c.prefix, c.plain, c.quoted.then_some(&c.text));
+        let slot = self.static_keys.slot(key);
+        let c = &self.static_keys.slots[slot];
+        if !c.quoted {
+            let (prefix, plain) = (c.prefix, c.plain);
+            self.key_with(key, prefix, plain);
+            return;
+        }
+        let i = self.items.len();
+        let (after_member, equal_to) = self.note_key(i, c.prefix);
+        // `, "key": ` from its start after a member, else from its quote: a fixed copy of
+        // `KEY_TEXT - 2` bytes, then the length cut back.
+        let from = if after_member { 0 } else { 2 };
+        let at = self.text.len();
+        if let Some(chunk) =
+            self.static_keys.slots[slot].text[from..].first_chunk::<{ KEY_TEXT - 2 }>()
+        {
+            self.text.extend_from_slice(chunk);
+        }
+        self.text.truncate(at + key.len() + 6 - from);
+        // One position check: the raw text starts right after the quote, and a quoted key is
+        // at most `KEY_TEXT - 8` bytes long.
+        let raw = pos(at + 3 - from);
+        let raw_len = key.len() as u32;
+        self.items.push(Item::Key {
+            start: raw - 1,
+            len: raw_len + 2,
+            escaped: false,
+            raw,
+            raw_len,
+        });
+        self.order_equal_keys(i, equal_to);
     }
 
     /// Record an object key whose [`prefix`] is `prefix` and that needs no escape when
-    /// `plain` (`super::plain(key)`); `quoted`: its text `, "key": ` ([`KEY_TEXT`] bytes,
-    /// padded) when it is plain and short, so that the separator, key and colon are one copy.
-    fn key_with(&mut self, key: &str, prefix: u64, plain: bool, quoted: Option<&[u8; KEY_TEXT]>) {
+    /// `plain` (`super::plain(key)`).
+    fn key_with(&mut self, key: &str, prefix: u64, plain: bool) {
         let i = self.items.len();
+        let (after_member, equal_to) = self.note_key(i, prefix);
+        if after_member {
+            self.text.extend_from_slice(b", ");
+        }
+        let start = self.text.len();
+        let (escaped, raw) = if plain {
+            // The JSON text is the raw text quoted: one copy serves both.
+            self.text.reserve(key.len() + 4);
+            self.text.push(b'"');
+            push_short(&mut self.text, key.as_bytes());
+            self.text.push(b'"');
+            (false, start + 1)
+        } else {
+            super::write_str(key, &mut self.text);
+            let raw = self.raw_keys.len();
+            self.raw_keys.extend_from_slice(key.as_bytes());
+            (true, raw)
+        };
+        let len = self.text.len() - start;
+        self.text.extend_from_slice(b": ");
+        self.items.push(Item::Key {
+            start: pos(start),
+            len: pos(len),
+            escaped,
+            raw: pos(raw),
+            raw_len: pos(key.len()),
+        });
+        self.order_equal_keys(i, equal_to);
+    }
+
+    /// Count the key of item `i` (prefix `prefix`) in the open object. Returns whether a
+    /// member came before it (then a separator goes first), and the item of the previous key
+    /// when the prefixes cannot tell their order (equal prefixes).
+    #[inline]
+    fn note_key(&mut self, i: usize, prefix: u64) -> (bool, Option<usize>) {
         // Whether the keys still come in strictly increasing order: the prefixes decide unless
-        // they are equal (then the whole keys, once this one is recorded: `equal_to`).
+        // they are equal (then the whole keys, once this one is recorded: `order_equal_keys`).
         let mut equal_to = None;
         let mut after_member = false;
         if let Some(f) = self.stack.last_mut() {
@@ -346,49 +416,13 @@ impl Tape {
             f.last_key = i;
             f.last_prefix = prefix;
         }
-        let (start, len, escaped, raw) = match quoted {
-            Some(quoted) => {
-                // `, "key": ` from its start after a member, else from its quote: a fixed copy
-                // of `KEY_TEXT - 2` bytes, then the length cut back.
-                let from = if after_member { 0 } else { 2 };
-                let at = self.text.len();
-                if let Some(chunk) = quoted[from..].first_chunk::<{ KEY_TEXT - 2 }>() {
-                    self.text.extend_from_slice(chunk);
-                }
-                self.text.truncate(at + key.len() + 6 - from);
-                let start = at + 2 - from;
-                (start, key.len() + 2, false, start + 1)
-            }
-            None => {
-                if after_member {
-                    self.text.extend_from_slice(b", ");
-                }
-                let start = self.text.len();
-                let (escaped, raw) = if plain {
-                    // The JSON text is the raw text quoted: one copy serves both.
-                    self.text.reserve(key.len() + 4);
-                    self.text.push(b'"');
-                    push_short(&mut self.text, key.as_bytes());
-                    self.text.push(b'"');
-                    (false, start + 1)
-                } else {
-                    super::write_str(key, &mut self.text);
-                    let raw = self.raw_keys.len();
-                    self.raw_keys.extend_from_slice(key.as_bytes());
-                    (true, raw)
-                };
-                let len = self.text.len() - start;
-                self.text.extend_from_slice(b": ");
-                (start, len, escaped, raw)
-            }
-        };
-        self.items.push(Item::Key {
-            start: pos(start),
-            len: pos(len),
-            escaped,
-            raw: pos(raw),
-            raw_len: pos(key.len()),
-        });
+        (after_member, equal_to)
+    }
+
+    /// Once the key item `i` is recorded: compare it with the previous key `equal_to` whose
+    /// prefix is the same (`note_key`).
+    #[inline]
+    fn order_equal_keys(&mut self, i: usize, equal_to: Option<usize>) {
         if let Some(last) = equal_to
             && self.compare_keys(last, i) != Ordering::Less
             && let Some(f) = self.stack.last_mut()
