@@ -129,11 +129,37 @@ fn write_str(s: &str, out: &mut Vec<u8>) {
     if plain(s) {
         out.reserve(s.len() + 2);
         out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
+        push_short(out, s.as_bytes());
         out.push(b'"');
     } else {
         // Writing a string into a Vec cannot fail.
         let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// Append `bytes` to `out`. Keys and names are short: for 4 to 16 bytes, two fixed copies
+/// (the first and the last 8 or 4 bytes, overlapping), for fewer bytes a push each, instead
+/// of a call to copy a variable length.
+fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
+        && n <= 16
+    {
+        out.extend_from_slice(head);
+        out.truncate(out.len() + n - 16);
+        out.extend_from_slice(tail);
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
+        && n < 8
+    {
+        out.extend_from_slice(head);
+        out.truncate(out.len() + n - 8);
+        out.extend_from_slice(tail);
+    } else if n < 4 {
+        for &b in bytes {
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(bytes);
     }
 }
 
@@ -165,7 +191,9 @@ fn plain8(x: u64) -> bool {
 fn write_scalar(v: &Value, out: &mut Vec<u8>) {
     match v {
         Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(b) => out.extend_from_slice(if *b { b"true" as &[u8] } else { b"false" }),
+        // Each a copy of a fixed length (no call to copy a variable length).
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
         Value::Number(n) => {
             if let Some(u) = n.as_u64() {
                 write_u64(u, out);
@@ -462,6 +490,17 @@ mod tests {
         #[test]
         fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
             proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
+        }
+    }
+
+    proptest::proptest! {
+        /// Appending a short text by fixed copies appends exactly that text, at every length
+        /// (0 to 40 bytes), after any text.
+        #[test]
+        fn push_short_appends_the_bytes(before in "[a-z]{0,20}", bytes in "[ -~]{0,40}") {
+            let mut out = before.clone().into_bytes();
+            push_short(&mut out, bytes.as_bytes());
+            proptest::prop_assert_eq!(out, format!("{before}{bytes}").into_bytes());
         }
     }
 

@@ -84,9 +84,12 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
     type SerializeStructVariant = Compound<'a, 't>;
 
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
-        self.tape.scalar(|t| {
-            t.extend_from_slice(if v { b"true" as &[u8] } else { b"false" });
-        });
+        // Each a copy of a fixed length (no call to copy a variable length).
+        if v {
+            self.tape.scalar(|t| t.extend_from_slice(b"true"));
+        } else {
+            self.tape.scalar(|t| t.extend_from_slice(b"false"));
+        }
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> Result<(), Error> {

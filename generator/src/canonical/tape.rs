@@ -241,20 +241,6 @@ fn put(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
     out.extend_from_slice(&text[start..start + len]);
 }
 
-/// Append `bytes` to `out`; keys are short: for 8 to 16 bytes, two fixed 8-byte copies (the
-/// first and the last 8 bytes, overlapping) instead of a call to copy a variable length.
-fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
-    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
-        && bytes.len() <= 16
-    {
-        out.extend_from_slice(head);
-        out.truncate(out.len() + bytes.len() - 16);
-        out.extend_from_slice(tail);
-        return;
-    }
-    out.extend_from_slice(bytes);
-}
-
 impl Tape {
     pub fn new() -> Tape {
         Tape::default()
@@ -309,10 +295,12 @@ impl Tape {
         self.begin_value();
         let start = self.text.len();
         write(&mut self.text);
-        let len = self.text.len() - start;
+        // One position check, of the end: the start and the length are not larger.
+        let end = pos(self.text.len());
+        let len = (self.text.len() - start) as u32;
         self.items.push(Item::Text {
-            start: pos(start),
-            len: pos(len),
+            start: end - len,
+            len,
         });
     }
 
@@ -371,7 +359,7 @@ impl Tape {
             // The JSON text is the raw text quoted: one copy serves both.
             self.text.reserve(key.len() + 4);
             self.text.push(b'"');
-            push_short(&mut self.text, key.as_bytes());
+            super::push_short(&mut self.text, key.as_bytes());
             self.text.push(b'"');
             (false, start + 1)
         } else {
