@@ -105,6 +105,13 @@ impl Tape {
         *out = text(bytes);
     }
 
+    /// The bytes of [`Tape::to_text`] (not checked as UTF-8 again: every piece is).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.text_size_hint());
+        self.write_to(&mut out);
+        out
+    }
+
     /// The canonical text of the recorded value, with its final newline.
     pub fn to_text(&self) -> String {
         let mut out = Vec::with_capacity(self.text_size_hint());
@@ -490,6 +497,9 @@ mod tests {
         #[test]
         fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
             proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
+            let mut tape = Tape::new();
+            tape.push_value(&v);
+            proptest::prop_assert_eq!(tape.to_bytes(), oracle::to_string(&v).into_bytes());
         }
     }
 
