@@ -175,8 +175,22 @@ fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
 fn plain(s: &str) -> bool {
     let bytes = s.as_bytes();
     let (chunks, tail) = bytes.as_chunks::<8>();
-    chunks.iter().all(|c| plain8(u64::from_le_bytes(*c)))
-        && tail.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
+    if !chunks.iter().all(|c| plain8(u64::from_le_bytes(*c))) {
+        return false;
+    }
+    if tail.is_empty() {
+        return true;
+    }
+    // The tail: within the last 8 bytes (overlapping the last chunk), or for a string of 4 to
+    // 7 bytes its first and last 4 (overlapping), one test each instead of one per byte.
+    if let Some(last) = bytes.last_chunk::<8>() {
+        return plain8(u64::from_le_bytes(*last));
+    }
+    if let (Some(head), Some(end)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let x = u64::from(u32::from_le_bytes(*head)) | u64::from(u32::from_le_bytes(*end)) << 32;
+        return plain8(x);
+    }
+    tail.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 /// No byte of `x` is below 0x20, a quote or a backslash. The tests `(v - 0x01..) & !v &
@@ -785,6 +799,32 @@ mod tests {
         let mut bad = std::collections::BTreeMap::new();
         bad.insert(vec![1], 2);
         assert!(to_string_of(&bad).is_err());
+    }
+
+    /// At every length up to 40 and every position, one byte that needs an escape makes a
+    /// string not plain (whichever of the chunk, overlapping tail or 4-byte tests sees it),
+    /// and the bytes next to the forbidden ones (0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, UTF-8
+    /// continuation bytes) do not.
+    #[test]
+    fn plain_sees_every_byte_at_every_length() {
+        for len in 0..=40 {
+            let filler = "a".repeat(len);
+            assert!(plain(&filler), "{len}");
+            for at in 0..len {
+                for bad in ['\u{0}', '\u{1f}', '"', '\\'] {
+                    let mut s = filler.clone();
+                    s.replace_range(at..=at, bad.encode_utf8(&mut [0; 4]));
+                    assert!(!plain(&s), "{s:?}");
+                }
+                for good in [' ', '!', '#', '[', ']', '\u{7f}'] {
+                    let mut s = filler.clone();
+                    s.replace_range(at..=at, good.encode_utf8(&mut [0; 4]));
+                    assert!(plain(&s), "{s:?}");
+                }
+            }
+            let accents = "\u{e9}".repeat(len);
+            assert!(plain(&accents), "{accents:?}");
+        }
     }
 
     proptest::proptest! {
