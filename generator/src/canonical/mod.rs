@@ -307,7 +307,7 @@ impl Rounding {
 /// `n = -1_250_000` gives `-1.25`, `n = 40` gives `0.00004`, `n = 7` gives `7e-6`.
 fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
     const UNIT: u64 = 1_000_000;
-    if !(n.abs() < 1e15) {
+    if n.is_nan() || n.abs() >= 1e15 {
         return false;
     }
     if r == 0.0 {
