@@ -645,6 +645,22 @@ mod tests {
         }
     }
 
+    /// Containers nested deeper than the fixed indentation copies reach (16 levels), every one
+    /// written one member per line, and empty ones among them: the oracle's bytes.
+    #[test]
+    fn deep_nesting_gives_the_oracle_bytes() {
+        let mut v = json!({"leaf": "x".repeat(120), "empty": {}, "none": []});
+        for depth in 0..24 {
+            v = if depth % 2 == 0 {
+                json!({"level": depth, "next": v, "pad": "y".repeat(90)})
+            } else {
+                json!([depth, v, "z".repeat(90)])
+            };
+        }
+        assert_eq!(to_string(&v), oracle::to_string(&v));
+        assert!(to_string(&v).contains(&format!("\n{}\"leaf\"", "  ".repeat(25))));
+    }
+
     /// Items are small (`u32` positions, no stored key prefix): a case's tapes have thousands.
     #[test]
     fn a_tape_item_is_20_bytes() {

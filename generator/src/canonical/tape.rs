@@ -645,10 +645,15 @@ impl Tape {
             return i + 1;
         };
         let (count, size) = (count as usize, size as usize);
-        out.extend_from_slice(if object { b"{\n" } else { b"[\n" });
+        out.push(if object { b'{' } else { b'[' });
+        if count == 0 {
+            // Never recorded (an empty container stays on one line); written as it would be.
+            line_break(false, indent, out);
+        } else {
+            line_break(false, indent + 1, out);
+        }
         let mut cursor = i + 1;
         for n in 0..count {
-            pad(indent + 1, out);
             let j = if order == IN_PLACE {
                 cursor
             } else {
@@ -684,12 +689,41 @@ impl Tape {
                 }
                 _ => self.write(j, indent + 1, out),
             };
-            out.extend_from_slice(if n + 1 < count { b",\n" } else { b"\n" });
+            // The separator and the next line's indentation (or the closing one) at once.
+            if n + 1 < count {
+                line_break(true, indent + 1, out);
+            } else {
+                line_break(false, indent, out);
+            }
         }
-        pad(indent, out);
         out.push(if object { b'}' } else { b']' });
         i + size
     }
+}
+
+/// A line break (after a comma when `comma`) and the next line's indentation of two spaces per
+/// level: one fixed copy (then the length cut back) for up to 16 levels.
+fn line_break(comma: bool, indent: usize, out: &mut Vec<u8>) {
+    const LINE: &[u8; 34] = b",\n                                ";
+    let n = 2 * indent;
+    if n <= 32 {
+        let at = out.len();
+        if comma {
+            out.extend_from_slice(LINE);
+            out.truncate(at + 2 + n);
+        } else {
+            if let Some(line) = LINE[1..].first_chunk::<33>() {
+                out.extend_from_slice(line);
+            }
+            out.truncate(at + 1 + n);
+        }
+        return;
+    }
+    if comma {
+        out.push(b',');
+    }
+    out.push(b'\n');
+    pad(indent, out);
 }
 
 /// [`put`] for the text of a whole member, `"key": value`: one fixed 32-byte copy (then the
