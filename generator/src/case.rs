@@ -132,7 +132,7 @@ impl Case {
             Payload::Json(v) => {
                 tape.clear();
                 tape.push_value(v);
-                tape.to_text().into_bytes()
+                tape.to_bytes()
             }
             Payload::Bytes { bytes, .. } => bytes.clone(),
         }

@@ -105,6 +105,13 @@ impl Tape {
         *out = text(bytes);
     }
 
+    /// The bytes of [`Tape::to_text`] (not checked as UTF-8 again: every piece is).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.text_size_hint());
+        self.write_to(&mut out);
+        out
+    }
+
     /// The canonical text of the recorded value, with its final newline.
     pub fn to_text(&self) -> String {
         let mut out = Vec::with_capacity(self.text_size_hint());
@@ -129,11 +136,37 @@ fn write_str(s: &str, out: &mut Vec<u8>) {
     if plain(s) {
         out.reserve(s.len() + 2);
         out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
+        push_short(out, s.as_bytes());
         out.push(b'"');
     } else {
         // Writing a string into a Vec cannot fail.
         let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// Append `bytes` to `out`. Keys and names are short: for 4 to 16 bytes, two fixed copies
+/// (the first and the last 8 or 4 bytes, overlapping), for fewer bytes a push each, instead
+/// of a call to copy a variable length.
+fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
+        && n <= 16
+    {
+        out.extend_from_slice(head);
+        out.truncate(out.len() + n - 16);
+        out.extend_from_slice(tail);
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
+        && n < 8
+    {
+        out.extend_from_slice(head);
+        out.truncate(out.len() + n - 8);
+        out.extend_from_slice(tail);
+    } else if n < 4 {
+        for &b in bytes {
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(bytes);
     }
 }
 
@@ -142,8 +175,22 @@ fn write_str(s: &str, out: &mut Vec<u8>) {
 fn plain(s: &str) -> bool {
     let bytes = s.as_bytes();
     let (chunks, tail) = bytes.as_chunks::<8>();
-    chunks.iter().all(|c| plain8(u64::from_le_bytes(*c)))
-        && tail.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
+    if !chunks.iter().all(|c| plain8(u64::from_le_bytes(*c))) {
+        return false;
+    }
+    if tail.is_empty() {
+        return true;
+    }
+    // The tail: within the last 8 bytes (overlapping the last chunk), or for a string of 4 to
+    // 7 bytes its first and last 4 (overlapping), one test each instead of one per byte.
+    if let Some(last) = bytes.last_chunk::<8>() {
+        return plain8(u64::from_le_bytes(*last));
+    }
+    if let (Some(head), Some(end)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let x = u64::from(u32::from_le_bytes(*head)) | u64::from(u32::from_le_bytes(*end)) << 32;
+        return plain8(x);
+    }
+    tail.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 /// No byte of `x` is below 0x20, a quote or a backslash. The tests `(v - 0x01..) & !v &
@@ -159,9 +206,32 @@ fn plain8(x: u64) -> bool {
     control | quote | backslash == 0
 }
 
-/// A number, boolean or null as serde_json writes it.
+/// A number, boolean or null as serde_json writes it: `Number::serialize` writes a
+/// non-negative integer as `u64`, a negative one as `i64`, a float as `f64` (`null` if it were
+/// not finite); written here without going through a serializer.
 fn write_scalar(v: &Value, out: &mut Vec<u8>) {
-    let _ = serde_json::to_writer(&mut *out, v);
+    match v {
+        Value::Null => out.extend_from_slice(b"null"),
+        // Each a copy of a fixed length (no call to copy a variable length).
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                write_u64(u, out);
+            } else if let Some(i) = n.as_i64() {
+                write_i64(i, out);
+            } else {
+                match n.as_f64() {
+                    Some(x) if x.is_finite() => write_f64(x, out),
+                    _ => out.extend_from_slice(b"null"),
+                }
+            }
+        }
+        // Not scalars: as serde_json writes them (never called with these).
+        Value::String(_) | Value::Array(_) | Value::Object(_) => {
+            let _ = serde_json::to_writer(&mut *out, v);
+        }
+    }
 }
 
 fn write_f64(x: f64, out: &mut Vec<u8>) {
@@ -173,8 +243,16 @@ fn write_f32(x: f32, out: &mut Vec<u8>) {
     let _ = serde_json::ser::CompactFormatter.write_f32(out, x);
 }
 
+/// The decimal digits of `x`, as serde_json writes them. Most integers written are indices
+/// and counts below 100: those are one or two bytes pushed, not a formatter call and a copy.
 fn write_u64(x: u64, out: &mut Vec<u8>) {
-    let _ = serde_json::ser::CompactFormatter.write_u64(out, x);
+    if x < 10 {
+        out.push(b'0' + x as u8);
+    } else if x < 100 {
+        out.extend_from_slice(&[b'0' + (x / 10) as u8, b'0' + (x % 10) as u8]);
+    } else {
+        let _ = serde_json::ser::CompactFormatter.write_u64(out, x);
+    }
 }
 
 fn write_i64(x: i64, out: &mut Vec<u8>) {
@@ -183,18 +261,101 @@ fn write_i64(x: i64, out: &mut Vec<u8>) {
 
 /// [`round`] with the factor `10^decimals` computed once (the same bits as `round`).
 #[derive(Clone, Copy, Debug)]
-struct Rounding(f64);
+struct Rounding {
+    factor: f64,
+    decimals: i32,
+}
 
 impl Rounding {
     fn new(decimals: i32) -> Rounding {
-        Rounding(10f64.powi(decimals))
+        Rounding {
+            factor: 10f64.powi(decimals),
+            decimals,
+        }
     }
 
     fn apply(self, x: f64) -> f64 {
-        let r = (x * self.0).round() / self.0;
-        if r == 0.0 { 0.0 } else { r }
+        self.parts(x).1
+    }
+
+    /// `(n, r)`: the whole number of units `n = round(x * 10^decimals)` and the rounded value
+    /// `r = n / 10^decimals` ([`round`]'s result).
+    fn parts(self, x: f64) -> (f64, f64) {
+        let n = (x * self.factor).round();
+        let r = n / self.factor;
+        (n, if r == 0.0 { 0.0 } else { r })
+    }
+
+    /// Write the rounded value `r` of [`Rounding::parts`] `(n, r)` as serde_json writes it.
+    fn write(self, (n, r): (f64, f64), out: &mut Vec<u8>) {
+        if !(self.decimals == 6 && write_millionths(n, r, out)) {
+            write_f64(r, out);
+        }
     }
 }
+
+/// Write `r = n / 10^6` (`n` a whole number) as serde_json writes it, from the digits of `n`,
+/// when `|n| < 10^15`; returns false (nothing written) otherwise.
+///
+/// Why the digits of `n` are the ones serde_json writes: it writes the shortest decimal that
+/// reads back as `r`. The decimal `n * 10^-6` reads back as `r` (`r` is the correctly rounded
+/// quotient of two exact doubles), and with `|n| < 10^15` it has at most 15 significant
+/// digits; two different decimals of at most 15 significant digits never read back as the
+/// same double (`f64::DIGITS` is 15), so no decimal as short or shorter reads back as `r`.
+/// The layout is serde_json's (ryu's): a whole number ends in `.0`, a number below 10^-5 in
+/// magnitude is written `de-6` (here: `|n| < 10`), any other as a plain decimal, e.g.
+/// `n = -1_250_000` gives `-1.25`, `n = 40` gives `0.00004`, `n = 7` gives `7e-6`.
+fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
+    const UNIT: u64 = 1_000_000;
+    if n.is_nan() || n.abs() >= 1e15 {
+        return false;
+    }
+    if r == 0.0 {
+        out.extend_from_slice(b"0.0");
+        return true;
+    }
+    // Exact: `n` is a whole number below 2^53 in magnitude.
+    let m = n.abs() as u64;
+    if r < 0.0 {
+        out.push(b'-');
+    }
+    if m < 10 {
+        out.push(b'0' + m as u8);
+        out.extend_from_slice(b"e-6");
+        return true;
+    }
+    let (whole, mut frac) = (m / UNIT, m % UNIT);
+    write_u64(whole, out);
+    out.push(b'.');
+    if frac == 0 {
+        out.push(b'0');
+        return true;
+    }
+    // Six digits with leading zeros (two at a time), trailing zeros dropped; appended with
+    // one fixed 8-byte copy, then the length cut back.
+    let mut buf = [b'0'; 8];
+    for k in [2, 1, 0] {
+        let pair = (frac % 100) as usize;
+        frac /= 100;
+        buf[2 * k..2 * k + 2].copy_from_slice(&PAIRS[2 * pair..2 * pair + 2]);
+    }
+    // `frac` was not 0: a digit of the six is not `0`.
+    let digits = buf[..6]
+        .iter()
+        .rposition(|&d| d != b'0')
+        .map_or(1, |k| k + 1);
+    let at = out.len();
+    out.extend_from_slice(&buf);
+    out.truncate(at + digits);
+    true
+}
+
+/// `00`, `01`, ... `99`: two decimal digits at a time.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
 
 /// Round to `decimals` places, so generated numbers are short and exact in text
 /// (e.g. `round(0.123456, 3) == 0.123`). Never returns `-0.0`.
@@ -350,7 +511,154 @@ mod tests {
         #[test]
         fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
             proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
+            let mut tape = Tape::new();
+            tape.push_value(&v);
+            proptest::prop_assert_eq!(tape.to_bytes(), oracle::to_string(&v).into_bytes());
         }
+    }
+
+    proptest::proptest! {
+        /// Appending a short text by fixed copies appends exactly that text, at every length
+        /// (0 to 40 bytes), after any text.
+        #[test]
+        fn push_short_appends_the_bytes(before in "[a-z]{0,20}", bytes in "[ -~]{0,40}") {
+            let mut out = before.clone().into_bytes();
+            push_short(&mut out, bytes.as_bytes());
+            proptest::prop_assert_eq!(out, format!("{before}{bytes}").into_bytes());
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// Every kind of number (any `u64`, any `i64`, any finite double), booleans and null
+        /// are written as serde_json writes them.
+        #[test]
+        fn scalars_are_written_as_serde_json_writes_them(
+            u in proptest::prelude::any::<u64>(),
+            i in proptest::prelude::any::<i64>(),
+            bits in proptest::prelude::any::<u64>(),
+            b in proptest::prelude::any::<bool>(),
+        ) {
+            let mut values = vec![Value::from(u), Value::from(i), Value::from(b), Value::Null];
+            values.extend(serde_json::Number::from_f64(f64::from_bits(bits)).map(Value::Number));
+            values.push(Value::from(-0.0));
+            for v in values {
+                let mut fast = Vec::new();
+                write_scalar(&v, &mut fast);
+                let slow = serde_json::to_vec(&v).expect("serialisable");
+                proptest::prop_assert_eq!(fast, slow, "{:?}", v);
+            }
+        }
+    }
+
+    #[test]
+    fn integers_are_written_as_serde_json_writes_them_at_every_digit_count() {
+        let mut samples: Vec<i128> = vec![0, u64::MAX.into(), i64::MIN.into(), i64::MAX.into()];
+        samples.extend(-1000..=1000);
+        for k in 0..20u32 {
+            let p = 10i128.pow(k);
+            samples.extend([p - 1, p, p + 1, -p + 1, -p, -p - 1]);
+        }
+        for n in samples {
+            let mut fast = Vec::new();
+            let slow = if let Ok(u) = u64::try_from(n) {
+                write_u64(u, &mut fast);
+                serde_json::to_vec(&u)
+            } else if let Ok(i) = i64::try_from(n) {
+                write_i64(i, &mut fast);
+                serde_json::to_vec(&i)
+            } else {
+                continue;
+            };
+            assert_eq!(fast, slow.expect("serialisable"), "{n}");
+            assert_eq!(String::from_utf8_lossy(&fast), n.to_string());
+        }
+    }
+
+    /// The bytes of the rounded-float writer, and those of the path it replaces: round, then
+    /// serde_json's formatting of the rounded value.
+    fn rounded_both_ways(x: f64) -> (Vec<u8>, Vec<u8>) {
+        let r = Rounding::new(6);
+        let mut fast = Vec::new();
+        r.write(r.parts(x), &mut fast);
+        let mut old = Vec::new();
+        write_f64(round(x, 6), &mut old);
+        (fast, old)
+    }
+
+    #[test]
+    fn rounded_floats_are_written_as_serde_json_writes_them_worked_examples() {
+        // n = round(x * 10^6): -1_250_000 -> "-1.25"; 40 -> "0.00004" (10^-5 <= |r|: plain);
+        // 7 -> "7e-6" (below 10^-5: serde_json's exponent form); 3_000_000 -> "3.0".
+        for (x, text) in [
+            (-1.25, "-1.25"),
+            (0.00004, "0.00004"),
+            (0.000007, "7e-6"),
+            (-0.000001, "-1e-6"),
+            (3.0, "3.0"),
+            (-0.0, "0.0"),
+            (0.0000004, "0.0"),
+            (-0.0000004, "0.0"),
+            (123456.7890123, "123456.789012"),
+            (0.1 + 0.2, "0.3"),
+        ] {
+            let (fast, old) = rounded_both_ways(x);
+            assert_eq!(String::from_utf8_lossy(&fast), text, "{x}");
+            assert_eq!(fast, old, "{x}");
+        }
+    }
+
+    #[test]
+    fn rounded_floats_are_written_as_serde_json_writes_them_near_zero_and_near_the_limit() {
+        // Every n in -10^6..=10^6 (every six-digit fraction, all exponent and leading-zero
+        // forms), and around 10^15 units, where the writer hands over to serde_json's
+        // formatting.
+        let near_limit = (-2000i64..=2000).flat_map(|d| [1e15 + d as f64, -1e15 + d as f64]);
+        for n in (-1_000_000i64..=1_000_000)
+            .map(|n| n as f64)
+            .chain(near_limit)
+        {
+            let x = n / 1e6;
+            let (fast, old) = rounded_both_ways(x);
+            assert_eq!(fast, old, "n = {n}, x = {x}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// Any finite double (every magnitude, huge ones past 10^15 units and ones whose
+        /// `x * 10^6` overflows included), and doubles of the magnitudes of positions,
+        /// quaternions and masses.
+        #[test]
+        fn rounded_floats_are_written_as_serde_json_writes_them(
+            bits in proptest::prelude::any::<u64>(),
+            small in -1e4f64..1e4,
+            unit in -1f64..1.0,
+        ) {
+            for x in [f64::from_bits(bits), small, unit] {
+                if !x.is_finite() || !round(x, 6).is_finite() {
+                    continue;
+                }
+                let (fast, old) = rounded_both_ways(x);
+                proptest::prop_assert_eq!(fast, old, "{}", x);
+            }
+        }
+    }
+
+    /// Containers nested deeper than the fixed indentation copies reach (16 levels), every one
+    /// written one member per line, and empty ones among them: the oracle's bytes.
+    #[test]
+    fn deep_nesting_gives_the_oracle_bytes() {
+        let mut v = json!({"leaf": "x".repeat(120), "empty": {}, "none": []});
+        for depth in 0..24 {
+            v = if depth % 2 == 0 {
+                json!({"level": depth, "next": v, "pad": "y".repeat(90)})
+            } else {
+                json!([depth, v, "z".repeat(90)])
+            };
+        }
+        assert_eq!(to_string(&v), oracle::to_string(&v));
+        assert!(to_string(&v).contains(&format!("\n{}\"leaf\"", "  ".repeat(25))));
     }
 
     /// Items are small (`u32` positions, no stored key prefix): a case's tapes have thousands.
@@ -507,6 +815,32 @@ mod tests {
         let mut bad = std::collections::BTreeMap::new();
         bad.insert(vec![1], 2);
         assert!(to_string_of(&bad).is_err());
+    }
+
+    /// At every length up to 40 and every position, one byte that needs an escape makes a
+    /// string not plain (whichever of the chunk, overlapping tail or 4-byte tests sees it),
+    /// and the bytes next to the forbidden ones (0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, UTF-8
+    /// continuation bytes) do not.
+    #[test]
+    fn plain_sees_every_byte_at_every_length() {
+        for len in 0..=40 {
+            let filler = "a".repeat(len);
+            assert!(plain(&filler), "{len}");
+            for at in 0..len {
+                for bad in ['\u{0}', '\u{1f}', '"', '\\'] {
+                    let mut s = filler.clone();
+                    s.replace_range(at..=at, bad.encode_utf8(&mut [0; 4]));
+                    assert!(!plain(&s), "{s:?}");
+                }
+                for good in [' ', '!', '#', '[', ']', '\u{7f}'] {
+                    let mut s = filler.clone();
+                    s.replace_range(at..=at, good.encode_utf8(&mut [0; 4]));
+                    assert!(plain(&s), "{s:?}");
+                }
+            }
+            let accents = "\u{e9}".repeat(len);
+            assert!(plain(&accents), "{accents:?}");
+        }
     }
 
     proptest::proptest! {

@@ -20,16 +20,22 @@ pub(super) struct Ser<'t> {
 
 impl Ser<'_> {
     fn float(&mut self, x: f64) -> Result<(), Error> {
-        let x = match self.round {
-            Some(r) if x.is_finite() => r.apply(x),
-            _ => x,
-        };
-        if x.is_finite() {
-            self.tape.scalar(|t| super::write_f64(x, t));
-            Ok(())
-        } else {
-            self.null()
+        if !x.is_finite() {
+            return self.null();
         }
+        match self.round {
+            Some(r) => {
+                let parts = r.parts(x);
+                // Rounding a finite number gives a finite number unless `x * 10^decimals`
+                // overflows.
+                if !parts.1.is_finite() {
+                    return self.null();
+                }
+                self.tape.scalar(|t| r.write(parts, t));
+            }
+            None => self.tape.scalar(|t| super::write_f64(x, t)),
+        }
+        Ok(())
     }
 
     fn null(&mut self) -> Result<(), Error> {
@@ -78,9 +84,12 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
     type SerializeStructVariant = Compound<'a, 't>;
 
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
-        self.tape.scalar(|t| {
-            t.extend_from_slice(if v { b"true" as &[u8] } else { b"false" });
-        });
+        // Each a copy of a fixed length (no call to copy a variable length).
+        if v {
+            self.tape.scalar(|t| t.extend_from_slice(b"true"));
+        } else {
+            self.tape.scalar(|t| t.extend_from_slice(b"false"));
+        }
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> Result<(), Error> {
@@ -178,7 +187,7 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
         value: &T,
     ) -> Result<(), Error> {
         let at = self.tape.open(true);
-        self.tape.key(variant);
+        self.tape.static_key(variant);
         value.serialize(&mut *self)?;
         self.tape.close(at);
         Ok(())
@@ -209,7 +218,7 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
         _len: usize,
     ) -> Result<Compound<'a, 't>, Error> {
         let outer = self.tape.open(true);
-        self.tape.key(variant);
+        self.tape.static_key(variant);
         let at = self.tape.open(false);
         Ok(Compound {
             ser: self,
@@ -236,7 +245,7 @@ impl<'a, 't> ser::Serializer for &'a mut Ser<'t> {
         _len: usize,
     ) -> Result<Compound<'a, 't>, Error> {
         let outer = self.tape.open(true);
-        self.tape.key(variant);
+        self.tape.static_key(variant);
         let at = self.tape.open(true);
         Ok(Compound {
             ser: self,
@@ -312,7 +321,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.ser.tape.key(key);
+        self.ser.tape.static_key(key);
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<(), Error> {
@@ -328,7 +337,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.ser.tape.key(key);
+        self.ser.tape.static_key(key);
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<(), Error> {
@@ -442,7 +451,7 @@ impl ser::Serializer for KeySer<'_> {
         _index: u32,
         variant: &'static str,
     ) -> Result<(), Error> {
-        self.0.key(variant);
+        self.0.static_key(variant);
         Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(

@@ -112,6 +112,94 @@ pub struct Tape {
     members: Vec<(u64, usize)>,
     /// Scratch of `close`: the sorted one-line text of an object.
     scratch: Vec<u8>,
+    /// Facts about the `'static` keys recorded so far.
+    static_keys: KeyCache,
+}
+
+/// What [`Tape::key`] computes about a key (its [`prefix`], whether it needs no escape),
+/// remembered for `'static` keys by address and length: a `'static` string never changes,
+/// so the same address and length always hold the same text. Direct-mapped: a key whose slot
+/// holds another key is computed again and takes the slot.
+#[derive(Debug, Default)]
+struct KeyCache {
+    /// Empty until the first `'static` key (a tape that records none allocates nothing).
+    slots: Vec<CachedKey>,
+}
+
+/// Bytes of a cached key's text `, "key": `, padded: keys of up to `KEY_TEXT - 8` bytes.
+const KEY_TEXT: usize = 32;
+
+#[derive(Clone, Copy, Debug)]
+struct CachedKey {
+    /// Address of the key's first byte (0: empty slot; a key's address is never 0).
+    addr: usize,
+    len: usize,
+    prefix: u64,
+    plain: bool,
+    /// `text` holds `, "key": ` (the key is plain and at most `KEY_TEXT - 8` bytes long).
+    quoted: bool,
+    text: [u8; KEY_TEXT],
+}
+
+impl Default for CachedKey {
+    fn default() -> CachedKey {
+        CachedKey {
+            addr: 0,
+            len: 0,
+            prefix: 0,
+            plain: false,
+            quoted: false,
+            text: [b' '; KEY_TEXT],
+        }
+    }
+}
+
+impl CachedKey {
+    fn of(key: &str) -> CachedKey {
+        let plain = super::plain(key);
+        let mut c = CachedKey {
+            addr: key.as_ptr() as usize,
+            len: key.len(),
+            prefix: prefix(key.as_bytes()),
+            plain,
+            quoted: plain && key.len() <= KEY_TEXT - 8,
+            text: [b' '; KEY_TEXT],
+        };
+        if c.quoted {
+            let n = key.len();
+            c.text[..3].copy_from_slice(b", \"");
+            c.text[3..3 + n].copy_from_slice(key.as_bytes());
+            c.text[3 + n..6 + n].copy_from_slice(b"\": ");
+        }
+        c
+    }
+}
+
+impl KeyCache {
+    /// Slots (a power of two): the reference's expectation has about a hundred field names.
+    const SLOTS: usize = 256;
+
+    /// The slot that holds the facts of `key` (computed now if it holds another key's).
+    fn slot(&mut self, key: &'static str) -> usize {
+        let addr = key.as_ptr() as usize;
+        // Fibonacci hashing of the address: its high bits pick the slot.
+        let slot = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 8)) % Self::SLOTS;
+        if self.slots.len() != Self::SLOTS {
+            self.slots = vec![CachedKey::default(); Self::SLOTS];
+        }
+        let c = &mut self.slots[slot];
+        if c.addr != addr || c.len != key.len() {
+            *c = CachedKey::of(key);
+        }
+        slot
+    }
+
+    /// The facts of `key`.
+    #[cfg(test)]
+    fn facts(&mut self, key: &'static str) -> &CachedKey {
+        let slot = self.slot(key);
+        &self.slots[slot]
+    }
 }
 
 /// A position on a tape, to come back to when a value cannot be recorded.
@@ -151,20 +239,6 @@ fn put(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
         return;
     }
     out.extend_from_slice(&text[start..start + len]);
-}
-
-/// Append `bytes` to `out`; keys are short: for 8 to 16 bytes, two fixed 8-byte copies (the
-/// first and the last 8 bytes, overlapping) instead of a call to copy a variable length.
-fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
-    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
-        && bytes.len() <= 16
-    {
-        out.extend_from_slice(head);
-        out.truncate(out.len() + bytes.len() - 16);
-        out.extend_from_slice(tail);
-        return;
-    }
-    out.extend_from_slice(bytes);
 }
 
 impl Tape {
@@ -221,41 +295,71 @@ impl Tape {
         self.begin_value();
         let start = self.text.len();
         write(&mut self.text);
-        let len = self.text.len() - start;
+        // One position check, of the end: the start and the length are not larger.
+        let end = pos(self.text.len());
+        let len = (self.text.len() - start) as u32;
         self.items.push(Item::Text {
-            start: pos(start),
-            len: pos(len),
+            start: end - len,
+            len,
         });
     }
 
     /// Record an object key.
     pub(super) fn key(&mut self, key: &str) {
-        let prefix = prefix(key.as_bytes());
+        self.key_with(key, prefix(key.as_bytes()), super::plain(key));
+    }
+
+    /// Record an object key that lives as long as the program (a struct field or variant
+    /// name): its prefix and whether it needs escapes are computed once per name, not once per
+    /// member ([`KeyCache`]; the same name recurs thousands of times in a case's expectation).
+    pub(super) fn static_key(&mut self, key: &'static str) {
+        let slot = self.static_keys.slot(key);
+        let c = &self.static_keys.slots[slot];
+        if !c.quoted {
+            let (prefix, plain) = (c.prefix, c.plain);
+            self.key_with(key, prefix, plain);
+            return;
+        }
         let i = self.items.len();
-        // Whether the keys still come in strictly increasing order: the prefixes decide unless
-        // they are equal (then the whole keys, once this one is recorded: `equal_to`).
-        let mut equal_to = None;
-        if let Some(f) = self.stack.last_mut() {
-            if f.count > 0 {
-                self.text.extend_from_slice(b", ");
-                if f.ordered {
-                    match f.last_prefix.cmp(&prefix) {
-                        Ordering::Less => {}
-                        Ordering::Equal => equal_to = Some(f.last_key),
-                        Ordering::Greater => f.ordered = false,
-                    }
-                }
-            }
-            f.count += 1;
-            f.last_key = i;
-            f.last_prefix = prefix;
+        let (after_member, equal_to) = self.note_key(i, c.prefix);
+        // `, "key": ` from its start after a member, else from its quote: a fixed copy of
+        // `KEY_TEXT - 2` bytes, then the length cut back.
+        let from = if after_member { 0 } else { 2 };
+        let at = self.text.len();
+        if let Some(chunk) =
+            self.static_keys.slots[slot].text[from..].first_chunk::<{ KEY_TEXT - 2 }>()
+        {
+            self.text.extend_from_slice(chunk);
+        }
+        self.text.truncate(at + key.len() + 6 - from);
+        // One position check: the raw text starts right after the quote, and a quoted key is
+        // at most `KEY_TEXT - 8` bytes long.
+        let raw = pos(at + 3 - from);
+        let raw_len = key.len() as u32;
+        self.items.push(Item::Key {
+            start: raw - 1,
+            len: raw_len + 2,
+            escaped: false,
+            raw,
+            raw_len,
+        });
+        self.order_equal_keys(i, equal_to);
+    }
+
+    /// Record an object key whose [`prefix`] is `prefix` and that needs no escape when
+    /// `plain` (`super::plain(key)`).
+    fn key_with(&mut self, key: &str, prefix: u64, plain: bool) {
+        let i = self.items.len();
+        let (after_member, equal_to) = self.note_key(i, prefix);
+        if after_member {
+            self.text.extend_from_slice(b", ");
         }
         let start = self.text.len();
-        let (escaped, raw) = if super::plain(key) {
+        let (escaped, raw) = if plain {
             // The JSON text is the raw text quoted: one copy serves both.
             self.text.reserve(key.len() + 4);
             self.text.push(b'"');
-            push_short(&mut self.text, key.as_bytes());
+            super::push_short(&mut self.text, key.as_bytes());
             self.text.push(b'"');
             (false, start + 1)
         } else {
@@ -273,6 +377,40 @@ impl Tape {
             raw: pos(raw),
             raw_len: pos(key.len()),
         });
+        self.order_equal_keys(i, equal_to);
+    }
+
+    /// Count the key of item `i` (prefix `prefix`) in the open object. Returns whether a
+    /// member came before it (then a separator goes first), and the item of the previous key
+    /// when the prefixes cannot tell their order (equal prefixes).
+    #[inline]
+    fn note_key(&mut self, i: usize, prefix: u64) -> (bool, Option<usize>) {
+        // Whether the keys still come in strictly increasing order: the prefixes decide unless
+        // they are equal (then the whole keys, once this one is recorded: `order_equal_keys`).
+        let mut equal_to = None;
+        let mut after_member = false;
+        if let Some(f) = self.stack.last_mut() {
+            if f.count > 0 {
+                after_member = true;
+                if f.ordered {
+                    match f.last_prefix.cmp(&prefix) {
+                        Ordering::Less => {}
+                        Ordering::Equal => equal_to = Some(f.last_key),
+                        Ordering::Greater => f.ordered = false,
+                    }
+                }
+            }
+            f.count += 1;
+            f.last_key = i;
+            f.last_prefix = prefix;
+        }
+        (after_member, equal_to)
+    }
+
+    /// Once the key item `i` is recorded: compare it with the previous key `equal_to` whose
+    /// prefix is the same (`note_key`).
+    #[inline]
+    fn order_equal_keys(&mut self, i: usize, equal_to: Option<usize>) {
         if let Some(last) = equal_to
             && self.compare_keys(last, i) != Ordering::Less
             && let Some(f) = self.stack.last_mut()
@@ -507,41 +645,173 @@ impl Tape {
             return i + 1;
         };
         let (count, size) = (count as usize, size as usize);
-        out.extend_from_slice(if object { b"{\n" } else { b"[\n" });
+        out.push(if object { b'{' } else { b'[' });
+        if count == 0 {
+            // Never recorded (an empty container stays on one line); written as it would be.
+            line_break(false, indent, out);
+        } else {
+            line_break(false, indent + 1, out);
+        }
         let mut cursor = i + 1;
         for n in 0..count {
-            pad(indent + 1, out);
-            let mut j = if order == IN_PLACE {
+            let j = if order == IN_PLACE {
                 cursor
             } else {
                 self.order[order as usize + n]
             };
-            if object {
-                if let Item::Key { start, len, .. } = self.items[j] {
-                    put(out, &self.text, start as usize, len as usize);
+            cursor = match (object, self.items[j], self.items.get(j + 1)) {
+                // A key and its finished value: their one-line text `"key": value` is one
+                // piece of the text (the value was recorded right after the key).
+                (
+                    true,
+                    Item::Key { start, len, .. },
+                    Some(&Item::Text {
+                        start: v,
+                        len: v_len,
+                    }),
+                ) if v == start + len + 2 => {
+                    put_member(
+                        out,
+                        &self.text,
+                        start as usize,
+                        (v + v_len - start) as usize,
+                    );
+                    j + 2
                 }
-                out.extend_from_slice(b": ");
-                j += 1;
-            }
-            cursor = self.write(j, indent + 1, out);
+                (true, Item::Key { start, len, .. }, _) => {
+                    put(out, &self.text, start as usize, len as usize);
+                    out.extend_from_slice(b": ");
+                    self.write(j + 1, indent + 1, out)
+                }
+                (_, Item::Text { start, len }, _) => {
+                    put(out, &self.text, start as usize, len as usize);
+                    j + 1
+                }
+                _ => self.write(j, indent + 1, out),
+            };
+            // The separator and the next line's indentation (or the closing one) at once.
             if n + 1 < count {
-                out.push(b',');
+                line_break(true, indent + 1, out);
+            } else {
+                line_break(false, indent, out);
             }
-            out.push(b'\n');
         }
-        pad(indent, out);
         out.push(if object { b'}' } else { b']' });
         i + size
     }
 }
 
-/// Two spaces per level.
+/// A line break (after a comma when `comma`) and the next line's indentation of two spaces per
+/// level: one fixed copy (then the length cut back) for up to 16 levels.
+fn line_break(comma: bool, indent: usize, out: &mut Vec<u8>) {
+    const LINE: &[u8; 34] = b",\n                                ";
+    let n = 2 * indent;
+    if n <= 32 {
+        let at = out.len();
+        if comma {
+            out.extend_from_slice(LINE);
+            out.truncate(at + 2 + n);
+        } else {
+            if let Some(line) = LINE[1..].first_chunk::<33>() {
+                out.extend_from_slice(line);
+            }
+            out.truncate(at + 1 + n);
+        }
+        return;
+    }
+    if comma {
+        out.push(b',');
+    }
+    out.push(b'\n');
+    pad(indent, out);
+}
+
+/// [`put`] for the text of a whole member, `"key": value`: one fixed 32-byte copy (then the
+/// length cut back) where the text allows it.
+fn put_member(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
+    if len <= 32
+        && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<32>())
+    {
+        let at = out.len();
+        out.extend_from_slice(chunk);
+        out.truncate(at + len);
+        return;
+    }
+    out.extend_from_slice(&text[start..start + len]);
+}
+
+/// Two spaces per level: a fixed copy of 32 spaces (then the length cut back) for up to 16
+/// levels.
 fn pad(indent: usize, out: &mut Vec<u8>) {
     const SPACES: &[u8; 32] = b"                                ";
     let mut n = 2 * indent;
+    if n <= SPACES.len() {
+        let at = out.len();
+        out.extend_from_slice(SPACES);
+        out.truncate(at + n);
+        return;
+    }
     while n > 0 {
         let k = n.min(SPACES.len());
         out.extend_from_slice(&SPACES[..k]);
         n -= k;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cached facts of a `'static` key are the facts [`Tape::key`] computes, whatever keys
+    /// came before (keys sharing a slot, keys sharing an address but not a length).
+    #[test]
+    fn cached_key_facts_are_the_computed_ones() {
+        const WHOLE: &str = "allows_ab\"x";
+        let keys: Vec<&'static str> = vec![
+            "allows_ab",
+            "allows_ba",
+            "a",
+            "",
+            "tab\tkey",
+            "quote\"d",
+            "back\\slash",
+            "translation",
+            "a_rather_long_field_name_over_sixteen",
+            &WHOLE[..6],
+            &WHOLE[..9],
+            WHOLE,
+            "\u{e9}t\u{e9}",
+        ];
+        let mut cache = KeyCache::default();
+        for round in 0..3 {
+            for (n, &k) in keys.iter().enumerate() {
+                // Each round visits the keys in another order.
+                let k = if round == 1 {
+                    keys[keys.len() - 1 - n]
+                } else {
+                    k
+                };
+                let c = cache.facts(k);
+                assert_eq!(
+                    (c.prefix, c.plain),
+                    (prefix(k.as_bytes()), super::super::plain(k)),
+                    "{k:?}"
+                );
+                let plain = super::super::plain(k);
+                assert_eq!(c.quoted, plain && k.len() <= 24, "{k:?}");
+                if c.quoted {
+                    let text = format!(", \"{k}\": ");
+                    assert_eq!(&c.text[..text.len()], text.as_bytes(), "{k:?}");
+                }
+            }
+        }
+        // More keys than slots: every one still gets its own facts.
+        let many: Vec<&'static str> = (0..2 * KeyCache::SLOTS)
+            .map(|i| &*Box::leak(format!("k{i:04}\"").into_boxed_str()))
+            .collect();
+        for &k in many.iter().chain(many.iter().rev()) {
+            let c = cache.facts(k);
+            assert_eq!((c.prefix, c.plain), (prefix(k.as_bytes()), false), "{k:?}");
+        }
     }
 }
