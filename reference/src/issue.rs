@@ -433,35 +433,36 @@ pub fn push_pointer(pointer: &str, token: impl Token) -> String {
     let mut out = String::with_capacity(pointer.len() + 16);
     out.push_str(pointer);
     out.push('/');
-    let start = out.len();
     token.push_to(&mut out);
-    // A byte scan: the `char` pattern search was a quarter of this function's instructions.
-    if out.as_bytes()[start..]
-        .iter()
-        .any(|&b| matches!(b, b'~' | b'/'))
-    {
-        let escaped = escape_token(&out[start..]);
-        out.truncate(start);
-        out.push_str(&escaped);
-    }
     out
 }
 
-/// A reference token of a JSON pointer, unescaped: a key or an array index.
+/// Append `token` to a JSON pointer as a reference token, escaped when it needs it (RFC 6901:
+/// `~` as `~0`, `/` as `~1`); the usual token needs none and is copied as it is (a byte scan:
+/// the `char` pattern search was a quarter of `push_pointer`'s instructions).
+pub fn push_token(pointer: &mut String, token: &str) {
+    if token.bytes().any(|b| matches!(b, b'~' | b'/')) {
+        pointer.push_str(&escape_token(token));
+    } else {
+        pointer.push_str(token);
+    }
+}
+
+/// A reference token of a JSON pointer: a key or an array index.
 pub trait Token {
-    /// Append the token's text to `out`.
+    /// Append the token's text to `out`, escaped as a reference token.
     fn push_to(&self, out: &mut String);
 }
 
 impl Token for str {
     fn push_to(&self, out: &mut String) {
-        out.push_str(self);
+        push_token(out, self);
     }
 }
 
 impl Token for String {
     fn push_to(&self, out: &mut String) {
-        out.push_str(self);
+        push_token(out, self);
     }
 }
 

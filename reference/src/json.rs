@@ -49,7 +49,8 @@ pub enum Value {
 /// A JSON object: its entries sorted by key (byte order, as `BTreeMap<String, _>`), keys unique.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map {
-    // A `Vec`, not a boxed slice: shrinking to fit would cost a reallocation per object.
+    // A boxed slice: objects are built at their exact size (the parser's `split_off`, and
+    // `Vec::into_boxed_slice` reallocates only when duplicate keys were dropped).
     entries: Box<[(Key, Value)]>,
 }
 

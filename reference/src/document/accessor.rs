@@ -401,7 +401,7 @@ mod tests {
             prop::option::of(1usize..40),
             0usize..24,
             0usize..12,
-            prop::option::weighted(0.25, sparse),
+            prop::option::weighted(0.5, sparse),
         )
             .prop_map(
                 |(kind, component, view, stride, offset, count, sparse)| Layout {
@@ -414,17 +414,6 @@ mod tests {
                     sparse,
                 },
             )
-    }
-
-    fn component_code(c: ComponentType) -> u32 {
-        match c {
-            ComponentType::I8 => 5120,
-            ComponentType::U8 => 5121,
-            ComponentType::I16 => 5122,
-            ComponentType::U16 => 5123,
-            ComponentType::U32 => 5125,
-            ComponentType::F32 => 5126,
-        }
     }
 
     /// A document with the `case` accessor over a buffer holding `data`, in a data URI or in
@@ -443,7 +432,7 @@ mod tests {
         let mut accessor = serde_json::json!({
             "bufferView": 0,
             "byteOffset": case.offset,
-            "componentType": component_code(case.component),
+            "componentType": case.component.as_gl_enum(),
             "count": case.count,
             "type": serde_json::to_value(case.kind).expect("a type name"),
         });
@@ -451,10 +440,11 @@ mod tests {
             views.push(view(s.indices_view, None));
             views.push(view(s.values_view, None));
             let index_type = match s.index_size {
-                1 => 5121,
-                2 => 5123,
-                _ => 5125,
-            };
+                1 => ComponentType::U8,
+                2 => ComponentType::U16,
+                _ => ComponentType::U32,
+            }
+            .as_gl_enum();
             accessor["sparse"] = serde_json::json!({
                 "count": s.count,
                 "indices": {"bufferView": 1, "byteOffset": s.indices_offset, "componentType": index_type},
@@ -493,6 +483,39 @@ mod tests {
         (doc, dir)
     }
 
+    /// Sparse values over tightly packed elements (borrowed from memory, or read from a file):
+    /// three u16 elements 1, 2, 3 at bytes 0..6; sparse indices (u8) at byte 6: [2]; values
+    /// (u16) at bytes 8..10: 9. Element 2 becomes 9: 1, 2, 9.
+    #[test]
+    fn sparse_values_replace_packed_elements() {
+        let data = [1, 0, 2, 0, 3, 0, 2, 0, 9, 0];
+        let case = Layout {
+            kind: Type::Scalar,
+            component: ComponentType::U16,
+            view: (0, 6),
+            stride: None,
+            offset: 0,
+            count: 3,
+            sparse: Some(Sparse {
+                count: 1,
+                index_size: 1,
+                indices_view: (6, 1),
+                indices_offset: 0,
+                values_view: (8, 2),
+                values_offset: 0,
+            }),
+        };
+        for in_file in [false, true] {
+            let (doc, dir) = document(&data, &case, in_file);
+            let got = doc.packed(0).map(|(bytes, _, _)| bytes.into_owned());
+            if let Some(dir) = dir {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+            assert_eq!(got, Some(vec![1, 0, 2, 0, 9, 0]), "in file: {in_file}");
+            assert_eq!(elements_by_spec(&data, &case), got);
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
         /// `packed` (which borrows or reads only the accessor's bytes when it can) gives the
@@ -500,11 +523,22 @@ mod tests {
         /// without sparse values, and `None` exactly where the layout leaves the data.
         #[test]
         fn packed_is_the_spec_layout(
-            len in 0usize..160,
+            len in 40usize..220,
             case in layout_strategy(),
+            targets in proptest::collection::vec(0usize..12, 4),
             in_file in proptest::bool::ANY,
         ) {
-            let data: Vec<u8> = (0..len).map(|i| (i * 37 % 256) as u8).collect();
+            let mut data: Vec<u8> = (0..len).map(|i| (i * 37 % 256) as u8).collect();
+            // Sparse indices that point at elements (mostly): arbitrary bytes rarely do.
+            if let Some(s) = &case.sparse {
+                for (k, &t) in targets.iter().enumerate().take(s.count) {
+                    let at = s.indices_view.0 + s.indices_offset + k * s.index_size;
+                    let bytes = (t as u32).to_le_bytes();
+                    if let Some(slot) = data.get_mut(at..at + s.index_size) {
+                        slot.copy_from_slice(&bytes[..s.index_size]);
+                    }
+                }
+            }
             let (doc, dir) = document(&data, &case, in_file);
             let got = doc.packed(0).map(|(bytes, kind, component)| {
                 assert_eq!((kind, component), (case.kind, case.component));

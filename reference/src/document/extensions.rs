@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use crate::json::{Value, text_eq};
 
-use crate::issue::{Code, Issue, Issues, push_pointer};
+use crate::issue::{Code, Issue, Issues, push_pointer, push_token};
 use crate::profile::Profile;
 
-use super::{Document, push_token};
+use super::Document;
 
 impl Document {
     /// `EXTENSION_NOT_DECLARED` (once per extension, at its first use), then for each entry of

@@ -426,8 +426,18 @@ mod tests {
                 0.8,
                 (
                     prop::sample::select(vec![1usize, 2, 4]),
-                    prop::collection::vec(0u32..12, 1..13),
-                ),
+                    // Mostly vertex indices; sometimes large ones, whose upper bytes a 2- or
+                    // 4-byte index keeps (cut to the index size, as the file holds them).
+                    prop::collection::vec(prop_oneof![8 => 0u32..12, 1 => 250u32..70_000], 1..13),
+                )
+                    .prop_map(|(size, indices)| {
+                        let mask = if size == 4 {
+                            u32::MAX
+                        } else {
+                            (1 << (8 * size)) - 1
+                        };
+                        (size, indices.into_iter().map(|i| i & mask).collect())
+                    }),
             ),
             prop::option::weighted(0.2, prop::sample::select(vec![4u32, 1, 0])),
         )
@@ -511,16 +521,25 @@ mod tests {
                 None => (0..n).collect(),
             };
             let base = mesh.positions.len() as u32;
-            let mut bad = false;
+            let mut first_bad = None;
             for t in indices.chunks_exact(3) {
-                if t.iter().any(|&i| i >= n) {
-                    bad = true;
-                } else {
-                    mesh.triangles.push([t[0] + base, t[1] + base, t[2] + base]);
+                match t.iter().find(|&&i| i >= n) {
+                    Some(&i) => {
+                        first_bad.get_or_insert(i);
+                    }
+                    None => mesh.triangles.push([t[0] + base, t[1] + base, t[2] + base]),
                 }
             }
-            if bad {
-                issues.push((Code::MeshIndexOutOfRange, format!("{at}/indices")));
+            if let Some(bad) = first_bad {
+                // The message names the first index out of range and the vertex count.
+                let message = Issue::new(Code::MeshIndexOutOfRange, "")
+                    .arg("index", bad)
+                    .arg("count", n)
+                    .message;
+                issues.push((
+                    Code::MeshIndexOutOfRange,
+                    format!("{at}/indices: {message}"),
+                ));
             }
             mesh.positions
                 .extend(prim.positions.iter().map(|v| v.map(f64::from)));
@@ -539,8 +558,18 @@ mod tests {
         fn triangles_follow_the_rules(
             primitives in proptest::collection::vec(primitive(), 1..4),
         ) {
-            let got = read(&mesh_document(&primitives));
-            proptest::prop_assert_eq!(got, triangles_by_rule(&primitives));
+            let mut issues = Issues::default();
+            let mesh = mesh_document(&primitives).mesh_triangles(0, "/ref", &mut issues);
+            // Out-of-range issues with their message (their arguments), the others by pointer.
+            let issues: Vec<(Code, String)> = issues
+                .0
+                .into_iter()
+                .map(|i| match i.code {
+                    Code::MeshIndexOutOfRange => (i.code, format!("{}: {}", i.pointer, i.message)),
+                    _ => (i.code, i.pointer),
+                })
+                .collect();
+            proptest::prop_assert_eq!((mesh, issues), triangles_by_rule(&primitives));
         }
     }
 

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::json::Value;
 
-use crate::issue::{Code, Issue, Issues};
+use crate::issue::{Code, Issue, Issues, push_token};
 
 pub use accessor::MAX_ZERO_ACCESSOR_BYTES;
 pub use buffers::{Buffer, is_data_uri, sibling_files};
@@ -146,16 +146,6 @@ impl<'a> NodeExtensions<'a> {
     /// Whether node `node` has the extension object `key`.
     pub fn contains(&self, node: usize, key: &str) -> bool {
         self.find(node, key).is_some()
-    }
-}
-
-/// Append `token` escaped as a JSON pointer reference token (`~` as `~0`, `/` as `~1`), like
-/// [`crate::issue::escape_token`] but without a new string for the usual token that needs none.
-fn push_token(pointer: &mut String, token: &str) {
-    if token.bytes().any(|b| matches!(b, b'~' | b'/')) {
-        pointer.push_str(&crate::issue::escape_token(token));
-    } else {
-        pointer.push_str(token);
     }
 }
 

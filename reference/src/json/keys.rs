@@ -365,6 +365,12 @@ mod tests {
                 c[i] ^= flip | 1;
                 proptest::prop_assert!(!text_eq(&a, &c), "differs at {}", i);
             }
+            // Different lengths whose words could match: zero bytes added at either end.
+            for pad in 1..=8 {
+                let zeros = vec![0u8; pad];
+                proptest::prop_assert!(!text_eq(&a, &[&a[..], &zeros[..]].concat()));
+                proptest::prop_assert!(!text_eq(&a, &[&zeros[..], &a[..]].concat()));
+            }
         }
     }
 
