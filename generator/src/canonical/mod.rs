@@ -114,9 +114,7 @@ impl Tape {
 
     /// The canonical text of the recorded value, with its final newline.
     pub fn to_text(&self) -> String {
-        let mut out = Vec::with_capacity(self.text_size_hint());
-        self.write_to(&mut out);
-        text(out)
+        text(self.to_bytes())
     }
 }
 

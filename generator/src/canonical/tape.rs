@@ -226,12 +226,17 @@ fn prefix(key: &[u8]) -> u64 {
     })
 }
 
-/// Append `text[start..start + len]` to `out`. Scalars and keys are short: one fixed 16-byte
-/// copy (then the length cut back) instead of a copy of variable length where the text
-/// allows it (larger fixed copies measured slower).
-fn put(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
-    if len <= 16
-        && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<16>())
+/// Bytes of the fixed copy of [`put`] for a scalar or a key (larger fixed copies measured
+/// slower).
+const PIECE_COPY: usize = 16;
+/// Bytes of the fixed copy of [`put`] for the text of a whole member, `"key": value`.
+const MEMBER_COPY: usize = 32;
+
+/// Append `text[start..start + len]` to `out`. Pieces are short: one fixed copy of `N` bytes
+/// (then the length cut back) instead of a copy of variable length where the text allows it.
+fn put<const N: usize>(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
+    if len <= N
+        && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<N>())
     {
         let at = out.len();
         out.extend_from_slice(chunk);
@@ -640,7 +645,7 @@ impl Tape {
         } = self.items[i]
         else {
             if let Item::Text { start, len, .. } | Item::Key { start, len, .. } = self.items[i] {
-                put(out, &self.text, start as usize, len as usize);
+                put::<PIECE_COPY>(out, &self.text, start as usize, len as usize);
             }
             return i + 1;
         };
@@ -670,7 +675,7 @@ impl Tape {
                         len: v_len,
                     }),
                 ) if v == start + len + 2 => {
-                    put_member(
+                    put::<MEMBER_COPY>(
                         out,
                         &self.text,
                         start as usize,
@@ -679,12 +684,12 @@ impl Tape {
                     j + 2
                 }
                 (true, Item::Key { start, len, .. }, _) => {
-                    put(out, &self.text, start as usize, len as usize);
+                    put::<PIECE_COPY>(out, &self.text, start as usize, len as usize);
                     out.extend_from_slice(b": ");
                     self.write(j + 1, indent + 1, out)
                 }
                 (_, Item::Text { start, len }, _) => {
-                    put(out, &self.text, start as usize, len as usize);
+                    put::<PIECE_COPY>(out, &self.text, start as usize, len as usize);
                     j + 1
                 }
                 _ => self.write(j, indent + 1, out),
@@ -726,31 +731,10 @@ fn line_break(comma: bool, indent: usize, out: &mut Vec<u8>) {
     pad(indent, out);
 }
 
-/// [`put`] for the text of a whole member, `"key": value`: one fixed 32-byte copy (then the
-/// length cut back) where the text allows it.
-fn put_member(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
-    if len <= 32
-        && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<32>())
-    {
-        let at = out.len();
-        out.extend_from_slice(chunk);
-        out.truncate(at + len);
-        return;
-    }
-    out.extend_from_slice(&text[start..start + len]);
-}
-
-/// Two spaces per level: a fixed copy of 32 spaces (then the length cut back) for up to 16
-/// levels.
+/// Two spaces per level, for the levels past those `line_break` writes with one fixed copy.
 fn pad(indent: usize, out: &mut Vec<u8>) {
     const SPACES: &[u8; 32] = b"                                ";
     let mut n = 2 * indent;
-    if n <= SPACES.len() {
-        let at = out.len();
-        out.extend_from_slice(SPACES);
-        out.truncate(at + n);
-        return;
-    }
     while n > 0 {
         let k = n.min(SPACES.len());
         out.extend_from_slice(&SPACES[..k]);
