@@ -746,34 +746,43 @@ fn pad(indent: usize, out: &mut Vec<u8>) {
 mod tests {
     use super::*;
 
+    const WHOLE: &str = "allows_ab\"x";
+
+    /// `'static` keys of every kind, with whether the cache keeps their text `, "key": `
+    /// (plain and at most 24 bytes long), stated by hand.
+    fn static_keys() -> Vec<(&'static str, bool)> {
+        vec![
+            ("allows_ab", true),
+            ("allows_ba", true),
+            ("a", true),
+            ("", true),
+            ("tab\tkey", false),    // needs an escape
+            ("quote\"d", false),    // needs an escape
+            ("back\\slash", false), // needs an escape
+            ("translation", true),
+            ("exactly_twenty_four_byte", true),   // 24 bytes
+            ("exactly_twenty_five_bytes", false), // 25 bytes
+            ("a_rather_long_field_name_over_sixteen", false), // 37 bytes
+            (&WHOLE[..6], true),                  // "allows", at the address of the next two
+            (&WHOLE[..9], true),                  // "allows_ab" again, at another address
+            (WHOLE, false),                       // needs an escape
+            ("\u{e9}t\u{e9}", true),              // 5 bytes of UTF-8, no escape
+        ]
+    }
+
     /// The cached facts of a `'static` key are the facts [`Tape::key`] computes, whatever keys
     /// came before (keys sharing a slot, keys sharing an address but not a length).
     #[test]
     fn cached_key_facts_are_the_computed_ones() {
-        const WHOLE: &str = "allows_ab\"x";
-        let keys: Vec<&'static str> = vec![
-            "allows_ab",
-            "allows_ba",
-            "a",
-            "",
-            "tab\tkey",
-            "quote\"d",
-            "back\\slash",
-            "translation",
-            "a_rather_long_field_name_over_sixteen",
-            &WHOLE[..6],
-            &WHOLE[..9],
-            WHOLE,
-            "\u{e9}t\u{e9}",
-        ];
+        let keys = static_keys();
         let mut cache = KeyCache::default();
         for round in 0..3 {
-            for (n, &k) in keys.iter().enumerate() {
+            for n in 0..keys.len() {
                 // Each round visits the keys in another order.
-                let k = if round == 1 {
+                let (k, quoted) = if round == 1 {
                     keys[keys.len() - 1 - n]
                 } else {
-                    k
+                    keys[n]
                 };
                 let c = cache.facts(k);
                 assert_eq!(
@@ -781,8 +790,7 @@ mod tests {
                     (prefix(k.as_bytes()), super::super::plain(k)),
                     "{k:?}"
                 );
-                let plain = super::super::plain(k);
-                assert_eq!(c.quoted, plain && k.len() <= 24, "{k:?}");
+                assert_eq!(c.quoted, quoted, "{k:?}");
                 if c.quoted {
                     let text = format!(", \"{k}\": ");
                     assert_eq!(&c.text[..text.len()], text.as_bytes(), "{k:?}");
@@ -796,6 +804,80 @@ mod tests {
         for &k in many.iter().chain(many.iter().rev()) {
             let c = cache.facts(k);
             assert_eq!((c.prefix, c.plain), (prefix(k.as_bytes()), false), "{k:?}");
+        }
+    }
+
+    /// What [`Tape::static_key`] writes: an object whose members are recorded with
+    /// `'static` keys (cached text or not, first member or after one, in key order or not,
+    /// repeated, equal first 8 bytes, on one line or one member per line, twice so the second
+    /// time reads the cache) has the text of the same members recorded with [`Tape::key`] in
+    /// key order.
+    #[test]
+    fn static_keys_write_what_keys_write() {
+        let keys = static_keys();
+        let n = keys.len();
+        let mut tape = Tape::new();
+        let mut check = |order: &[usize], long: bool| {
+            let value = |i: usize| {
+                if long {
+                    Value::from(format!("{i}").repeat(20))
+                } else {
+                    Value::from(i)
+                }
+            };
+            // The expected text: the members put in key order by hand (a repeated key keeping
+            // its last value), so the tape's order logic has nothing to do.
+            let by_key: std::collections::BTreeMap<&str, Value> =
+                order.iter().map(|&i| (keys[i].0, value(i))).collect();
+            let mut want = Tape::new();
+            let doc = want.begin_object();
+            for (k, v) in &by_key {
+                want.member(k);
+                want.push_value(v);
+            }
+            want.end_object(doc);
+            for _ in 0..2 {
+                tape.clear();
+                let doc = tape.begin_object();
+                for &i in order {
+                    tape.static_key(keys[i].0);
+                    tape.push_value(&value(i));
+                }
+                tape.end_object(doc);
+                assert_eq!(tape.to_text(), want.to_text(), "{order:?}");
+            }
+        };
+        let forward: Vec<usize> = (0..n).collect();
+        let reverse: Vec<usize> = (0..n).rev().collect();
+        // Sorted by key (repeats next to each other: "allows_ab" at 0 and 12).
+        let mut sorted = forward.clone();
+        sorted.sort_by_key(|&i| keys[i].0);
+        for long in [false, true] {
+            check(&forward, long);
+            check(&reverse, long);
+            check(&sorted, long);
+            // Pairs: first 8 bytes differing, equal (cached and not: 8, 9; 12, 13), escaped
+            // keys, a repeated key.
+            for pair in [
+                [0, 1],
+                [1, 0],
+                [8, 9],
+                [9, 8],
+                [12, 13],
+                [13, 12],
+                [4, 5],
+                [5, 4],
+                [0, 12],
+            ] {
+                check(&pair, long);
+            }
+            // Every key in order but one adjacent pair with equal first 8 bytes ("exactly_"):
+            // only the whole keys tell that the object is out of order.
+            let mut one_swap = sorted.clone();
+            let at = one_swap.iter().position(|&i| i == 9).expect("listed");
+            assert_eq!(one_swap[at + 1], 8, "sorted: 25 bytes, then 24");
+            one_swap.swap(at, at + 1);
+            check(&one_swap, long);
         }
     }
 }
