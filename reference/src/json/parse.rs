@@ -387,6 +387,19 @@ mod tests {
         );
     }
 
+    /// The JSON text of a decimal from its integer digits, fraction digits and exponent
+    /// (either of the last two may be empty).
+    fn decimal_text(int: &str, fraction: &str, exponent: &str) -> String {
+        let mut text = int.to_owned();
+        if !fraction.is_empty() {
+            text = format!("{text}.{fraction}");
+        }
+        if !exponent.is_empty() {
+            text = format!("{text}e{exponent}");
+        }
+        text
+    }
+
     proptest! {
         /// The word-at-a-time scan finds what a byte-at-a-time one does, at every alignment
         /// and length, in text that is mostly plain with a few quotes, escapes, control
@@ -410,13 +423,7 @@ mod tests {
             fraction in "[0-9]{0,12}",
             exponent in prop_oneof![Just(String::new()), "[+-]?[0-9]{1,3}"],
         ) {
-            let mut text = int.clone();
-            if !fraction.is_empty() {
-                text = format!("{text}.{fraction}");
-            }
-            if !exponent.is_empty() {
-                text = format!("{text}e{exponent}");
-            }
+            let text = decimal_text(&int, &fraction, &exponent);
             let full: f64 = text.parse().expect("a decimal");
             if let Some(fast) = super::exact_float(int.as_bytes(), fraction.as_bytes(), exponent.as_bytes()) {
                 prop_assert_eq!(fast.to_bits(), full.to_bits(), "{}", text);
@@ -431,13 +438,7 @@ mod tests {
             fraction in "[0-9]{0,7}",
             exponent in prop_oneof![Just(String::new()), "[+-]?(1[0-5]|[0-9])"],
         ) {
-            let mut text = int.clone();
-            if !fraction.is_empty() {
-                text = format!("{text}.{fraction}");
-            }
-            if !exponent.is_empty() {
-                text = format!("{text}e{exponent}");
-            }
+            let text = decimal_text(&int, &fraction, &exponent);
             let full: f64 = text.parse().expect("a decimal");
             let fast = super::exact_float(int.as_bytes(), fraction.as_bytes(), exponent.as_bytes());
             prop_assert_eq!(fast.map(f64::to_bits), Some(full.to_bits()), "{}", text);
