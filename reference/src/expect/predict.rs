@@ -165,6 +165,32 @@ impl DriveTerms {
     pub fn exert_nothing(&self) -> bool {
         self.stiffness == 0.0 && self.damping == 0.0
     }
+
+    /// Two drives on one degree of freedom as one: their forces add up,
+    /// `k1 (x1 - x) + c1 (v1 - v) + k2 (x2 - x) + c2 (v2 - v) = K (X - x) + C (V - v)` with
+    /// `K = k1 + k2`, `X = (k1 x1 + k2 x2) / K`, `C = c1 + c2`, `V = (c1 v1 + c2 v2) / C`
+    /// (a target is 0 when its weights sum to 0: that term is absent).
+    #[must_use]
+    pub fn combined_with(self, other: DriveTerms) -> DriveTerms {
+        let weighted = |a: f64, wa: f64, b: f64, wb: f64| {
+            if wa + wb > 0.0 {
+                (a * wa + b * wb) / (wa + wb)
+            } else {
+                0.0
+            }
+        };
+        DriveTerms {
+            stiffness: self.stiffness + other.stiffness,
+            position: weighted(
+                self.position,
+                self.stiffness,
+                other.position,
+                other.stiffness,
+            ),
+            damping: self.damping + other.damping,
+            velocity: weighted(self.velocity, self.damping, other.velocity, other.damping),
+        }
+    }
 }
 
 /// The resting position of a drive's degree of freedom under a constant external generalised
@@ -207,6 +233,28 @@ mod tests {
     use proptest::prelude::*;
 
     const G: f64 = 9.81;
+
+    /// Two drives on one degree of freedom: k 20 to 0.5 and k 10 to 2.0 give k 30 to
+    /// (20 * 0.5 + 10 * 2.0) / 30 = 1.0; c 3 to 0 and c 1 to 4 give c 4 to (0 + 4) / 4 = 1.0.
+    /// Without any spring the position stays 0 (no term), whatever the targets.
+    #[test]
+    fn drives_on_one_axis_add_up() {
+        let a = DriveTerms::of(20.0, 3.0, Some(0.5), None);
+        let b = DriveTerms::of(10.0, 1.0, Some(2.0), Some(4.0));
+        assert_eq!(
+            a.combined_with(b),
+            DriveTerms {
+                stiffness: 30.0,
+                position: 1.0,
+                damping: 4.0,
+                velocity: 1.0,
+            }
+        );
+        let springless = DriveTerms::of(5.0, 2.0, None, Some(3.0));
+        let sum = springless.combined_with(DriveTerms::of(7.0, 0.0, None, None));
+        assert_eq!((sum.stiffness, sum.position), (0.0, 0.0));
+        assert_eq!((sum.damping, sum.velocity), (2.0, 3.0));
+    }
 
     /// Absent targets: a velocity-only drive (stiffness 390, no position target, as in
     /// khr/gen/body/01304) has no spring; with damping 0 it exerts nothing. A position-only

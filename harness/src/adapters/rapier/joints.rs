@@ -318,10 +318,10 @@ struct Motor {
     terms: DriveTerms,
 }
 
-/// The drives as one motor per degree of freedom. Drives on one axis add up:
-/// `sum k_i (x_i - x) + c_i (v_i - v) = K (X - x) + C (V - v)` with `K = sum k_i`,
-/// `X = sum k_i x_i / K`, `C = sum c_i`, `V = sum c_i v_i / C`; exact when they share a mode and
-/// none is force-limited (each limit clamps its own drive), otherwise not supported.
+/// The drives as one motor per degree of freedom. Drives on one axis add up
+/// ([`DriveTerms::combined_with`]); exact when they share a mode and none is force-limited
+/// (each limit clamps its own drive), otherwise not supported. A drive that exerts no force is
+/// left out first: it adds nothing, whatever its mode or limit.
 fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError> {
     let mut motors: Vec<(JointAxis, Motor, usize)> = Vec::new();
     for d in drives {
@@ -331,6 +331,9 @@ fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError>
             max_force: d.max_force,
             terms: DriveTerms::of(d.stiffness, d.damping, d.position_target, d.velocity_target),
         };
+        if one.terms.exert_nothing() {
+            continue;
+        }
         match motors.iter_mut().find(|(a, _, _)| *a == axis) {
             None => motors.push((axis, one, 1)),
             Some((_, m, n)) => {
@@ -339,18 +342,7 @@ fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError>
                         "two drives on {axis:?} with different modes or a force limit"
                     )));
                 }
-                let weighted = |a: f64, wa: f64, b: f64, wb: f64| {
-                    if wa + wb > 0.0 {
-                        (a * wa + b * wb) / (wa + wb)
-                    } else {
-                        0.0
-                    }
-                };
-                let (sum, add) = (&mut m.terms, one.terms);
-                sum.position = weighted(sum.position, sum.stiffness, add.position, add.stiffness);
-                sum.velocity = weighted(sum.velocity, sum.damping, add.velocity, add.damping);
-                sum.stiffness += add.stiffness;
-                sum.damping += add.damping;
+                m.terms = m.terms.combined_with(one.terms);
                 *n += 1;
             }
         }
@@ -669,7 +661,15 @@ mod tests {
         );
         // Force-limited or mixed-mode drives on one axis are refused.
         let limited = drive(DofKind::Linear, 1, DriveMode::Force);
-        assert!(merged_drives(&[limited.clone(), limited]).is_err());
+        assert!(merged_drives(&[limited.clone(), limited.clone()]).is_err());
+        // A drive that exerts no force (no position target, no damping) is left out before
+        // that check: with the force-limited drive it is no conflict, and alone it is no motor.
+        let mut idle = drive(DofKind::Linear, 1, DriveMode::Acceleration);
+        (idle.position_target, idle.damping) = (None, 0.0);
+        let m = merged_drives(&[limited.clone(), idle.clone()]).expect("merged");
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].1.mode, DriveMode::Force);
+        assert!(merged_drives(&[idle]).expect("merged").is_empty());
         // A drive on a coupled axis is refused.
         let j = joint(
             LimitSet::Coupled(vec![limit(DofKind::Angular, &[0, 1], None, Some(0.4))]),
