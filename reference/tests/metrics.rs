@@ -496,6 +496,20 @@ fn hand_worked_table() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A limit holds at rest up to float noise: |violation| <= 1e-9, both signs; 2e-9 (twice the
+/// noise) and NaN (nothing known) do not.
+#[test]
+fn holds_at_rest_boundary() {
+    use reference::metrics::{REST_VIOLATION_NOISE, holds_at_rest};
+    assert_eq!(REST_VIOLATION_NOISE, 1e-9);
+    for v in [0.0, -0.0, 1e-9, -1e-9, 5e-10] {
+        assert!(holds_at_rest(v), "{v}");
+    }
+    for v in [2e-9, -2e-9, 1e-6, f64::NAN, f64::INFINITY] {
+        assert!(!holds_at_rest(v), "{v}");
+    }
+}
+
 /// `(metric, min, max, expected violation)`.
 #[test]
 fn violation_table() {
