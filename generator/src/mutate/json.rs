@@ -119,9 +119,11 @@ pub fn data_uri(bytes: &[u8]) -> String {
 /// The bytes of buffer 0 (data URI or sibling file).
 pub fn buffer0(case: &Case) -> Option<Vec<u8>> {
     let uri = case.json()?["buffers"][0]["uri"].as_str()?.to_owned();
-    match uri.strip_prefix("data:application/octet-stream;base64,") {
-        Some(b64) => base64::engine::general_purpose::STANDARD.decode(b64).ok(),
-        None => case.siblings.get(&uri).cloned(),
+    // The reader's rule for what a data URI is and how it decodes, as `set_buffer0` tests it.
+    if reference::document::is_data_uri(&uri) {
+        reference::document::data_uri_bytes(&uri).ok()
+    } else {
+        case.siblings.get(&uri).cloned()
     }
 }
 

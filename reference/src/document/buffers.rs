@@ -169,7 +169,7 @@ fn file_path(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<PathBu
 /// eager read: what [`open_uri`] and [`Buffer::range`] together must agree with.
 fn read_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Vec<u8>, Issue> {
     if is_data_uri(uri) {
-        return decode_data_uri(&uri[5..])
+        return data_uri_bytes(uri)
             .map_err(|detail| Issue::new(Code::DataUriInvalid, pointer).arg("detail", detail));
     }
     let path = file_path(uri, base_dir, pointer)?;
@@ -185,6 +185,16 @@ fn read_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Vec<u8>
         )));
     }
     std::fs::read(&path).map_err(|e| unreadable(format!("{}: {e}", path.display())))
+}
+
+/// The bytes a buffer data URI holds (`uri` must be one: [`is_data_uri`]), decoded as the
+/// reader decodes them; the error says why they cannot be.
+pub fn data_uri_bytes(uri: &str) -> Result<Vec<u8>, String> {
+    if !is_data_uri(uri) {
+        return Err(format!("{uri:?} is not a data URI"));
+    }
+    // `data:` is ASCII: byte 5 starts a character.
+    decode_data_uri(&uri[5..])
 }
 
 /// Decode the part of a data URI after `data:` (RFC 2397): `<media type>;base64,<data>`.
@@ -351,6 +361,23 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// The bytes of a data URI, whatever the case of its scheme (as the reader reads it): AQID
+    /// is the bytes 1, 2, 3; a file name is no data URI; a bad media type or base64 says why.
+    #[test]
+    fn data_uri_bytes_decode_as_the_reader_does() {
+        assert_eq!(
+            data_uri_bytes("data:application/octet-stream;base64,AQID"),
+            Ok(vec![1, 2, 3])
+        );
+        assert_eq!(
+            data_uri_bytes("DATA:application/gltf-buffer;base64,AQID"),
+            Ok(vec![1, 2, 3])
+        );
+        assert!(data_uri_bytes("b.bin").is_err());
+        assert!(data_uri_bytes("data:text/plain;base64,AQID").is_err());
+        assert!(data_uri_bytes("data:application/octet-stream;base64,A*").is_err());
     }
 
     /// A folder holding `a.bin` (`len` bytes), an empty `e.bin`, a folder `d` and `s/b.bin`.
