@@ -151,7 +151,9 @@ fn main() {
 
 /// The parts of `corpus::expect_text`, timed: evaluate, the interpretation on the tape, the
 /// pose outputs (computed and recorded), the tolerances and scenario (made and recorded), the
-/// text (µs; the seventh column unused).
+/// text (µs; the seventh column unused). An approximation of `corpus::record_expect`, for
+/// proportions only: it leaves out the case's metadata members and always makes the scenario
+/// from the expectation (a hand-written case's own scenario is not used).
 fn expect_parts(
     case: &generator::case::Case,
     reading: &reference::Reading,
