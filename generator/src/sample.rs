@@ -12,7 +12,12 @@ use crate::strategy::{self, Rendered, Scene};
 
 fn config() -> Config {
     static CONFIG: OnceLock<Config> = OnceLock::new();
-    CONFIG.get_or_init(Config::default).clone()
+    CONFIG
+        .get_or_init(|| Config {
+            failure_persistence: None,
+            ..Config::default()
+        })
+        .clone()
 }
 
 /// A test runner whose random stream is fixed by `(seed, index, attempt)`.

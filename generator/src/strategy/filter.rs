@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::{Tags, tag};
+use super::{Tags, maybe, tag};
 
 const SYSTEMS: [&str; 4] = ["Player", "Props", "Debris", "Sensors"];
 
@@ -28,7 +28,7 @@ fn systems() -> impl Strategy<Value = Vec<usize>> + Clone {
 
 pub fn filter() -> impl Strategy<Value = FilterSpec> + Clone {
     (
-        prop::option::weighted(0.85, systems()),
+        maybe(0.85, systems()),
         prop::sample::select(vec![
             ListKind::None,
             ListKind::CollideWith,

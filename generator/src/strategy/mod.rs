@@ -15,6 +15,7 @@ pub mod joint;
 pub mod khr;
 pub mod limit;
 pub mod material;
+pub mod maybe;
 pub mod omi;
 pub mod shape;
 pub mod transform;
@@ -28,6 +29,8 @@ use reference::profile::Profile;
 
 use crate::case::PoseSet;
 use crate::doc::Built;
+
+pub use self::maybe::maybe;
 
 /// Feature tags of a case, e.g. `shape.capsule.defaults`.
 pub type Tags = BTreeSet<String>;

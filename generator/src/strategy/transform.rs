@@ -4,6 +4,8 @@
 use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 
+use super::maybe;
+
 /// Axes rotations are drawn about.
 const AXES: [[f64; 3]; 5] = [
     [1.0, 0.0, 0.0],
@@ -42,7 +44,7 @@ fn step_rotation(axis: usize, steps: i32) -> [f64; 4] {
 
 /// Sometimes no rotation at all.
 pub fn maybe_rotation() -> impl Strategy<Value = Option<[f64; 4]>> + Clone {
-    prop::option::weighted(0.6, rotation())
+    maybe(0.6, rotation())
 }
 
 /// The unit quaternion `[x, y, z, w]` for `degrees` about `axis` (normalised).
