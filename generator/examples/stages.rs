@@ -68,7 +68,9 @@ fn main() {
                 if std::env::var_os("SIZES").is_some() {
                     let gltf = case.bytes().len();
                     let bin: usize = case.siblings.values().map(Vec::len).sum();
-                    let pairs = e.expect.matches("\"allows_ab\"").count();
+                    let pairs = String::from_utf8_lossy(e.expect)
+                        .matches("\"allows_ab\"")
+                        .count();
                     println!(
                         "size nodes={nodes} gltf={gltf} bin={bin} expect={} pairs={pairs}",
                         e.expect.len()

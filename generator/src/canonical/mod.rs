@@ -97,14 +97,6 @@ impl Tape {
         self.close(object.0);
     }
 
-    /// Replace `out` with the canonical text of the recorded value (its buffer reused).
-    pub fn write_text(&self, out: &mut String) {
-        let mut bytes = std::mem::take(out).into_bytes();
-        bytes.clear();
-        self.write_to(&mut bytes);
-        *out = text(bytes);
-    }
-
     /// The bytes of [`Tape::to_text`] (not checked as UTF-8 again: every piece is).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.text_size_hint());
