@@ -2,24 +2,21 @@
 //! value tree keeps for shrinking.
 //!
 //! proptest's option strategy is a two-way union, `None` first; when it picks `Some`, the
-//! union keeps a copy of the test runner (1,120 bytes in proptest 1.12, with a freshly seeded
-//! random generator) to draw the `None` it may later shrink to. Every optional field of a scene
-//! made one such copy, moved again at each level of the draw: about a third of the time a
-//! scene took to sample. [`Maybe`] makes the same random draws in the same order (the union's
-//! pick, then the seed of that copy, then the `Some` value) and so draws the same scenes from
-//! the same seeds, byte for byte, and shrinks the same way: `Some` to `None` first, then the
-//! value.
+//! union keeps a copy of the test runner (536 bytes in proptest 1.12, with a freshly seeded
+//! random generator) to draw the `None` it may later shrink to, in a value tree of 1,120
+//! bytes. Every optional field of a scene made one such copy, and its tree was moved again at
+//! each level of the draw: copying and dropping them took about 40% of the time a KHR scene
+//! took to sample. [`Maybe`] makes the same random draws in the same order (the union's pick,
+//! then the seed of that copy, then the `Some` value) and so draws the same scenes from the
+//! same seeds, byte for byte, and shrinks the same way: the value first, then `None`.
 
-use proptest::strategy::{NewTree, Strategy, ValueTree};
+use proptest::strategy::{NewTree, Strategy, ValueTree, float_to_weight};
 use proptest::test_runner::TestRunner;
-
-/// proptest's weight scale for a probability (`proptest::strategy::float_to_weight`).
-const WEIGHT_BASE: u32 = 0x8000_0000;
 
 /// `Some` of the inner strategy's values with a probability, else `None` ([`maybe`]).
 #[derive(Clone, Debug)]
 pub struct Maybe<S> {
-    /// Weights of `None` and `Some`, as proptest computes them (they sum to `WEIGHT_BASE`).
+    /// Weights of `None` and `Some`, as proptest computes them.
     none: u32,
     some: u32,
     inner: S,
@@ -29,16 +26,10 @@ pub struct Maybe<S> {
 /// draws of `prop::option::weighted(p, inner)`.
 ///
 /// # Panics
-/// If `p` is not strictly between 0 and 1, as `prop::option::weighted` does.
+/// If `p` is not strictly between 0 and 1 (proptest's `float_to_weight`).
 pub fn maybe<S: Strategy>(p: f64, inner: S) -> Maybe<S> {
-    assert!(p > 0.0 && p < 1.0, "invalid probability: {p}");
-    // `float_to_weight`: round to the scale, clamped so neither weight is 0.
-    let some = ((p * f64::from(WEIGHT_BASE)).round() as u32).clamp(1, WEIGHT_BASE - 1);
-    Maybe {
-        none: WEIGHT_BASE - some,
-        some,
-        inner,
-    }
+    let (some, none) = float_to_weight(p);
+    Maybe { none, some, inner }
 }
 
 impl<S: Strategy> Strategy for Maybe<S> {
@@ -131,46 +122,85 @@ mod tests {
     use proptest::test_runner::{Config, RngAlgorithm, TestRng};
 
     fn runner(seed: u8) -> TestRunner {
-        TestRunner::new_with_rng(
-            Config::default(),
-            TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
-        )
+        runner_with(RngAlgorithm::ChaCha, &[seed; 32])
     }
 
-    /// Values of a strategy, then the next draw of the runner (the stream left after them).
-    fn draws<S: Strategy>(s: &S, seed: u8, n: usize) -> (Vec<S::Value>, u64) {
-        let mut r = runner(seed);
+    fn runner_with(algorithm: RngAlgorithm, seed: &[u8]) -> TestRunner {
+        TestRunner::new_with_rng(Config::default(), TestRng::from_seed(algorithm, seed))
+    }
+
+    /// Values of a strategy, then the next draw of the runner (the stream left after them; a
+    /// power-of-two range never rejects a draw, so an exhausted pass-through stream, all
+    /// zeros, cannot loop).
+    fn draws<S: Strategy>(s: &S, mut r: TestRunner, n: usize) -> (Vec<S::Value>, u64) {
         let values = (0..n)
             .map(|_| s.new_tree(&mut r).expect("draw").current())
             .collect();
-        let next = (0..u64::MAX).new_tree(&mut r).expect("draw").current();
+        let next = (0..1u64 << 62).new_tree(&mut r).expect("draw").current();
         (values, next)
     }
 
     proptest! {
         /// The same values as proptest's option strategy, leaving the random stream where it
-        /// leaves it, for any probability and seed.
+        /// leaves it, for any probability and seed, with either generator proptest seeds (the
+        /// seed of the runner copy differs between them: 32 bytes for ChaCha, 16 for XorShift).
         #[test]
         fn draws_as_proptest_does(p in 0.001f64..0.999, seed in any::<u8>()) {
-            let ours = draws(&maybe(p, 0u32..1000), seed, 40);
-            let theirs = draws(&prop::option::weighted(p, 0u32..1000), seed, 40);
-            prop_assert_eq!(ours, theirs);
+            for algorithm in [RngAlgorithm::ChaCha, RngAlgorithm::XorShift] {
+                let bytes = [seed; 32];
+                let bytes = &bytes[..if algorithm == RngAlgorithm::XorShift { 16 } else { 32 }];
+                let ours = draws(&maybe(p, 0u32..1000), runner_with(algorithm, bytes), 40);
+                let theirs = draws(
+                    &prop::option::weighted(p, 0u32..1000),
+                    runner_with(algorithm, bytes),
+                    40,
+                );
+                prop_assert_eq!(ours, theirs, "{:?}", algorithm);
+            }
         }
 
         /// The weights proptest uses, at the clamped ends too.
         #[test]
         fn extreme_probabilities_draw_as_proptest_does(seed in any::<u8>()) {
             for p in [1e-12, 0.5, 1.0 - 1e-12] {
-                let ours = draws(&maybe(p, any::<bool>()), seed, 20);
-                let theirs = draws(&prop::option::weighted(p, any::<bool>()), seed, 20);
+                let ours = draws(&maybe(p, any::<bool>()), runner(seed), 20);
+                let theirs = draws(&prop::option::weighted(p, any::<bool>()), runner(seed), 20);
                 prop_assert_eq!(ours, theirs);
+            }
+        }
+    }
+
+    /// The pick at the boundary between the weights, given as the random stream itself: a
+    /// pick of `none - 1` is `None`, a pick of `none` is `Some`, for proptest and for us (a
+    /// draw below the power-of-two total `2^31` is the stream's next `u64` shifted right by
+    /// 33 bits, with no rejection).
+    #[test]
+    fn the_pick_boundary_is_proptests() {
+        for p in [0.2, 0.5, 0.85] {
+            let (some, none) = float_to_weight(p);
+            assert_eq!(u64::from(some) + u64::from(none), 1 << 31);
+            for (pick, want) in [(none - 1, None), (none, Some(7u8)), (0, None)] {
+                let mut stream = (u64::from(pick) << 33).to_le_bytes().to_vec();
+                stream.extend([0u8; 64]);
+                let ours = draws(
+                    &maybe(p, Just(7u8)),
+                    runner_with(RngAlgorithm::PassThrough, &stream),
+                    1,
+                );
+                let theirs = draws(
+                    &prop::option::weighted(p, Just(7u8)),
+                    runner_with(RngAlgorithm::PassThrough, &stream),
+                    1,
+                );
+                assert_eq!(ours.0, vec![want], "p {p} pick {pick}");
+                assert_eq!(ours, theirs, "p {p} pick {pick}");
             }
         }
     }
 
     #[test]
     fn both_kinds_are_drawn() {
-        let (values, _) = draws(&maybe(0.5, 0u32..10), 7, 100);
+        let (values, _) = draws(&maybe(0.5, 0u32..10), runner(7), 100);
         assert!(values.iter().any(Option::is_none));
         assert!(values.iter().any(Option::is_some));
     }
@@ -232,7 +262,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "invalid probability")]
+    #[should_panic(expected = "Invalid probability")]
     fn probability_one_is_refused() {
         let _ = maybe(1.0, 0u32..10);
     }
