@@ -404,24 +404,126 @@ mod tests {
         assert_eq!(issues.last().map(|i| i.0), Some(Code::MeshShapeEmpty));
     }
 
-    /// One primitive of a generated mesh: f32 positions, indices of 1, 2 or 4 bytes (or
+    /// One primitive of a generated mesh: its positions, indices of 1, 2 or 4 bytes (or
     /// none), and the mode (`None`: the default, TRIANGLES).
     #[derive(Clone, Debug)]
     struct Primitive {
-        positions: Vec<[f32; 3]>,
+        positions: Positions,
         indices: Option<(usize, Vec<u32>)>,
         mode: Option<u32>,
     }
 
-    fn primitive() -> impl proptest::strategy::Strategy<Value = Primitive> {
+    /// Position components: f32, or integers of a glTF component type (5120 BYTE, 5121
+    /// UNSIGNED_BYTE, 5122 SHORT, 5123 UNSIGNED_SHORT), normalized or not, as
+    /// KHR_mesh_quantization allows.
+    #[derive(Clone, Debug)]
+    enum Positions {
+        F32(Vec<[f32; 3]>),
+        Int {
+            component: u32,
+            normalized: bool,
+            values: Vec<[i32; 3]>,
+        },
+    }
+
+    impl Positions {
+        fn len(&self) -> usize {
+            match self {
+                Positions::F32(v) => v.len(),
+                Positions::Int { values, .. } => values.len(),
+            }
+        }
+
+        /// The positions the spec gives: floats as they are; integers as they are, or divided
+        /// by the type's largest value when normalized (signed ones clamped at -1: glTF 2.0
+        /// §3.11), worked out from the integers, not from their bytes.
+        fn by_rule(&self) -> Vec<[f64; 3]> {
+            match self {
+                Positions::F32(v) => v.iter().map(|p| p.map(f64::from)).collect(),
+                Positions::Int {
+                    component,
+                    normalized,
+                    values,
+                } => {
+                    let scale = |x: i32| {
+                        let x = f64::from(x);
+                        match (normalized, component) {
+                            (false, _) => x,
+                            (true, 5120) => (x / 127.0).max(-1.0),
+                            (true, 5121) => x / 255.0,
+                            (true, 5122) => (x / 32767.0).max(-1.0),
+                            (true, _) => x / 65535.0,
+                        }
+                    };
+                    values.iter().map(|p| p.map(scale)).collect()
+                }
+            }
+        }
+
+        /// The accessor's bytes (each vertex padded to a 4-byte stride, as vertex attributes
+        /// must be), its component type, and its stride when not tightly packed.
+        fn bytes(&self) -> (Vec<u8>, u32, Option<usize>) {
+            match self {
+                Positions::F32(v) => (
+                    v.iter().flatten().flat_map(|x| x.to_le_bytes()).collect(),
+                    5126,
+                    None,
+                ),
+                Positions::Int {
+                    component, values, ..
+                } => {
+                    let size = if *component <= 5121 { 1 } else { 2 };
+                    let stride = (3 * size as usize).next_multiple_of(4);
+                    let mut out = Vec::new();
+                    for p in values {
+                        for &x in p {
+                            // The integer's own bytes, as its type holds it.
+                            out.extend(&x.to_le_bytes()[..size]);
+                        }
+                        out.resize(out.len().next_multiple_of(stride), 0);
+                    }
+                    (out, *component, Some(stride))
+                }
+            }
+        }
+    }
+
+    fn positions() -> impl proptest::strategy::Strategy<Value = Positions> {
         use proptest::prelude::*;
         let coordinate = prop_oneof![
             20 => -10.0f32..10.0,
             1 => Just(f32::NAN),
             1 => Just(f32::INFINITY),
         ];
+        let floats =
+            prop::collection::vec([coordinate.clone(), coordinate.clone(), coordinate], 1..9)
+                .prop_map(Positions::F32);
+        let ints = (
+            prop::sample::select(vec![5120u32, 5121, 5122, 5123]),
+            any::<bool>(),
+            prop::collection::vec(any::<[i32; 3]>(), 1..9),
+        )
+            .prop_map(|(component, normalized, values)| {
+                // Each integer cut to its type's range: the value the file holds.
+                let cut = |x: i32| match component {
+                    5120 => i32::from(x as i8),
+                    5121 => i32::from(x as u8),
+                    5122 => i32::from(x as i16),
+                    _ => i32::from(x as u16),
+                };
+                Positions::Int {
+                    component,
+                    normalized,
+                    values: values.into_iter().map(|p| p.map(cut)).collect(),
+                }
+            });
+        prop_oneof![3 => floats, 1 => ints]
+    }
+
+    fn primitive() -> impl proptest::strategy::Strategy<Value = Primitive> {
+        use proptest::prelude::*;
         (
-            prop::collection::vec([coordinate.clone(), coordinate.clone(), coordinate], 1..9),
+            positions(),
             prop::option::weighted(
                 0.8,
                 (
@@ -454,10 +556,22 @@ mod tests {
         let (mut data, mut views, mut accessors, mut prims) = (vec![], vec![], vec![], vec![]);
         for p in primitives {
             let at = data.len();
-            data.extend(p.positions.iter().flatten().flat_map(|v| v.to_le_bytes()));
-            views.push(json!({"buffer": 0, "byteOffset": at, "byteLength": data.len() - at}));
-            accessors.push(json!({"bufferView": views.len() - 1, "componentType": 5126,
-                "count": p.positions.len(), "type": "VEC3"}));
+            let (bytes, component, stride) = p.positions.bytes();
+            data.extend(bytes);
+            let mut view = json!({"buffer": 0, "byteOffset": at, "byteLength": data.len() - at});
+            if let Some(stride) = stride {
+                view["byteStride"] = stride.into();
+            }
+            views.push(view);
+            let mut accessor = json!({"bufferView": views.len() - 1, "componentType": component,
+                "count": p.positions.len(), "type": "VEC3"});
+            if let Positions::Int {
+                normalized: true, ..
+            } = p.positions
+            {
+                accessor["normalized"] = true.into();
+            }
+            accessors.push(accessor);
             let mut prim = json!({"attributes": {"POSITION": accessors.len() - 1}});
             if let Some((size, indices)) = &p.indices {
                 let at = data.len();
@@ -499,7 +613,8 @@ mod tests {
     }
 
     /// What the rules say mesh 0 of [`mesh_document`] gives, worked out from the primitives'
-    /// own arrays: TRIANGLES primitives with finite positions, their vertices appended, each
+    /// own arrays: TRIANGLES primitives with finite positions (integer ones as the spec
+    /// scales them), their vertices appended, each
     /// complete triple of indices a triangle unless an index is not below the primitive's
     /// vertex count (one issue per primitive), indices shifted by the vertices before them.
     fn triangles_by_rule(primitives: &[Primitive]) -> (Option<TriangleMesh>, Vec<(Code, String)>) {
@@ -511,7 +626,8 @@ mod tests {
                 issues.push((Code::MeshShapeNotTriangles, format!("{at}/mode")));
                 continue;
             }
-            if !prim.positions.iter().flatten().all(|x| x.is_finite()) {
+            let positions = prim.positions.by_rule();
+            if !positions.iter().flatten().all(|x| x.is_finite()) {
                 issues.push((Code::GltfValue, format!("{at}/attributes/POSITION")));
                 continue;
             }
@@ -541,8 +657,7 @@ mod tests {
                     format!("{at}/indices: {message}"),
                 ));
             }
-            mesh.positions
-                .extend(prim.positions.iter().map(|v| v.map(f64::from)));
+            mesh.positions.extend(positions);
         }
         if mesh.triangles.is_empty() {
             issues.push((Code::MeshShapeEmpty, "/ref".to_owned()));
