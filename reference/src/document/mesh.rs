@@ -472,8 +472,8 @@ mod tests {
                 Positions::Int {
                     component, values, ..
                 } => {
-                    let size = if *component <= 5121 { 1 } else { 2 };
-                    let stride = (3 * size as usize).next_multiple_of(4);
+                    let size: usize = if *component <= 5121 { 1 } else { 2 };
+                    let stride = (3 * size).next_multiple_of(4);
                     let mut out = Vec::new();
                     for p in values {
                         for &x in p {
