@@ -10,6 +10,8 @@ use reference::profile::Profile;
 
 use crate::strategy::{self, Rendered, Scene};
 
+/// proptest's default configuration without failure persistence: sampling persists nothing,
+/// and every copy of a runner (proptest's unions make some) cloned the boxed persistence.
 fn config() -> Config {
     static CONFIG: OnceLock<Config> = OnceLock::new();
     CONFIG
