@@ -88,7 +88,10 @@ fn valid_case(bencher: divan::Bencher, profile: Profile) {
     let strategy = strategy::large_scene(profile);
     let dir = folder();
     let mut encoder = corpus::Encoder::default();
-    bencher.bench_local(|| case(profile, &strategy, &mut encoder, dir.path()));
+    // One case per iteration: divan prints cases/s (`item/s`) beside the times.
+    bencher
+        .counter(divan::counter::ItemsCount::new(1usize))
+        .bench_local(|| case(profile, &strategy, &mut encoder, dir.path()));
 }
 
 #[divan::bench(args = PROFILES, sample_count = 500)]
