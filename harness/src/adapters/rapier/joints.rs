@@ -278,11 +278,9 @@ pub(super) fn build(
         );
     }
 
+    // `merged_drives` leaves out the drives that exert no force: none becomes a Rapier motor
+    // (see the module doc).
     for (axis, motor) in merged_drives(&joint.drives)? {
-        // No force at all must not become a Rapier motor (see the module doc).
-        if motor.terms.exert_nothing() {
-            continue;
-        }
         if g.coupled_axes.intersects(JointAxesMask::from(axis)) {
             return Err(unsupported(format!(
                 "a drive on {axis:?} of a coupled limit (Rapier drives a coupled group as one)"
@@ -323,7 +321,7 @@ struct Motor {
 /// (each limit clamps its own drive), otherwise not supported. A drive that exerts no force is
 /// left out first: it adds nothing, whatever its mode or limit.
 fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError> {
-    let mut motors: Vec<(JointAxis, Motor, usize)> = Vec::new();
+    let mut motors: Vec<(JointAxis, Motor)> = Vec::new();
     for d in drives {
         let axis = dof(d.kind, d.axis)?;
         let one = Motor {
@@ -334,20 +332,19 @@ fn merged_drives(drives: &[Drive]) -> Result<Vec<(JointAxis, Motor)>, ImplError>
         if one.terms.exert_nothing() {
             continue;
         }
-        match motors.iter_mut().find(|(a, _, _)| *a == axis) {
-            None => motors.push((axis, one, 1)),
-            Some((_, m, n)) => {
+        match motors.iter_mut().find(|(a, _)| *a == axis) {
+            None => motors.push((axis, one)),
+            Some((_, m)) => {
                 if m.mode != one.mode || m.max_force.is_some() || one.max_force.is_some() {
                     return Err(unsupported(format!(
                         "two drives on {axis:?} with different modes or a force limit"
                     )));
                 }
                 m.terms = m.terms.combined_with(one.terms);
-                *n += 1;
             }
         }
     }
-    Ok(motors.into_iter().map(|(a, m, _)| (a, m)).collect())
+    Ok(motors)
 }
 
 /// The frames Rapier holds for a joint, relative to its bodies.
