@@ -3,7 +3,8 @@
 //! `cargo bench -p physics-cts --bench validate` writes a folder of scenes to a temporary folder
 //! (400 varied KHR / OMI / VRM scenes of 10 to 50 nodes from a small deterministic builder, plus
 //! copies of the seed-era samples when /work/shared is there), then measures, as the median of
-//! several passes over the whole folder, after passes that are not kept (`BENCH_WARMUP`, default
+//! several passes over the whole folder (the binary's CPU time as their mean: it comes in 10 ms
+//! clock ticks), after passes that are not kept (`BENCH_WARMUP`, default
 //! 8, for the anchor, whose JIT needs them; one for the library and the binary, for the file
 //! cache):
 //! - the library: `reference::read_path` on every file, in this process;
@@ -55,7 +56,7 @@ fn main() {
         .map(|f| std::fs::metadata(f).expect("stat").len())
         .sum();
     println!(
-        "validate benchmark: {} files, {:.2} MB in {} ({} passes each, median)",
+        "validate benchmark: {} files, {:.2} MB in {} ({} passes each, median; the binary's CPU: mean)",
         files.len(),
         bytes as f64 / 1e6,
         folder.display(),
@@ -284,6 +285,15 @@ fn gltf_validator(folder: &Path, warmup: usize, runs: usize, files: usize) -> Op
         eprintln!("note: the gltf-validator runner's report has no arrays of seconds: no anchor");
         return None;
     };
+    let asked = warmup.saturating_add(runs);
+    if wall.len() != asked || cpu.len() != asked {
+        eprintln!(
+            "note: the gltf-validator runner timed {} and {} passes, not {asked}: no anchor",
+            wall.len(),
+            cpu.len()
+        );
+        return None;
+    }
     let passes = wall
         .into_iter()
         .zip(cpu)
