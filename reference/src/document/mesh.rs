@@ -413,14 +413,13 @@ mod tests {
         mode: Option<u32>,
     }
 
-    /// Position components: f32, or integers of a glTF component type (5120 BYTE, 5121
-    /// UNSIGNED_BYTE, 5122 SHORT, 5123 UNSIGNED_SHORT), normalized or not, as
-    /// KHR_mesh_quantization allows.
+    /// Position components: f32, or integers of a component type (BYTE, UNSIGNED_BYTE, SHORT,
+    /// UNSIGNED_SHORT), normalized or not, as KHR_mesh_quantization allows.
     #[derive(Clone, Debug)]
     enum Positions {
         F32(Vec<[f32; 3]>),
         Int {
-            component: u32,
+            component: ComponentType,
             normalized: bool,
             values: Vec<[i32; 3]>,
         },
@@ -449,9 +448,9 @@ mod tests {
                         let x = f64::from(x);
                         match (normalized, component) {
                             (false, _) => x,
-                            (true, 5120) => (x / 127.0).max(-1.0),
-                            (true, 5121) => x / 255.0,
-                            (true, 5122) => (x / 32767.0).max(-1.0),
+                            (true, ComponentType::I8) => (x / 127.0).max(-1.0),
+                            (true, ComponentType::U8) => x / 255.0,
+                            (true, ComponentType::I16) => (x / 32767.0).max(-1.0),
                             (true, _) => x / 65535.0,
                         }
                     };
@@ -462,17 +461,17 @@ mod tests {
 
         /// The accessor's bytes (each vertex padded to a 4-byte stride, as vertex attributes
         /// must be), its component type, and its stride when not tightly packed.
-        fn bytes(&self) -> (Vec<u8>, u32, Option<usize>) {
+        fn bytes(&self) -> (Vec<u8>, ComponentType, Option<usize>) {
             match self {
                 Positions::F32(v) => (
                     v.iter().flatten().flat_map(|x| x.to_le_bytes()).collect(),
-                    5126,
+                    ComponentType::F32,
                     None,
                 ),
                 Positions::Int {
                     component, values, ..
                 } => {
-                    let size: usize = if *component <= 5121 { 1 } else { 2 };
+                    let size = component.size();
                     let stride = (3 * size).next_multiple_of(4);
                     let mut out = Vec::new();
                     for p in values {
@@ -490,8 +489,9 @@ mod tests {
 
     fn positions() -> impl proptest::strategy::Strategy<Value = Positions> {
         use proptest::prelude::*;
+        // Rarely not finite: one such coordinate makes the whole primitive an issue.
         let coordinate = prop_oneof![
-            20 => -10.0f32..10.0,
+            200 => -10.0f32..10.0,
             1 => Just(f32::NAN),
             1 => Just(f32::INFINITY),
         ];
@@ -499,16 +499,21 @@ mod tests {
             prop::collection::vec([coordinate.clone(), coordinate.clone(), coordinate], 1..9)
                 .prop_map(Positions::F32);
         let ints = (
-            prop::sample::select(vec![5120u32, 5121, 5122, 5123]),
+            prop::sample::select(vec![
+                ComponentType::I8,
+                ComponentType::U8,
+                ComponentType::I16,
+                ComponentType::U16,
+            ]),
             any::<bool>(),
             prop::collection::vec(any::<[i32; 3]>(), 1..9),
         )
             .prop_map(|(component, normalized, values)| {
                 // Each integer cut to its type's range: the value the file holds.
                 let cut = |x: i32| match component {
-                    5120 => i32::from(x as i8),
-                    5121 => i32::from(x as u8),
-                    5122 => i32::from(x as i16),
+                    ComponentType::I8 => i32::from(x as i8),
+                    ComponentType::U8 => i32::from(x as u8),
+                    ComponentType::I16 => i32::from(x as i16),
                     _ => i32::from(x as u16),
                 };
                 Positions::Int {
@@ -563,7 +568,8 @@ mod tests {
                 view["byteStride"] = stride.into();
             }
             views.push(view);
-            let mut accessor = json!({"bufferView": views.len() - 1, "componentType": component,
+            let mut accessor = json!({"bufferView": views.len() - 1,
+                "componentType": component.as_gl_enum(),
                 "count": p.positions.len(), "type": "VEC3"});
             if let Positions::Int {
                 normalized: true, ..
@@ -579,10 +585,11 @@ mod tests {
                     data.extend(&i.to_le_bytes()[..*size]);
                 }
                 let component = match size {
-                    1 => 5121,
-                    2 => 5123,
-                    _ => 5125,
-                };
+                    1 => ComponentType::U8,
+                    2 => ComponentType::U16,
+                    _ => ComponentType::U32,
+                }
+                .as_gl_enum();
                 views.push(json!({"buffer": 0, "byteOffset": at, "byteLength": data.len() - at}));
                 accessors.push(
                     json!({"bufferView": views.len() - 1, "componentType": component,

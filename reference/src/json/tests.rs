@@ -613,9 +613,10 @@ proptest! {
         match super::parse::value(&bytes) {
             Some(direct) => same_as_serde(&bytes, &direct)?,
             None => {
+                // Against serde_json's own tree: the fallback is serde_json's tokenizer
+                // building our `Value` (the same call as `through_serde`), so only this tree,
+                // built apart, can tell it wrong.
                 let ours = Value::from_slice(&bytes).map_err(|e| e.to_string());
-                prop_assert_eq!(&ours, &through_serde(&bytes));
-                // And serde_json's own tree (the fallback shares the map building).
                 let theirs = serde_json::from_slice::<serde_json::Value>(&bytes).map_err(|e| e.to_string());
                 prop_assert_eq!(ours.map(|v| v.to_serde()), theirs);
             }
