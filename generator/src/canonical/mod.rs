@@ -521,7 +521,11 @@ mod tests {
         #[test]
         fn the_fast_writer_gives_the_oracle_bytes(v in any_json()) {
             proptest::prop_assert_eq!(to_string(&v), oracle::to_string(&v));
+            // A tape reused after `clear` (as the corpus writer reuses one): nothing of the
+            // value before, long and expanded, is left in its buffers.
             let mut tape = Tape::new();
+            tape.push_value(&serde_json::json!({"b": [1, {"a": "x".repeat(120)}], "\u{e9}": [[]]}));
+            tape.clear();
             tape.push_value(&v);
             proptest::prop_assert_eq!(tape.to_bytes(), oracle::to_string(&v).into_bytes());
         }
@@ -696,7 +700,8 @@ mod tests {
             unit in -1f64..1.0,
         ) {
             for x in [f64::from_bits(bits), small, unit] {
-                if !x.is_finite() || !round(x, 6).is_finite() {
+                // Skipped where the scaled value overflows (worked out apart from `round`).
+                if !x.is_finite() || !(x * 1e6).is_finite() {
                     continue;
                 }
                 let (fast, old) = rounded_both_ways(x);
@@ -881,9 +886,30 @@ mod tests {
             for decimals in [3, 6] {
                 let mut tape = Tape::new();
                 tape.push(&o, Some(decimals)).expect("serialisable");
-                let rounded = crate::label::round_floats(&value, decimals);
+                let rounded = std_rounded(&value, decimals);
                 proptest::prop_assert_eq!(tape.to_text(), oracle::to_string(&rounded), "{}", decimals);
             }
+        }
+    }
+
+    /// `value` with every float rounded to `decimals` places by `f64::round` (a zero without
+    /// its sign), apart from the code under test: the rounded text's oracle.
+    fn std_rounded(value: &Value, decimals: i32) -> Value {
+        match value {
+            Value::Number(n) if n.is_f64() => {
+                let factor = 10f64.powi(decimals);
+                let r = n
+                    .as_f64()
+                    .map_or(f64::NAN, |x| (x * factor).round() / factor);
+                serde_json::json!(if r == 0.0 { 0.0 } else { r })
+            }
+            Value::Array(a) => Value::Array(a.iter().map(|v| std_rounded(v, decimals)).collect()),
+            Value::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(k, v)| (k.clone(), std_rounded(v, decimals)))
+                    .collect(),
+            ),
+            other => other.clone(),
         }
     }
 
