@@ -10,12 +10,19 @@ use reference::profile::Profile;
 
 use crate::strategy::{self, Rendered, Scene};
 
-/// proptest's default configuration without failure persistence: sampling persists nothing,
-/// and every copy of a runner (proptest's unions make some) cloned the boxed persistence.
+/// The runner's configuration. What can change a draw is set here to proptest's built-in
+/// defaults, not taken from `Config::default()`, which reads `PROPTEST_*` environment
+/// variables: a case depends on the generator version, the seed and its index only. No failure
+/// persistence: sampling persists nothing, and every copy of a runner (proptest's unions make
+/// some) cloned the boxed persistence.
 fn config() -> Config {
     static CONFIG: OnceLock<Config> = OnceLock::new();
     CONFIG
         .get_or_init(|| Config {
+            max_local_rejects: 65_536,
+            max_global_rejects: 1024,
+            max_flat_map_regens: 1_000_000,
+            max_default_size_range: 100,
             failure_persistence: None,
             ..Config::default()
         })
