@@ -47,6 +47,14 @@ pub struct Built {
     pub siblings: BTreeMap<String, Vec<u8>>,
 }
 
+/// A data URI holding `bytes` (the generator's one spelling of an inline buffer).
+pub fn data_uri(bytes: &[u8]) -> String {
+    format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
 /// Builds one glTF document.
 #[derive(Clone, Debug)]
 pub struct DocBuilder {
@@ -262,10 +270,7 @@ impl DocBuilder {
             }
             let byte_length = bin.len();
             let uri = match self.buffer_mode {
-                BufferMode::DataUri => format!(
-                    "data:application/octet-stream;base64,{}",
-                    base64::engine::general_purpose::STANDARD.encode(&bin)
-                ),
+                BufferMode::DataUri => data_uri(&bin),
                 BufferMode::Sibling => {
                     let name = format!("{}.bin", self.stem);
                     siblings.insert(name.clone(), std::mem::take(&mut bin));

@@ -6,8 +6,9 @@ use reference::profile::Profile;
 use serde_json::json;
 
 use super::Mutator;
-use super::json::{data_uri, into_bytes, push_top};
+use super::json::{into_bytes, push_top};
 use crate::case::Case;
+use crate::doc::data_uri;
 
 /// A GLB holding `json` (padded with spaces) and no BIN chunk.
 pub fn glb(json: &[u8]) -> Vec<u8> {

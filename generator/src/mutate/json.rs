@@ -1,9 +1,9 @@
 //! JSON editing helpers shared by the mutators.
 
-use base64::Engine;
 use serde_json::{Value, json};
 
 use crate::case::{Case, Payload};
+use crate::doc::data_uri;
 
 /// `/nodes/{i}/extensions/{ext}`.
 pub fn node_ext(i: usize, ext: &str) -> String {
@@ -106,14 +106,6 @@ pub fn push_root_ext(doc: &mut Value, ext: &str, array: &str, item: Value) -> us
     let a = obj[array].as_array_mut().expect("array just ensured");
     a.push(item);
     a.len() - 1
-}
-
-/// A data URI holding `bytes`.
-pub fn data_uri(bytes: &[u8]) -> String {
-    format!(
-        "data:application/octet-stream;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(bytes)
-    )
 }
 
 /// The bytes of buffer 0 (data URI or sibling file).
