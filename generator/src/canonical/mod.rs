@@ -271,7 +271,7 @@ impl Rounding {
     /// `(n, r)`: the whole number of units `n = round(x * 10^decimals)` and the rounded value
     /// `r = n / 10^decimals` ([`round`]'s result).
     fn parts(self, x: f64) -> (f64, f64) {
-        let n = round_half_away(x * self.factor);
+        let n = (x * self.factor).round();
         let r = n / self.factor;
         (n, if r == 0.0 { 0.0 } else { r })
     }
@@ -281,26 +281,6 @@ impl Rounding {
         if !(self.decimals == 6 && write_millionths(n, r, out)) {
             write_f64(r, out);
         }
-    }
-}
-
-/// `y.round()` (halves away from zero) without its call into libm, one per number written:
-/// the same value for every `y` but the sign of a zero result (`+0.0` for `-0.3`; the writers
-/// print both zeros as `0.0`).
-fn round_half_away(y: f64) -> f64 {
-    // From 2^52 on every double is a whole number; NaN and infinities stay as they are.
-    if y.is_nan() || y.abs() >= 4_503_599_627_370_496.0 {
-        return y;
-    }
-    // Truncated toward zero; the fractional part `y - t` of a double is exact.
-    let t = y as i64 as f64;
-    let d = y - t;
-    if d >= 0.5 {
-        t + 1.0
-    } else if d <= -0.5 {
-        t - 1.0
-    } else {
-        t
     }
 }
 
@@ -589,61 +569,13 @@ mod tests {
         }
     }
 
-    /// `round_half_away` is `f64::round` up to the sign of zero.
-    fn assert_rounds_as_std(y: f64) {
-        let (ours, std) = (round_half_away(y), y.round());
-        assert!(
-            ours == std && (ours != 0.0 || ours.is_sign_positive() || std.is_sign_negative())
-                || ours.is_nan() && std.is_nan(),
-            "{y:e}: {ours:e} vs {std:e}"
-        );
-    }
-
-    #[test]
-    fn rounding_halves_away_from_zero_worked_examples() {
-        for (y, want) in [
-            (2.5, 3.0),
-            (-2.5, -3.0),
-            (0.49999999999999994, 0.0),
-            (-0.5, -1.0),
-            (1.5, 2.0),
-            (4_503_599_627_370_495.5, 4_503_599_627_370_496.0),
-            (1e300, 1e300),
-        ] {
-            assert_eq!(round_half_away(y), want, "{y}");
-            assert_rounds_as_std(y);
-        }
-        assert!(round_half_away(f64::NAN).is_nan());
-        assert_eq!(round_half_away(f64::NEG_INFINITY), f64::NEG_INFINITY);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn rounding_is_std_round_for_any_double(bits in proptest::prelude::any::<u64>()) {
-            assert_rounds_as_std(f64::from_bits(bits));
-        }
-
-        /// Near `k + 1/2` for `k` of every magnitude up to 2^52 (a scale first: drawn
-        /// uniformly over the whole range, nearly every `k` would be above 2^50, where halves
-        /// are already whole multiples of the spacing).
-        #[test]
-        fn rounding_is_std_round_near_halves(
-            scale in 0u32..53, k in proptest::prelude::any::<i64>(), ulps in -3i64..=3,
-        ) {
-            let k = k % (1i64 << scale);
-            let half = k as f64 + 0.5;
-            let y = f64::from_bits((half.to_bits() as i64 + ulps) as u64);
-            assert_rounds_as_std(y);
-        }
-    }
-
     /// The bytes of the rounded-float writer, and those of the path it replaces: round, then
     /// serde_json's formatting of the rounded value.
     fn rounded_both_ways(x: f64) -> (Vec<u8>, Vec<u8>) {
         let r = Rounding::new(6);
         let mut fast = Vec::new();
         r.write(r.parts(x), &mut fast);
-        // The replaced path, libm's rounding included.
+        // The replaced path, worked out apart from `Rounding`.
         let old_round = (x * 1e6).round() / 1e6;
         let mut old = Vec::new();
         write_f64(if old_round == 0.0 { 0.0 } else { old_round }, &mut old);
