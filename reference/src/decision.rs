@@ -55,3 +55,18 @@ impl Serialize for Decision {
         s.serialize_str(self.id())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` is in catalogue order, the order of `Ord`, and a decision's discriminant is its
+    /// position in it (the expectation's union of decisions is a table indexed so).
+    #[test]
+    fn all_is_indexed_by_discriminant_in_order() {
+        for (i, &d) in Decision::ALL.iter().enumerate() {
+            assert_eq!(d as usize, i, "{}", d.id());
+        }
+        assert!(Decision::ALL.windows(2).all(|w| w[0] < w[1]));
+    }
+}

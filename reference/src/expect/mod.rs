@@ -105,17 +105,22 @@ pub fn evaluate(scene: &Scene, poses: &Poses) -> Result<Expectation, ConstraintE
         joints: joints::joints(scene, &world),
         constraints,
     };
-    let mut all: BTreeSet<Decision> = BTreeSet::new();
-    all.extend(e.bodies.iter().flat_map(|b| b.decisions.iter().copied()));
-    all.extend(e.colliders.iter().flat_map(|c| c.decisions.iter().copied()));
-    all.extend(e.pairs.iter().flat_map(|p| p.decisions.iter().copied()));
-    all.extend(e.joints.iter().flat_map(|j| j.decisions.iter().copied()));
-    all.extend(
-        e.constraints
-            .iter()
-            .flat_map(|c| c.decisions.iter().copied()),
-    );
-    e.decisions = all.into_iter().collect();
+    // The union as a table by catalogue position, not a `BTreeSet`: a scene's pairs alone cite
+    // a few hundred decisions, nearly all the same few.
+    let mut cited = [false; Decision::ALL.len()];
+    let every = (e.bodies.iter().flat_map(|b| &b.decisions))
+        .chain(e.colliders.iter().flat_map(|c| &c.decisions))
+        .chain(e.pairs.iter().flat_map(|p| &p.decisions))
+        .chain(e.joints.iter().flat_map(|j| &j.decisions))
+        .chain(e.constraints.iter().flat_map(|c| &c.decisions));
+    for &d in every {
+        cited[d as usize] = true;
+    }
+    e.decisions = Decision::ALL
+        .iter()
+        .copied()
+        .filter(|&d| cited[d as usize])
+        .collect();
     Ok(e)
 }
 
