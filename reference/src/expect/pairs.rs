@@ -94,7 +94,17 @@ pub fn pairs(scene: &Scene) -> Vec<PairExpect> {
     let body_node = |b: Option<BodyId>| b.and_then(|b| scene.bodies.get(b)).map(|b| b.node);
     let mut material_memo = Memo::new(scene.materials.len());
     let mut filter_memo = Memo::new(scene.filters.len());
-    let mut out = Vec::new();
+    // Sized exactly first: growing a vector of pairs copied it about twice over.
+    let count = scene
+        .colliders
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let later = scene.colliders.iter().skip(i + 1);
+            later.filter(|b| a.body != b.body).count()
+        })
+        .sum();
+    let mut out = Vec::with_capacity(count);
     for (i, a) in scene.colliders.iter().enumerate() {
         for (j, b) in scene.colliders.iter().enumerate().skip(i + 1) {
             if a.body == b.body {
