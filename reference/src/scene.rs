@@ -496,9 +496,12 @@ impl Scene {
     /// World matrices from per-node local matrices (parents before children is not required).
     pub fn world_from_locals(&self, locals: &[Matrix4<f64>]) -> Vec<Matrix4<f64>> {
         let mut world: Vec<Option<Matrix4<f64>>> = vec![None; self.nodes.len()];
+        // One walk buffer for every node, not one allocation each.
+        let mut chain = Vec::new();
         for start in 0..self.nodes.len() {
             // Walk up to the first computed ancestor, then down again.
-            let mut chain = vec![start];
+            chain.clear();
+            chain.push(start);
             while let Some(parent) = chain
                 .last()
                 .and_then(|&n| self.nodes[n].parent)
