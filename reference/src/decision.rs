@@ -56,6 +56,70 @@ impl Serialize for Decision {
     }
 }
 
+/// A set of decisions, listed (and serialised, as a sequence of ids) in catalogue order. A
+/// bit per decision: the pairs of a scene cite a few hundred sets of two or three decisions,
+/// and a set costs no allocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DecisionSet(u64);
+
+// A bit per decision.
+const _: () = assert!(Decision::ALL.len() <= 64);
+
+impl DecisionSet {
+    pub const EMPTY: DecisionSet = DecisionSet(0);
+
+    pub fn contains(self, d: Decision) -> bool {
+        self.0 & (1 << d as u32) != 0
+    }
+
+    pub fn insert(&mut self, d: Decision) {
+        self.0 |= 1 << d as u32;
+    }
+
+    /// The decisions of both sets.
+    pub fn union(self, other: DecisionSet) -> DecisionSet {
+        DecisionSet(self.0 | other.0)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The decisions, in catalogue order.
+    pub fn iter(self) -> impl Iterator<Item = Decision> {
+        Decision::ALL
+            .iter()
+            .copied()
+            .filter(move |&d| self.contains(d))
+    }
+}
+
+impl FromIterator<Decision> for DecisionSet {
+    fn from_iter<I: IntoIterator<Item = Decision>>(iter: I) -> DecisionSet {
+        let mut set = DecisionSet::EMPTY;
+        set.extend(iter);
+        set
+    }
+}
+
+impl Extend<Decision> for DecisionSet {
+    fn extend<I: IntoIterator<Item = Decision>>(&mut self, iter: I) {
+        for d in iter {
+            self.insert(d);
+        }
+    }
+}
+
+impl Serialize for DecisionSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +132,53 @@ mod tests {
             assert_eq!(d as usize, i, "{}", d.id());
         }
         assert!(Decision::ALL.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    proptest::proptest! {
+        /// A set lists what was put in it, sorted and without repeats, and serialises as that
+        /// list of decisions does.
+        #[test]
+        fn a_set_is_the_sorted_list_without_repeats(
+            picks in proptest::collection::vec(0..Decision::ALL.len(), 0..12),
+        ) {
+            let list: Vec<Decision> = picks.iter().map(|&i| Decision::ALL[i]).collect();
+            let set: DecisionSet = list.iter().copied().collect();
+            let mut want = list.clone();
+            want.sort();
+            want.dedup();
+            proptest::prop_assert_eq!(set.iter().collect::<Vec<_>>(), want.clone());
+            proptest::prop_assert_eq!(set.len(), want.len());
+            proptest::prop_assert_eq!(set.is_empty(), want.is_empty());
+            for &d in Decision::ALL {
+                proptest::prop_assert_eq!(set.contains(d), want.contains(&d));
+            }
+            let (half, rest) = list.split_at(list.len() / 2);
+            let union = half.iter().copied().collect::<DecisionSet>()
+                .union(rest.iter().copied().collect());
+            proptest::prop_assert_eq!(union, set);
+            proptest::prop_assert_eq!(
+                serde_json::to_string(&set).expect("text"),
+                serde_json::to_string(&want).expect("text")
+            );
+        }
+    }
+
+    /// Hand-worked: `D-FILTER-EMPTY` inserted before `D-COMBINE` and `D-FILTER` (twice) lists
+    /// in catalogue order, once each.
+    #[test]
+    fn a_set_lists_in_catalogue_order() {
+        let mut set = DecisionSet::EMPTY;
+        for d in [
+            Decision::FilterEmpty,
+            Decision::Combine,
+            Decision::Filter,
+            Decision::Filter,
+        ] {
+            set.insert(d);
+        }
+        assert_eq!(
+            serde_json::to_string(&set).expect("text"),
+            r#"["D-COMBINE","D-FILTER","D-FILTER-EMPTY"]"#
+        );
     }
 }

@@ -283,8 +283,8 @@ fn khr_pairs_combine_and_filter() {
     let p02 = &e.pairs[1];
     assert_eq!(p02.friction.static_friction, None);
     assert_eq!(p02.restitution.value, None);
-    assert!(p02.decisions.contains(&Decision::CombineDefault));
-    assert!(p02.decisions.contains(&Decision::FilterEmpty));
+    assert!(p02.decisions.contains(Decision::CombineDefault));
+    assert!(p02.decisions.contains(Decision::FilterEmpty));
     assert!(p02.collide && p02.contact && !p02.overlap);
     // Body A against the trigger: overlap, never contact.
     let p03 = &e.pairs[2];

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, DecisionSet};
 use crate::scene::{Combine, Material};
 
 /// The modes in precedence order: the first one either side names wins.
@@ -64,7 +64,7 @@ pub struct Friction {
 pub struct MaterialPair {
     pub friction: Friction,
     pub restitution: Combined,
-    pub decisions: Vec<Decision>,
+    pub decisions: DecisionSet,
 }
 
 /// Combine two colliders' materials. A side without a material has implementation-defined
@@ -82,14 +82,14 @@ pub fn materials(a: Option<&Material>, b: Option<&Material>) -> MaterialPair {
                 mode: None,
                 value: None,
             },
-            decisions: vec![Decision::CombineDefault],
+            decisions: [Decision::CombineDefault].into_iter().collect(),
         };
     };
     let friction_mode = mode(a.friction_combine, b.friction_combine);
     let restitution_mode = mode(a.restitution_combine, b.restitution_combine);
-    let mut decisions = vec![Decision::Combine];
+    let mut decisions: DecisionSet = [Decision::Combine].into_iter().collect();
     if friction_mode.is_none() || restitution_mode.is_none() {
-        decisions.push(Decision::CombineDefault);
+        decisions.insert(Decision::CombineDefault);
     }
     MaterialPair {
         friction: Friction {
@@ -174,7 +174,10 @@ mod tests {
         assert_eq!(p.friction.dynamic_friction, Some(0.5));
         assert_eq!(p.restitution.mode, Some(Avg));
         assert!((p.restitution.value.expect("named") - 0.4).abs() < 1e-15);
-        assert_eq!(p.decisions, vec![Decision::Combine]);
+        assert_eq!(
+            p.decisions.iter().collect::<Vec<_>>(),
+            vec![Decision::Combine]
+        );
     }
 
     #[test]
@@ -183,7 +186,10 @@ mod tests {
         let p = materials(Some(&a), None);
         assert_eq!(p.friction.static_friction, None);
         assert_eq!(p.restitution.value, None);
-        assert_eq!(p.decisions, vec![Decision::CombineDefault]);
+        assert_eq!(
+            p.decisions.iter().collect::<Vec<_>>(),
+            vec![Decision::CombineDefault]
+        );
         let b = material(0.1, 0.1, 0.1, None, None);
         let p = materials(Some(&a), Some(&b));
         // Friction: multiply named by a -> 0.6 * 0.1 = 0.06; restitution: no mode.
@@ -196,7 +202,7 @@ mod tests {
             }
         );
         assert_eq!(
-            p.decisions,
+            p.decisions.iter().collect::<Vec<_>>(),
             vec![Decision::Combine, Decision::CombineDefault]
         );
     }

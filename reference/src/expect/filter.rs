@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, DecisionSet};
 use crate::scene::Filter;
 
 /// Whether `x`'s lists admit `y`'s systems (`None`: no filter).
@@ -36,17 +36,17 @@ pub struct FilterPair {
     pub allows_ba: bool,
     /// Both directions allow it.
     pub collide: bool,
-    pub decisions: Vec<Decision>,
+    pub decisions: DecisionSet,
 }
 
 /// Evaluate a pair of (optional) filters.
 pub fn pair(a: Option<&Filter>, b: Option<&Filter>) -> FilterPair {
     let allows_ab = allows(a, b);
     let allows_ba = allows(b, a);
-    let mut decisions = vec![Decision::Filter];
+    let mut decisions: DecisionSet = [Decision::Filter].into_iter().collect();
     let no_system = |f: Option<&Filter>| f.is_none_or(|f| f.collision_systems.is_empty());
     if no_system(a) || no_system(b) {
-        decisions.push(Decision::FilterEmpty);
+        decisions.insert(Decision::FilterEmpty);
     }
     FilterPair {
         allows_ab,
@@ -119,12 +119,18 @@ mod tests {
         assert!(p.allows_ab);
         assert!(!p.allows_ba);
         assert!(!p.collide);
-        assert_eq!(p.decisions, vec![Decision::Filter]);
+        assert_eq!(
+            p.decisions.iter().collect::<Vec<_>>(),
+            vec![Decision::Filter]
+        );
         let q = pair(Some(&ghost), Some(&player));
         assert!(!q.allows_ab && q.allows_ba && !q.collide);
         let r = pair(None, Some(&ghost));
         assert!(r.collide);
-        assert_eq!(r.decisions, vec![Decision::Filter, Decision::FilterEmpty]);
+        assert_eq!(
+            r.decisions.iter().collect::<Vec<_>>(),
+            vec![Decision::Filter, Decision::FilterEmpty]
+        );
     }
 
     fn any_filter() -> impl Strategy<Value = Option<Filter>> {

@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 use nalgebra::{UnitQuaternion, Vector3};
 use serde::Serialize;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, DecisionSet};
 use crate::poses::Poses;
 use crate::profile::Profile;
 use crate::scene::{NodeId, Scene};
@@ -105,22 +105,18 @@ pub fn evaluate(scene: &Scene, poses: &Poses) -> Result<Expectation, ConstraintE
         joints: joints::joints(scene, &world),
         constraints,
     };
-    // The union as a table by catalogue position, not a `BTreeSet`: a scene's pairs alone cite
-    // a few hundred decisions, nearly all the same few.
-    let mut cited = [false; Decision::ALL.len()];
-    let every = (e.bodies.iter().flat_map(|b| &b.decisions))
+    // A set, not a `BTreeSet`: a scene's pairs alone cite a few hundred decisions, nearly all
+    // the same few.
+    let mut all: DecisionSet = (e.bodies.iter().flat_map(|b| &b.decisions))
         .chain(e.colliders.iter().flat_map(|c| &c.decisions))
-        .chain(e.pairs.iter().flat_map(|p| &p.decisions))
         .chain(e.joints.iter().flat_map(|j| &j.decisions))
-        .chain(e.constraints.iter().flat_map(|c| &c.decisions));
-    for &d in every {
-        cited[d as usize] = true;
-    }
-    e.decisions = Decision::ALL
-        .iter()
+        .chain(e.constraints.iter().flat_map(|c| &c.decisions))
         .copied()
-        .filter(|&d| cited[d as usize])
         .collect();
+    for p in &e.pairs {
+        all = all.union(p.decisions);
+    }
+    e.decisions = all.iter().collect();
     Ok(e)
 }
 

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::decision::Decision;
+use crate::decision::DecisionSet;
 use crate::scene::{BodyId, NodeId, Scene};
 
 use super::combine::{self, Combined, Friction};
@@ -30,7 +30,7 @@ pub struct PairExpect {
     pub colliders: [usize; 2],
     /// The pair generates contacts.
     pub contact: bool,
-    pub decisions: Vec<Decision>,
+    pub decisions: DecisionSet,
     pub friction: Friction,
     /// The joint node that joins the two bodies without `enableCollision`, if any.
     pub joined_by: Option<NodeId>,
@@ -124,11 +124,7 @@ pub fn pairs(scene: &Scene) -> Vec<PairExpect> {
             });
             let trigger = a.is_trigger || b.is_trigger;
             let joined = joined_by(scene, body_node(a.body), body_node(b.body));
-            let mut decisions: Vec<Decision> =
-                Vec::with_capacity(materials.decisions.len() + filters.decisions.len());
-            decisions.extend(materials.decisions.iter().chain(&filters.decisions));
-            decisions.sort();
-            decisions.dedup();
+            let decisions = materials.decisions.union(filters.decisions);
             out.push(PairExpect {
                 colliders: [i, j],
                 nodes: [a.node, b.node],
@@ -152,6 +148,7 @@ pub fn pairs(scene: &Scene) -> Vec<PairExpect> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decision::Decision;
     use crate::profile::Profile;
     use crate::scene::{Attachment, Collider, Combine, Filter, Joint, LimitSet, Material};
     use proptest::prelude::*;
@@ -205,8 +202,7 @@ mod tests {
                     a.filter.and_then(|f| scene.filters.get(f)),
                     b.filter.and_then(|f| scene.filters.get(f)),
                 );
-                let mut d: Vec<Decision> =
-                    m.decisions.iter().chain(&f.decisions).copied().collect();
+                let mut d: Vec<Decision> = m.decisions.iter().chain(f.decisions.iter()).collect();
                 d.sort();
                 d.dedup();
                 out.push((m.friction, m.restitution, f.allows_ab, f.allows_ba, d));
@@ -292,7 +288,7 @@ mod tests {
                 .collect();
             let got: Vec<_> = pairs(&s)
                 .into_iter()
-                .map(|p| (p.friction, p.restitution, p.allows_ab, p.allows_ba, p.decisions))
+                .map(|p| (p.friction, p.restitution, p.allows_ab, p.allows_ba, p.decisions.iter().collect()))
                 .collect();
             prop_assert_eq!(got, direct(&s));
         }
