@@ -658,10 +658,10 @@ mod tests {
         assert!(to_string(&v).contains(&format!("\n{}\"leaf\"", "  ".repeat(25))));
     }
 
-    /// Items are small (`u32` positions, no stored key prefix): a case's tapes have thousands.
+    /// Spans are small (`u32` positions): a case's tapes have thousands.
     #[test]
-    fn a_tape_item_is_20_bytes() {
-        assert_eq!(std::mem::size_of::<super::tape::Item>(), 20);
+    fn a_tape_span_is_12_bytes() {
+        assert_eq!(std::mem::size_of::<super::tape::Span>(), 12);
     }
 
     #[test]
@@ -671,6 +671,76 @@ mod tests {
         assert_eq!(to_string(&fits).len(), 101, "one line and a newline");
         let over = json!({"k": "x".repeat(92)});
         assert!(to_string(&over).starts_with("{\n  \"k\": "));
+    }
+
+    /// Members recorded out of key order and repeated (the last value kept), through every
+    /// way a container can close: on one line only once a repeated member is dropped (at
+    /// exactly 100 characters) or not (101), and written one member per line with members
+    /// that are themselves written one member per line, in place, moved by the key order, or
+    /// dropped with their repeated key. The oracle's bytes, and the layout meant.
+    #[test]
+    fn out_of_order_and_repeated_members_give_the_oracle_bytes() {
+        let long = |c: &str| Value::from(c.repeat(120));
+        // `{"a": 1, "b": "<s>"}` is 1 + 6 + 2 + 5 + (len + 2) + 1 = 17 + len characters.
+        let s83 = Value::from("s".repeat(83));
+        let s84 = Value::from("s".repeat(84));
+        let cases: Vec<(Vec<(&str, Value)>, usize)> = vec![
+            // Recorded 110 characters long, 100 once the first "b" is dropped: one line.
+            (
+                vec![("b", json!("xxxxxx")), ("a", json!(1)), ("b", s83.clone())],
+                1,
+            ),
+            (
+                vec![("b", json!("xxxxxx")), ("a", json!(1)), ("b", s84.clone())],
+                4,
+            ),
+            // In key order but for a repeat: still sorted and de-duplicated.
+            (vec![("a", json!(1)), ("b", s83.clone()), ("b", s83)], 1),
+            (
+                vec![("a", json!(1)), ("b", s84.clone()), ("a", json!(2))],
+                4,
+            ),
+            // Written one member per line, members that are too, a repeated key whose first
+            // value (dropped) has members written one member per line.
+            (
+                vec![
+                    ("z", json!([{"k": long("a")}, 1, [long("b")]])),
+                    ("m", json!({"q": {"r": long("c")}, "p": [1, 2]})),
+                    ("z", json!([1, {"k": long("d")}, [2, 3], [[long("e")]]])),
+                    ("a", json!({"y": long("f"), "x": {}})),
+                    ("b", s84),
+                ],
+                23,
+            ),
+        ];
+        for (members, lines) in cases {
+            let mut tape = Tape::new();
+            let doc = tape.begin_object();
+            let mut want = serde_json::Map::new();
+            for (k, v) in &members {
+                tape.member(k);
+                tape.push_value(v);
+                want.insert((*k).to_owned(), v.clone());
+            }
+            tape.end_object(doc);
+            let text = tape.to_text();
+            let want = Value::Object(want);
+            assert_eq!(text, oracle::to_string(&want), "{want}");
+            assert_eq!(text.lines().count(), lines, "{text}");
+            // The same object inside an array, after a member: its text is indented.
+            let mut tape = Tape::new();
+            let outer = tape.open(false);
+            tape.push_value(&long("o"));
+            let doc = tape.begin_object();
+            for (k, v) in &members {
+                tape.member(k);
+                tape.push_value(v);
+            }
+            tape.end_object(doc);
+            tape.close(outer);
+            let wrapped = json!([long("o"), want]);
+            assert_eq!(tape.to_text(), oracle::to_string(&wrapped));
+        }
     }
 
     /// A typed value with every serde shape: fields out of key order, options, every kind of
