@@ -54,7 +54,9 @@ pub(super) struct Span {
     child: u32,
 }
 
-/// A container being recorded.
+/// A container being recorded (or, as `Tape::top` when none is open, the place of the root
+/// value: an object that no key ever comes into, so that the root value records nothing but
+/// its text).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     /// Where its opening bracket is in `Tape::text`.
@@ -74,6 +76,29 @@ struct Frame {
     last_prefix: u64,
 }
 
+impl Frame {
+    /// A container opened at `start` whose members start at `bounds[bounds]` and whose nodes
+    /// start at `pending[children]`.
+    fn new(object: bool, start: u32, bounds: u32, children: u32) -> Frame {
+        Frame {
+            start,
+            bounds,
+            children,
+            object,
+            scalars: true,
+            expanded: false,
+            ordered: true,
+            last_prefix: 0,
+        }
+    }
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame::new(true, 0, 0, 0)
+    }
+}
+
 /// One JSON value as a tape (reusable: [`Tape::clear`] keeps the buffers).
 #[derive(Debug, Default)]
 pub struct Tape {
@@ -87,7 +112,10 @@ pub struct Tape {
     spans: Vec<Span>,
     /// Nodes whose container's parent is still open, in document order.
     pending: Vec<u32>,
-    /// Open containers, innermost last.
+    /// The innermost open container (a field, not the top of `stack`: every scalar and key
+    /// reads it).
+    top: Frame,
+    /// The open containers around `top`, outermost first (the root's place first).
     stack: Vec<Frame>,
     /// Scratch of `close`: (key prefix, member number) of the object being closed.
     members: Vec<(u64, u32)>,
@@ -162,27 +190,43 @@ impl KeyCache {
     /// Slots (a power of two): the reference's expectation has about a hundred field names.
     const SLOTS: usize = 256;
 
-    /// The slot that holds the facts of `key` (computed now if it holds another key's).
+    /// The slot that holds the facts of `key` (computed now if neither slot of its pair
+    /// holds them).
+    ///
+    /// Two slots per key (a pair picked by the address, either slot): with one, the hundred
+    /// names of an expectation had hot names sharing a slot, each pushing the other out, and
+    /// which ones depended on where the linker put them.
     #[inline]
     fn slot(&mut self, key: &'static str) -> usize {
         let addr = key.as_ptr() as usize;
-        // Fibonacci hashing of the address: its high bits pick the slot.
-        let slot = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 8)) % Self::SLOTS;
-        match self.slots.get(slot) {
-            Some(c) if c.addr == addr && c.len == key.len() => {}
-            _ => self.fill(slot, key),
+        let pair = Self::pair(addr);
+        let holds = |c: &CachedKey| c.addr == addr && c.len == key.len();
+        if self.slots.get(pair).is_some_and(holds) {
+            return pair;
         }
-        slot
+        if self.slots.get(pair + 1).is_some_and(holds) {
+            return pair + 1;
+        }
+        self.fill(pair, key)
     }
 
-    /// Compute the facts of `key` into `slot` (the first time, make the slots).
+    /// The first slot of the pair of the key at `addr`: Fibonacci hashing of the address,
+    /// whose high bits pick the pair.
+    fn pair(addr: usize) -> usize {
+        2 * (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 7))
+    }
+
+    /// Compute the facts of `key` into the first slot of `pair`, its facts moved to the
+    /// second (the least recently computed of the two goes); the first time, make the slots.
     #[cold]
     #[inline(never)]
-    fn fill(&mut self, slot: usize, key: &'static str) {
+    fn fill(&mut self, pair: usize, key: &'static str) -> usize {
         if self.slots.len() != Self::SLOTS {
             self.slots = vec![CachedKey::default(); Self::SLOTS];
         }
-        self.slots[slot] = CachedKey::of(key);
+        self.slots[pair + 1] = self.slots[pair];
+        self.slots[pair] = CachedKey::of(key);
+        pair
     }
 
     /// The facts of `key`.
@@ -202,7 +246,7 @@ pub(super) struct Mark {
     spans: usize,
     pending: usize,
     stack: usize,
-    top: Option<Frame>,
+    top: Frame,
 }
 
 /// The first 8 bytes of `key`, big-endian, zero-padded: comparing prefixes compares keys
@@ -269,6 +313,7 @@ impl Tape {
         self.nodes.clear();
         self.spans.clear();
         self.pending.clear();
+        self.top = Frame::default();
         self.stack.clear();
     }
 
@@ -280,7 +325,7 @@ impl Tape {
             spans: self.spans.len(),
             pending: self.pending.len(),
             stack: self.stack.len(),
-            top: self.stack.last().copied(),
+            top: self.top,
         }
     }
 
@@ -291,19 +336,15 @@ impl Tape {
         self.spans.truncate(mark.spans);
         self.pending.truncate(mark.pending);
         self.stack.truncate(mark.stack);
-        if let (Some(top), Some(frame)) = (mark.top, self.stack.last_mut()) {
-            *frame = top;
-        }
+        self.top = mark.top;
     }
 
     /// Start a value: in an array, separate it from the previous one and note where it
     /// starts (in an object, its key did).
-    #[inline]
+    #[inline(always)]
     fn begin_value(&mut self) {
-        if let Some(f) = self.stack.last()
-            && !f.object
-        {
-            if self.bounds.len() > f.bounds as usize {
+        if !self.top.object {
+            if self.bounds.len() > self.top.bounds as usize {
                 self.text.extend_from_slice(b", ");
             }
             // Checked when the array closes.
@@ -367,11 +408,9 @@ impl Tape {
     /// Count the key `key` (prefix `prefix`), about to be written, in the open object and note
     /// where its member starts. Returns whether a member came before it (then a separator
     /// goes first).
-    #[inline]
+    #[inline(always)]
     fn note_key(&mut self, key: &str, prefix: u64) -> bool {
-        let Some(f) = self.stack.last_mut() else {
-            return false;
-        };
+        let f = &mut self.top;
         let after_member = self.bounds.len() > f.bounds as usize;
         // Whether the keys still come in strictly increasing order: the prefixes decide unless
         // they are equal (then the whole keys).
@@ -397,22 +436,17 @@ impl Tape {
     /// Open an array or object; its members follow until [`Tape::close`] of the returned
     /// handle (its depth).
     pub(super) fn open(&mut self, object: bool) -> usize {
-        if let Some(f) = self.stack.last_mut() {
-            f.scalars = false;
-        }
+        self.top.scalars = false;
         self.begin_value();
         let start = self.text.len() as u32;
         self.text.push(if object { b'{' } else { b'[' });
-        self.stack.push(Frame {
-            start,
-            bounds: self.bounds.len() as u32,
-            children: self.pending.len() as u32,
+        let frame = Frame::new(
             object,
-            scalars: true,
-            expanded: false,
-            ordered: true,
-            last_prefix: 0,
-        });
+            start,
+            self.bounds.len() as u32,
+            self.pending.len() as u32,
+        );
+        self.stack.push(std::mem::replace(&mut self.top, frame));
         self.stack.len()
     }
 
@@ -424,9 +458,10 @@ impl Tape {
             // Containers close innermost first; anything else is left open.
             return;
         }
-        let Some(f) = self.stack.pop() else {
+        let Some(parent) = self.stack.pop() else {
             return;
         };
+        let f = std::mem::replace(&mut self.top, parent);
         self.text.push(if f.object { b'}' } else { b']' });
         let end = pos(self.text.len());
         let first = f.bounds as usize;
@@ -572,9 +607,7 @@ impl Tape {
         self.pending.truncate(f.children as usize);
         self.pending.push(node);
         self.bounds.truncate(first);
-        if let Some(parent) = self.stack.last_mut() {
-            parent.expanded = true;
-        }
+        self.top.expanded = true;
     }
 
     /// Record a `serde_json` value (its maps are in key order, or put in key order here).
@@ -754,6 +787,44 @@ mod tests {
         for &k in many.iter().chain(many.iter().rev()) {
             let c = cache.facts(k);
             assert_eq!((c.prefix, c.plain), (prefix(k.as_bytes()), false), "{k:?}");
+        }
+    }
+
+    /// Two keys whose addresses pick the same pair of slots both stay cached (each found
+    /// where it is, not computed again, which would put it in the first slot), and a third
+    /// one that picks the pair pushes out the one computed least recently.
+    #[test]
+    fn two_keys_of_a_pair_both_stay_cached() {
+        let mut by_pair: std::collections::HashMap<usize, Vec<&'static str>> = Default::default();
+        let (a, b, c) = loop {
+            let k: &'static str = Box::leak(format!("key{}", by_pair.len()).into_boxed_str());
+            let same = by_pair
+                .entry(KeyCache::pair(k.as_ptr() as usize))
+                .or_default();
+            same.push(k);
+            if let [a, b, c] = same[..] {
+                break (a, b, c);
+            }
+        };
+        let mut cache = KeyCache::default();
+        let pair = cache.slot(a);
+        assert_eq!(pair % 2, 0);
+        // b computed into the first slot, a moved to the second.
+        assert_eq!(cache.slot(b), pair);
+        for _ in 0..3 {
+            assert_eq!(cache.slot(a), pair + 1);
+            assert_eq!(cache.slot(b), pair);
+        }
+        // c computed into the first slot, b moved to the second, a out (computed again).
+        assert_eq!(cache.slot(c), pair);
+        assert_eq!(cache.slot(b), pair + 1);
+        assert_eq!(cache.slot(a), pair);
+        for k in [a, b, c] {
+            let c = cache.facts(k);
+            assert_eq!(
+                (c.addr, c.prefix),
+                (k.as_ptr() as usize, prefix(k.as_bytes()))
+            );
         }
     }
 
