@@ -280,6 +280,14 @@ fn raw_key(text: &[u8], at: usize) -> Cow<'_, [u8]> {
     Cow::Borrowed(&body[..end])
 }
 
+/// Whether the key whose JSON text starts at `text[at]` comes before `key` (the keys' first 8
+/// bytes are equal: rare, out of the way of the common path).
+#[cold]
+#[inline(never)]
+fn comes_before(text: &[u8], at: usize, key: &str) -> bool {
+    *raw_key(text, at) < *key.as_bytes()
+}
+
 /// Bytes of the fixed copy of [`put`] for the text before a value (larger fixed copies
 /// measured slower).
 const PIECE_COPY: usize = 16;
@@ -420,9 +428,7 @@ impl Tape {
                 Ordering::Greater => f.ordered = false,
                 Ordering::Equal => {
                     let last = self.bounds.last().map_or(0, |&b| b as usize);
-                    if *raw_key(&self.text, last) >= *key.as_bytes() {
-                        f.ordered = false;
-                    }
+                    f.ordered = comes_before(&self.text, last, key);
                 }
             }
         }
@@ -464,31 +470,42 @@ impl Tape {
         let f = std::mem::replace(&mut self.top, parent);
         self.text.push(if f.object { b'}' } else { b']' });
         let end = pos(self.text.len());
-        let first = f.bounds as usize;
-        let mut count = self.bounds.len() - first;
-        let mut len = (end - f.start) as usize;
-        let sorted = f.object && !f.ordered;
-        if sorted {
-            self.sort_members(first);
-            count = self.members.len();
-            if !f.expanded {
-                len = 2
-                    + self
-                        .members
-                        .iter()
-                        .map(|&(_, k)| self.member_len(first, k as usize, end))
-                        .sum::<usize>()
-                    + 2 * count.saturating_sub(1);
-            }
+        if f.object && !f.ordered {
+            self.close_unordered(f, end);
+            return;
         }
+        // Most containers (members in order, on one line) end here: their member starts are
+        // dropped.
+        let first = f.bounds as usize;
+        let count = self.bounds.len() - first;
         let short_array = !f.object && f.scalars && count <= SHORT_ARRAY;
-        if !f.expanded && (len <= INLINE || short_array) {
-            if sorted {
-                self.sorted_inline(f.start as usize, first, end);
-            }
+        if !f.expanded && ((end - f.start) as usize <= INLINE || short_array) {
             self.bounds.truncate(first);
         } else {
-            self.expand(f, end, sorted);
+            self.expand(f, end, false);
+        }
+    }
+
+    /// [`Tape::close`] of an object whose members came out of key order (or with a key
+    /// repeated): its one-line length is that of its members in key order, a repeated key
+    /// keeping its last value.
+    #[inline(never)]
+    fn close_unordered(&mut self, f: Frame, end: u32) {
+        let first = f.bounds as usize;
+        self.sort_members(first);
+        let count = self.members.len();
+        let len = 2
+            + self
+                .members
+                .iter()
+                .map(|&(_, k)| self.member_len(first, k as usize, end))
+                .sum::<usize>()
+            + 2 * count.saturating_sub(1);
+        if !f.expanded && len <= INLINE {
+            self.sorted_inline(f.start as usize, first, end);
+            self.bounds.truncate(first);
+        } else {
+            self.expand(f, end, true);
         }
     }
 
@@ -566,28 +583,28 @@ impl Tape {
     /// Make the container `f` just closed (closing bracket ending at `end`) a [`Node`]: a span
     /// per member, in key order when `sorted` (the order of `members`), each with the node of
     /// its value when that is written one member per line too.
+    #[inline(never)]
     fn expand(&mut self, f: Frame, end: u32, sorted: bool) {
         let first = f.bounds as usize;
-        let count = self.bounds.len() - first;
         let at = self.spans.len();
+        let bounds = &self.bounds[first..];
         // The members' nodes are the pending ones, in document order: each lies in the first
         // member not yet matched whose text ends after the node's start.
-        let mut child = f.children as usize;
-        for k in 0..count {
-            let e = self.member_end(first, k, end);
-            let node = match self.pending.get(child) {
-                Some(&n) if self.nodes[n as usize].start < e => {
-                    child += 1;
-                    n
-                }
-                _ => NO_CHILD,
-            };
-            self.spans.push(Span {
-                start: self.bounds[first + k],
-                end: e,
-                child: node,
-            });
-        }
+        let pending = &self.pending[f.children as usize..];
+        let nodes = &self.nodes;
+        let mut next = 0;
+        self.spans
+            .extend(bounds.iter().enumerate().map(|(k, &start)| {
+                let end = bounds.get(k + 1).map_or(end - 1, |&b| b - 2);
+                let child = match pending.get(next) {
+                    Some(&n) if nodes[n as usize].start < end => {
+                        next += 1;
+                        n
+                    }
+                    _ => NO_CHILD,
+                };
+                Span { start, end, child }
+            }));
         if sorted {
             let mut came = std::mem::take(&mut self.came);
             came.clear();
