@@ -376,24 +376,57 @@ impl Tape {
     /// name): its prefix and whether it needs escapes are computed once per name, not once per
     /// member ([`KeyCache`]; the same name recurs thousands of times in a case's expectation).
     pub(super) fn static_key(&mut self, key: &'static str) {
-        let slot = self.static_keys.slot(key);
-        let c = &self.static_keys.slots[slot];
-        let (prefix, plain) = (c.prefix, c.plain);
+        // The pair of slots as a fixed-size array: the slot indices need no bounds checks.
+        let addr = key.as_ptr() as usize;
+        let pair = KeyCache::pair(addr);
+        let holds = |c: &CachedKey| c.addr == addr && c.len == key.len();
+        let c = match self.static_keys.slots.first_chunk::<{ KeyCache::SLOTS }>() {
+            Some(slots) if holds(&slots[pair]) => &slots[pair],
+            Some(slots) if holds(&slots[pair + 1]) => &slots[pair + 1],
+            _ => {
+                self.static_key_computed(key);
+                return;
+            }
+        };
         if !c.quoted {
+            let (prefix, plain) = (c.prefix, c.plain);
             self.key_with(key, prefix, plain);
             return;
         }
-        let after_member = self.note_key(key, prefix);
-        // `, "key": ` from its start after a member, else from its quote: a fixed copy of
-        // `KEY_TEXT - 2` bytes, then the length cut back.
-        let from = if after_member { 0 } else { 2 };
+        let f = &mut self.top;
+        let after_member = self.bounds.len() > f.bounds as usize;
+        if after_member && f.ordered {
+            match f.last_prefix.cmp(&c.prefix) {
+                Ordering::Less => {}
+                Ordering::Greater => f.ordered = false,
+                Ordering::Equal => {
+                    let last = self.bounds.last().map_or(0, |&b| b as usize);
+                    f.ordered = comes_before(&self.text, last, key);
+                }
+            }
+        }
+        f.last_prefix = c.prefix;
         let at = self.text.len();
-        if let Some(chunk) =
-            self.static_keys.slots[slot].text[from..].first_chunk::<{ KEY_TEXT - 2 }>()
-        {
+        // `, "key": ` from its start after a member, else from its quote: a fixed copy of
+        // `KEY_TEXT - 2` bytes, then the length cut back. The member starts at the quote
+        // (checked when the object closes).
+        let from = if after_member { 0 } else { 2 };
+        self.bounds.push((at + 2 - from) as u32);
+        if let Some(chunk) = c.text[from..].first_chunk::<{ KEY_TEXT - 2 }>() {
             self.text.extend_from_slice(chunk);
         }
         self.text.truncate(at + key.len() + 6 - from);
+    }
+
+    /// [`Tape::static_key`] of a key whose facts are not cached: computed (and cached), then
+    /// recorded.
+    #[cold]
+    #[inline(never)]
+    fn static_key_computed(&mut self, key: &'static str) {
+        let slot = self.static_keys.slot(key);
+        let c = &self.static_keys.slots[slot];
+        let (prefix, plain) = (c.prefix, c.plain);
+        self.key_with(key, prefix, plain);
     }
 
     /// Record an object key whose [`prefix`] is `prefix` and that needs no escape when
