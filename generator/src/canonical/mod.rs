@@ -26,14 +26,15 @@ const INLINE: usize = 100;
 const SHORT_ARRAY: usize = 16;
 
 /// Why a typed value has no canonical text (its `Serialize` failed, or a map key is not a
-/// string or a scalar).
+/// string or a scalar). A boxed `str` (16 bytes, not a `String`'s 24): every serializer call
+/// returns a `Result<(), Error>`, which then comes back in two registers, not through memory.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct Error(String);
+pub struct Error(Box<str>);
 
 impl serde::ser::Error for Error {
     fn custom<T: std::fmt::Display>(msg: T) -> Error {
-        Error(msg.to_string())
+        Error(msg.to_string().into_boxed_str())
     }
 }
 
@@ -656,6 +657,14 @@ mod tests {
         }
         assert_eq!(to_string(&v), oracle::to_string(&v));
         assert!(to_string(&v).contains(&format!("\n{}\"leaf\"", "  ".repeat(25))));
+    }
+
+    /// A serializer call's result fits in two registers (an `Error` is a boxed `str`).
+    #[test]
+    fn a_serializer_result_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<Result<(), Error>>(), 16);
+        let e = <Error as serde::ser::Error>::custom("no key");
+        assert_eq!(e.to_string(), "no key");
     }
 
     /// Spans are small (`u32` positions): a case's tapes have thousands.
