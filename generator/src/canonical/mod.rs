@@ -306,7 +306,7 @@ fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
         return true;
     }
     // Exact: `n` is a whole number below 2^53 in magnitude.
-    let m = n.abs() as u64;
+    let m = (n as i64).unsigned_abs();
     if r < 0.0 {
         out.push(b'-');
     }
@@ -316,28 +316,32 @@ fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
         return true;
     }
     let (whole, mut frac) = (m / UNIT, m % UNIT);
-    write_u64(whole, out);
-    out.push(b'.');
-    if frac == 0 {
-        out.push(b'0');
-        return true;
+    if whole < 10 {
+        out.push(b'0' + whole as u8);
+    } else {
+        write_u64(whole, out);
     }
-    // Six digits with leading zeros (two at a time), trailing zeros dropped; appended with
-    // one fixed 8-byte copy, then the length cut back.
-    let mut buf = [b'0'; 8];
-    for k in [2, 1, 0] {
-        let pair = (frac % 100) as usize;
-        frac /= 100;
-        buf[2 * k..2 * k + 2].copy_from_slice(&PAIRS[2 * pair..2 * pair + 2]);
-    }
-    // `frac` was not 0: a digit of the six is not `0`.
-    let digits = buf[..6]
-        .iter()
-        .rposition(|&d| d != b'0')
-        .map_or(1, |k| k + 1);
+    // The point and six digits with leading zeros (two at a time), trailing zeros dropped
+    // (`.0` for a whole number); appended with one fixed 8-byte copy, then the length cut
+    // back.
+    let mut buf = *b".0000000";
+    let len = if frac == 0 {
+        2
+    } else {
+        for k in [2, 1, 0] {
+            let pair = (frac % 100) as usize;
+            frac /= 100;
+            buf[1 + 2 * k..3 + 2 * k].copy_from_slice(&PAIRS[2 * pair..2 * pair + 2]);
+        }
+        // The last digit that is not `0`: the highest byte of the six digits (bytes 1 to 6,
+        // little-endian) that differs from `0`; `frac` was not 0, so there is one.
+        let digits =
+            (u64::from_le_bytes(buf) ^ u64::from_le_bytes(*b"00000000")) & 0x00ff_ffff_ffff_ff00;
+        (63 - digits.leading_zeros() as usize) / 8 + 1
+    };
     let at = out.len();
     out.extend_from_slice(&buf);
-    out.truncate(at + digits);
+    out.truncate(at + len);
     true
 }
 
