@@ -280,6 +280,36 @@ fn raw_key(text: &[u8], at: usize) -> Cow<'_, [u8]> {
     Cow::Borrowed(&body[..end])
 }
 
+/// The [`prefix`] of the key whose JSON text starts at `text[at]` (its opening quote): the 8
+/// bytes after the quote, cut at the closing quote when it is among them, tested all at once
+/// (no byte-by-byte search for the quote); through [`raw_key`] when an escape comes first.
+fn key_prefix(text: &[u8], at: usize) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if let Some(head) = text.get(at + 1..).and_then(|t| t.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*head);
+        // The high bit of each byte equal to `c`; the lowest one flagged is exact (a false
+        // flag can only follow a true one).
+        let equal = |c: u8| {
+            let v = x ^ (ONES * u64::from(c));
+            v.wrapping_sub(ONES) & !v & HIGH
+        };
+        let (quote, backslash) = (equal(b'"'), equal(b'\\'));
+        let stop = quote | backslash;
+        if stop == 0 {
+            return u64::from_be_bytes(*head);
+        }
+        // The first quote or backslash: a quote ends the key, `p` bytes long (p < 8).
+        let p = stop.trailing_zeros() / 8;
+        if quote & (0x80 << (8 * p)) != 0 {
+            // The key's bytes are the low `p` bytes of `x` (little-endian): as big-endian
+            // and zero-padded, its prefix.
+            return (x & ((1u64 << (8 * p)) - 1)).swap_bytes();
+        }
+    }
+    prefix(&raw_key(text, at))
+}
+
 /// Whether the key whose JSON text starts at `text[at]` comes before `key` (the keys' first 8
 /// bytes are equal: rare, out of the way of the common path).
 #[cold]
@@ -563,7 +593,7 @@ impl Tape {
             self.bounds[first..]
                 .iter()
                 .zip(0..)
-                .map(|(&b, k)| (prefix(&raw_key(&self.text, b as usize)), k)),
+                .map(|(&b, k)| (key_prefix(&self.text, b as usize), k)),
         );
         // Most objects (struct fields) have keys whose prefixes differ: their prefix order
         // is their key order and no key repeats. Otherwise, one sort by the whole key, then
@@ -876,6 +906,37 @@ mod tests {
                 (k.as_ptr() as usize, prefix(k.as_bytes()))
             );
         }
+    }
+
+    proptest::proptest! {
+        /// The prefix of a key read from its JSON text is the prefix of the key, whatever its
+        /// length, its escapes (before, within or after its first 8 bytes) and what follows it
+        /// (the rest of a member, or the end of the text).
+        #[test]
+        fn a_key_prefix_read_from_the_text_is_the_key_prefix(
+            key in "[a-z\"\\\\\n\u{1}\u{e9}]{0,12}",
+            rest in proptest::prop_oneof![proptest::strategy::Just(""), proptest::strategy::Just(": 1, \"k\": 2}")],
+        ) {
+            let mut text = b"{".to_vec();
+            super::super::write_str(&key, &mut text);
+            text.extend_from_slice(rest.as_bytes());
+            proptest::prop_assert_eq!(key_prefix(&text, 1), prefix(key.as_bytes()), "{:?}", key);
+        }
+    }
+
+    #[test]
+    fn key_prefixes_by_hand() {
+        // `{"ab": 1}`: "ab" is 2 bytes, the quote at byte 2 of the 8 read: 0x6162 << 48.
+        assert_eq!(key_prefix(b"{\"ab\": 1, \"c\": 2}", 1), 0x6162 << 48);
+        // Empty key: the quote first, prefix 0.
+        assert_eq!(key_prefix(b"{\"\": 1, \"c\": 2}", 1), 0);
+        // 8 bytes or more: the first 8.
+        assert_eq!(
+            key_prefix(b"{\"position_a\": 1}", 1),
+            u64::from_be_bytes(*b"position")
+        );
+        // An escape among the first 8: the key read back, "a\"b".
+        assert_eq!(key_prefix(b"{\"a\\\"b\": 1, \"c\": 2}", 1), prefix(b"a\"b"));
     }
 
     /// What [`Tape::static_key`] writes: an object whose members are recorded with
