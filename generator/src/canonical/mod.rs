@@ -26,14 +26,15 @@ const INLINE: usize = 100;
 const SHORT_ARRAY: usize = 16;
 
 /// Why a typed value has no canonical text (its `Serialize` failed, or a map key is not a
-/// string or a scalar).
+/// string or a scalar). A boxed `str` (16 bytes, not a `String`'s 24): every serializer call
+/// returns a `Result<(), Error>`, which then comes back in two registers, not through memory.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct Error(String);
+pub struct Error(Box<str>);
 
 impl serde::ser::Error for Error {
     fn custom<T: std::fmt::Display>(msg: T) -> Error {
-        Error(msg.to_string())
+        Error(msg.to_string().into_boxed_str())
     }
 }
 
@@ -305,7 +306,7 @@ fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
         return true;
     }
     // Exact: `n` is a whole number below 2^53 in magnitude.
-    let m = n.abs() as u64;
+    let m = (n as i64).unsigned_abs();
     if r < 0.0 {
         out.push(b'-');
     }
@@ -315,28 +316,32 @@ fn write_millionths(n: f64, r: f64, out: &mut Vec<u8>) -> bool {
         return true;
     }
     let (whole, mut frac) = (m / UNIT, m % UNIT);
-    write_u64(whole, out);
-    out.push(b'.');
-    if frac == 0 {
-        out.push(b'0');
-        return true;
+    if whole < 10 {
+        out.push(b'0' + whole as u8);
+    } else {
+        write_u64(whole, out);
     }
-    // Six digits with leading zeros (two at a time), trailing zeros dropped; appended with
-    // one fixed 8-byte copy, then the length cut back.
-    let mut buf = [b'0'; 8];
-    for k in [2, 1, 0] {
-        let pair = (frac % 100) as usize;
-        frac /= 100;
-        buf[2 * k..2 * k + 2].copy_from_slice(&PAIRS[2 * pair..2 * pair + 2]);
-    }
-    // `frac` was not 0: a digit of the six is not `0`.
-    let digits = buf[..6]
-        .iter()
-        .rposition(|&d| d != b'0')
-        .map_or(1, |k| k + 1);
+    // The point and six digits with leading zeros (two at a time), trailing zeros dropped
+    // (`.0` for a whole number); appended with one fixed 8-byte copy, then the length cut
+    // back.
+    let mut buf = *b".0000000";
+    let len = if frac == 0 {
+        2
+    } else {
+        for k in [2, 1, 0] {
+            let pair = (frac % 100) as usize;
+            frac /= 100;
+            buf[1 + 2 * k..3 + 2 * k].copy_from_slice(&PAIRS[2 * pair..2 * pair + 2]);
+        }
+        // The last digit that is not `0`: the highest byte of the six digits (bytes 1 to 6,
+        // little-endian) that differs from `0`; `frac` was not 0, so there is one.
+        let digits =
+            (u64::from_le_bytes(buf) ^ u64::from_le_bytes(*b"00000000")) & 0x00ff_ffff_ffff_ff00;
+        (63 - digits.leading_zeros() as usize) / 8 + 1
+    };
     let at = out.len();
     out.extend_from_slice(&buf);
-    out.truncate(at + digits);
+    out.truncate(at + len);
     true
 }
 
@@ -658,10 +663,18 @@ mod tests {
         assert!(to_string(&v).contains(&format!("\n{}\"leaf\"", "  ".repeat(25))));
     }
 
-    /// Items are small (`u32` positions, no stored key prefix): a case's tapes have thousands.
+    /// A serializer call's result fits in two registers (an `Error` is a boxed `str`).
     #[test]
-    fn a_tape_item_is_20_bytes() {
-        assert_eq!(std::mem::size_of::<super::tape::Item>(), 20);
+    fn a_serializer_result_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<Result<(), Error>>(), 16);
+        let e = <Error as serde::ser::Error>::custom("no key");
+        assert_eq!(e.to_string(), "no key");
+    }
+
+    /// Spans are small (`u32` positions): a case's tapes have thousands.
+    #[test]
+    fn a_tape_span_is_12_bytes() {
+        assert_eq!(std::mem::size_of::<super::tape::Span>(), 12);
     }
 
     #[test]
@@ -671,6 +684,76 @@ mod tests {
         assert_eq!(to_string(&fits).len(), 101, "one line and a newline");
         let over = json!({"k": "x".repeat(92)});
         assert!(to_string(&over).starts_with("{\n  \"k\": "));
+    }
+
+    /// Members recorded out of key order and repeated (the last value kept), through every
+    /// way a container can close: on one line only once a repeated member is dropped (at
+    /// exactly 100 characters) or not (101), and written one member per line with members
+    /// that are themselves written one member per line, in place, moved by the key order, or
+    /// dropped with their repeated key. The oracle's bytes, and the layout meant.
+    #[test]
+    fn out_of_order_and_repeated_members_give_the_oracle_bytes() {
+        let long = |c: &str| Value::from(c.repeat(120));
+        // `{"a": 1, "b": "<s>"}` is 1 + 6 + 2 + 5 + (len + 2) + 1 = 17 + len characters.
+        let s83 = Value::from("s".repeat(83));
+        let s84 = Value::from("s".repeat(84));
+        let cases: Vec<(Vec<(&str, Value)>, usize)> = vec![
+            // Recorded 110 characters long, 100 once the first "b" is dropped: one line.
+            (
+                vec![("b", json!("xxxxxx")), ("a", json!(1)), ("b", s83.clone())],
+                1,
+            ),
+            (
+                vec![("b", json!("xxxxxx")), ("a", json!(1)), ("b", s84.clone())],
+                4,
+            ),
+            // In key order but for a repeat: still sorted and de-duplicated.
+            (vec![("a", json!(1)), ("b", s83.clone()), ("b", s83)], 1),
+            (
+                vec![("a", json!(1)), ("b", s84.clone()), ("a", json!(2))],
+                4,
+            ),
+            // Written one member per line, members that are too, a repeated key whose first
+            // value (dropped) has members written one member per line.
+            (
+                vec![
+                    ("z", json!([{"k": long("a")}, 1, [long("b")]])),
+                    ("m", json!({"q": {"r": long("c")}, "p": [1, 2]})),
+                    ("z", json!([1, {"k": long("d")}, [2, 3], [[long("e")]]])),
+                    ("a", json!({"y": long("f"), "x": {}})),
+                    ("b", s84),
+                ],
+                23,
+            ),
+        ];
+        for (members, lines) in cases {
+            let mut tape = Tape::new();
+            let doc = tape.begin_object();
+            let mut want = serde_json::Map::new();
+            for (k, v) in &members {
+                tape.member(k);
+                tape.push_value(v);
+                want.insert((*k).to_owned(), v.clone());
+            }
+            tape.end_object(doc);
+            let text = tape.to_text();
+            let want = Value::Object(want);
+            assert_eq!(text, oracle::to_string(&want), "{want}");
+            assert_eq!(text.lines().count(), lines, "{text}");
+            // The same object inside an array, after a member: its text is indented.
+            let mut tape = Tape::new();
+            let outer = tape.open(false);
+            tape.push_value(&long("o"));
+            let doc = tape.begin_object();
+            for (k, v) in &members {
+                tape.member(k);
+                tape.push_value(v);
+            }
+            tape.end_object(doc);
+            tape.close(outer);
+            let wrapped = json!([long("o"), want]);
+            assert_eq!(tape.to_text(), oracle::to_string(&wrapped));
+        }
     }
 
     /// A typed value with every serde shape: fields out of key order, options, every kind of

@@ -1,117 +1,128 @@
 //! A record of one JSON value on its way to canonical text, built in one-line form as the
 //! value comes: separators are written as members arrive, so a container's one-line text is
 //! the contiguous text from its opening bracket, and its length is known when it closes.
-//! A container that stays on one line is then finished at once (its members put in key order
-//! if they came out of order, a repeated key keeping its last value) and kept as one piece of
-//! text; only the containers written one member per line keep their members as items, with
-//! their key order when it differs from the order they came in. Writing the text is then one
-//! pass over the few remaining items, each a copy.
+//! While a container is open, only where each of its members starts is noted (one `u32`);
+//! a scalar records nothing but its text. A container that stays on one line is then finished
+//! at once (its members put in key order if they came out of order, a repeated key keeping its
+//! last value) and leaves nothing but its text; only a container written one member per line
+//! becomes a [`Node`], with one [`Span`] per member in the order they are written. Writing the
+//! text is then one pass over the nodes, a copy per member.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{INLINE, SHORT_ARRAY};
 
-/// `Item::Open::order` of an object whose members are in key order where they are.
-const IN_PLACE: u32 = u32::MAX;
+/// `Span::child` of a member that is finished one-line text.
+const NO_CHILD: u32 = u32::MAX;
 
-/// A position or length on a tape. Items hold them as `u32` (an item is 20 bytes, not 56:
-/// the tape of a case's expectation has thousands of items, and the smaller ones made a whole
-/// valid case about 3% faster), so a tape holds less than 4 GiB of text and 4 Gi items. The
-/// generator's documents are far smaller (a file is at most `MAX_FILE_SIZE`, 512 MiB). A tape
-/// that outgrew that is a bug in the program, never input: it stops rather than write wrong
-/// text (a saturated position would also read as [`IN_PLACE`]).
+/// A position or length on a tape. Member starts, nodes and spans hold them as `u32` (a
+/// span is 12 bytes: the tape of a case's expectation has thousands of members), so a tape
+/// holds less than 4 GiB of text. The generator's documents are far smaller (a file is at most
+/// `MAX_FILE_SIZE`, 512 MiB). A tape that outgrew that is a bug in the program, never input:
+/// it stops rather than write wrong text. Checked once per container, when it closes (every
+/// member start noted in it is below its end), and before writing.
 fn pos(n: usize) -> u32 {
     match u32::try_from(n) {
-        Ok(p) if p != IN_PLACE => p,
+        Ok(p) if p != NO_CHILD => p,
         _ => panic!("a canonical tape outgrew 4 GiB ({n})"),
     }
 }
 
-/// One entry of a tape, in document order (a container before its members).
+/// A container written one member per line: its members are `Tape::spans[first..first +
+/// count]`, in the order they are written (key order for an object, a repeated key keeping
+/// its last value).
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Item {
-    /// Finished one-line text `text[start..start + len]`: a scalar, or a container that stays
-    /// on one line.
-    Text { start: u32, len: u32 },
-    /// An object key: its JSON text `text[start..start + len]`; what members are sorted by is
-    /// its raw text, the JSON text without its quotes when the key needs no escape (`escaped`
-    /// false), else `raw_keys[raw..raw + raw_len]` (its first 8 bytes, [`prefix`], compare
-    /// most keys at once).
-    Key {
-        start: u32,
-        len: u32,
-        escaped: bool,
-        raw: u32,
-        raw_len: u32,
-    },
-    /// A container written one member per line: `count` members (an object member is a key
-    /// and a value), `size` items long (itself included). `order`: where the key items of an
-    /// object's members are listed in key order in `Tape::order` ([`IN_PLACE`]: the members
-    /// are in key order).
-    Open {
-        object: bool,
-        count: u32,
-        size: u32,
-        order: u32,
-    },
+pub(super) struct Node {
+    object: bool,
+    /// Where its opening bracket is in `Tape::text`.
+    start: u32,
+    first: u32,
+    count: u32,
 }
 
-impl Item {
-    /// Items in the subtree the item starts.
-    fn size(&self) -> usize {
-        match *self {
-            Item::Open { size, .. } => size as usize,
-            _ => 1,
-        }
-    }
-
-    /// Length of the one-line text of a key or of finished text.
-    fn len(&self) -> usize {
-        match *self {
-            Item::Text { len, .. } | Item::Key { len, .. } => len as usize,
-            Item::Open { .. } => 0,
-        }
-    }
+/// A member of a [`Node`]: its one-line text `text[start..end]` (`"key": value` in an object),
+/// or, when its value is written one member per line (the node `child`), the text before that
+/// value (`"key": `, or nothing in an array), then the value.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Span {
+    start: u32,
+    end: u32,
+    child: u32,
 }
 
-/// A container being recorded.
+/// A container being recorded (or, as `Tape::top` when none is open, the place of the root
+/// value: an object that no key ever comes into, so that the root value records nothing but
+/// its text).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    /// Its `Item::Open`.
-    at: usize,
     /// Where its opening bracket is in `Tape::text`.
-    start: usize,
+    start: u32,
+    /// Where its members' starts begin in `Tape::bounds`.
+    bounds: u32,
+    /// Where its members written one member per line begin in `Tape::pending`.
+    children: u32,
     object: bool,
-    /// Members so far.
-    count: usize,
     /// No member is a container.
     scalars: bool,
     /// A member is written one member per line (so is this container then).
     expanded: bool,
     /// The keys so far came in strictly increasing order.
     ordered: bool,
-    /// The item of the last key, and its prefix.
-    last_key: usize,
+    /// The [`prefix`] of the last key.
     last_prefix: u64,
+}
+
+impl Frame {
+    /// A container opened at `start` whose members start at `bounds[bounds]` and whose nodes
+    /// start at `pending[children]`.
+    fn new(object: bool, start: u32, bounds: u32, children: u32) -> Frame {
+        Frame {
+            start,
+            bounds,
+            children,
+            object,
+            scalars: true,
+            expanded: false,
+            ordered: true,
+            last_prefix: 0,
+        }
+    }
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame::new(true, 0, 0, 0)
+    }
 }
 
 /// One JSON value as a tape (reusable: [`Tape::clear`] keeps the buffers).
 #[derive(Debug, Default)]
 pub struct Tape {
-    items: Vec<Item>,
     pub(super) text: Vec<u8>,
-    /// Raw text of the keys that need escapes.
-    raw_keys: Vec<u8>,
-    /// Key items of the members of expanded objects recorded out of key order, in key order.
-    order: Vec<usize>,
-    /// Open containers, innermost last.
+    /// Where each member of the open containers starts in `text` (at its key's quote in an
+    /// object), outermost container first.
+    bounds: Vec<u32>,
+    /// The containers written one member per line, in the order they closed.
+    nodes: Vec<Node>,
+    /// Their members.
+    spans: Vec<Span>,
+    /// Nodes whose container's parent is still open, in document order.
+    pending: Vec<u32>,
+    /// The innermost open container (a field, not the top of `stack`: every scalar and key
+    /// reads it).
+    top: Frame,
+    /// The open containers around `top`, outermost first (the root's place first).
     stack: Vec<Frame>,
-    /// Scratch of `close`: (key prefix, key item) of the members of the object being closed.
-    members: Vec<(u64, usize)>,
+    /// Scratch of `close`: (key prefix, member number) of the object being closed.
+    members: Vec<(u64, u32)>,
     /// Scratch of `close`: the sorted one-line text of an object.
     scratch: Vec<u8>,
+    /// Scratch of `close`: the spans of an object in the order its members came.
+    came: Vec<Span>,
     /// Facts about the `'static` keys recorded so far.
     static_keys: KeyCache,
 }
@@ -179,19 +190,43 @@ impl KeyCache {
     /// Slots (a power of two): the reference's expectation has about a hundred field names.
     const SLOTS: usize = 256;
 
-    /// The slot that holds the facts of `key` (computed now if it holds another key's).
+    /// The slot that holds the facts of `key` (computed now if neither slot of its pair
+    /// holds them).
+    ///
+    /// Two slots per key (a pair picked by the address, either slot): with one, the hundred
+    /// names of an expectation had hot names sharing a slot, each pushing the other out, and
+    /// which ones depended on where the linker put them.
+    #[inline]
     fn slot(&mut self, key: &'static str) -> usize {
         let addr = key.as_ptr() as usize;
-        // Fibonacci hashing of the address: its high bits pick the slot.
-        let slot = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 8)) % Self::SLOTS;
+        let pair = Self::pair(addr);
+        let holds = |c: &CachedKey| c.addr == addr && c.len == key.len();
+        if self.slots.get(pair).is_some_and(holds) {
+            return pair;
+        }
+        if self.slots.get(pair + 1).is_some_and(holds) {
+            return pair + 1;
+        }
+        self.fill(pair, key)
+    }
+
+    /// The first slot of the pair of the key at `addr`: Fibonacci hashing of the address,
+    /// whose high bits pick the pair.
+    fn pair(addr: usize) -> usize {
+        2 * (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 7))
+    }
+
+    /// Compute the facts of `key` into the first slot of `pair`, its facts moved to the
+    /// second (the least recently computed of the two goes); the first time, make the slots.
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self, pair: usize, key: &'static str) -> usize {
         if self.slots.len() != Self::SLOTS {
             self.slots = vec![CachedKey::default(); Self::SLOTS];
         }
-        let c = &mut self.slots[slot];
-        if c.addr != addr || c.len != key.len() {
-            *c = CachedKey::of(key);
-        }
-        slot
+        self.slots[pair + 1] = self.slots[pair];
+        self.slots[pair] = CachedKey::of(key);
+        pair
     }
 
     /// The facts of `key`.
@@ -205,12 +240,13 @@ impl KeyCache {
 /// A position on a tape, to come back to when a value cannot be recorded.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Mark {
-    items: usize,
     text: usize,
-    raw_keys: usize,
-    order: usize,
+    bounds: usize,
+    nodes: usize,
+    spans: usize,
+    pending: usize,
     stack: usize,
-    top: Option<Frame>,
+    top: Frame,
 }
 
 /// The first 8 bytes of `key`, big-endian, zero-padded: comparing prefixes compares keys
@@ -226,14 +262,71 @@ fn prefix(key: &[u8]) -> u64 {
     })
 }
 
-/// Bytes of the fixed copy of [`put`] for a scalar or a key (larger fixed copies measured
-/// slower).
+/// The raw text of the key whose JSON text starts at `text[at]` (its opening quote): the
+/// bytes up to the closing quote when the key needs no escape, else the string serde_json
+/// reads back from its JSON text (the key it was written from).
+fn raw_key(text: &[u8], at: usize) -> Cow<'_, [u8]> {
+    let body = text.get(at + 1..).unwrap_or_default();
+    let end = body
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\')
+        .unwrap_or(body.len());
+    if body.get(end) == Some(&b'\\') {
+        let mut de = serde_json::Deserializer::from_slice(&text[at..]);
+        if let Ok(key) = String::deserialize(&mut de) {
+            return Cow::Owned(key.into_bytes());
+        }
+    }
+    Cow::Borrowed(&body[..end])
+}
+
+/// The [`prefix`] of the key whose JSON text starts at `text[at]` (its opening quote): the 8
+/// bytes after the quote, cut at the closing quote when it is among them, tested all at once
+/// (no byte-by-byte search for the quote); through [`raw_key`] when an escape comes first.
+fn key_prefix(text: &[u8], at: usize) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if let Some(head) = text.get(at + 1..).and_then(|t| t.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*head);
+        // The high bit of each byte equal to `c`; the lowest one flagged is exact (a false
+        // flag can only follow a true one).
+        let equal = |c: u8| {
+            let v = x ^ (ONES * u64::from(c));
+            v.wrapping_sub(ONES) & !v & HIGH
+        };
+        let (quote, backslash) = (equal(b'"'), equal(b'\\'));
+        let stop = quote | backslash;
+        if stop == 0 {
+            return u64::from_be_bytes(*head);
+        }
+        // The first quote or backslash: a quote ends the key, `p` bytes long (p < 8).
+        let p = stop.trailing_zeros() / 8;
+        if quote & (0x80 << (8 * p)) != 0 {
+            // The key's bytes are the low `p` bytes of `x` (little-endian): as big-endian
+            // and zero-padded, its prefix.
+            return (x & ((1u64 << (8 * p)) - 1)).swap_bytes();
+        }
+    }
+    prefix(&raw_key(text, at))
+}
+
+/// Whether the key whose JSON text starts at `text[at]` comes before `key` (the keys' first 8
+/// bytes are equal: rare, out of the way of the common path).
+#[cold]
+#[inline(never)]
+fn comes_before(text: &[u8], at: usize, key: &str) -> bool {
+    *raw_key(text, at) < *key.as_bytes()
+}
+
+/// Bytes of the fixed copy of [`put`] for the text before a value (larger fixed copies
+/// measured slower).
 const PIECE_COPY: usize = 16;
 /// Bytes of the fixed copy of [`put`] for the text of a whole member, `"key": value`.
 const MEMBER_COPY: usize = 32;
 
 /// Append `text[start..start + len]` to `out`. Pieces are short: one fixed copy of `N` bytes
 /// (then the length cut back) instead of a copy of variable length where the text allows it.
+#[inline]
 fn put<const N: usize>(out: &mut Vec<u8>, text: &[u8], start: usize, len: usize) {
     if len <= N
         && let Some(chunk) = text.get(start..).and_then(|t| t.first_chunk::<N>())
@@ -253,60 +346,55 @@ impl Tape {
 
     /// Forget the value, keep the buffers.
     pub fn clear(&mut self) {
-        self.items.clear();
         self.text.clear();
-        self.raw_keys.clear();
-        self.order.clear();
+        self.bounds.clear();
+        self.nodes.clear();
+        self.spans.clear();
+        self.pending.clear();
+        self.top = Frame::default();
         self.stack.clear();
     }
 
     pub(super) fn mark(&self) -> Mark {
         Mark {
-            items: self.items.len(),
             text: self.text.len(),
-            raw_keys: self.raw_keys.len(),
-            order: self.order.len(),
+            bounds: self.bounds.len(),
+            nodes: self.nodes.len(),
+            spans: self.spans.len(),
+            pending: self.pending.len(),
             stack: self.stack.len(),
-            top: self.stack.last().copied(),
+            top: self.top,
         }
     }
 
     pub(super) fn rewind(&mut self, mark: Mark) {
-        self.items.truncate(mark.items);
         self.text.truncate(mark.text);
-        self.raw_keys.truncate(mark.raw_keys);
-        self.order.truncate(mark.order);
+        self.bounds.truncate(mark.bounds);
+        self.nodes.truncate(mark.nodes);
+        self.spans.truncate(mark.spans);
+        self.pending.truncate(mark.pending);
         self.stack.truncate(mark.stack);
-        if let (Some(top), Some(frame)) = (mark.top, self.stack.last_mut()) {
-            *frame = top;
-        }
+        self.top = mark.top;
     }
 
-    /// Start a value: in an array, count it and separate it from the previous one (in an
-    /// object, its key did).
+    /// Start a value: in an array, separate it from the previous one and note where it
+    /// starts (in an object, its key did).
+    #[inline(always)]
     fn begin_value(&mut self) {
-        if let Some(f) = self.stack.last_mut()
-            && !f.object
-        {
-            if f.count > 0 {
+        if !self.top.object {
+            if self.bounds.len() > self.top.bounds as usize {
                 self.text.extend_from_slice(b", ");
             }
-            f.count += 1;
+            // Checked when the array closes.
+            self.bounds.push(self.text.len() as u32);
         }
     }
 
     /// Record a scalar whose JSON text `write` appends to the text buffer.
+    #[inline]
     pub(super) fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         self.begin_value();
-        let start = self.text.len();
         write(&mut self.text);
-        // One position check, of the end: the start and the length are not larger.
-        let end = pos(self.text.len());
-        let len = (self.text.len() - start) as u32;
-        self.items.push(Item::Text {
-            start: end - len,
-            len,
-        });
     }
 
     /// Record an object key.
@@ -318,281 +406,288 @@ impl Tape {
     /// name): its prefix and whether it needs escapes are computed once per name, not once per
     /// member ([`KeyCache`]; the same name recurs thousands of times in a case's expectation).
     pub(super) fn static_key(&mut self, key: &'static str) {
-        let slot = self.static_keys.slot(key);
-        let c = &self.static_keys.slots[slot];
+        // The pair of slots as a fixed-size array: the slot indices need no bounds checks.
+        let addr = key.as_ptr() as usize;
+        let pair = KeyCache::pair(addr);
+        let holds = |c: &CachedKey| c.addr == addr && c.len == key.len();
+        let c = match self.static_keys.slots.first_chunk::<{ KeyCache::SLOTS }>() {
+            Some(slots) if holds(&slots[pair]) => &slots[pair],
+            Some(slots) if holds(&slots[pair + 1]) => &slots[pair + 1],
+            _ => {
+                self.static_key_computed(key);
+                return;
+            }
+        };
         if !c.quoted {
             let (prefix, plain) = (c.prefix, c.plain);
             self.key_with(key, prefix, plain);
             return;
         }
-        let i = self.items.len();
-        let (after_member, equal_to) = self.note_key(i, c.prefix);
-        // `, "key": ` from its start after a member, else from its quote: a fixed copy of
-        // `KEY_TEXT - 2` bytes, then the length cut back.
-        let from = if after_member { 0 } else { 2 };
+        let f = &mut self.top;
+        let after_member = self.bounds.len() > f.bounds as usize;
+        if after_member && f.ordered {
+            match f.last_prefix.cmp(&c.prefix) {
+                Ordering::Less => {}
+                Ordering::Greater => f.ordered = false,
+                Ordering::Equal => {
+                    let last = self.bounds.last().map_or(0, |&b| b as usize);
+                    f.ordered = comes_before(&self.text, last, key);
+                }
+            }
+        }
+        f.last_prefix = c.prefix;
         let at = self.text.len();
-        if let Some(chunk) =
-            self.static_keys.slots[slot].text[from..].first_chunk::<{ KEY_TEXT - 2 }>()
-        {
+        // `, "key": ` from its start after a member, else from its quote: a fixed copy of
+        // `KEY_TEXT - 2` bytes, then the length cut back. The member starts at the quote
+        // (checked when the object closes).
+        let from = if after_member { 0 } else { 2 };
+        self.bounds.push((at + 2 - from) as u32);
+        if let Some(chunk) = c.text[from..].first_chunk::<{ KEY_TEXT - 2 }>() {
             self.text.extend_from_slice(chunk);
         }
         self.text.truncate(at + key.len() + 6 - from);
-        // One position check: the raw text starts right after the quote, and a quoted key is
-        // at most `KEY_TEXT - 8` bytes long.
-        let raw = pos(at + 3 - from);
-        let raw_len = key.len() as u32;
-        self.items.push(Item::Key {
-            start: raw - 1,
-            len: raw_len + 2,
-            escaped: false,
-            raw,
-            raw_len,
-        });
-        self.order_equal_keys(i, equal_to);
+    }
+
+    /// [`Tape::static_key`] of a key whose facts are not cached: computed (and cached), then
+    /// recorded.
+    #[cold]
+    #[inline(never)]
+    fn static_key_computed(&mut self, key: &'static str) {
+        let slot = self.static_keys.slot(key);
+        let c = &self.static_keys.slots[slot];
+        let (prefix, plain) = (c.prefix, c.plain);
+        self.key_with(key, prefix, plain);
     }
 
     /// Record an object key whose [`prefix`] is `prefix` and that needs no escape when
     /// `plain` (`super::plain(key)`).
     fn key_with(&mut self, key: &str, prefix: u64, plain: bool) {
-        let i = self.items.len();
-        let (after_member, equal_to) = self.note_key(i, prefix);
-        if after_member {
+        if self.note_key(key, prefix) {
             self.text.extend_from_slice(b", ");
         }
-        let start = self.text.len();
-        let (escaped, raw) = if plain {
-            // The JSON text is the raw text quoted: one copy serves both.
+        if plain {
             self.text.reserve(key.len() + 4);
             self.text.push(b'"');
             super::push_short(&mut self.text, key.as_bytes());
             self.text.push(b'"');
-            (false, start + 1)
         } else {
             super::write_str(key, &mut self.text);
-            let raw = self.raw_keys.len();
-            self.raw_keys.extend_from_slice(key.as_bytes());
-            (true, raw)
-        };
-        let len = self.text.len() - start;
+        }
         self.text.extend_from_slice(b": ");
-        self.items.push(Item::Key {
-            start: pos(start),
-            len: pos(len),
-            escaped,
-            raw: pos(raw),
-            raw_len: pos(key.len()),
-        });
-        self.order_equal_keys(i, equal_to);
     }
 
-    /// Count the key of item `i` (prefix `prefix`) in the open object. Returns whether a
-    /// member came before it (then a separator goes first), and the item of the previous key
-    /// when the prefixes cannot tell their order (equal prefixes).
-    #[inline]
-    fn note_key(&mut self, i: usize, prefix: u64) -> (bool, Option<usize>) {
+    /// Count the key `key` (prefix `prefix`), about to be written, in the open object and note
+    /// where its member starts. Returns whether a member came before it (then a separator
+    /// goes first).
+    #[inline(always)]
+    fn note_key(&mut self, key: &str, prefix: u64) -> bool {
+        let f = &mut self.top;
+        let after_member = self.bounds.len() > f.bounds as usize;
         // Whether the keys still come in strictly increasing order: the prefixes decide unless
-        // they are equal (then the whole keys, once this one is recorded: `order_equal_keys`).
-        let mut equal_to = None;
-        let mut after_member = false;
-        if let Some(f) = self.stack.last_mut() {
-            if f.count > 0 {
-                after_member = true;
-                if f.ordered {
-                    match f.last_prefix.cmp(&prefix) {
-                        Ordering::Less => {}
-                        Ordering::Equal => equal_to = Some(f.last_key),
-                        Ordering::Greater => f.ordered = false,
-                    }
+        // they are equal (then the whole keys).
+        if after_member && f.ordered {
+            match f.last_prefix.cmp(&prefix) {
+                Ordering::Less => {}
+                Ordering::Greater => f.ordered = false,
+                Ordering::Equal => {
+                    let last = self.bounds.last().map_or(0, |&b| b as usize);
+                    f.ordered = comes_before(&self.text, last, key);
                 }
             }
-            f.count += 1;
-            f.last_key = i;
-            f.last_prefix = prefix;
         }
-        (after_member, equal_to)
+        f.last_prefix = prefix;
+        // Checked when the object closes.
+        let at = self.text.len() + if after_member { 2 } else { 0 };
+        self.bounds.push(at as u32);
+        after_member
     }
 
-    /// Once the key item `i` is recorded: compare it with the previous key `equal_to` whose
-    /// prefix is the same (`note_key`).
-    #[inline]
-    fn order_equal_keys(&mut self, i: usize, equal_to: Option<usize>) {
-        if let Some(last) = equal_to
-            && self.compare_keys(last, i) != Ordering::Less
-            && let Some(f) = self.stack.last_mut()
-        {
-            f.ordered = false;
-        }
-    }
-
-    /// Open an array or object; its members follow until [`Tape::close`] of the returned index.
+    /// Open an array or object; its members follow until [`Tape::close`] of the returned
+    /// handle (its depth).
     pub(super) fn open(&mut self, object: bool) -> usize {
+        self.top.scalars = false;
         self.begin_value();
-        if let Some(f) = self.stack.last_mut() {
-            f.scalars = false;
-        }
-        let start = self.text.len();
+        let start = self.text.len() as u32;
         self.text.push(if object { b'{' } else { b'[' });
-        self.items.push(Item::Open {
+        let frame = Frame::new(
             object,
-            count: 0,
-            size: 0,
-            order: IN_PLACE,
-        });
-        let at = self.items.len() - 1;
-        self.stack.push(Frame {
-            at,
             start,
-            object,
-            count: 0,
-            scalars: true,
-            expanded: false,
-            ordered: true,
-            last_key: at,
-            last_prefix: 0,
-        });
-        at
+            self.bounds.len() as u32,
+            self.pending.len() as u32,
+        );
+        self.stack.push(std::mem::replace(&mut self.top, frame));
+        self.stack.len()
     }
 
-    /// The prefix and raw text of the key at item `i`.
-    fn key_of(&self, i: usize) -> (u64, &[u8]) {
-        match self.items[i] {
-            Item::Key {
-                start,
-                escaped,
-                raw,
-                raw_len,
-                ..
-            } => {
-                let (start, raw, raw_len) = (start as usize, raw as usize, raw_len as usize);
-                let raw = if escaped {
-                    &self.raw_keys[raw..raw + raw_len]
-                } else {
-                    &self.text[start + 1..start + 1 + raw_len]
-                };
-                (prefix(raw), raw)
-            }
-            _ => (0, &[]),
+    /// Close the container opened with the handle `depth` (the innermost open one). One that
+    /// stays on one line is then finished text (its members in key order); any other becomes
+    /// a [`Node`] (a repeated key keeps its last value, as a `serde_json::Map` does).
+    pub(super) fn close(&mut self, depth: usize) {
+        if self.stack.len() != depth {
+            // Containers close innermost first; anything else is left open.
+            return;
         }
-    }
-
-    /// The order of the keys at items `a` and `b` (byte order of their raw text).
-    fn compare_keys(&self, a: usize, b: usize) -> Ordering {
-        let (pa, ka) = self.key_of(a);
-        let (pb, kb) = self.key_of(b);
-        pa.cmp(&pb).then_with(|| ka.cmp(kb))
-    }
-
-    /// Close the container opened at `at` (the innermost open one). One that stays on one
-    /// line becomes one piece of finished text (its members in key order); any other keeps
-    /// its members, and the key order of an object's members when they came out of order (a
-    /// repeated key keeps its last value, as a `serde_json::Map` does).
-    pub(super) fn close(&mut self, at: usize) {
-        let Some(f) = self.stack.pop() else {
+        let Some(parent) = self.stack.pop() else {
             return;
         };
-        if f.at != at {
-            // Containers close innermost first; anything else is left open.
-            self.stack.push(f);
+        let f = std::mem::replace(&mut self.top, parent);
+        self.text.push(if f.object { b'}' } else { b']' });
+        let end = pos(self.text.len());
+        if f.object && !f.ordered {
+            self.close_unordered(f, end);
             return;
         }
-        self.text.push(if f.object { b'}' } else { b']' });
-        let mut count = f.count;
-        let mut len = self.text.len() - f.start;
-        let mut order = IN_PLACE;
-        if f.object && !f.ordered {
-            // Members in key order, a repeated key keeping its last value (equal keys are
-            // sorted in the order they came).
-            let mut members = std::mem::take(&mut self.members);
-            members.clear();
-            let end = self.items.len();
-            let mut i = at + 1;
-            while i + 1 < end {
-                members.push((self.key_of(i).0, i));
-                i += 1 + self.items[i + 1].size();
-            }
-            // Most objects (struct fields) have keys whose prefixes differ: their prefix order
-            // is their key order and no key repeats. Otherwise, one sort by the whole key,
-            // then the order they came.
-            members.sort_unstable_by_key(|m| m.0);
-            if members.windows(2).any(|w| w[0].0 == w[1].0) {
-                // Equal keys in the order they came (their items' order).
-                members.sort_unstable_by(|&(pa, a), &(pb, b)| {
-                    pa.cmp(&pb)
-                        .then_with(|| self.key_of(a).1.cmp(self.key_of(b).1))
-                        .then(a.cmp(&b))
-                });
-                let mut kept = 0;
-                for n in 0..members.len() {
-                    let repeated = members.get(n + 1).is_some_and(|&(p, next)| {
-                        p == members[n].0 && self.compare_keys(next, members[n].1).is_eq()
-                    });
-                    if !repeated {
-                        members[kept] = members[n];
-                        kept += 1;
-                    }
-                }
-                members.truncate(kept);
-            }
-            let kept = members.len();
-            count = kept;
-            if !f.expanded {
-                len = 2
-                    + members
-                        .iter()
-                        .map(|&(_, k)| self.items[k].len() + 2 + self.items[k + 1].len())
-                        .sum::<usize>()
-                    + 2 * kept.saturating_sub(1);
-            }
-            if f.expanded || len > INLINE {
-                order = pos(self.order.len());
-                self.order.extend(members.iter().map(|m| m.1));
-            } else {
-                self.sorted_inline(f.start, &members);
-            }
-            self.members = members;
-        }
+        // Most containers (members in order, on one line) end here: their member starts are
+        // dropped.
+        let first = f.bounds as usize;
+        let count = self.bounds.len() - first;
         let short_array = !f.object && f.scalars && count <= SHORT_ARRAY;
-        let inline = !f.expanded && (len <= INLINE || short_array);
-        if inline {
-            self.items.truncate(at);
-            self.items.push(Item::Text {
-                start: pos(f.start),
-                len: pos(self.text.len() - f.start),
-            });
+        if !f.expanded && ((end - f.start) as usize <= INLINE || short_array) {
+            self.bounds.truncate(first);
         } else {
-            self.items[at] = Item::Open {
-                object: f.object,
-                count: pos(count),
-                size: pos(self.items.len() - at),
-                order,
-            };
-            if let Some(parent) = self.stack.last_mut() {
-                parent.expanded = true;
-            }
+            self.expand(f, end, false);
         }
     }
 
-    /// Rewrite the one-line text of the object that starts at `start` (the end of the text)
-    /// with the `members` (prefix, key item) in this order; every value is finished text.
-    fn sorted_inline(&mut self, start: usize, members: &[(u64, usize)]) {
+    /// [`Tape::close`] of an object whose members came out of key order (or with a key
+    /// repeated): its one-line length is that of its members in key order, a repeated key
+    /// keeping its last value.
+    #[inline(never)]
+    fn close_unordered(&mut self, f: Frame, end: u32) {
+        let first = f.bounds as usize;
+        self.sort_members(first);
+        let count = self.members.len();
+        let len = 2
+            + self
+                .members
+                .iter()
+                .map(|&(_, k)| self.member_len(first, k as usize, end))
+                .sum::<usize>()
+            + 2 * count.saturating_sub(1);
+        if !f.expanded && len <= INLINE {
+            self.sorted_inline(f.start as usize, first, end);
+            self.bounds.truncate(first);
+        } else {
+            self.expand(f, end, true);
+        }
+    }
+
+    /// Where member `k` of the container whose members start at `bounds[first]` and whose
+    /// closing bracket ends at `end` ends (before its separator or the bracket).
+    #[inline]
+    fn member_end(&self, first: usize, k: usize, end: u32) -> u32 {
+        self.bounds.get(first + k + 1).map_or(end - 1, |&b| b - 2)
+    }
+
+    fn member_len(&self, first: usize, k: usize, end: u32) -> usize {
+        (self.member_end(first, k, end) - self.bounds[first + k]) as usize
+    }
+
+    /// `members`: (key prefix, member number) of the members of the object being closed
+    /// (members from `bounds[first]`), in key order, a repeated key keeping its last value
+    /// (equal keys are sorted in the order they came).
+    fn sort_members(&mut self, first: usize) {
+        let mut members = std::mem::take(&mut self.members);
+        members.clear();
+        members.extend(
+            self.bounds[first..]
+                .iter()
+                .zip(0..)
+                .map(|(&b, k)| (key_prefix(&self.text, b as usize), k)),
+        );
+        // Most objects (struct fields) have keys whose prefixes differ: their prefix order
+        // is their key order and no key repeats. Otherwise, one sort by the whole key, then
+        // the order they came.
+        members.sort_unstable_by_key(|m| m.0);
+        if members.windows(2).any(|w| w[0].0 == w[1].0) {
+            let key = |k: u32| raw_key(&self.text, self.bounds[first + k as usize] as usize);
+            members.sort_unstable_by(|&(pa, a), &(pb, b)| {
+                pa.cmp(&pb)
+                    .then_with(|| key(a).cmp(&key(b)))
+                    .then(a.cmp(&b))
+            });
+            let mut kept = 0;
+            for n in 0..members.len() {
+                let (p, k) = members[n];
+                let repeated = members
+                    .get(n + 1)
+                    .is_some_and(|&(q, next)| q == p && key(next) == key(k));
+                if !repeated {
+                    members[kept] = members[n];
+                    kept += 1;
+                }
+            }
+            members.truncate(kept);
+        }
+        self.members = members;
+    }
+
+    /// Rewrite the one-line text of the object that starts at `start` (the end of the text,
+    /// members from `bounds[first]`, closing bracket ending at `end`) with its `members` in
+    /// their order.
+    fn sorted_inline(&mut self, start: usize, first: usize, end: u32) {
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
         out.push(b'{');
-        for (n, &(_, key)) in members.iter().enumerate() {
+        for (n, &(_, k)) in self.members.iter().enumerate() {
             if n > 0 {
                 out.extend_from_slice(b", ");
             }
-            if let (Item::Key { start: k, .. }, Item::Text { start: v, len, .. }) =
-                (self.items[key], self.items[key + 1])
-            {
-                // `"key": value`, as the key and its value were written.
-                out.extend_from_slice(&self.text[k as usize..(v + len) as usize]);
-            }
+            let k = k as usize;
+            let from = self.bounds[first + k] as usize;
+            out.extend_from_slice(&self.text[from..self.member_end(first, k, end) as usize]);
         }
         out.push(b'}');
         self.text.truncate(start);
         self.text.extend_from_slice(&out);
         self.scratch = out;
+    }
+
+    /// Make the container `f` just closed (closing bracket ending at `end`) a [`Node`]: a span
+    /// per member, in key order when `sorted` (the order of `members`), each with the node of
+    /// its value when that is written one member per line too.
+    #[inline(never)]
+    fn expand(&mut self, f: Frame, end: u32, sorted: bool) {
+        let first = f.bounds as usize;
+        let at = self.spans.len();
+        let bounds = &self.bounds[first..];
+        // The members' nodes are the pending ones, in document order: each lies in the first
+        // member not yet matched whose text ends after the node's start.
+        let pending = &self.pending[f.children as usize..];
+        let nodes = &self.nodes;
+        let mut next = 0;
+        self.spans
+            .extend(bounds.iter().enumerate().map(|(k, &start)| {
+                let end = bounds.get(k + 1).map_or(end - 1, |&b| b - 2);
+                let child = match pending.get(next) {
+                    Some(&n) if nodes[n as usize].start < end => {
+                        next += 1;
+                        n
+                    }
+                    _ => NO_CHILD,
+                };
+                Span { start, end, child }
+            }));
+        if sorted {
+            let mut came = std::mem::take(&mut self.came);
+            came.clear();
+            came.extend_from_slice(&self.spans[at..]);
+            self.spans.truncate(at);
+            self.spans
+                .extend(self.members.iter().map(|&(_, k)| came[k as usize]));
+            self.came = came;
+        }
+        let node = pos(self.nodes.len());
+        self.nodes.push(Node {
+            object: f.object,
+            start: f.start,
+            first: pos(at),
+            count: pos(self.spans.len() - at),
+        });
+        self.pending.truncate(f.children as usize);
+        self.pending.push(node);
+        self.bounds.truncate(first);
+        self.top.expanded = true;
     }
 
     /// Record a `serde_json` value (its maps are in key order, or put in key order here).
@@ -622,92 +717,60 @@ impl Tape {
     /// Bytes to reserve for the text: the one-line text plus room for line breaks and
     /// indentation of the members written one per line.
     pub(super) fn text_size_hint(&self) -> usize {
-        self.text.len() + self.items.len() * 16 + 64
+        self.text.len() + self.spans.len() * 16 + 64
     }
 
     /// Append the canonical text of the recorded value (and a final newline) to `out`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
-        if self.items.is_empty() {
+        if self.text.is_empty() {
             return;
         }
+        pos(self.text.len());
         out.reserve(self.text_size_hint());
-        self.write(0, 0, out);
+        // A value written one member per line closed last; any other is its one-line text
+        // (none of its containers is a node).
+        match self.nodes.last() {
+            Some(root) => self.write(root, 0, out),
+            None => out.extend_from_slice(&self.text),
+        }
         out.push(b'\n');
     }
 
-    /// Write the item at `i` at `indent`; returns the index after its subtree.
-    fn write(&self, i: usize, indent: usize, out: &mut Vec<u8>) -> usize {
-        let Item::Open {
-            object,
-            count,
-            size,
-            order,
-        } = self.items[i]
-        else {
-            if let Item::Text { start, len, .. } | Item::Key { start, len, .. } = self.items[i] {
-                put::<PIECE_COPY>(out, &self.text, start as usize, len as usize);
-            }
-            return i + 1;
-        };
-        let (count, size) = (count as usize, size as usize);
-        out.push(if object { b'{' } else { b'[' });
-        if count == 0 {
+    /// Write `node` at `indent`.
+    fn write(&self, node: &Node, indent: usize, out: &mut Vec<u8>) {
+        let first = node.first as usize;
+        let spans = &self.spans[first..first + node.count as usize];
+        out.push(if node.object { b'{' } else { b'[' });
+        if spans.is_empty() {
             // Never recorded (an empty container stays on one line); written as it would be.
             line_break(false, indent, out);
         } else {
             line_break(false, indent + 1, out);
         }
-        let mut cursor = i + 1;
-        for n in 0..count {
-            let j = if order == IN_PLACE {
-                cursor
-            } else {
-                self.order[order as usize + n]
-            };
-            cursor = match (object, self.items[j], self.items.get(j + 1)) {
-                // A key and its finished value: their one-line text `"key": value` is one
-                // piece of the text (the value was recorded right after the key).
-                (
-                    true,
-                    Item::Key { start, len, .. },
-                    Some(&Item::Text {
-                        start: v,
-                        len: v_len,
-                    }),
-                ) if v == start + len + 2 => {
-                    put::<MEMBER_COPY>(
-                        out,
-                        &self.text,
-                        start as usize,
-                        (v + v_len - start) as usize,
-                    );
-                    j + 2
+        for (n, s) in spans.iter().enumerate() {
+            let start = s.start as usize;
+            match self.nodes.get(s.child as usize) {
+                None => put::<MEMBER_COPY>(out, &self.text, start, (s.end - s.start) as usize),
+                Some(child) => {
+                    // `"key": ` (nothing in an array), then the value.
+                    put::<PIECE_COPY>(out, &self.text, start, child.start as usize - start);
+                    self.write(child, indent + 1, out);
                 }
-                (true, Item::Key { start, len, .. }, _) => {
-                    put::<PIECE_COPY>(out, &self.text, start as usize, len as usize);
-                    out.extend_from_slice(b": ");
-                    self.write(j + 1, indent + 1, out)
-                }
-                (_, Item::Text { start, len }, _) => {
-                    put::<PIECE_COPY>(out, &self.text, start as usize, len as usize);
-                    j + 1
-                }
-                _ => self.write(j, indent + 1, out),
-            };
+            }
             // The separator and the next line's indentation (or the closing one) at once.
-            if n + 1 < count {
+            if n + 1 < spans.len() {
                 line_break(true, indent + 1, out);
             } else {
                 line_break(false, indent, out);
             }
         }
-        out.push(if object { b'}' } else { b']' });
-        i + size
+        out.push(if node.object { b'}' } else { b']' });
     }
 }
 
 /// A line break (after a comma when `comma`) and the next line's indentation of two spaces per
 /// level: one fixed copy (then the length cut back) for up to 16 levels.
+#[inline]
 fn line_break(comma: bool, indent: usize, out: &mut Vec<u8>) {
     const LINE: &[u8; 34] = b",\n                                ";
     let n = 2 * indent;
@@ -805,6 +868,75 @@ mod tests {
             let c = cache.facts(k);
             assert_eq!((c.prefix, c.plain), (prefix(k.as_bytes()), false), "{k:?}");
         }
+    }
+
+    /// Two keys whose addresses pick the same pair of slots both stay cached (each found
+    /// where it is, not computed again, which would put it in the first slot), and a third
+    /// one that picks the pair pushes out the one computed least recently.
+    #[test]
+    fn two_keys_of_a_pair_both_stay_cached() {
+        let mut by_pair: std::collections::HashMap<usize, Vec<&'static str>> = Default::default();
+        let (a, b, c) = loop {
+            let k: &'static str = Box::leak(format!("key{}", by_pair.len()).into_boxed_str());
+            let same = by_pair
+                .entry(KeyCache::pair(k.as_ptr() as usize))
+                .or_default();
+            same.push(k);
+            if let [a, b, c] = same[..] {
+                break (a, b, c);
+            }
+        };
+        let mut cache = KeyCache::default();
+        let pair = cache.slot(a);
+        assert_eq!(pair % 2, 0);
+        // b computed into the first slot, a moved to the second.
+        assert_eq!(cache.slot(b), pair);
+        for _ in 0..3 {
+            assert_eq!(cache.slot(a), pair + 1);
+            assert_eq!(cache.slot(b), pair);
+        }
+        // c computed into the first slot, b moved to the second, a out (computed again).
+        assert_eq!(cache.slot(c), pair);
+        assert_eq!(cache.slot(b), pair + 1);
+        assert_eq!(cache.slot(a), pair);
+        for k in [a, b, c] {
+            let c = cache.facts(k);
+            assert_eq!(
+                (c.addr, c.prefix),
+                (k.as_ptr() as usize, prefix(k.as_bytes()))
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// The prefix of a key read from its JSON text is the prefix of the key, whatever its
+        /// length, its escapes (before, within or after its first 8 bytes) and what follows it
+        /// (the rest of a member, or the end of the text).
+        #[test]
+        fn a_key_prefix_read_from_the_text_is_the_key_prefix(
+            key in "[a-z\"\\\\\n\u{1}\u{e9}]{0,12}",
+            rest in proptest::prop_oneof![proptest::strategy::Just(""), proptest::strategy::Just(": 1, \"k\": 2}")],
+        ) {
+            let mut text = b"{".to_vec();
+            super::super::write_str(&key, &mut text);
+            text.extend_from_slice(rest.as_bytes());
+            proptest::prop_assert_eq!(key_prefix(&text, 1), prefix(key.as_bytes()), "{:?}", key);
+        }
+    }
+
+    #[test]
+    fn key_prefixes_by_hand() {
+        // `{"ab": 1}`: "ab" is 2 bytes, the quote at byte 2 of the 8 read: 0x6162 << 48.
+        assert_eq!(key_prefix(b"{\"ab\": 1, \"c\": 2}", 1), 0x6162 << 48);
+        // Empty key: the quote first, prefix 0.
+        assert_eq!(key_prefix(b"{\"\": 1, \"c\": 2}", 1), 0);
+        // 8 bytes or more: the first 8.
+        assert_eq!(
+            key_prefix(b"{\"position_a\": 1}", 1),
+            u64::from_be_bytes(*b"position")
+        );
+        // An escape among the first 8: the key read back, "a\"b".
+        assert_eq!(key_prefix(b"{\"a\\\"b\": 1, \"c\": 2}", 1), prefix(b"a\"b"));
     }
 
     /// What [`Tape::static_key`] writes: an object whose members are recorded with
