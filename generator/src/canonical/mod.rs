@@ -928,6 +928,22 @@ mod tests {
         }
     }
 
+    /// Zero of either sign, and what rounds to zero, is written `0.0` at any number of
+    /// decimals (the serializer writes a zero without rounding it).
+    #[test]
+    fn rounded_zeros_are_unsigned() {
+        for (decimals, last) in [(0, "2.0"), (3, "2.25"), (6, "2.25")] {
+            let mut tape = Tape::new();
+            tape.push(&[0.0, -0.0, 1e-9, -1e-9, 2.25], Some(decimals))
+                .expect("serialisable");
+            assert_eq!(
+                tape.to_text(),
+                format!("[0.0, 0.0, 0.0, 0.0, {last}]\n"),
+                "{decimals}"
+            );
+        }
+    }
+
     #[test]
     fn a_failed_value_leaves_nothing_on_the_tape() {
         struct Fails;
