@@ -22,13 +22,20 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// Regular files up to this size are read whole when the document is loaded; larger ones are
+/// read in ranges on use. A range read costs an open, a seek, a read and a close (1-3 µs each
+/// on a VM): for a file of a few hundred bytes, as generated cases have, one open and one read
+/// at load are cheaper than one range read per accessor. 64 KiB is far below the render data of
+/// the seed samples (megabytes), whose ranges stay lazy, and small enough to hold in memory.
+const READ_WHOLE_UP_TO: u64 = 64 * 1024;
+
 /// The data of one buffer.
 ///
-/// A regular file beside the document is checked when the document is loaded (it exists, it
-/// opens, its length) but only the byte ranges readers ask for are read, when they ask: most of
-/// a `.bin` file is render data (meshes no shape uses, images), and reading it whole was most of
-/// the cost of validating a document that has one. Every issue is decided at load time, as when
-/// files were read whole.
+/// A large regular file beside the document is checked when the document is loaded (it exists,
+/// it opens, its length) but only the byte ranges readers ask for are read, when they ask: most
+/// of a `.bin` file is render data (meshes no shape uses, images), and reading it whole was most
+/// of the cost of validating a document that has one. A small one is read whole at load
+/// ([`READ_WHOLE_UP_TO`]). Every issue is decided at load time, as when files were read whole.
 #[derive(Debug)]
 pub struct Buffer {
     data: Data,
@@ -36,7 +43,8 @@ pub struct Buffer {
 
 #[derive(Debug)]
 enum Data {
-    /// In memory: a data URI, the GLB BIN chunk, or a file that is not a regular file.
+    /// In memory: a data URI, the GLB BIN chunk, a small regular file ([`READ_WHOLE_UP_TO`]),
+    /// or a file that is not a regular file.
     Bytes(Vec<u8>),
     /// A regular file of `len` bytes (its length when it was opened).
     File { path: PathBuf, len: u64 },
@@ -89,6 +97,17 @@ pub fn load(
     bin: Option<&[u8]>,
     issues: &mut Issues,
 ) -> Vec<Option<Buffer>> {
+    load_reading_whole_up_to(root, base_dir, bin, issues, READ_WHOLE_UP_TO)
+}
+
+/// [`load`], reading regular files of at most `whole` bytes at once (tests vary the bound).
+fn load_reading_whole_up_to(
+    root: &gltf_json::Root,
+    base_dir: Option<&Path>,
+    bin: Option<&[u8]>,
+    issues: &mut Issues,
+    whole: u64,
+) -> Vec<Option<Buffer>> {
     root.buffers
         .iter()
         .enumerate()
@@ -99,7 +118,7 @@ pub fn load(
                     _ => Err(Issue::new(Code::BufferUnreadable, format!("/buffers/{i}"))
                         .arg("detail", "the buffer has no uri and no GLB BIN chunk")),
                 },
-                Some(uri) => open_uri(uri, base_dir, &format!("/buffers/{i}/uri")),
+                Some(uri) => open_uri(uri, base_dir, &format!("/buffers/{i}/uri"), whole),
             };
             match data {
                 Ok(data) => {
@@ -123,9 +142,10 @@ pub fn load(
         .collect()
 }
 
-/// The data a buffer URI names: decoded (data URI), a regular file checked to open (read in
-/// ranges on use), or read now (any other file). The error is the issue to report at `pointer`.
-fn open_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Data, Issue> {
+/// The data a buffer URI names: decoded (data URI), a regular file of more than `whole` bytes
+/// checked to open (read in ranges on use), or read now (any other file). The error is the
+/// issue to report at `pointer`.
+fn open_uri(uri: &str, base_dir: Option<&Path>, pointer: &str, whole: u64) -> Result<Data, Issue> {
     if is_data_uri(uri) {
         return read_uri(uri, base_dir, pointer).map(Data::Bytes);
     }
@@ -142,7 +162,14 @@ fn open_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Data, I
         return read_uri(uri, base_dir, pointer).map(Data::Bytes);
     }
     // `std::fs::read` opens the file first: an open that fails here fails the same way there.
-    File::open(&path).map_err(unreadable)?;
+    let file = File::open(&path).map_err(unreadable)?;
+    if len <= whole {
+        // Its length when it was looked at, as a file read in ranges has: one read call.
+        use std::io::Read as _;
+        let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+        file.take(len).read_to_end(&mut bytes).map_err(unreadable)?;
+        return Ok(Data::Bytes(bytes));
+    }
     Ok(Data::File { path, len })
 }
 
@@ -400,8 +427,9 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-        /// Opening files and reading them on first use gives the issues (codes, pointers,
-        /// messages) and the bytes the eager read gives.
+        /// Opening files and reading them on first use, or reading them whole at load up to
+        /// a bound, gives the issues (codes, pointers, messages) and the bytes the eager read
+        /// gives.
         #[test]
         fn lazy_files_agree_with_the_eager_read(
             len in 0usize..64,
@@ -417,6 +445,12 @@ mod tests {
                 0..5,
             ),
             from_memory in proptest::bool::weighted(0.1),
+            // Every file lazy (0), every file whole (the real bound), or some of each.
+            whole in proptest::prop_oneof![
+                proptest::strategy::Just(0u64),
+                proptest::strategy::Just(READ_WHOLE_UP_TO),
+                0u64..80,
+            ],
         ) {
             let dir = folder(len);
             let json = serde_json::json!({
@@ -429,7 +463,7 @@ mod tests {
             let root: gltf_json::Root = serde_json::from_value(json).expect("a core document");
             let base = (!from_memory).then_some(dir.as_path());
             let (mut lazy_issues, mut eager_issues) = (Issues::default(), Issues::default());
-            let lazy = load(&root, base, None, &mut lazy_issues);
+            let lazy = load_reading_whole_up_to(&root, base, None, &mut lazy_issues, whole);
             let eager = load_eager(&root, base, &mut eager_issues);
             let listed = |i: Issues| -> Vec<(Code, String, String)> {
                 i.0.into_iter().map(|i| (i.code, i.pointer, i.message)).collect()
@@ -456,6 +490,88 @@ mod tests {
             let _ = std::fs::remove_dir_all(&dir);
             proptest::prop_assert_eq!(listed(lazy_issues), listed(eager_issues));
             proptest::prop_assert_eq!(lazy_bytes, eager);
+        }
+    }
+
+    /// A document whose one buffer is the file `name` beside it, declared `byte_length` long,
+    /// loaded with the real bound: the buffer and the issues.
+    fn load_one(dir: &Path, name: &str, byte_length: usize) -> (Option<Buffer>, Issues) {
+        let json = serde_json::json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": name, "byteLength": byte_length}],
+        });
+        let root: gltf_json::Root = serde_json::from_value(json).expect("a core document");
+        let mut issues = Issues::default();
+        let mut buffers = load(&root, Some(dir), None, &mut issues);
+        (buffers.pop().flatten(), issues)
+    }
+
+    /// A small file is read whole at load: its ranges are what it held, a range past its end
+    /// is `None`, and removing the file afterwards changes nothing.
+    #[test]
+    fn a_small_file_is_read_whole_at_load() {
+        let dir = folder(40);
+        let data: Vec<u8> = (0..40).map(|i| (i * 7 % 251) as u8).collect();
+        let (buffer, issues) = load_one(&dir, "a.bin", 40);
+        let buffer = buffer.expect("a readable file");
+        assert!(issues.0.is_empty(), "{:?}", issues.0);
+        assert!(matches!(buffer.data, Data::Bytes(_)));
+        std::fs::remove_dir_all(&dir).expect("remove the folder");
+        assert_eq!(buffer.len(), 40);
+        assert_eq!(buffer.range(0, 40).as_deref(), Some(&data[..]));
+        assert_eq!(buffer.range(8, 12).as_deref(), Some(&data[8..12]));
+        assert_eq!(buffer.range(36, 41), None);
+        assert_eq!(buffer.range(40, 41), None);
+        assert_eq!(buffer.range(41, 41), None);
+        assert_eq!(buffer.range(12, 8), None);
+    }
+
+    /// A small file shorter than its `byteLength` is `BUFFER_TOO_SHORT` (actual 40, expected
+    /// 48) and has no bytes past its end.
+    #[test]
+    fn a_small_file_shorter_than_its_byte_length_is_too_short() {
+        let dir = folder(40);
+        let (buffer, issues) = load_one(&dir, "a.bin", 48);
+        let _ = std::fs::remove_dir_all(&dir);
+        let buffer = buffer.expect("a readable file");
+        let got: Vec<_> = issues
+            .0
+            .iter()
+            .map(|i| (i.code, i.pointer.as_str(), i.message.as_str()))
+            .collect();
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            (got[0].0, got[0].1),
+            (Code::BufferTooShort, "/buffers/0/byteLength")
+        );
+        assert!(
+            got[0].2.contains("40") && got[0].2.contains("48"),
+            "{}",
+            got[0].2
+        );
+        assert_eq!(buffer.len(), 40);
+        assert_eq!(buffer.range(40, 48), None);
+        assert!(buffer.range(32, 40).is_some());
+    }
+
+    /// The bound is inclusive: a file of `READ_WHOLE_UP_TO` bytes is read whole, one byte more
+    /// is read in ranges on use, so that its ranges are gone once it is removed after the load.
+    #[test]
+    fn a_file_over_the_bound_is_read_in_ranges_on_use() {
+        let at = usize::try_from(READ_WHOLE_UP_TO).expect("64 KiB fits");
+        for (len, whole) in [(at, true), (at + 1, false)] {
+            let dir = folder(len);
+            let (buffer, issues) = load_one(&dir, "a.bin", len);
+            let buffer = buffer.expect("a readable file");
+            assert!(issues.0.is_empty(), "{:?}", issues.0);
+            assert_eq!(matches!(buffer.data, Data::Bytes(_)), whole, "{len}");
+            assert_eq!(buffer.len(), len as u64);
+            let want: Vec<u8> = (len - 3..len).map(|i| (i * 7 % 251) as u8).collect();
+            assert_eq!(buffer.range(len - 3, len).as_deref(), Some(&want[..]));
+            assert_eq!(buffer.range(len - 3, len + 1), None);
+            std::fs::remove_dir_all(&dir).expect("remove the folder");
+            // Read at load, the bytes stay; read on use, the file is gone.
+            assert_eq!(buffer.range(len - 3, len).is_some(), whole, "{len}");
         }
     }
 

@@ -54,7 +54,8 @@ pub fn read_nodes(doc: &Document, issues: &mut Issues) -> (Vec<Node>, Vec<NodeId
 }
 
 fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues) -> Node {
-    let matrix = numbers::<16>(raw, "matrix");
+    let members = Members::of(raw);
+    let matrix = numbers::<16>(members.matrix);
     let rest = match &matrix {
         Some(m) => match decompose(&Matrix4::from_column_slice(m)) {
             Ok(trs) => trs,
@@ -67,11 +68,11 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
             }
         },
         None => {
-            let vec3 = |key: &str, default: f64| match numbers::<3>(raw, key) {
+            let vec3 = |member: Option<&Value>, default: f64| match numbers::<3>(member) {
                 Some(v) => Vector3::from(v),
                 None => Vector3::repeat(default),
             };
-            let rotation = match numbers::<4>(raw, "rotation") {
+            let rotation = match numbers::<4>(members.rotation) {
                 Some([x, y, z, w]) => {
                     let q = quaternion_xyzw([x, y, z, w]);
                     let length = q.norm();
@@ -88,14 +89,14 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
                 _ => UnitQuaternion::identity(),
             };
             Trs {
-                translation: vec3("translation", 0.0),
+                translation: vec3(members.translation, 0.0),
                 rotation,
-                scale: vec3("scale", 1.0),
+                scale: vec3(members.scale, 1.0),
             }
         }
     };
-    let other_extensions = raw
-        .get("extensions")
+    let other_extensions = members
+        .extensions
         .and_then(Value::as_object)
         .map(|e| {
             e.keys()
@@ -117,10 +118,40 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
     }
 }
 
-/// The member `key` of a node when it is an array of exactly `N` numbers (read without
-/// allocating: four such arrays per node).
-fn numbers<const N: usize>(raw: &Value, key: &str) -> Option<[f64; N]> {
-    let items = raw.get(key)?.as_array()?;
+/// The members of a raw node that [`read_node`] reads, found in one pass over its entries: five
+/// lookups were five scans of the same few entries, most of them for members that are absent
+/// (a node has a matrix or TRS, rarely both).
+#[derive(Default)]
+struct Members<'a> {
+    matrix: Option<&'a Value>,
+    rotation: Option<&'a Value>,
+    translation: Option<&'a Value>,
+    scale: Option<&'a Value>,
+    extensions: Option<&'a Value>,
+}
+
+impl<'a> Members<'a> {
+    fn of(raw: &'a Value) -> Members<'a> {
+        let mut members = Members::default();
+        for (key, value) in raw.as_object().into_iter().flatten() {
+            let slot = match key.as_bytes() {
+                b"matrix" => &mut members.matrix,
+                b"rotation" => &mut members.rotation,
+                b"translation" => &mut members.translation,
+                b"scale" => &mut members.scale,
+                b"extensions" => &mut members.extensions,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        members
+    }
+}
+
+/// A node member when it is an array of exactly `N` numbers (read without allocating: four
+/// such arrays per node).
+fn numbers<const N: usize>(member: Option<&Value>) -> Option<[f64; N]> {
+    let items = member?.as_array()?;
     if items.len() != N {
         return None;
     }
@@ -326,12 +357,43 @@ mod tests {
                 "empty": [], "scalar": 3}"#,
         )
         .expect("JSON");
-        assert_eq!(numbers::<3>(&raw, "t"), Some([1.0, 2.5, -3.0]));
-        assert_eq!(numbers::<4>(&raw, "long"), Some([1.0, 2.0, 3.0, 4.0]));
+        assert_eq!(numbers::<3>(raw.get("t")), Some([1.0, 2.5, -3.0]));
+        assert_eq!(numbers::<4>(raw.get("long")), Some([1.0, 2.0, 3.0, 4.0]));
         for key in ["short", "long", "text", "empty", "scalar", "absent"] {
-            assert_eq!(numbers::<3>(&raw, key), None, "{key}");
+            assert_eq!(numbers::<3>(raw.get(key)), None, "{key}");
         }
-        assert_eq!(numbers::<0>(&raw, "empty"), Some([]));
+        assert_eq!(numbers::<0>(raw.get("empty")), Some([]));
+    }
+
+    /// One pass finds each member the lookups found (`get`), among other keys, and nothing in
+    /// a node that is not an object.
+    #[test]
+    fn one_pass_finds_the_members_lookups_find() {
+        let raw = Value::from_slice(
+            br#"{"children": [1], "extensions": {"X_y": {}}, "matrix": [1], "mesh": 0,
+                "name": "n", "rotation": [0, 0, 0, 1], "scale": [2, 2, 2], "translation": [1, 2, 3],
+                "zz": 1}"#,
+        )
+        .expect("JSON");
+        let m = Members::of(&raw);
+        for (found, key) in [
+            (m.matrix, "matrix"),
+            (m.rotation, "rotation"),
+            (m.translation, "translation"),
+            (m.scale, "scale"),
+            (m.extensions, "extensions"),
+        ] {
+            assert_eq!(found, raw.get(key), "{key}");
+            assert!(found.is_some(), "{key}");
+        }
+        let sparse = Value::from_slice(br#"{"scale": [1, 1, 1]}"#).expect("JSON");
+        let m = Members::of(&sparse);
+        assert_eq!(m.scale, sparse.get("scale"));
+        assert!(m.matrix.is_none() && m.rotation.is_none() && m.translation.is_none());
+        assert!(m.extensions.is_none());
+        let list = Value::from(vec![Value::from(1u64)]);
+        let m = Members::of(&list);
+        assert!(m.matrix.is_none() && m.scale.is_none() && m.extensions.is_none());
     }
 
     #[test]

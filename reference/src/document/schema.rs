@@ -218,10 +218,13 @@ fn extra_rules(json: &Value, issues: &mut Issues) {
     }
     if let Some(nodes) = json.get("nodes").and_then(Value::as_array) {
         for (i, n) in nodes.iter().enumerate() {
-            let trs = ["translation", "rotation", "scale"]
-                .iter()
-                .any(|k| n.get(k).is_some());
-            if n.get("matrix").is_some() && trs {
+            // The matrix first: most nodes have none, and then TRS is not looked up.
+            let trs = || {
+                ["translation", "rotation", "scale"]
+                    .iter()
+                    .any(|k| n.get(k).is_some())
+            };
+            if n.get("matrix").is_some() && trs() {
                 issues.push(
                     Issue::new(Code::GltfSchema, format!("/nodes/{i}/matrix")).arg(
                         "detail",

@@ -162,10 +162,11 @@ fn principal_moments(d: [f64; 3], pointer: &str, issues: &mut Issues) -> Option<
     let mut out = [MassValue::EngineComputes; 3];
     let mut ok = true;
     for (i, v) in d.into_iter().enumerate() {
-        let at = push_pointer(pointer, i);
+        // Written only for an issue.
+        let at = || push_pointer(pointer, i);
         out[i] = if v < 0.0 {
             issues.push(
-                Issue::new(Code::ValueOutOfRange, at)
+                Issue::new(Code::ValueOutOfRange, at())
                     .arg("value", v)
                     .arg("range", "minimum 0"),
             );
@@ -173,7 +174,7 @@ fn principal_moments(d: [f64; 3], pointer: &str, issues: &mut Issues) -> Option<
             continue;
         } else if v == 0.0 {
             issues.push(
-                Issue::new(Code::MassZeroInfinite, at)
+                Issue::new(Code::MassZeroInfinite, at())
                     .arg("property", format!("inertiaDiagonal[{i}]")),
             );
             MassValue::Infinite
@@ -227,31 +228,23 @@ pub(super) fn read_collider(
     };
     let mark = issues.0.len();
     let material = c.physics_material.and_then(|m| {
-        tables.materials.resolve(
-            m,
-            MATERIALS_ARRAY,
-            &push_pointer(&pointer, "physicsMaterial"),
-            issues,
-        )
+        tables
+            .materials
+            .resolve(m, MATERIALS_ARRAY, (&pointer, "physicsMaterial"), issues)
     });
     let filter = c.collision_filter.and_then(|f| {
-        tables.filters.resolve(
-            f,
-            FILTERS_ARRAY,
-            &push_pointer(&pointer, "collisionFilter"),
-            issues,
-        )
+        tables
+            .filters
+            .resolve(f, FILTERS_ARRAY, (&pointer, "collisionFilter"), issues)
     });
     let Some(shape) = c.shape else {
         issues.push(Issue::new(Code::ExtRequired, &pointer).arg("property", "shape"));
         return;
     };
-    let Some(shape) = tables.shapes.resolve(
-        shape,
-        SHAPES_ARRAY,
-        &push_pointer(&pointer, "shape"),
-        issues,
-    ) else {
+    let Some(shape) = tables
+        .shapes
+        .resolve(shape, SHAPES_ARRAY, (&pointer, "shape"), issues)
+    else {
         return;
     };
     if !clean_since(issues, mark) {
@@ -308,17 +301,14 @@ pub(super) fn read_trigger(
         _ => {}
     }
     let filter = t.collision_filter.and_then(|f| {
-        tables.filters.resolve(
-            f,
-            FILTERS_ARRAY,
-            &push_pointer(&pointer, "collisionFilter"),
-            issues,
-        )
+        tables
+            .filters
+            .resolve(f, FILTERS_ARRAY, (&pointer, "collisionFilter"), issues)
     });
     let shape = t.shape.and_then(|s| {
         tables
             .shapes
-            .resolve(s, SHAPES_ARRAY, &push_pointer(&pointer, "shape"), issues)
+            .resolve(s, SHAPES_ARRAY, (&pointer, "shape"), issues)
     });
     let members = t.nodes.as_deref().map(|list| {
         compound_members(

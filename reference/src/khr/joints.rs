@@ -24,12 +24,12 @@ use crate::json::{Map, Value};
 use serde::Deserialize;
 
 use crate::ext::{check_properties, parse};
-use crate::issue::{Code, Issue, Issues, push_pointer};
+use crate::issue::{Code, Issue, Issues, Token, push_pointer};
 use crate::scene::{Attachment, DofKind, Drive, DriveMode, Joint, Limit, LimitSet, NodeId, Scene};
 
 use super::{
-    JOINTS_ARRAY, NODES_ARRAY, Tables, array_length, clean_since, enum_unknown, non_negative,
-    object,
+    JOINTS_ARRAY, NODES_ARRAY, Tables, array_length, check_index_at, clean_since, enum_unknown,
+    non_negative, object,
 };
 
 /// A joint description as read: limits and drives, ready to copy into each joint using it.
@@ -62,9 +62,9 @@ impl Descriptions {
         }
     }
 
-    fn resolve(&self, index: usize, pointer: &str, issues: &mut Issues) -> Option<&Description> {
+    fn resolve(&self, index: usize, at: (&str, &str), issues: &mut Issues) -> Option<&Description> {
         let len = self.len?;
-        crate::ext::check_index(index, len, JOINTS_ARRAY, pointer, issues)?;
+        check_index_at(index, len, JOINTS_ARRAY, at, issues)?;
         self.list.get(index).and_then(Option::as_ref)
     }
 }
@@ -217,7 +217,7 @@ fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Limit
         );
     }
     let damping = l.damping.unwrap_or(0.0);
-    check_damping(damping, &push_pointer(pointer, "damping"), issues);
+    check_damping(damping, pointer, issues);
     if !clean_since(issues, mark) {
         return None;
     }
@@ -245,11 +245,9 @@ fn axes(list: &[i64], pointer: &str, issues: &mut Issues) -> Option<Vec<u8>> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::with_capacity(list.len());
     for (i, &axis) in list.iter().enumerate() {
-        let at = push_pointer(pointer, i);
-        match axis_index(axis, &at, issues) {
-            Some(a) if !seen.insert(a) => {
-                issues.push(Issue::new(Code::AxisDuplicate, at).arg("axis", a))
-            }
+        match axis_index(axis, (pointer, i), issues) {
+            Some(a) if !seen.insert(a) => issues
+                .push(Issue::new(Code::AxisDuplicate, push_pointer(pointer, i)).arg("axis", a)),
             Some(a) => out.push(a),
             None => {}
         }
@@ -257,20 +255,23 @@ fn axes(list: &[i64], pointer: &str, issues: &mut Issues) -> Option<Vec<u8>> {
     clean_since(issues, mark).then_some(out)
 }
 
-/// An axis index in 0..=2, else `AXIS_OUT_OF_RANGE` at `pointer`.
-fn axis_index(axis: i64, pointer: &str, issues: &mut Issues) -> Option<u8> {
+/// An axis index in 0..=2, else `AXIS_OUT_OF_RANGE` at `pointer/token` (written only then).
+fn axis_index(axis: i64, (pointer, token): (&str, impl Token), issues: &mut Issues) -> Option<u8> {
     match u8::try_from(axis) {
         Ok(a) if a <= 2 => Some(a),
         _ => {
-            issues.push(Issue::new(Code::AxisOutOfRange, pointer).arg("axis", axis));
+            let at = push_pointer(pointer, token);
+            issues.push(Issue::new(Code::AxisOutOfRange, at).arg("axis", axis));
             None
         }
     }
 }
 
+/// `DAMPING_NEGATIVE` at `pointer/damping` (written only then) for a negative damping.
 fn check_damping(damping: f64, pointer: &str, issues: &mut Issues) {
     if damping < 0.0 {
-        issues.push(Issue::new(Code::DampingNegative, pointer).arg("value", damping));
+        let at = push_pointer(pointer, "damping");
+        issues.push(Issue::new(Code::DampingNegative, at).arg("value", damping));
     }
 }
 
@@ -305,14 +306,16 @@ fn read_drive(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Drive
         }
         mode
     });
-    let axis = d.axis.and_then(|a| axis_index(a, &at("axis"), issues));
+    let axis = d
+        .axis
+        .and_then(|a| axis_index(a, (pointer, "axis"), issues));
     let max_force_ok = d
         .max_force
-        .is_none_or(|f| non_negative(f, &at("maxForce"), issues));
+        .is_none_or(|f| non_negative(f, pointer, "maxForce", issues));
     let stiffness = d.stiffness.unwrap_or(0.0);
-    let stiffness_ok = non_negative(stiffness, &at("stiffness"), issues);
+    let stiffness_ok = non_negative(stiffness, pointer, "stiffness", issues);
     let damping = d.damping.unwrap_or(0.0);
-    check_damping(damping, &at("damping"), issues);
+    check_damping(damping, pointer, issues);
     if !(max_force_ok && stiffness_ok && damping >= 0.0) {
         return None;
     }
@@ -362,18 +365,18 @@ pub(super) fn read_node_joint(
         }
     }
     let connected = j.connected_node.and_then(|c| {
-        crate::ext::check_index(
+        check_index_at(
             c,
             scene.nodes.len(),
             NODES_ARRAY,
-            &push_pointer(&pointer, "connectedNode"),
+            (&pointer, "connectedNode"),
             issues,
         )
     });
     let description = j.joint.and_then(|d| {
         tables
             .joints
-            .resolve(d, &push_pointer(&pointer, "joint"), issues)
+            .resolve(d, (&pointer, "joint"), issues)
             .map(|desc| (d, desc.clone()))
     });
     let (Some(connected), Some((index, description))) = (connected, description) else {

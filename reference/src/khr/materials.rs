@@ -75,21 +75,20 @@ fn read_material(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Ma
     );
     let m: MaterialJson = parse(value, pointer, issues)?;
     let mark = issues.0.len();
-    let at = |key: &str| push_pointer(pointer, key);
     let static_friction = m.static_friction.unwrap_or(0.6);
     let dynamic_friction = m.dynamic_friction.unwrap_or(0.6);
     let restitution = m.restitution.unwrap_or(0.0);
-    non_negative(static_friction, &at("staticFriction"), issues);
-    non_negative(dynamic_friction, &at("dynamicFriction"), issues);
-    non_negative(restitution, &at("restitution"), issues);
+    non_negative(static_friction, pointer, "staticFriction", issues);
+    non_negative(dynamic_friction, pointer, "dynamicFriction", issues);
+    non_negative(restitution, pointer, "restitution", issues);
     let friction_combine = combine(
         m.friction_combine.as_deref(),
-        &at("frictionCombine"),
+        (pointer, "frictionCombine"),
         issues,
     );
     let restitution_combine = combine(
         m.restitution_combine.as_deref(),
-        &at("restitutionCombine"),
+        (pointer, "restitutionCombine"),
         issues,
     );
     clean_since(issues, mark).then_some(Material {
@@ -101,15 +100,19 @@ fn read_material(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Ma
     })
 }
 
-/// A combine mode; an unknown one is `ENUM_UNKNOWN` and read as unset.
-fn combine(value: Option<&str>, pointer: &str, issues: &mut Issues) -> Option<Combine> {
+/// A combine mode; an unknown one is `ENUM_UNKNOWN` (at `pointer/key`) and read as unset.
+fn combine(
+    value: Option<&str>,
+    (pointer, key): (&str, &str),
+    issues: &mut Issues,
+) -> Option<Combine> {
     match value? {
         "average" => Some(Combine::Average),
         "minimum" => Some(Combine::Minimum),
         "maximum" => Some(Combine::Maximum),
         "multiply" => Some(Combine::Multiply),
         other => {
-            issues.push(enum_unknown(pointer, other, &COMBINES));
+            issues.push(enum_unknown(&push_pointer(pointer, key), other, &COMBINES));
             None
         }
     }

@@ -28,7 +28,7 @@ mod tests;
 use crate::json::{Map, Value};
 
 use crate::document::Document;
-use crate::issue::{Code, Issue, Issues, Severity};
+use crate::issue::{Code, Issue, Issues, Severity, Token, push_pointer};
 use crate::scene::Scene;
 
 /// The node-level and document-level key of the rigid-body extension.
@@ -137,16 +137,16 @@ impl Table {
     }
 
     /// The canonical id behind file index `index`, or `None` (with `INDEX_OUT_OF_RANGE` at
-    /// `pointer` when the index is past the end of the array named `array`).
+    /// `pointer/key` when the index is past the end of the array named `array`).
     fn resolve(
         &self,
         index: usize,
         array: &str,
-        pointer: &str,
+        (pointer, key): (&str, &str),
         issues: &mut Issues,
     ) -> Option<usize> {
         let len = self.len?;
-        crate::ext::check_index(index, len, array, pointer, issues)?;
+        check_index_at(index, len, array, (pointer, key), issues)?;
         self.ids.get(index).copied().flatten()
     }
 }
@@ -181,7 +181,7 @@ fn items<'a>(
     key: &str,
     issues: &mut Issues,
 ) -> Option<(&'a [Value], String)> {
-    let at = crate::issue::push_pointer(pointer, key);
+    let at = push_pointer(pointer, key);
     let Some(value) = object.get(key) else {
         return Some((&[], at));
     };
@@ -212,12 +212,28 @@ fn enum_unknown(pointer: &str, value: &str, known: &[&str]) -> Issue {
         .arg("known", known.join(", "))
 }
 
+/// [`crate::ext::check_index`] at `pointer/key`, a pointer written only for the issue: the
+/// readers resolve several references per object, and almost all are in range.
+fn check_index_at(
+    index: usize,
+    length: usize,
+    array: &str,
+    (pointer, key): (&str, &str),
+    issues: &mut Issues,
+) -> Option<usize> {
+    if index < length {
+        return Some(index);
+    }
+    crate::ext::check_index(index, length, array, &push_pointer(pointer, key), issues)
+}
+
 /// Whether `value` respects its schema minimum of 0; otherwise push `VALUE_OUT_OF_RANGE` at
-/// `pointer` and return false, so the caller can leave the value (or its object) out.
-fn non_negative(value: f64, pointer: &str, issues: &mut Issues) -> bool {
+/// `pointer/key` and return false, so the caller can leave the value (or its object) out. The
+/// pointer is written only for the issue (most values are valid).
+fn non_negative(value: f64, pointer: &str, key: impl Token, issues: &mut Issues) -> bool {
     if value < 0.0 {
         issues.push(
-            Issue::new(Code::ValueOutOfRange, pointer)
+            Issue::new(Code::ValueOutOfRange, push_pointer(pointer, key))
                 .arg("value", value)
                 .arg("range", "minimum 0"),
         );

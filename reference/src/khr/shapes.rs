@@ -104,12 +104,15 @@ fn read_shape(
     let object = object(value, pointer, issues)?;
     let header: Option<Header> = parse(value, pointer, issues);
     let kind = header.and_then(|h| h.kind);
-    let mut known: Vec<&str> = vec!["type"];
-    known.extend(TYPES);
+    // "type", the types, and an unknown type (a later revision's parameter object).
+    let mut known = ["type", "", "", "", "", "", "", ""];
+    known[1..=TYPES.len()].copy_from_slice(&TYPES);
+    let mut count = 1 + TYPES.len();
     if let Some(k) = kind.as_deref().filter(|k| !TYPES.contains(k)) {
-        known.push(k); // a later revision's parameter object
+        known[count] = k;
+        count += 1;
     }
-    check_properties(value, pointer, &known, issues);
+    check_properties(value, pointer, &known[..count], issues);
     let Some(kind) = kind else {
         if object.get("type").is_none() {
             issues.push(Issue::new(Code::ExtRequired, pointer).arg("property", "type"));
@@ -182,16 +185,18 @@ fn read_parameters(
             check_properties(value, pointer, &["radius"], issues);
             let p: Sphere = parse(value, pointer, issues)?;
             let radius = p.radius.unwrap_or(0.5);
-            non_negative(radius, &at("radius"), issues).then_some(Shape::Sphere { radius })
+            non_negative(radius, pointer, "radius", issues).then_some(Shape::Sphere { radius })
         }
         "box" => {
             check_properties(value, pointer, &["size"], issues);
             let p: BoxParams = parse(value, pointer, issues)?;
             let size = p.size.unwrap_or([1.0; 3]);
-            let size_pointer = at("size");
             let mut ok = true;
-            for (i, s) in size.iter().enumerate() {
-                ok &= non_negative(*s, &push_pointer(&size_pointer, i), issues);
+            if size.iter().any(|s| *s < 0.0) {
+                let size_pointer = at("size");
+                for (i, s) in size.iter().enumerate() {
+                    ok &= non_negative(*s, &size_pointer, i, issues);
+                }
             }
             ok.then(|| Shape::Box {
                 size: Vector3::from(size),
@@ -209,9 +214,9 @@ fn read_parameters(
             let radius_top = p.radius_top.unwrap_or(0.25);
             let radius_bottom = p.radius_bottom.unwrap_or(0.25);
             let ok = [
-                non_negative(height, &at("height"), issues),
-                non_negative(radius_top, &at("radiusTop"), issues),
-                non_negative(radius_bottom, &at("radiusBottom"), issues),
+                non_negative(height, pointer, "height", issues),
+                non_negative(radius_top, pointer, "radiusTop", issues),
+                non_negative(radius_bottom, pointer, "radiusBottom", issues),
             ]
             .iter()
             .all(|&v| v);

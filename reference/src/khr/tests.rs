@@ -799,3 +799,131 @@ fn drive_mode_names_round_trip() {
     assert_eq!(DriveMode::from_name("Force"), None);
     assert_eq!(DriveMode::from_name(""), None);
 }
+
+/// The pointers written only when an issue is found (a value out of range, a reference past its
+/// array, an unknown enum value, a bad axis) name the exact member: every such path at once.
+#[test]
+fn pointers_written_for_issues_name_the_member() {
+    let d = doc(
+        json!({
+            "KHR_collision_shapes": {"shapes": [
+                {"type": "box", "box": {"size": [-1, 1, -2]}},
+                {"type": "capsule", "capsule": {"radiusTop": -1}},
+                {"type": "sphere", "sphere": {"radius": -0.5}},
+                {"type": "sphere", "sphere": {}}
+            ]},
+            "KHR_physics_rigid_bodies": {
+                "physicsMaterials": [{"restitution": -1, "frictionCombine": "x"}],
+                "collisionFilters": [{"collisionSystems": ["a"]}],
+                "physicsJoints": [
+                    {"limits": [{"angularAxes": [7, 1, 1], "damping": -1}],
+                     "drives": [{"type": "linear", "mode": "force", "axis": 5,
+                                 "maxForce": -1, "stiffness": -1, "damping": -1}]}
+                ]
+            }
+        }),
+        json!([
+            rb(json!({
+                "motion": {"inertiaDiagonal": [-1, 0, 1]},
+                "collider": {"shape": 9, "physicsMaterial": 9, "collisionFilter": 9},
+                "joint": {"connectedNode": 99, "joint": 9}
+            })),
+            rb(json!({"trigger": {"shape": 8, "collisionFilter": 7}}))
+        ]),
+    );
+    let (_, issues) = read(&d);
+    let mut got = codes(&issues);
+    got.sort();
+    let mut want = vec![
+        (
+            Code::ValueOutOfRange,
+            "/extensions/KHR_collision_shapes/shapes/0/box/size/0",
+        ),
+        (
+            Code::ValueOutOfRange,
+            "/extensions/KHR_collision_shapes/shapes/0/box/size/2",
+        ),
+        (
+            Code::ValueOutOfRange,
+            "/extensions/KHR_collision_shapes/shapes/1/capsule/radiusTop",
+        ),
+        (
+            Code::ValueOutOfRange,
+            "/extensions/KHR_collision_shapes/shapes/2/sphere/radius",
+        ),
+        (
+            Code::ValueOutOfRange,
+            "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/restitution",
+        ),
+        (
+            Code::EnumUnknown,
+            "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/frictionCombine",
+        ),
+        (
+            Code::AxisOutOfRange,
+            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/angularAxes/0",
+        ),
+        (
+            Code::AxisDuplicate,
+            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/angularAxes/2",
+        ),
+        (
+            Code::DampingNegative,
+            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/damping",
+        ),
+        (
+            Code::AxisOutOfRange,
+            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/axis",
+        ),
+        (
+            Code::ValueOutOfRange,
+            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/maxForce",
+        ),
+        (
+            Code::ValueOutOfRange,
+            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/stiffness",
+        ),
+        (
+            Code::DampingNegative,
+            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/damping",
+        ),
+        (
+            Code::ValueOutOfRange,
+            "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/0",
+        ),
+        (
+            Code::MassZeroInfinite,
+            "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/1",
+        ),
+        (
+            Code::IndexOutOfRange,
+            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/physicsMaterial",
+        ),
+        (
+            Code::IndexOutOfRange,
+            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/collisionFilter",
+        ),
+        (
+            Code::IndexOutOfRange,
+            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/shape",
+        ),
+        (
+            Code::IndexOutOfRange,
+            "/nodes/0/extensions/KHR_physics_rigid_bodies/joint/connectedNode",
+        ),
+        (
+            Code::IndexOutOfRange,
+            "/nodes/0/extensions/KHR_physics_rigid_bodies/joint/joint",
+        ),
+        (
+            Code::IndexOutOfRange,
+            "/nodes/1/extensions/KHR_physics_rigid_bodies/trigger/collisionFilter",
+        ),
+        (
+            Code::IndexOutOfRange,
+            "/nodes/1/extensions/KHR_physics_rigid_bodies/trigger/shape",
+        ),
+    ];
+    want.sort();
+    assert_eq!(got, want);
+}
