@@ -200,16 +200,18 @@ pub fn violation(metric: f64, min: Option<f64>, max: Option<f64>) -> f64 {
 }
 
 /// One limit (or one axis of a per-axis limit) evaluated at a pair of frame poses.
+/// Fields in key order, the order serde writes them: the generator's canonical writer then
+/// has no member to sort (and `physics-cts eval` prints them in that order).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LimitEval {
+    /// The limit's axes (coupled) or the one axis measured (per-axis).
+    pub axes: Vec<u8>,
     /// The limit's index in its [`LimitSet`].
     pub index: usize,
     pub kind: DofKind,
-    /// The limit's axes (coupled) or the one axis measured (per-axis).
-    pub axes: Vec<u8>,
-    pub min: Option<f64>,
     pub max: Option<f64>,
     pub metric: f64,
+    pub min: Option<f64>,
     pub violation: f64,
 }
 
