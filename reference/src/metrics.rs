@@ -200,8 +200,8 @@ pub fn violation(metric: f64, min: Option<f64>, max: Option<f64>) -> f64 {
 }
 
 /// One limit (or one axis of a per-axis limit) evaluated at a pair of frame poses.
-/// Fields in key order, the order serde writes them: the generator's canonical writer then
-/// has no member to sort (and `physics-cts eval` prints them in that order).
+/// Fields in key order, the order serde writes them: the generator's canonical writer (the
+/// pose outputs of `expect.json`) then has no member to sort.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LimitEval {
     /// The limit's axes (coupled) or the one axis measured (per-axis).

@@ -109,6 +109,11 @@ impl Poses {
         Ok(poses)
     }
 
+    /// No override: [`Poses::locals`] gives every node's rest TRS as it is.
+    pub fn is_rest(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
     /// The local TRS of every node of `scene`: the rest pose with these overrides applied.
     pub fn locals(&self, scene: &Scene) -> Vec<Trs> {
         scene

@@ -35,7 +35,10 @@ const READ_WHOLE_UP_TO: u64 = 64 * 1024;
 /// it opens, its length) but only the byte ranges readers ask for are read, when they ask: most
 /// of a `.bin` file is render data (meshes no shape uses, images), and reading it whole was most
 /// of the cost of validating a document that has one. A small one is read whole at load
-/// ([`READ_WHOLE_UP_TO`]). Every issue is decided at load time, as when files were read whole.
+/// ([`READ_WHOLE_UP_TO`]): its bytes are those of the load (a change after it is not seen),
+/// and a file that holds fewer bytes than its reported length, or fails to read, gets its
+/// `BUFFER_TOO_SHORT` or `BUFFER_UNREADABLE` then. Every issue is decided at load time, as
+/// when files were read whole.
 #[derive(Debug)]
 pub struct Buffer {
     data: Data,
@@ -468,12 +471,21 @@ mod tests {
             let listed = |i: Issues| -> Vec<(Code, String, String)> {
                 i.0.into_iter().map(|i| (i.code, i.pointer, i.message)).collect()
             };
-            let whole = |b: &Buffer| {
+            // Read at load: a data URI, and a non-empty regular file exactly when it is not
+            // above the bound.
+            for ((uri, _), b) in buffers.iter().zip(&lazy) {
+                if let Some(b) = b {
+                    let in_memory = matches!(b.data, Data::Bytes(_));
+                    let file = !uri.starts_with("data:");
+                    proptest::prop_assert_eq!(in_memory, !file || b.len() <= whole, "{}", uri);
+                }
+            }
+            let all_bytes = |b: &Buffer| {
                 let len = usize::try_from(b.len()).expect("a small file");
                 b.range(0, len).expect("still readable").into_owned()
             };
             let lazy_bytes: Vec<Option<Vec<u8>>> =
-                lazy.iter().map(|b| b.as_ref().map(whole)).collect();
+                lazy.iter().map(|b| b.as_ref().map(all_bytes)).collect();
             // Every range, in range or not, reads what the eager data holds there.
             for (b, e) in lazy.iter().zip(&eager) {
                 if let (Some(b), Some(e)) = (b, e) {

@@ -52,7 +52,7 @@ impl World {
         // Without overrides or constraints the posed locals are the rest TRS, so the posed
         // matrices and poses are the rest ones bit for bit: the expectation at rest, which is
         // every corpus case's, computes them once.
-        let (posed, posed_poses) = if poses.nodes.is_empty() && scene.constraints.is_empty() {
+        let (posed, posed_poses) = if poses.is_rest() && scene.constraints.is_empty() {
             (rest.clone(), rest_poses.clone())
         } else {
             let matrices: Vec<Matrix4<f64>> = posed_locals.iter().map(Trs::matrix).collect();

@@ -227,11 +227,17 @@ fn check_index_at(
     crate::ext::check_index(index, length, array, &push_pointer(pointer, key), issues)
 }
 
+/// Whether `value` is below the schema minimum of 0 (the one rule of [`non_negative`]; a
+/// caller may test it first to write a pointer only for an issue).
+fn below_minimum(value: f64) -> bool {
+    value < 0.0
+}
+
 /// Whether `value` respects its schema minimum of 0; otherwise push `VALUE_OUT_OF_RANGE` at
 /// `pointer/key` and return false, so the caller can leave the value (or its object) out. The
 /// pointer is written only for the issue (most values are valid).
 fn non_negative(value: f64, pointer: &str, key: impl Token, issues: &mut Issues) -> bool {
-    if value < 0.0 {
+    if below_minimum(value) {
         issues.push(
             Issue::new(Code::ValueOutOfRange, push_pointer(pointer, key))
                 .arg("value", value)

@@ -25,7 +25,8 @@ use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{Scene, Shape};
 
 use super::{
-    COLLISION_SHAPES, MESHES_ARRAY, Table, clean_since, enum_unknown, items, non_negative, object,
+    COLLISION_SHAPES, MESHES_ARRAY, Table, below_minimum, clean_since, enum_unknown, items,
+    non_negative, object,
 };
 
 /// The shape types of this revision; each is also the name of its parameter object.
@@ -105,7 +106,8 @@ fn read_shape(
     let header: Option<Header> = parse(value, pointer, issues);
     let kind = header.and_then(|h| h.kind);
     // "type", the types, and an unknown type (a later revision's parameter object).
-    let mut known = ["type", "", "", "", "", "", "", ""];
+    let mut known = [""; TYPES.len() + 2];
+    known[0] = "type";
     known[1..=TYPES.len()].copy_from_slice(&TYPES);
     let mut count = 1 + TYPES.len();
     if let Some(k) = kind.as_deref().filter(|k| !TYPES.contains(k)) {
@@ -192,7 +194,7 @@ fn read_parameters(
             let p: BoxParams = parse(value, pointer, issues)?;
             let size = p.size.unwrap_or([1.0; 3]);
             let mut ok = true;
-            if size.iter().any(|s| *s < 0.0) {
+            if size.iter().any(|&s| below_minimum(s)) {
                 let size_pointer = at("size");
                 for (i, s) in size.iter().enumerate() {
                     ok &= non_negative(*s, &size_pointer, i, issues);
