@@ -2,12 +2,12 @@
 //! OMI_physics_shape (seed 001), and OMI_physics_joint (seed 000) joints, including the named
 //! special cases and rope chains.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
@@ -204,7 +204,8 @@ struct Ctx<'a> {
     doc: DocBuilder,
     tags: Tags,
     decisions: BTreeSet<Decision>,
-    constraints: BTreeMap<String, usize>,
+    /// Constraints written so far, with their document index.
+    constraints: Vec<(OmiConstraintSpec, usize)>,
 }
 
 impl Ctx<'_> {
@@ -238,7 +239,7 @@ impl Ctx<'_> {
         if self.scene.dialect == Dialect::OmiCollider
             && let (Some(t), Value::Object(m)) = (s.item.is_trigger, &mut v)
         {
-            m.insert("isTrigger".into(), json!(t));
+            m.insert("isTrigger".into(), Value::from(t));
             tag(
                 &mut self.tags,
                 &["shape", "is-trigger", if t { "true" } else { "false" }],
@@ -246,7 +247,8 @@ impl Ctx<'_> {
         }
         let (ext, array, key) = self.shape_ext();
         let index = self.doc.push_root(ext, array, v);
-        self.doc.node_extension(node, ext, json!({ key: index }));
+        self.doc
+            .node_extension_member(node, ext, key, Value::from(index));
     }
 
     fn body(
@@ -307,11 +309,11 @@ impl Ctx<'_> {
         );
         let indices: Vec<usize> = j.constraints.iter().map(|c| self.constraint(c)).collect();
         j.tags(&mut self.tags);
-        self.doc.node_extension(
-            node,
-            JOINT,
-            json!({"constraints": indices, "nodeA": a, "nodeB": b}),
-        );
+        let mut joint = Map::new();
+        joint.insert("constraints".into(), Value::from(indices));
+        joint.insert("nodeA".into(), Value::from(a));
+        joint.insert("nodeB".into(), Value::from(b));
+        self.doc.node_extension(node, JOINT, Value::Object(joint));
         self.decisions.insert(Decision::OmiPerAxis);
         self.decisions.insert(Decision::Frames);
         if j.constraints.iter().any(|c| {
@@ -323,14 +325,12 @@ impl Ctx<'_> {
 
     /// Document-level constraint index; identical constraints are written once and shared.
     fn constraint(&mut self, c: &OmiConstraintSpec) -> usize {
-        let v = c.render();
-        let key = v.to_string();
-        if let Some(&i) = self.constraints.get(&key) {
+        if let Some(&(_, i)) = self.constraints.iter().find(|(w, _)| w.renders_as(c)) {
             tag(&mut self.tags, &["omi", "joint", "shared-constraints"]);
             return i;
         }
-        let i = self.doc.push_root(JOINT, "constraints", v);
-        self.constraints.insert(key, i);
+        let i = self.doc.push_root(JOINT, "constraints", c.render());
+        self.constraints.push((c.clone(), i));
         i
     }
 }
@@ -342,7 +342,7 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
         doc: DocBuilder::new(stem, scene.buffer),
         tags: Tags::new(),
         decisions: BTreeSet::new(),
-        constraints: BTreeMap::new(),
+        constraints: Vec::new(),
     };
     tag(
         &mut cx.tags,
