@@ -87,10 +87,11 @@ impl DocBuilder {
         }
     }
 
-    /// Add a node under `parent` (or as a scene root) and return its index.
-    pub fn node(&mut self, name: &str, trs: Trs, parent: Option<usize>) -> usize {
+    /// Add a node under `parent` (or as a scene root) and return its index (a name formatted
+    /// for it is moved in, not copied).
+    pub fn node(&mut self, name: impl Into<String>, trs: Trs, parent: Option<usize>) -> usize {
         let mut n = Map::new();
-        n.insert("name".into(), Value::String(name.to_owned()));
+        n.insert("name".into(), Value::String(name.into()));
         if let Some(t) = trs.translation {
             n.insert("translation".into(), Value::from(&t[..]));
         }

@@ -267,7 +267,7 @@ impl Ctx<'_> {
         owner: usize,
         free: bool,
         c: &Attached<ColliderUse>,
-        name: &str,
+        name: std::fmt::Arguments,
         body: bool,
     ) {
         let node = c.place(&mut self.doc, owner, free, name);
@@ -332,11 +332,11 @@ impl Ctx<'_> {
             tag(&mut self.tags, &["collider", "compound"]);
         }
         for (k, c) in leaf.colliders.iter().enumerate() {
-            self.collider(node, k == 0, c, &format!("{name}Collider{k}"), true);
+            self.collider(node, k == 0, c, format_args!("{name}Collider{k}"), true);
         }
         if let Some(t) = &leaf.trigger {
             // A trigger never shares the body's node (which may carry a collider).
-            let tnode = t.place(&mut self.doc, node, false, &format!("{name}Trigger"));
+            let tnode = t.place(&mut self.doc, node, false, format_args!("{name}Trigger"));
             tag(&mut self.tags, &["trigger", "on-body"]);
             self.trigger(tnode, &t.item);
         }
@@ -398,12 +398,12 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                 );
                 tag(&mut cx.tags, &["body", "static"]);
                 for (k, c) in colliders.iter().enumerate() {
-                    cx.collider(node, k == 0, c, &format!("{name}Collider{k}"), false);
+                    cx.collider(node, k == 0, c, format_args!("{name}Collider{k}"), false);
                 }
             }
             Group::SimpleTrigger(t) => {
                 counts[2] += 1;
-                let node = cx.doc.node(&format!("Trigger{gi}"), Trs::at(cell), None);
+                let node = cx.doc.node(format!("Trigger{gi}"), Trs::at(cell), None);
                 cx.trigger(node, t);
             }
             Group::CompoundTrigger(members) => {
@@ -412,7 +412,7 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                 let node = cx.doc.node(&name, Trs::at(cell), None);
                 let mut nodes = Vec::new();
                 for (k, m) in members.iter().enumerate() {
-                    let member = m.place(&mut cx.doc, node, false, &format!("{name}Part{k}"));
+                    let member = m.place(&mut cx.doc, node, false, format_args!("{name}Part{k}"));
                     if m.effective(false) == Placement::Descendant {
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }

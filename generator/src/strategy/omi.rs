@@ -221,7 +221,7 @@ impl Ctx<'_> {
         owner: usize,
         free: bool,
         s: &Attached<ShapeUse>,
-        name: &str,
+        name: std::fmt::Arguments,
         in_body: bool,
     ) {
         let node = s.place(&mut self.doc, owner, free, name);
@@ -279,7 +279,7 @@ impl Ctx<'_> {
             tag(&mut self.tags, &["collider", "compound"]);
         }
         for (k, s) in leaf.shapes.iter().enumerate() {
-            self.shape(node, k == 0, s, &format!("{name}Shape{k}"), true);
+            self.shape(node, k == 0, s, format_args!("{name}Shape{k}"), true);
         }
         node
     }
@@ -383,10 +383,10 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
                 }
             }
             OmiGroup::Bodiless(shapes) => {
-                let node = cx.doc.node(&format!("Static{gi}"), Trs::at(cell), None);
+                let node = cx.doc.node(format!("Static{gi}"), Trs::at(cell), None);
                 tag(&mut cx.tags, &["body", "none"]);
                 for (k, s) in shapes.iter().enumerate() {
-                    cx.shape(node, k == 0, s, &format!("Static{gi}Shape{k}"), false);
+                    cx.shape(node, k == 0, s, format_args!("Static{gi}Shape{k}"), false);
                 }
             }
             OmiGroup::Rope {
@@ -483,7 +483,7 @@ fn rope(
     let pitch = rope_pitch(radius, length);
     #[allow(clippy::cast_precision_loss)]
     let top = [cell[0], cell[1] + segments as f64 * pitch / 2.0, cell[2]];
-    let root = cx.doc.node(&format!("Rope{gi}"), Trs::at(top), None);
+    let root = cx.doc.node(format!("Rope{gi}"), Trs::at(top), None);
     let root_world = transform::iso(top, None);
     let anchor_shape = ShapeSpec {
         kind: ShapeKind::Box,

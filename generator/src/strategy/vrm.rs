@@ -164,7 +164,7 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
     let parents = parents(scene);
     for (i, n) in scene.nodes.iter().enumerate() {
         doc.node(
-            &format!("Node{i}"),
+            format!("Node{i}"),
             Trs {
                 translation: Some(n.translation),
                 rotation: n.rotation,
