@@ -100,7 +100,7 @@ impl<T> Attached<T> {
             }
             Placement::Descendant => {
                 let mid = doc.node(
-                    &format!("{name}Group"),
+                    format!("{name}Group"),
                     Trs {
                         translation: Some(self.mid_offset),
                         rotation: self.mid_rotation,

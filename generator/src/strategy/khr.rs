@@ -487,7 +487,7 @@ fn joints(
                 moved.insert(node_b);
                 tag(&mut cx.tags, &["joint", "between-bodies"]);
                 cx.doc.node(
-                    &format!("Joint{j}B"),
+                    format!("Joint{j}B"),
                     Trs {
                         translation: Some(t),
                         rotation: r,
@@ -501,7 +501,7 @@ fn joints(
                 moved.insert(node_a);
                 tag(&mut cx.tags, &["joint", "to-world"]);
                 cx.doc.node(
-                    &format!("Joint{j}World"),
+                    format!("Joint{j}World"),
                     Trs {
                         translation: Some(t),
                         rotation: r,
@@ -513,7 +513,7 @@ fn joints(
         };
         let (t, r) = transform::parts(&transform::relative(&world_a, &pivot));
         let frame_a = cx.doc.node(
-            &format!("Joint{j}A"),
+            format!("Joint{j}A"),
             Trs {
                 translation: Some(t),
                 rotation: r,

@@ -287,7 +287,7 @@ impl Ctx<'_> {
     /// Add a joint node at world pose `pivot` under `parent` (world pose `parent_world`).
     fn joint(
         &mut self,
-        name: &str,
+        name: String,
         parent: Option<(usize, Isometry3<f64>)>,
         pivot: &Isometry3<f64>,
         a: usize,
@@ -427,14 +427,7 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
                 .unwrap_or_else(UnitQuaternion::identity),
         );
         tags_for_pair(&mut cx.tags, a.kind, b.kind);
-        cx.joint(
-            &format!("Joint{j}"),
-            None,
-            &pivot,
-            a.node,
-            b.node,
-            &ju.joint,
-        );
+        cx.joint(format!("Joint{j}"), None, &pivot, a.node, b.node, &ju.joint);
         moved.insert(b.node);
         joint_count += 1;
     }
@@ -569,7 +562,7 @@ fn rope(
         );
         let pivot = transform::iso([top[0], top[1] + y + pitch / 2.0, top[2]], None);
         cx.joint(
-            &format!("Rope{gi}Pin{k}"),
+            format!("Rope{gi}Pin{k}"),
             Some((root, root_world)),
             &pivot,
             node,
