@@ -7,7 +7,7 @@ use reference::decision::Decision;
 use reference::issue::{Code, Severity};
 use reference::profile::Profile;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::canonical;
 
@@ -67,6 +67,18 @@ pub struct PoseSet {
     pub name: String,
     /// `{"nodes": {"<index>": {"translation": [...], "rotation": [...]}}}`
     pub poses: Value,
+}
+
+impl PoseSet {
+    /// The pose set `name` of `{"nodes": nodes}`.
+    pub fn of_nodes(name: &str, nodes: Map<String, Value>) -> PoseSet {
+        let mut poses = Map::new();
+        poses.insert("nodes".into(), Value::Object(nodes));
+        PoseSet {
+            name: name.to_owned(),
+            poses: Value::Object(poses),
+        }
+    }
 }
 
 /// A case of the corpus.

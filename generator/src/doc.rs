@@ -87,10 +87,11 @@ impl DocBuilder {
         }
     }
 
-    /// Add a node under `parent` (or as a scene root) and return its index.
-    pub fn node(&mut self, name: &str, trs: Trs, parent: Option<usize>) -> usize {
+    /// Add a node under `parent` (or as a scene root) and return its index (a name formatted
+    /// for it is moved in, not copied).
+    pub fn node(&mut self, name: impl Into<String>, trs: Trs, parent: Option<usize>) -> usize {
         let mut n = Map::new();
-        n.insert("name".into(), Value::String(name.to_owned()));
+        n.insert("name".into(), Value::String(name.into()));
         if let Some(t) = trs.translation {
             n.insert("translation".into(), Value::from(&t[..]));
         }
@@ -132,16 +133,32 @@ impl DocBuilder {
     /// Set the node-level extension object `key` of `node` (merging object members).
     pub fn node_extension(&mut self, node: usize, key: &str, value: Value) {
         self.mark_used(key);
-        let node = &mut self.nodes[node];
-        if !node.contains_key("extensions") {
-            node.insert("extensions".into(), Value::Object(Map::new()));
+        let Some(exts) = extensions_of(&mut self.nodes[node]) else {
+            return;
+        };
+        match (exts.get_mut(key), value) {
+            (Some(Value::Object(existing)), Value::Object(add)) => existing.extend(add),
+            (_, value) => {
+                exts.insert(key.to_owned(), value);
+            }
         }
-        if let Some(Value::Object(exts)) = node.get_mut("extensions") {
-            match (exts.get_mut(key), value) {
-                (Some(Value::Object(existing)), Value::Object(add)) => existing.extend(add),
-                (_, value) => {
-                    exts.insert(key.to_owned(), value);
-                }
+    }
+
+    /// Set member `member` of the node-level extension object `ext` of `node`: what
+    /// `node_extension(node, ext, {member: value})` does, without building and merging a map.
+    pub fn node_extension_member(&mut self, node: usize, ext: &str, member: &str, value: Value) {
+        self.mark_used(ext);
+        let Some(exts) = extensions_of(&mut self.nodes[node]) else {
+            return;
+        };
+        match exts.get_mut(ext) {
+            Some(Value::Object(existing)) => {
+                existing.insert(member.to_owned(), value);
+            }
+            _ => {
+                let mut object = Map::new();
+                object.insert(member.to_owned(), value);
+                exts.insert(ext.to_owned(), Value::Object(object));
             }
         }
     }
@@ -256,8 +273,10 @@ impl DocBuilder {
         let roots: Vec<usize> = (0..self.nodes.len())
             .filter(|&n| self.parents[n].is_none())
             .collect();
-        doc.insert("scene".into(), json!(0));
-        doc.insert("scenes".into(), json!([{"nodes": roots}]));
+        doc.insert("scene".into(), Value::from(0));
+        let mut scene = Map::new();
+        scene.insert("nodes".into(), Value::from(roots));
+        doc.insert("scenes".into(), Value::Array(vec![Value::Object(scene)]));
         doc.insert(
             "nodes".into(),
             Value::Array(self.nodes.into_iter().map(Value::Object).collect()),
@@ -297,12 +316,26 @@ impl DocBuilder {
             );
         }
         if !self.used.is_empty() {
-            doc.insert("extensionsUsed".into(), json!(self.used));
+            doc.insert(
+                "extensionsUsed".into(),
+                self.used.into_iter().map(Value::String).collect(),
+            );
         }
         Built {
             json: Value::Object(doc),
             siblings,
         }
+    }
+}
+
+/// The `extensions` object of a node, created when missing (`None`: set to a non-object).
+fn extensions_of(node: &mut Map<String, Value>) -> Option<&mut Map<String, Value>> {
+    if !node.contains_key("extensions") {
+        node.insert("extensions".into(), Value::Object(Map::new()));
+    }
+    match node.get_mut("extensions") {
+        Some(Value::Object(exts)) => Some(exts),
+        _ => None,
     }
 }
 
@@ -347,12 +380,18 @@ mod tests {
         b.node_extension(root, "E", json!({"x": 1}));
         b.node_extension(root, "E", json!({"y": 2}));
         b.node_extension(root, "F", json!(true));
+        // A member is what a one-member object merges: into an object, over a non-object.
+        b.node_extension_member(root, "E", "z", json!(3));
+        b.node_extension_member(root, "F", "w", json!(4));
+        b.node_extension_member(1, "G", "v", json!(5));
         let built = b.finish();
         assert_eq!(built.json["nodes"][0]["children"], json!([1, 2]));
         assert_eq!(
             built.json["nodes"][0]["extensions"],
-            json!({"E": {"x": 1, "y": 2}, "F": true})
+            json!({"E": {"x": 1, "y": 2, "z": 3}, "F": {"w": 4}})
         );
+        assert_eq!(built.json["nodes"][1]["extensions"], json!({"G": {"v": 5}}));
+        assert_eq!(built.json["extensionsUsed"], json!(["E", "F", "G"]));
     }
 
     #[test]

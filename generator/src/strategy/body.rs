@@ -1,7 +1,7 @@
 //! Rigid body properties: KHR `motion` and OMI_physics_body.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, dec3, maybe, tag, transform};
 
@@ -54,28 +54,28 @@ impl MotionSpec {
             m.insert(k.into(), v);
         };
         if let Some(v) = self.is_kinematic {
-            put("isKinematic", json!(v));
+            put("isKinematic", Value::from(v));
         }
         if let Some(v) = self.mass {
-            put("mass", json!(v));
+            put("mass", Value::from(v));
         }
         if let Some(v) = self.center_of_mass {
-            put("centerOfMass", json!(v));
+            put("centerOfMass", Value::from(v));
         }
         if let Some(v) = self.inertia_diagonal {
-            put("inertiaDiagonal", json!(v));
+            put("inertiaDiagonal", Value::from(v));
         }
         if let Some(v) = self.inertia_orientation {
-            put("inertiaOrientation", json!(v));
+            put("inertiaOrientation", Value::from(v));
         }
         if let Some(v) = self.linear_velocity {
-            put("linearVelocity", json!(v));
+            put("linearVelocity", Value::from(v));
         }
         if let Some(v) = self.angular_velocity {
-            put("angularVelocity", json!(v));
+            put("angularVelocity", Value::from(v));
         }
         if let Some(v) = self.gravity_factor {
-            put("gravityFactor", json!(v));
+            put("gravityFactor", Value::from(v));
         }
         Value::Object(m)
     }
@@ -195,21 +195,21 @@ pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clo
 impl OmiBodySpec {
     pub fn render(&self) -> Value {
         let mut m = Map::new();
-        m.insert("type".into(), json!(self.kind.name()));
+        m.insert("type".into(), Value::from(self.kind.name()));
         if let Some(v) = self.mass {
-            m.insert("mass".into(), json!(v));
+            m.insert("mass".into(), Value::from(v));
         }
         if let Some(v) = self.linear_velocity {
-            m.insert("linearVelocity".into(), json!(v));
+            m.insert("linearVelocity".into(), Value::from(v));
         }
         if let Some(v) = self.angular_velocity {
-            m.insert("angularVelocity".into(), json!(v));
+            m.insert("angularVelocity".into(), Value::from(v));
         }
         if let Some(v) = self.center_of_mass {
-            m.insert("centerOfMass".into(), json!(v));
+            m.insert("centerOfMass".into(), Value::from(v));
         }
         if let Some(v) = self.inertia_tensor {
-            m.insert("inertiaTensor".into(), json!(v));
+            m.insert("inertiaTensor".into(), Value::from(v));
         }
         Value::Object(m)
     }
@@ -279,6 +279,8 @@ pub fn universe_omi(tags: &mut Tags) {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     proptest! {

@@ -2,7 +2,7 @@
 //! destination space, freeze pattern and weight, written or left to their defaults.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Tags, maybe, tag};
 
@@ -121,26 +121,28 @@ impl ConstraintSpec {
     /// The extension object `{"<kind>": {...}}` with `source`.
     pub fn render(&self, source: usize) -> Value {
         let mut m = Map::new();
-        m.insert("source".into(), json!(source));
+        m.insert("source".into(), Value::from(source));
         if let Some(s) = self.source_model {
-            m.insert("sourceSpace".into(), json!(space(s)));
+            m.insert("sourceSpace".into(), Value::from(space(s)));
         }
         if let Some(s) = self.destination_model {
-            m.insert("destinationSpace".into(), json!(space(s)));
+            m.insert("destinationSpace".into(), Value::from(space(s)));
         }
         if let Some(f) = &self.freeze {
-            m.insert("freezeAxes".into(), json!(f));
+            m.insert("freezeAxes".into(), Value::from(&f[..]));
         }
         if let Some(w) = self.weight {
-            m.insert("weight".into(), json!(w));
+            m.insert("weight".into(), Value::from(w));
         }
         if let Some(a) = self.aim {
-            m.insert("aimVector".into(), json!(a));
+            m.insert("aimVector".into(), Value::from(a));
         }
         if let Some(u) = self.up {
-            m.insert("upVector".into(), json!(u));
+            m.insert("upVector".into(), Value::from(u));
         }
-        json!({ self.kind.name(): m })
+        let mut ext = Map::new();
+        ext.insert(self.kind.name().into(), Value::Object(m));
+        Value::Object(ext)
     }
 
     /// Effective destination space is model (the default).
@@ -210,6 +212,8 @@ pub fn universe(tags: &mut Tags) {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     proptest! {

@@ -1,7 +1,7 @@
 //! KHR joint drives (seed 002 Joints): linear or angular, force or acceleration mode.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, maybe, tag};
 
@@ -47,17 +47,17 @@ impl DriveSpec {
         let mut m = Map::new();
         m.insert(
             "type".into(),
-            json!(if self.angular { "angular" } else { "linear" }),
+            Value::from(if self.angular { "angular" } else { "linear" }),
         );
         m.insert(
             "mode".into(),
-            json!(if self.acceleration {
+            Value::from(if self.acceleration {
                 "acceleration"
             } else {
                 "force"
             }),
         );
-        m.insert("axis".into(), json!(self.axis));
+        m.insert("axis".into(), Value::from(self.axis));
         for (k, v) in [
             ("maxForce", self.max_force),
             ("positionTarget", self.position_target),
@@ -66,7 +66,7 @@ impl DriveSpec {
             ("damping", self.damping),
         ] {
             if let Some(v) = v {
-                m.insert(k.into(), json!(v));
+                m.insert(k.into(), Value::from(v));
             }
         }
         Value::Object(m)

@@ -2,7 +2,7 @@
 //! `collideWithSystems` / `notCollideWithSystems` (giving both is invalid).
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Tags, maybe, tag};
 
@@ -45,7 +45,7 @@ pub fn filter() -> impl Strategy<Value = FilterSpec> + Clone {
 
 impl FilterSpec {
     pub fn render(&self) -> Value {
-        let names = |v: &[usize]| json!(v.iter().map(|&i| SYSTEMS[i]).collect::<Vec<_>>());
+        let names = |v: &[usize]| v.iter().map(|&i| SYSTEMS[i]).collect::<Value>();
         let mut m = Map::new();
         if let Some(s) = &self.systems {
             m.insert("collisionSystems".into(), names(s));

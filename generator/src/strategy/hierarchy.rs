@@ -79,8 +79,15 @@ impl<T> Attached<T> {
     }
 
     /// Create the node(s) for this item below `owner` (or use `owner` itself for `OnNode`
-    /// when `owner_free`), returning the node that carries the item.
-    pub fn place(&self, doc: &mut DocBuilder, owner: usize, owner_free: bool, name: &str) -> usize {
+    /// when `owner_free`), returning the node that carries the item; `name` is formatted only
+    /// for the nodes made.
+    pub fn place(
+        &self,
+        doc: &mut DocBuilder,
+        owner: usize,
+        owner_free: bool,
+        name: std::fmt::Arguments,
+    ) -> usize {
         let trs = Trs {
             translation: Some(self.offset),
             rotation: self.rotation,
@@ -88,10 +95,12 @@ impl<T> Attached<T> {
         };
         match self.placement {
             Placement::OnNode if owner_free => owner,
-            Placement::OnNode | Placement::Child => doc.node(name, trs, Some(owner)),
+            Placement::OnNode | Placement::Child => {
+                doc.node(std::fmt::format(name), trs, Some(owner))
+            }
             Placement::Descendant => {
                 let mid = doc.node(
-                    &format!("{name}Group"),
+                    format!("{name}Group"),
                     Trs {
                         translation: Some(self.mid_offset),
                         rotation: self.mid_rotation,
@@ -99,7 +108,7 @@ impl<T> Attached<T> {
                     },
                     Some(owner),
                 );
-                doc.node(name, trs, Some(mid))
+                doc.node(std::fmt::format(name), trs, Some(mid))
             }
         }
     }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::body::{MotionSpec, motion};
 use super::filter::{FilterSpec, filter};
@@ -267,7 +267,7 @@ impl Ctx<'_> {
         owner: usize,
         free: bool,
         c: &Attached<ColliderUse>,
-        name: &str,
+        name: std::fmt::Arguments,
         body: bool,
     ) {
         let node = c.place(&mut self.doc, owner, free, name);
@@ -280,12 +280,12 @@ impl Ctx<'_> {
         }
         let shape = self.shape(&c.item.shape);
         let mut col = Map::new();
-        col.insert("shape".into(), json!(shape));
+        col.insert("shape".into(), Value::from(shape));
         match pick(c.item.material, self.scene.materials.len()) {
             Some(m) => {
                 self.scene.materials[m].tags(&mut self.tags);
                 self.used_materials.insert(m);
-                col.insert("physicsMaterial".into(), json!(m));
+                col.insert("physicsMaterial".into(), Value::from(m));
                 tag(&mut self.tags, &["collider", "material"]);
             }
             None => {
@@ -294,22 +294,24 @@ impl Ctx<'_> {
             }
         }
         if let Some(f) = self.filter(c.item.filter) {
-            col.insert("collisionFilter".into(), json!(f));
+            col.insert("collisionFilter".into(), Value::from(f));
             tag(&mut self.tags, &["collider", "filter"]);
         }
-        self.doc.node_extension(node, RB, json!({"collider": col}));
+        self.doc
+            .node_extension_member(node, RB, "collider", Value::Object(col));
     }
 
     fn trigger(&mut self, node: usize, t: &TriggerShape) {
         let shape = self.shape(&t.shape);
         let mut trig = Map::new();
-        trig.insert("shape".into(), json!(shape));
+        trig.insert("shape".into(), Value::from(shape));
         if let Some(f) = self.filter(t.filter) {
-            trig.insert("collisionFilter".into(), json!(f));
+            trig.insert("collisionFilter".into(), Value::from(f));
             tag(&mut self.tags, &["trigger", "simple", "filter"]);
         }
         tag(&mut self.tags, &["trigger", "simple"]);
-        self.doc.node_extension(node, RB, json!({"trigger": trig}));
+        self.doc
+            .node_extension_member(node, RB, "trigger", Value::Object(trig));
     }
 
     /// Render a body below `parent`; returns its node.
@@ -324,17 +326,17 @@ impl Ctx<'_> {
             parent,
         );
         self.doc
-            .node_extension(node, RB, json!({"motion": leaf.motion.render()}));
+            .node_extension_member(node, RB, "motion", leaf.motion.render());
         leaf.motion.tags(&mut self.tags);
         if leaf.colliders.len() > 1 {
             tag(&mut self.tags, &["collider", "compound"]);
         }
         for (k, c) in leaf.colliders.iter().enumerate() {
-            self.collider(node, k == 0, c, &format!("{name}Collider{k}"), true);
+            self.collider(node, k == 0, c, format_args!("{name}Collider{k}"), true);
         }
         if let Some(t) = &leaf.trigger {
             // A trigger never shares the body's node (which may carry a collider).
-            let tnode = t.place(&mut self.doc, node, false, &format!("{name}Trigger"));
+            let tnode = t.place(&mut self.doc, node, false, format_args!("{name}Trigger"));
             tag(&mut self.tags, &["trigger", "on-body"]);
             self.trigger(tnode, &t.item);
         }
@@ -396,12 +398,12 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                 );
                 tag(&mut cx.tags, &["body", "static"]);
                 for (k, c) in colliders.iter().enumerate() {
-                    cx.collider(node, k == 0, c, &format!("{name}Collider{k}"), false);
+                    cx.collider(node, k == 0, c, format_args!("{name}Collider{k}"), false);
                 }
             }
             Group::SimpleTrigger(t) => {
                 counts[2] += 1;
-                let node = cx.doc.node(&format!("Trigger{gi}"), Trs::at(cell), None);
+                let node = cx.doc.node(format!("Trigger{gi}"), Trs::at(cell), None);
                 cx.trigger(node, t);
             }
             Group::CompoundTrigger(members) => {
@@ -410,17 +412,21 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                 let node = cx.doc.node(&name, Trs::at(cell), None);
                 let mut nodes = Vec::new();
                 for (k, m) in members.iter().enumerate() {
-                    let member = m.place(&mut cx.doc, node, false, &format!("{name}Part{k}"));
+                    let member = m.place(&mut cx.doc, node, false, format_args!("{name}Part{k}"));
                     if m.effective(false) == Placement::Descendant {
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }
                     let shape = cx.shape(&m.item);
+                    let mut trigger = Map::new();
+                    trigger.insert("shape".into(), Value::from(shape));
                     cx.doc
-                        .node_extension(member, RB, json!({"trigger": {"shape": shape}}));
+                        .node_extension_member(member, RB, "trigger", Value::Object(trigger));
                     nodes.push(member);
                 }
+                let mut trigger = Map::new();
+                trigger.insert("nodes".into(), Value::from(nodes));
                 cx.doc
-                    .node_extension(node, RB, json!({"trigger": {"nodes": nodes}}));
+                    .node_extension_member(node, RB, "trigger", Value::Object(trigger));
                 tag(&mut cx.tags, &["trigger", "compound"]);
             }
         }
@@ -481,7 +487,7 @@ fn joints(
                 moved.insert(node_b);
                 tag(&mut cx.tags, &["joint", "between-bodies"]);
                 cx.doc.node(
-                    &format!("Joint{j}B"),
+                    format!("Joint{j}B"),
                     Trs {
                         translation: Some(t),
                         rotation: r,
@@ -495,7 +501,7 @@ fn joints(
                 moved.insert(node_a);
                 tag(&mut cx.tags, &["joint", "to-world"]);
                 cx.doc.node(
-                    &format!("Joint{j}World"),
+                    format!("Joint{j}World"),
                     Trs {
                         translation: Some(t),
                         rotation: r,
@@ -507,7 +513,7 @@ fn joints(
         };
         let (t, r) = transform::parts(&transform::relative(&world_a, &pivot));
         let frame_a = cx.doc.node(
-            &format!("Joint{j}A"),
+            format!("Joint{j}A"),
             Trs {
                 translation: Some(t),
                 rotation: r,
@@ -541,15 +547,16 @@ fn joints(
         };
         cx.scene.descs[desc_index].tags(&mut cx.tags);
         let mut joint = Map::new();
-        joint.insert("connectedNode".into(), json!(frame_b));
-        joint.insert("joint".into(), json!(desc));
+        joint.insert("connectedNode".into(), Value::from(frame_b));
+        joint.insert("joint".into(), Value::from(desc));
         if let Some(e) = ju.enable_collision {
-            joint.insert("enableCollision".into(), json!(e));
+            joint.insert("enableCollision".into(), Value::from(e));
             if e {
                 tag(&mut cx.tags, &["joint", "enable-collision"]);
             }
         }
-        cx.doc.node_extension(frame_a, RB, json!({"joint": joint}));
+        cx.doc
+            .node_extension_member(frame_a, RB, "joint", Value::Object(joint));
         cx.decisions.insert(Decision::Frames);
         cx.decisions.insert(Decision::Metrics);
         let d = &cx.scene.descs[desc_index];

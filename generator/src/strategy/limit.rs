@@ -6,7 +6,7 @@
 //! is 0 or omitted.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, maybe, tag};
 
@@ -74,18 +74,18 @@ impl LimitSpec {
         } else {
             "angularAxes"
         };
-        m.insert(key.into(), json!(self.axes));
+        m.insert(key.into(), Value::from(&self.axes[..]));
         if let Some(v) = self.min {
-            m.insert("min".into(), json!(v));
+            m.insert("min".into(), Value::from(v));
         }
         if let Some(v) = self.max {
-            m.insert("max".into(), json!(v));
+            m.insert("max".into(), Value::from(v));
         }
         if let Some(v) = self.stiffness {
-            m.insert("stiffness".into(), json!(v));
+            m.insert("stiffness".into(), Value::from(v));
         }
         if let Some(v) = self.damping {
-            m.insert("damping".into(), json!(v));
+            m.insert("damping".into(), Value::from(v));
         }
         Value::Object(m)
     }
@@ -167,24 +167,36 @@ impl OmiConstraintSpec {
     pub fn render(&self) -> Value {
         let mut m = Map::new();
         if !self.linear_axes.is_empty() {
-            m.insert("linearAxes".into(), json!(self.linear_axes));
+            m.insert("linearAxes".into(), Value::from(&self.linear_axes[..]));
         }
         if !self.angular_axes.is_empty() {
-            m.insert("angularAxes".into(), json!(self.angular_axes));
+            m.insert("angularAxes".into(), Value::from(&self.angular_axes[..]));
         }
         if let Some(v) = self.lower {
-            m.insert("lowerLimit".into(), json!(v));
+            m.insert("lowerLimit".into(), Value::from(v));
         }
         if let Some(v) = self.upper {
-            m.insert("upperLimit".into(), json!(v));
+            m.insert("upperLimit".into(), Value::from(v));
         }
         if let Some(v) = self.stiffness {
-            m.insert("stiffness".into(), json!(v));
+            m.insert("stiffness".into(), Value::from(v));
         }
         if let Some(v) = self.damping {
-            m.insert("damping".into(), json!(v));
+            m.insert("damping".into(), Value::from(v));
         }
         Value::Object(m)
+    }
+
+    /// Renders to the same JSON as `other`: same axes, and numbers of the same bits (distinct
+    /// finite floats have distinct texts, `0.0` and `-0.0` included).
+    pub fn renders_as(&self, other: &OmiConstraintSpec) -> bool {
+        let bits = |v: Option<f64>| v.map(f64::to_bits);
+        self.linear_axes == other.linear_axes
+            && self.angular_axes == other.angular_axes
+            && bits(self.lower) == bits(other.lower)
+            && bits(self.upper) == bits(other.upper)
+            && bits(self.stiffness) == bits(other.stiffness)
+            && bits(self.damping) == bits(other.damping)
     }
 
     pub fn tags(&self, tags: &mut Tags) {
@@ -238,6 +250,16 @@ pub fn universe(tags: &mut Tags) {
 mod tests {
     use super::*;
 
+    /// `0.0` and `-0.0` are equal numbers with different texts: not shared.
+    #[test]
+    fn signed_zeros_render_apart() {
+        let a = omi_hard(&[0], &[], Some(0.0), Some(1.0));
+        let b = omi_hard(&[0], &[], Some(-0.0), Some(1.0));
+        assert_ne!(a.render().to_string(), b.render().to_string());
+        assert!(!a.renders_as(&b));
+        assert!(a.renders_as(&omi_hard(&[0], &[], Some(0.0), Some(1.0))));
+    }
+
     proptest! {
         #[test]
         fn limits_hold_at_rest(l in limit()) {
@@ -250,6 +272,29 @@ mod tests {
             seen.sort_unstable();
             seen.dedup();
             prop_assert_eq!(seen.len(), l.axes.len());
+        }
+
+        /// Constraints are shared when they render alike: `renders_as` is equality of the text.
+        #[test]
+        fn renders_as_is_equality_of_the_text(
+            a in omi_constraint(),
+            b in omi_constraint(),
+            mix in 0u8..64,
+        ) {
+            // Mix fields of `b` into `a`, so that equal pairs are common.
+            let pick = |bit: u8, x: Option<f64>, y: Option<f64>| if mix & (1 << bit) != 0 { y } else { x };
+            let c = OmiConstraintSpec {
+                linear_axes: if mix & 16 != 0 { b.linear_axes.clone() } else { a.linear_axes.clone() },
+                angular_axes: if mix & 32 != 0 { b.angular_axes.clone() } else { a.angular_axes.clone() },
+                lower: pick(0, a.lower, b.lower),
+                upper: pick(1, a.upper, b.upper),
+                stiffness: pick(2, a.stiffness, b.stiffness),
+                damping: pick(3, a.damping, b.damping),
+            };
+            for (x, y) in [(&a, &b), (&a, &c), (&b, &c), (&a, &a)] {
+                let (text_x, text_y) = (x.render().to_string(), y.render().to_string());
+                prop_assert_eq!(x.renders_as(y), text_x == text_y);
+            }
         }
 
         #[test]

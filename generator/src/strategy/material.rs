@@ -1,7 +1,7 @@
 //! KHR physics materials (seed 002 Physics Materials), with every combine mode or none.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, maybe, tag};
 
@@ -39,19 +39,19 @@ impl MaterialSpec {
     pub fn render(&self) -> Value {
         let mut m = Map::new();
         if let Some(v) = self.static_friction {
-            m.insert("staticFriction".into(), json!(v));
+            m.insert("staticFriction".into(), Value::from(v));
         }
         if let Some(v) = self.dynamic_friction {
-            m.insert("dynamicFriction".into(), json!(v));
+            m.insert("dynamicFriction".into(), Value::from(v));
         }
         if let Some(v) = self.restitution {
-            m.insert("restitution".into(), json!(v));
+            m.insert("restitution".into(), Value::from(v));
         }
         if let Some(c) = self.friction_combine {
-            m.insert("frictionCombine".into(), json!(COMBINES[c]));
+            m.insert("frictionCombine".into(), Value::from(COMBINES[c]));
         }
         if let Some(c) = self.restitution_combine {
-            m.insert("restitutionCombine".into(), json!(COMBINES[c]));
+            m.insert("restitutionCombine".into(), Value::from(COMBINES[c]));
         }
         Value::Object(m)
     }

@@ -2,12 +2,12 @@
 //! OMI_physics_shape (seed 001), and OMI_physics_joint (seed 000) joints, including the named
 //! special cases and rope chains.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
@@ -204,7 +204,8 @@ struct Ctx<'a> {
     doc: DocBuilder,
     tags: Tags,
     decisions: BTreeSet<Decision>,
-    constraints: BTreeMap<String, usize>,
+    /// Constraints written so far, with their document index.
+    constraints: Vec<(OmiConstraintSpec, usize)>,
 }
 
 impl Ctx<'_> {
@@ -220,7 +221,7 @@ impl Ctx<'_> {
         owner: usize,
         free: bool,
         s: &Attached<ShapeUse>,
-        name: &str,
+        name: std::fmt::Arguments,
         in_body: bool,
     ) {
         let node = s.place(&mut self.doc, owner, free, name);
@@ -238,7 +239,7 @@ impl Ctx<'_> {
         if self.scene.dialect == Dialect::OmiCollider
             && let (Some(t), Value::Object(m)) = (s.item.is_trigger, &mut v)
         {
-            m.insert("isTrigger".into(), json!(t));
+            m.insert("isTrigger".into(), Value::from(t));
             tag(
                 &mut self.tags,
                 &["shape", "is-trigger", if t { "true" } else { "false" }],
@@ -246,7 +247,8 @@ impl Ctx<'_> {
         }
         let (ext, array, key) = self.shape_ext();
         let index = self.doc.push_root(ext, array, v);
-        self.doc.node_extension(node, ext, json!({ key: index }));
+        self.doc
+            .node_extension_member(node, ext, key, Value::from(index));
     }
 
     fn body(
@@ -277,7 +279,7 @@ impl Ctx<'_> {
             tag(&mut self.tags, &["collider", "compound"]);
         }
         for (k, s) in leaf.shapes.iter().enumerate() {
-            self.shape(node, k == 0, s, &format!("{name}Shape{k}"), true);
+            self.shape(node, k == 0, s, format_args!("{name}Shape{k}"), true);
         }
         node
     }
@@ -285,7 +287,7 @@ impl Ctx<'_> {
     /// Add a joint node at world pose `pivot` under `parent` (world pose `parent_world`).
     fn joint(
         &mut self,
-        name: &str,
+        name: String,
         parent: Option<(usize, Isometry3<f64>)>,
         pivot: &Isometry3<f64>,
         a: usize,
@@ -307,11 +309,11 @@ impl Ctx<'_> {
         );
         let indices: Vec<usize> = j.constraints.iter().map(|c| self.constraint(c)).collect();
         j.tags(&mut self.tags);
-        self.doc.node_extension(
-            node,
-            JOINT,
-            json!({"constraints": indices, "nodeA": a, "nodeB": b}),
-        );
+        let mut joint = Map::new();
+        joint.insert("constraints".into(), Value::from(indices));
+        joint.insert("nodeA".into(), Value::from(a));
+        joint.insert("nodeB".into(), Value::from(b));
+        self.doc.node_extension(node, JOINT, Value::Object(joint));
         self.decisions.insert(Decision::OmiPerAxis);
         self.decisions.insert(Decision::Frames);
         if j.constraints.iter().any(|c| {
@@ -323,14 +325,12 @@ impl Ctx<'_> {
 
     /// Document-level constraint index; identical constraints are written once and shared.
     fn constraint(&mut self, c: &OmiConstraintSpec) -> usize {
-        let v = c.render();
-        let key = v.to_string();
-        if let Some(&i) = self.constraints.get(&key) {
+        if let Some(&(_, i)) = self.constraints.iter().find(|(w, _)| w.renders_as(c)) {
             tag(&mut self.tags, &["omi", "joint", "shared-constraints"]);
             return i;
         }
-        let i = self.doc.push_root(JOINT, "constraints", v);
-        self.constraints.insert(key, i);
+        let i = self.doc.push_root(JOINT, "constraints", c.render());
+        self.constraints.push((c.clone(), i));
         i
     }
 }
@@ -342,7 +342,7 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
         doc: DocBuilder::new(stem, scene.buffer),
         tags: Tags::new(),
         decisions: BTreeSet::new(),
-        constraints: BTreeMap::new(),
+        constraints: Vec::new(),
     };
     tag(
         &mut cx.tags,
@@ -383,10 +383,10 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
                 }
             }
             OmiGroup::Bodiless(shapes) => {
-                let node = cx.doc.node(&format!("Static{gi}"), Trs::at(cell), None);
+                let node = cx.doc.node(format!("Static{gi}"), Trs::at(cell), None);
                 tag(&mut cx.tags, &["body", "none"]);
                 for (k, s) in shapes.iter().enumerate() {
-                    cx.shape(node, k == 0, s, &format!("Static{gi}Shape{k}"), false);
+                    cx.shape(node, k == 0, s, format_args!("Static{gi}Shape{k}"), false);
                 }
             }
             OmiGroup::Rope {
@@ -427,14 +427,7 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
                 .unwrap_or_else(UnitQuaternion::identity),
         );
         tags_for_pair(&mut cx.tags, a.kind, b.kind);
-        cx.joint(
-            &format!("Joint{j}"),
-            None,
-            &pivot,
-            a.node,
-            b.node,
-            &ju.joint,
-        );
+        cx.joint(format!("Joint{j}"), None, &pivot, a.node, b.node, &ju.joint);
         moved.insert(b.node);
         joint_count += 1;
     }
@@ -483,7 +476,7 @@ fn rope(
     let pitch = rope_pitch(radius, length);
     #[allow(clippy::cast_precision_loss)]
     let top = [cell[0], cell[1] + segments as f64 * pitch / 2.0, cell[2]];
-    let root = cx.doc.node(&format!("Rope{gi}"), Trs::at(top), None);
+    let root = cx.doc.node(format!("Rope{gi}"), Trs::at(top), None);
     let root_world = transform::iso(top, None);
     let anchor_shape = ShapeSpec {
         kind: ShapeKind::Box,
@@ -569,7 +562,7 @@ fn rope(
         );
         let pivot = transform::iso([top[0], top[1] + y + pitch / 2.0, top[2]], None);
         cx.joint(
-            &format!("Rope{gi}Pin{k}"),
+            format!("Rope{gi}Pin{k}"),
             Some((root, root_world)),
             &pivot,
             node,

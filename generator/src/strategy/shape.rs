@@ -2,7 +2,7 @@
 //! mesh shapes backed by real triangle meshes.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, tag};
 use crate::doc::{DocBuilder, MeshData};
@@ -141,49 +141,51 @@ impl ShapeSpec {
     /// The shape object as the dialect spells it; mesh shapes add their mesh to `doc`.
     pub fn render(&self, dialect: Dialect, doc: &mut DocBuilder) -> Value {
         let (a, b, c) = (self.a, self.b, self.c);
-        let mut params = Map::new();
+        let mut shape = Map::new();
+        let mut nested = Map::new();
         let type_name = match (self.kind, dialect) {
             (ShapeKind::Convex, Dialect::OmiCollider) => "hull",
             (kind, _) => kind.tag(),
         };
+        shape.insert("type".into(), Value::from(type_name));
+        // OMI_collider spells the parameters flat in the shape, the others in an object.
+        let params = match dialect {
+            Dialect::OmiCollider => &mut shape,
+            Dialect::Khr | Dialect::OmiShape => &mut nested,
+        };
         if self.kind.is_mesh() {
             let mesh = doc.mesh(&solid_mesh(self.solid, a));
-            params.insert("mesh".into(), json!(mesh));
+            params.insert("mesh".into(), Value::from(mesh));
         } else if self.explicit {
             match (self.kind, dialect) {
                 (ShapeKind::Sphere, _) => {
-                    params.insert("radius".into(), json!(a));
+                    params.insert("radius".into(), Value::from(a));
                 }
                 (ShapeKind::Box, _) => {
-                    params.insert("size".into(), json!([a, b, c]));
+                    params.insert("size".into(), Value::from([a, b, c]));
                 }
                 (ShapeKind::Capsule | ShapeKind::Cylinder, Dialect::Khr) => {
-                    params.insert("height".into(), json!(a));
-                    params.insert("radiusTop".into(), json!(b));
-                    params.insert("radiusBottom".into(), json!(c));
+                    params.insert("height".into(), Value::from(a));
+                    params.insert("radiusTop".into(), Value::from(b));
+                    params.insert("radiusBottom".into(), Value::from(c));
                 }
                 (ShapeKind::Capsule, _) => {
                     // Full height: at least twice the radius (seed 004 Capsule).
-                    params.insert("radius".into(), json!(b));
+                    params.insert("radius".into(), Value::from(b));
                     params.insert(
                         "height".into(),
-                        json!(crate::canonical::round(2.0 * b + a, 6)),
+                        Value::from(crate::canonical::round(2.0 * b + a, 6)),
                     );
                 }
                 (ShapeKind::Cylinder, _) => {
-                    params.insert("radius".into(), json!(b));
-                    params.insert("height".into(), json!(a));
+                    params.insert("radius".into(), Value::from(b));
+                    params.insert("height".into(), Value::from(a));
                 }
                 (ShapeKind::Convex | ShapeKind::Trimesh, _) => {}
             }
         }
-        let mut shape = Map::new();
-        shape.insert("type".into(), json!(type_name));
-        match dialect {
-            Dialect::OmiCollider => shape.extend(params),
-            Dialect::Khr | Dialect::OmiShape => {
-                shape.insert(type_name.into(), Value::Object(params));
-            }
+        if dialect != Dialect::OmiCollider {
+            shape.insert(type_name.into(), Value::Object(nested));
         }
         Value::Object(shape)
     }
@@ -255,6 +257,8 @@ pub fn universe(tags: &mut Tags) {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::doc::BufferMode;
 

@@ -4,6 +4,8 @@
 use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 
+use serde_json::{Map, Value};
+
 use super::maybe;
 
 /// Axes rotations are drawn about.
@@ -96,28 +98,23 @@ pub fn parts(i: &Isometry3<f64>) -> ([f64; 3], Option<[f64; 4]>) {
 pub fn shift_and_twist(
     moved: impl IntoIterator<Item = (usize, Vector3<f64>, UnitQuaternion<f64>)>,
 ) -> Vec<crate::case::PoseSet> {
-    let mut shifted = serde_json::Map::new();
-    let mut twisted = serde_json::Map::new();
+    let mut shifted = Map::new();
+    let mut twisted = Map::new();
     for (node, t, r) in moved {
-        shifted.insert(
-            node.to_string(),
-            serde_json::json!({"translation": [t.x + 0.1, t.y - 0.05, t.z + 0.02]}),
+        let mut shift = Map::new();
+        shift.insert(
+            "translation".into(),
+            Value::from([t.x + 0.1, t.y - 0.05, t.z + 0.02]),
         );
+        shifted.insert(node.to_string(), Value::Object(shift));
         let twist = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 20f64.to_radians()) * r;
-        twisted.insert(
-            node.to_string(),
-            serde_json::json!({"rotation": xyzw(&twist)}),
-        );
+        let mut turn = Map::new();
+        turn.insert("rotation".into(), Value::from(xyzw(&twist)));
+        twisted.insert(node.to_string(), Value::Object(turn));
     }
     vec![
-        crate::case::PoseSet {
-            name: "shifted".into(),
-            poses: serde_json::json!({"nodes": shifted}),
-        },
-        crate::case::PoseSet {
-            name: "twisted".into(),
-            poses: serde_json::json!({"nodes": twisted}),
-        },
+        crate::case::PoseSet::of_nodes("shifted", shifted),
+        crate::case::PoseSet::of_nodes("twisted", twisted),
     ]
 }
 

@@ -164,7 +164,7 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
     let parents = parents(scene);
     for (i, n) in scene.nodes.iter().enumerate() {
         doc.node(
-            &format!("Node{i}"),
+            format!("Node{i}"),
             Trs {
                 translation: Some(n.translation),
                 rotation: n.rotation,
@@ -220,14 +220,8 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
         p2.insert(s.to_string(), json!({"translation": [t[0], t[1] + 0.5, t[2] + 0.25], "rotation": turn([1.0, 0.0, 1.0], -45.0)}));
     }
     let poses = vec![
-        PoseSet {
-            name: "moved".into(),
-            poses: json!({"nodes": p1}),
-        },
-        PoseSet {
-            name: "moved-more".into(),
-            poses: json!({"nodes": p2}),
-        },
+        PoseSet::of_nodes("moved", p1),
+        PoseSet::of_nodes("moved-more", p2),
     ];
     let summary = format!("{} nodes, {} constraints", scene.nodes.len(), kept.len());
     Rendered {
