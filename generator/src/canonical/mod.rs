@@ -725,6 +725,17 @@ mod tests {
                 ],
                 23,
             ),
+            // A dropped first value written one member per line: the kept object fits on one
+            // line all the same.
+            (vec![("a", json!({"k": long("a")})), ("a", json!(1))], 1),
+            (
+                vec![
+                    ("b", json!([long("a"), {"k": long("b")}])),
+                    ("a", json!(1)),
+                    ("b", json!(2)),
+                ],
+                1,
+            ),
         ];
         for (members, lines) in cases {
             let mut tape = Tape::new();
@@ -754,6 +765,23 @@ mod tests {
             let wrapped = json!([long("o"), want]);
             assert_eq!(tape.to_text(), oracle::to_string(&wrapped));
         }
+    }
+
+    /// A one-line object inside a one-line array, though a repeated key's dropped value was
+    /// written one member per line: `[{"b": 2}, 3]`.
+    #[test]
+    fn a_dropped_value_does_not_expand_its_containers() {
+        let mut tape = Tape::new();
+        let outer = tape.open(false);
+        let doc = tape.begin_object();
+        tape.member("b");
+        tape.push_value(&json!({"k": "x".repeat(120)}));
+        tape.member("b");
+        tape.push_value(&json!(2));
+        tape.end_object(doc);
+        tape.push_value(&json!(3));
+        tape.close(outer);
+        assert_eq!(tape.to_text(), "[{\"b\": 2}, 3]\n");
     }
 
     /// A typed value with every serde shape: fields out of key order, options, every kind of
@@ -928,10 +956,17 @@ mod tests {
         }
     }
 
-    /// Zero of either sign, and what rounds to zero, is written `0.0` at any number of
-    /// decimals (the serializer writes a zero without rounding it).
+    /// Zero of either sign, and what rounds to zero, is written `0.0` (the serializer writes a
+    /// zero without rounding it), but where `10^decimals` is infinite or zero: there rounding
+    /// gives NaN, written `null`, zero or not.
     #[test]
     fn rounded_zeros_are_unsigned() {
+        for decimals in [309, 400, -400] {
+            let mut tape = Tape::new();
+            tape.push(&[0.0, 1.5], Some(decimals))
+                .expect("serialisable");
+            assert_eq!(tape.to_text(), "[null, null]\n", "{decimals}");
+        }
         for (decimals, last) in [(0, "2.0"), (3, "2.25"), (6, "2.25")] {
             let mut tape = Tape::new();
             tape.push(&[0.0, -0.0, 1e-9, -1e-9, 2.25], Some(decimals))

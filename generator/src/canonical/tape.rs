@@ -564,12 +564,30 @@ impl Tape {
                 .map(|&(_, k)| self.member_len(first, k as usize, end))
                 .sum::<usize>()
             + 2 * count.saturating_sub(1);
-        if !f.expanded && len <= INLINE {
+        if !self.kept_expanded(&f, first, end) && len <= INLINE {
+            // The nodes of dropped values (a repeated key's first) go with them.
+            self.pending.truncate(f.children as usize);
             self.sorted_inline(f.start as usize, first, end);
             self.bounds.truncate(first);
         } else {
             self.expand(f, end, true);
         }
+    }
+
+    /// Whether a member the object `f` keeps (in `members`) is written one member per line: a
+    /// repeated key's dropped value may have been, and does not count.
+    fn kept_expanded(&self, f: &Frame, first: usize, end: u32) -> bool {
+        if !f.expanded {
+            return false;
+        }
+        let pending = &self.pending[f.children as usize..];
+        self.members.iter().any(|&(_, k)| {
+            let k = k as usize;
+            let (from, to) = (self.bounds[first + k], self.member_end(first, k, end));
+            pending
+                .iter()
+                .any(|&n| (from..to).contains(&self.nodes[n as usize].start))
+        })
     }
 
     /// Where member `k` of the container whose members start at `bounds[first]` and whose
@@ -727,9 +745,13 @@ impl Tape {
         }
         pos(self.text.len());
         out.reserve(self.text_size_hint());
-        // A value written one member per line closed last; any other is its one-line text
-        // (none of its containers is a node).
-        match self.nodes.last() {
+        // A value written one member per line is the one node left pending (nodes of dropped
+        // values may follow it); any other is its one-line text.
+        match self
+            .pending
+            .last()
+            .and_then(|&n| self.nodes.get(n as usize))
+        {
             Some(root) => self.write(root, 0, out),
             None => out.extend_from_slice(&self.text),
         }

@@ -62,8 +62,11 @@ impl<S: Strategy> Strategy for Maybe<S> {
 /// words: `fill_bytes` of 128 bytes takes the same 32 words in one copy, without 32 calls
 /// and a generator made and dropped (about 400 instructions, some 60 times a scene). Any other
 /// generator makes its seed its own way, so it makes it. The algorithm is the one the runner's
-/// configuration names: proptest's runners make their generator from it (`sample::runner`
-/// names ChaCha for the ChaCha generator it gives).
+/// configuration names (a runner does not tell its generator's): `sample::runner`, which makes
+/// every corpus case, names ChaCha for the ChaCha generator it gives, and proptest's runners
+/// make their generator from it. Where they differ (a runner made with another generator, or
+/// proptest replaying a failure saved under another algorithm) the draws are still valid values
+/// but not those of `prop::option::weighted`.
 fn skip_seed(runner: &mut TestRunner) {
     if runner.config().rng_algorithm == RngAlgorithm::ChaCha {
         use proptest::prelude::Rng as _;
