@@ -99,28 +99,29 @@ pub fn typed_scenario_of(expectation: Option<&Expectation>) -> Option<Scenario> 
     })
 }
 
-/// A dynamics scenario as [`scenario`] writes it.
+/// A dynamics scenario as [`scenario`] writes it. The fields of these types are declared in
+/// key order, the order serde writes them: the canonical writer then has no member to sort.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
-    pub config: Config,
-    pub steps: u32,
-    pub observe_every: u32,
     pub checks: Vec<Check>,
+    pub config: Config,
+    pub observe_every: u32,
+    pub steps: u32,
 }
 
 /// The simulation settings of a [`Scenario`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Config {
-    pub gravity: [f64; 3],
     pub dt: f64,
+    pub gravity: [f64; 3],
     pub substeps: u32,
 }
 
 /// A recommended and an allowed tolerance.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Tol {
-    pub recommended: f64,
     pub allowed: f64,
+    pub recommended: f64,
 }
 
 /// One check of [`checks`], written as the object of its fields (`kind` names the check).
@@ -128,37 +129,37 @@ pub struct Tol {
 #[serde(untagged)]
 pub enum Check {
     Still {
-        name: &'static str,
-        kind: &'static str,
-        nodes: Vec<usize>,
-        length: Tol,
         angle: Tol,
+        kind: &'static str,
+        length: Tol,
+        name: &'static str,
+        nodes: Vec<usize>,
     },
     Limit {
-        name: String,
-        kind: &'static str,
         joint: usize,
+        kind: &'static str,
         limit: usize,
+        name: String,
         tolerance: Tol,
     },
     NoContact {
-        name: &'static str,
         kind: &'static str,
+        name: &'static str,
         pairs: Vec<[usize; 2]>,
     },
     MeanVelocity {
-        name: String,
-        kind: &'static str,
-        node: usize,
         expected: [f64; 3],
+        kind: &'static str,
+        name: String,
+        node: usize,
         tolerance: Tol,
     },
     Acceleration {
-        name: String,
+        expected: [f64; 3],
         kind: &'static str,
+        name: String,
         node: usize,
         to_step: u32,
-        expected: [f64; 3],
         tolerance: Tol,
     },
 }
