@@ -379,65 +379,68 @@ mod tests {
     /// tagged by `type`; inertia and joint drives, tagged by `kind`), whose tag comes first.
     #[test]
     fn the_interpretation_and_pose_outputs_are_written_in_key_order() {
-        let dir = tempfile::tempdir().expect("temp dir");
         let mut checked = 0;
-        for profile in Profile::ALL {
-            for index in 0..16u64 {
-                let case = corpus::valid_case(profile, 5, index, "t/order", None);
-                let reading = read(&case, dir.path()).expect("written");
-                assert!(!has_errors(&reading), "{}", case.id);
-                let mut texts = Vec::new();
-                if let Some(Ok(e)) = evaluate(&reading) {
-                    texts.push(serde_json::to_string(&e).expect("serialises"));
-                }
-                texts.push(
-                    serde_json::to_string(&pose_outputs_of(&case, &reading)).expect("serialises"),
-                );
-                for text in texts {
-                    for keys in objects(&text) {
-                        let tagged = keys.first().is_some_and(|f| f == "type" || f == "kind");
-                        if tagged {
-                            continue;
-                        }
-                        assert!(keys.is_sorted(), "{}: keys out of order {keys:?}", case.id);
-                        checked += 1;
+        for (case, reading) in generated_readings(5, "t/order") {
+            assert!(!has_errors(&reading), "{}", case.id);
+            let mut texts = Vec::new();
+            if let Some(Ok(e)) = evaluate(&reading) {
+                texts.push(serde_json::to_string(&e).expect("serialises"));
+            }
+            texts.push(
+                serde_json::to_string(&pose_outputs_of(&case, &reading)).expect("serialises"),
+            );
+            for text in texts {
+                for keys in objects(&text) {
+                    let tagged = keys.first().is_some_and(|f| f == "type" || f == "kind");
+                    if tagged {
+                        continue;
                     }
+                    assert!(keys.is_sorted(), "{}: keys out of order {keys:?}", case.id);
+                    checked += 1;
                 }
             }
         }
         assert!(checked > 1000, "{checked} objects checked");
     }
 
+    /// 16 generated valid cases of every profile from `seed`, with the reference's reading.
+    fn generated_readings(seed: u64, id: &str) -> Vec<(Case, Reading)> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut out = Vec::new();
+        for profile in Profile::ALL {
+            for index in 0..16u64 {
+                let case = corpus::valid_case(profile, seed, index, id, None);
+                let reading = read(&case, dir.path()).expect("written");
+                out.push((case, reading));
+            }
+        }
+        out
+    }
+
     /// The world matrices of the wanted nodes are those of `Scene::world_from_locals`, bit for
     /// bit, at every pose of generated scenes of every profile; the others are not computed.
     #[test]
     fn worlds_of_are_the_scene_world_matrices() {
-        let dir = tempfile::tempdir().expect("temp dir");
         let mut compared = 0;
-        for profile in Profile::ALL {
-            for index in 0..16u64 {
-                let case = corpus::valid_case(profile, 7, index, "t/worlds", None);
-                let reading = read(&case, dir.path()).expect("written");
-                let Some(scene) = reading.scene.as_ref() else {
-                    continue;
-                };
-                for p in &case.poses {
-                    let poses = Poses::from_value(&p.poses, scene.nodes.len()).expect("poses");
-                    let locals = poses.locals(scene);
-                    let matrices: Vec<Matrix4<f64>> = locals.iter().map(Trs::matrix).collect();
-                    let all = scene.world_from_locals(&matrices);
-                    let wanted: Vec<NodeId> = (0..scene.nodes.len()).step_by(3).collect();
-                    let some = worlds_of(scene, &locals, wanted.iter().copied());
-                    for (n, w) in some.iter().enumerate() {
-                        let needed = wanted.iter().any(|&x| x == n || scene.is_descendant(x, n));
-                        assert_eq!(w.is_some(), needed, "{} node {n}", case.id);
-                        if let Some(w) = w {
-                            let bits = |m: &Matrix4<f64>| {
-                                m.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
-                            };
-                            assert_eq!(bits(w), bits(&all[n]), "{} node {n}", case.id);
-                            compared += 1;
-                        }
+        for (case, reading) in generated_readings(7, "t/worlds") {
+            let Some(scene) = reading.scene.as_ref() else {
+                continue;
+            };
+            for p in &case.poses {
+                let poses = Poses::from_value(&p.poses, scene.nodes.len()).expect("poses");
+                let locals = poses.locals(scene);
+                let matrices: Vec<Matrix4<f64>> = locals.iter().map(Trs::matrix).collect();
+                let all = scene.world_from_locals(&matrices);
+                let wanted: Vec<NodeId> = (0..scene.nodes.len()).step_by(3).collect();
+                let some = worlds_of(scene, &locals, wanted.iter().copied());
+                for (n, w) in some.iter().enumerate() {
+                    let needed = wanted.iter().any(|&x| x == n || scene.is_descendant(x, n));
+                    assert_eq!(w.is_some(), needed, "{} node {n}", case.id);
+                    if let Some(w) = w {
+                        let bits =
+                            |m: &Matrix4<f64>| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(bits(w), bits(&all[n]), "{} node {n}", case.id);
+                        compared += 1;
                     }
                 }
             }
