@@ -495,10 +495,24 @@ impl Scene {
 
     /// World matrices from per-node local matrices (parents before children is not required).
     pub fn world_from_locals(&self, locals: &[Matrix4<f64>]) -> Vec<Matrix4<f64>> {
+        self.world_of_nodes(|n| locals[n], 0..self.nodes.len())
+            .into_iter()
+            .map(|m| m.unwrap_or_else(Matrix4::identity))
+            .collect()
+    }
+
+    /// World matrices of the nodes `wanted` and of their ancestors (`None` for the other
+    /// nodes), each its parent's world matrix times its local matrix `local(n)`, from the root
+    /// down; `local` is asked only for those nodes (a joint's frames need a few of a scene's).
+    pub fn world_of_nodes(
+        &self,
+        local: impl Fn(NodeId) -> Matrix4<f64>,
+        wanted: impl IntoIterator<Item = NodeId>,
+    ) -> Vec<Option<Matrix4<f64>>> {
         let mut world: Vec<Option<Matrix4<f64>>> = vec![None; self.nodes.len()];
         // One walk buffer for every node, not one allocation each.
         let mut chain = Vec::new();
-        for start in 0..self.nodes.len() {
+        for start in wanted.into_iter().filter(|&n| n < self.nodes.len()) {
             // Walk up to the first computed ancestor, then down again.
             chain.clear();
             chain.push(start);
@@ -520,13 +534,10 @@ impl Scene {
                     .parent
                     .and_then(|p| world.get(p).copied().flatten())
                     .unwrap_or_else(Matrix4::identity);
-                world[n] = Some(parent * locals[n]);
+                world[n] = Some(parent * local(n));
             }
         }
         world
-            .into_iter()
-            .map(|m| m.unwrap_or_else(Matrix4::identity))
-            .collect()
     }
 }
 
