@@ -105,11 +105,23 @@ pub fn check_index(
     pointer: &str,
     issues: &mut Issues,
 ) -> Option<usize> {
+    check_index_with(index, length, array, || pointer.to_owned(), issues)
+}
+
+/// [`check_index`] with the pointer written by `pointer` only for the issue (a reader resolves
+/// several references per object, and almost all are in range).
+pub fn check_index_with(
+    index: usize,
+    length: usize,
+    array: &str,
+    pointer: impl FnOnce() -> String,
+    issues: &mut Issues,
+) -> Option<usize> {
     if index < length {
         Some(index)
     } else {
         issues.push(
-            Issue::new(Code::IndexOutOfRange, pointer)
+            Issue::new(Code::IndexOutOfRange, pointer())
                 .arg("index", index)
                 .arg("array", array)
                 .arg("length", length),

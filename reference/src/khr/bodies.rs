@@ -29,7 +29,7 @@ use crate::scene::{
 
 use super::{
     FILTERS_ARRAY, MATERIALS_ARRAY, NODES_ARRAY, RIGID_BODIES, SHAPES_ARRAY, Tables, array_length,
-    clean_since, object,
+    clean_since, non_negative, object,
 };
 
 /// How far from 1 the length of `inertiaOrientation` may be before it is an error.
@@ -162,19 +162,13 @@ fn principal_moments(d: [f64; 3], pointer: &str, issues: &mut Issues) -> Option<
     let mut out = [MassValue::EngineComputes; 3];
     let mut ok = true;
     for (i, v) in d.into_iter().enumerate() {
-        // Written only for an issue.
-        let at = || push_pointer(pointer, i);
-        out[i] = if v < 0.0 {
-            issues.push(
-                Issue::new(Code::ValueOutOfRange, at())
-                    .arg("value", v)
-                    .arg("range", "minimum 0"),
-            );
+        out[i] = if !non_negative(v, pointer, i, issues) {
             ok = false;
             continue;
         } else if v == 0.0 {
+            // Written only for an issue.
             issues.push(
-                Issue::new(Code::MassZeroInfinite, at())
+                Issue::new(Code::MassZeroInfinite, push_pointer(pointer, i))
                     .arg("property", format!("inertiaDiagonal[{i}]")),
             );
             MassValue::Infinite

@@ -267,12 +267,15 @@ fn axis_index(axis: i64, (pointer, token): (&str, impl Token), issues: &mut Issu
     }
 }
 
-/// `DAMPING_NEGATIVE` at `pointer/damping` (written only then) for a negative damping.
-fn check_damping(damping: f64, pointer: &str, issues: &mut Issues) {
+/// `DAMPING_NEGATIVE` at `pointer/damping` (written only then) for a negative damping; whether
+/// the damping is valid.
+fn check_damping(damping: f64, pointer: &str, issues: &mut Issues) -> bool {
     if damping < 0.0 {
         let at = push_pointer(pointer, "damping");
         issues.push(Issue::new(Code::DampingNegative, at).arg("value", damping));
+        return false;
     }
+    true
 }
 
 /// One drive, or `None` when it has an error or an unknown type or mode (a warning: the drive is
@@ -315,8 +318,8 @@ fn read_drive(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Drive
     let stiffness = d.stiffness.unwrap_or(0.0);
     let stiffness_ok = non_negative(stiffness, pointer, "stiffness", issues);
     let damping = d.damping.unwrap_or(0.0);
-    check_damping(damping, pointer, issues);
-    if !(max_force_ok && stiffness_ok && damping >= 0.0) {
+    let damping_ok = check_damping(damping, pointer, issues);
+    if !(max_force_ok && stiffness_ok && damping_ok) {
         return None;
     }
     Some(Drive {

@@ -212,8 +212,7 @@ fn enum_unknown(pointer: &str, value: &str, known: &[&str]) -> Issue {
         .arg("known", known.join(", "))
 }
 
-/// [`crate::ext::check_index`] at `pointer/key`, a pointer written only for the issue: the
-/// readers resolve several references per object, and almost all are in range.
+/// [`crate::ext::check_index`] at `pointer/key`, a pointer written only for the issue.
 fn check_index_at(
     index: usize,
     length: usize,
@@ -221,10 +220,8 @@ fn check_index_at(
     (pointer, key): (&str, &str),
     issues: &mut Issues,
 ) -> Option<usize> {
-    if index < length {
-        return Some(index);
-    }
-    crate::ext::check_index(index, length, array, &push_pointer(pointer, key), issues)
+    let at = || push_pointer(pointer, key);
+    crate::ext::check_index_with(index, length, array, at, issues)
 }
 
 /// Whether `value` is below the schema minimum of 0 (the one rule of [`non_negative`]; a
