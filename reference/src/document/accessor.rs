@@ -430,7 +430,8 @@ mod tests {
     }
 
     /// A document with the `case` accessor over a buffer holding `data`, in a data URI or in
-    /// a `.bin` file beside the document (read in ranges).
+    /// a `.bin` file beside the document, read in ranges (loaded with a bound of 0 bytes to
+    /// read whole: these files are small).
     fn document(data: &[u8], case: &Layout, in_file: bool) -> (Document, Option<PathBuf>) {
         use base64::Engine as _;
         let view = |(offset, length): (usize, usize), stride: Option<usize>| {
@@ -491,8 +492,18 @@ mod tests {
             "accessors": [accessor],
         });
         let mut issues = Issues::default();
-        let doc = Document::load(json.to_string().as_bytes(), dir.as_deref(), &mut issues)
+        let mut doc = Document::load(json.to_string().as_bytes(), dir.as_deref(), &mut issues)
             .expect("a document that loads");
+        if in_file {
+            doc.buffers = super::super::buffers::load_reading_whole_up_to(
+                &doc.root,
+                dir.as_deref(),
+                None,
+                &mut issues,
+                0,
+            );
+            assert!(doc.buffers[0].as_ref().is_some_and(|b| !b.in_memory()));
+        }
         (doc, dir)
     }
 

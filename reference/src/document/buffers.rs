@@ -35,10 +35,9 @@ const READ_WHOLE_UP_TO: u64 = 64 * 1024;
 /// it opens, its length) but only the byte ranges readers ask for are read, when they ask: most
 /// of a `.bin` file is render data (meshes no shape uses, images), and reading it whole was most
 /// of the cost of validating a document that has one. A small one is read whole at load
-/// ([`READ_WHOLE_UP_TO`]): its bytes are those of the load (a change after it is not seen),
-/// and a file that holds fewer bytes than its reported length, or fails to read, gets its
-/// `BUFFER_TOO_SHORT` or `BUFFER_UNREADABLE` then. Every issue is decided at load time, as
-/// when files were read whole.
+/// ([`READ_WHOLE_UP_TO`]): its bytes are those of the load (a change after it is not seen);
+/// a failed read is its `BUFFER_UNREADABLE` then, and fewer bytes read than `byteLength` its
+/// `BUFFER_TOO_SHORT`. Every issue is decided at load time, as when files were read whole.
 #[derive(Debug)]
 pub struct Buffer {
     data: Data,
@@ -60,6 +59,12 @@ impl Buffer {
             Data::Bytes(bytes) => bytes.len() as u64,
             Data::File { len, .. } => *len,
         }
+    }
+
+    /// Whether the data is held in memory (not read in ranges on use).
+    #[cfg(test)]
+    pub(super) fn in_memory(&self) -> bool {
+        matches!(self.data, Data::Bytes(_))
     }
 
     /// Whether the data is empty.
@@ -104,7 +109,7 @@ pub fn load(
 }
 
 /// [`load`], reading regular files of at most `whole` bytes at once (tests vary the bound).
-fn load_reading_whole_up_to(
+pub(super) fn load_reading_whole_up_to(
     root: &gltf_json::Root,
     base_dir: Option<&Path>,
     bin: Option<&[u8]>,
@@ -546,6 +551,7 @@ mod tests {
         let (buffer, issues) = load_one(&dir, "a.bin", 48);
         let _ = std::fs::remove_dir_all(&dir);
         let buffer = buffer.expect("a readable file");
+        assert!(matches!(buffer.data, Data::Bytes(_)), "read whole at load");
         let got: Vec<_> = issues
             .0
             .iter()

@@ -43,7 +43,8 @@ pub struct Document {
     /// Folder of the file, for relative buffer URIs; `None` for in-memory documents.
     pub base_dir: Option<PathBuf>,
     /// Buffer data by buffer index; `None` when unreadable (an issue says why). The data may
-    /// be shorter than `byteLength` (`BUFFER_TOO_SHORT`). Files are read on first use.
+    /// be shorter than `byteLength` (`BUFFER_TOO_SHORT`). Files of at most
+    /// 64 KiB (`buffers::READ_WHOLE_UP_TO`) are read at load, larger ones in ranges on use.
     pub buffers: Vec<Option<Buffer>>,
 }
 
