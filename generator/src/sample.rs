@@ -12,7 +12,9 @@ use crate::strategy::{self, Rendered, Scene};
 
 /// The runner's configuration. What can change a draw is set here to proptest's built-in
 /// defaults, not taken from `Config::default()`, which reads `PROPTEST_*` environment
-/// variables: a case depends on the generator version, the seed and its index only. No failure
+/// variables: a case depends on the generator version, the seed and its index only (proptest
+/// reads `max_default_size_range` from `Config::default()`, not from the runner, for
+/// collections without a size: the strategies give every collection its size). No failure
 /// persistence: sampling persists nothing, and every copy of a runner (proptest's unions make
 /// some) cloned the boxed persistence.
 fn config() -> Config {

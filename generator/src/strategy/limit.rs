@@ -188,9 +188,10 @@ impl OmiConstraintSpec {
     }
 
     /// Renders to the same JSON as `other`: same axes, and numbers of the same bits (distinct
-    /// finite floats have distinct texts, `0.0` and `-0.0` included).
+    /// finite floats have distinct texts, `0.0` and `-0.0` included; every non-finite one is
+    /// `null`).
     pub fn renders_as(&self, other: &OmiConstraintSpec) -> bool {
-        let bits = |v: Option<f64>| v.map(f64::to_bits);
+        let bits = |v: Option<f64>| v.map(|x| x.is_finite().then_some(x.to_bits()));
         self.linear_axes == other.linear_axes
             && self.angular_axes == other.angular_axes
             && bits(self.lower) == bits(other.lower)
@@ -252,12 +253,18 @@ mod tests {
 
     /// `0.0` and `-0.0` are equal numbers with different texts: not shared.
     #[test]
-    fn signed_zeros_render_apart() {
+    fn signed_zeros_render_apart_and_non_finite_numbers_alike() {
         let a = omi_hard(&[0], &[], Some(0.0), Some(1.0));
         let b = omi_hard(&[0], &[], Some(-0.0), Some(1.0));
         assert_ne!(a.render().to_string(), b.render().to_string());
         assert!(!a.renders_as(&b));
         assert!(a.renders_as(&omi_hard(&[0], &[], Some(0.0), Some(1.0))));
+        // Every non-finite number is `null`: NaN and infinity render alike.
+        let nan = omi_hard(&[0], &[], Some(f64::NAN), Some(1.0));
+        let inf = omi_hard(&[0], &[], Some(f64::INFINITY), Some(1.0));
+        assert_eq!(nan.render().to_string(), inf.render().to_string());
+        assert!(nan.renders_as(&inf));
+        assert!(!nan.renders_as(&a));
     }
 
     proptest! {
