@@ -24,9 +24,10 @@ impl Ser<'_> {
             return self.null();
         }
         match self.round {
-            // Zero, of either sign, rounds to `0.0` whenever `10^decimals` is a finite,
-            // non-zero double (the corpus rounds to 6): about a third of an expectation's
-            // numbers, written without the rounding arithmetic.
+            // Zero, of either sign, rounds to `0.0` whenever `10^decimals` is a normal double
+            // (the corpus rounds to 6; where it is subnormal the general path gives `0.0` too,
+            // where infinite or zero `null`): about a third of an expectation's numbers,
+            // written without the rounding arithmetic.
             Some(r) if x == 0.0 && r.factor.is_normal() => {
                 self.tape.scalar(|t| t.extend_from_slice(b"0.0"));
             }
