@@ -303,10 +303,7 @@ fn gltf_validator(folder: &Path, warmup: usize, runs: usize, files: usize) -> Op
             cpu: Some(cpu),
         })
         .collect::<Vec<_>>();
-    if passes.is_empty() {
-        eprintln!("note: the gltf-validator runner gave no pass after the {warmup} warm-up passes");
-        return None;
-    }
+    // `runs` is at least 1 and the count was checked: never empty.
     Some(passes)
 }
 
