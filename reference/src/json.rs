@@ -24,9 +24,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer, forward_to_deseria
 use serde_json::Error;
 pub use serde_json::Number;
 
+pub use hiding::Hiding;
 use keys::Key;
 pub(crate) use keys::{text_cmp, text_eq};
 
+mod hiding;
 mod keys;
 mod parse;
 
@@ -450,9 +452,53 @@ impl From<&str> for Value {
     }
 }
 
-impl From<Vec<Value>> for Value {
-    fn from(list: Vec<Value>) -> Value {
-        Value::Array(list.into_boxed_slice())
+macro_rules! from_integer {
+    ($($t:ty)*) => {$(
+        impl From<$t> for Value {
+            fn from(n: $t) -> Value {
+                Value::Number(n.into())
+            }
+        }
+    )*};
+}
+
+from_integer!(u8 u16 u32 usize i8 i16 i32 isize);
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(s.into_boxed_str())
+    }
+}
+
+impl<T: Into<Value>> From<Vec<T>> for Value {
+    /// An array (as serde_json's).
+    fn from(list: Vec<T>) -> Value {
+        Value::Array(list.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<T: Clone + Into<Value>> From<&[T]> for Value {
+    fn from(list: &[T]) -> Value {
+        Value::Array(list.iter().cloned().map(Into::into).collect())
+    }
+}
+
+impl<T: Into<Value>, const N: usize> From<[T; N]> for Value {
+    fn from(list: [T; N]) -> Value {
+        Value::Array(list.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<T: Into<Value>> FromIterator<T> for Value {
+    /// An array (as serde_json's).
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Value {
+        Value::Array(iter.into_iter().map(Into::into).collect())
+    }
+}
+
+impl From<Map> for Value {
+    fn from(map: Map) -> Value {
+        Value::Object(map)
     }
 }
 

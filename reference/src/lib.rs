@@ -132,7 +132,18 @@ pub fn read_json(
     read_document(doc, forced, issues)
 }
 
-fn read_document(doc: Option<Document>, forced: Option<Profile>, mut issues: Issues) -> Reading {
+/// [`read_json`] of the reference's own tree, read in place (no copy).
+pub fn read_tree(json: &json::Value, base_dir: Option<&Path>, forced: Option<Profile>) -> Reading {
+    let mut issues = Issues::default();
+    let doc = Document::from_tree(json, base_dir, &mut issues);
+    read_document(doc, forced, issues)
+}
+
+fn read_document(
+    doc: Option<Document<'_>>,
+    forced: Option<Profile>,
+    mut issues: Issues,
+) -> Reading {
     let Some(doc) = doc else {
         return Reading {
             profile: None,

@@ -41,7 +41,7 @@ fn end_of(offset: u64, stride: u64, count: u64, size: u64) -> u128 {
     u128::from(offset) + u128::from(stride) * u128::from(count - 1) + u128::from(size)
 }
 
-impl Document {
+impl Document<'_> {
     /// Check that every buffer view lies within its buffer's `byteLength` and every accessor
     /// (and its sparse parts) within its buffer view. Out-of-range indices are left to the
     /// schema check (`GLTF_INDEX`).
@@ -432,7 +432,7 @@ mod tests {
     /// A document with the `case` accessor over a buffer holding `data`, in a data URI or in
     /// a `.bin` file beside the document, read in ranges (loaded with a bound of 0 bytes to
     /// read whole: these files are small).
-    fn document(data: &[u8], case: &Layout, in_file: bool) -> (Document, Option<PathBuf>) {
+    fn document(data: &[u8], case: &Layout, in_file: bool) -> (Document<'static>, Option<PathBuf>) {
         use base64::Engine as _;
         let view = |(offset, length): (usize, usize), stride: Option<usize>| {
             let mut v =

@@ -10,7 +10,7 @@ use crate::profile::Profile;
 
 use super::Document;
 
-impl Document {
+impl Document<'_> {
     /// `EXTENSION_NOT_DECLARED` (once per extension, at its first use), then for each entry of
     /// `extensionsRequired` missing from `extensionsUsed` `EXTENSION_REQUIRED_NOT_USED`, and for
     /// each entry of `extensionsUsed` `EXTENSION_UNUSED` (never used) and `EXTENSION_UNKNOWN`

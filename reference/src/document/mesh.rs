@@ -19,7 +19,7 @@ use super::accessor::{read_component, read_uint};
 /// glTF primitive mode TRIANGLES.
 const TRIANGLES: u64 = 4;
 
-impl Document {
+impl Document<'_> {
     /// The triangles of mesh `mesh` (every TRIANGLES primitive, vertices appended in primitive
     /// order), or `None` when it has none. Issues: `MESH_SHAPE_NOT_TRIANGLES` at
     /// `/meshes/m/primitives/p/mode`, `MESH_INDEX_OUT_OF_RANGE` at `.../indices` (once per
@@ -263,7 +263,11 @@ mod tests {
 
     /// A document whose mesh 0 has one primitive over `positions` (f32 VEC3) with `indices`
     /// (u16, or none), plus `extra` primitive JSON appended.
-    fn doc(positions: &[[f32; 3]], indices: Option<&[u16]>, mode: Option<u32>) -> Document {
+    fn doc(
+        positions: &[[f32; 3]],
+        indices: Option<&[u16]>,
+        mode: Option<u32>,
+    ) -> Document<'static> {
         let mut data: Vec<u8> = positions
             .iter()
             .flatten()
@@ -556,7 +560,7 @@ mod tests {
     }
 
     /// A document whose mesh 0 has `primitives`, all data in one data-URI buffer.
-    fn mesh_document(primitives: &[Primitive]) -> Document {
+    fn mesh_document(primitives: &[Primitive]) -> Document<'static> {
         use serde_json::json;
         let (mut data, mut views, mut accessors, mut prims) = (vec![], vec![], vec![], vec![]);
         for p in primitives {

@@ -16,6 +16,7 @@ mod hierarchy;
 mod mesh;
 mod schema;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::json::Value;
@@ -33,13 +34,14 @@ pub const MAX_FILE_SIZE: u64 = 512 * 1024 * 1024;
 
 /// A parsed glTF document with its buffers resolved.
 #[derive(Debug)]
-pub struct Document {
+pub struct Document<'j> {
     /// The core document, typed. Indices in it may be out of range (reported as `GLTF_INDEX`):
     /// look them up with `get`. Its document-level and node-level extension maps are empty:
     /// extension objects are read from `json`.
     pub root: gltf_json::Root,
     /// The same JSON, untyped: extension objects are read from here so pointers are exact.
-    pub json: Value,
+    /// Borrowed when the caller keeps the tree ([`Document::from_tree`]).
+    pub json: Cow<'j, Value>,
     /// Folder of the file, for relative buffer URIs; `None` for in-memory documents.
     pub base_dir: Option<PathBuf>,
     /// Buffer data by buffer index; `None` when unreadable (an issue says why). The data may
@@ -48,11 +50,15 @@ pub struct Document {
     pub buffers: Vec<Option<Buffer>>,
 }
 
-impl Document {
+impl Document<'static> {
     /// Parse `bytes` (JSON, or GLB when they start with `glTF`), check the core schema, and
     /// load the buffers. Returns `None` when the core document cannot be read at all (GLB
     /// container, JSON syntax, schema mismatch); every problem found is pushed to `issues`.
-    pub fn load(bytes: &[u8], base_dir: Option<&Path>, issues: &mut Issues) -> Option<Document> {
+    pub fn load(
+        bytes: &[u8],
+        base_dir: Option<&Path>,
+        issues: &mut Issues,
+    ) -> Option<Document<'static>> {
         let (json_bytes, bin) = if glb::is_glb(bytes) {
             let chunks = glb::split(bytes, issues)?;
             (chunks.json, chunks.bin)
@@ -71,20 +77,55 @@ impl Document {
 
     /// [`Document::load`] of JSON already parsed (`bin`: the GLB binary chunk, if any).
     pub fn from_json(
-        mut json: Value,
+        json: Value,
         base_dir: Option<&Path>,
         bin: Option<&[u8]>,
         issues: &mut Issues,
-    ) -> Option<Document> {
-        let root = schema::deserialize(&mut json, issues)?;
+    ) -> Option<Document<'static>> {
+        let root = schema::deserialize(&json, issues)?;
+        Some(Document::checked(
+            root,
+            Cow::Owned(json),
+            base_dir,
+            bin,
+            issues,
+        ))
+    }
+}
+
+impl<'j> Document<'j> {
+    /// [`Document::from_json`] of a tree the caller keeps: read in place, not copied.
+    pub fn from_tree(
+        json: &'j Value,
+        base_dir: Option<&Path>,
+        issues: &mut Issues,
+    ) -> Option<Document<'j>> {
+        let root = schema::deserialize(json, issues)?;
+        Some(Document::checked(
+            root,
+            Cow::Borrowed(json),
+            base_dir,
+            None,
+            issues,
+        ))
+    }
+
+    /// The document of a typed read: the core schema checked and the buffers loaded.
+    fn checked(
+        root: gltf_json::Root,
+        json: Cow<'j, Value>,
+        base_dir: Option<&Path>,
+        bin: Option<&[u8]>,
+        issues: &mut Issues,
+    ) -> Document<'j> {
         schema::validate(&root, &json, issues);
         let buffers = buffers::load(&root, base_dir, bin, issues);
-        Some(Document {
+        Document {
             buffers,
             root,
             json,
             base_dir: base_dir.map(Path::to_path_buf),
-        })
+        }
     }
 
     /// The extension object `key` at document level, with its pointer.
@@ -150,7 +191,7 @@ impl<'a> NodeExtensions<'a> {
     }
 }
 
-impl Document {
+impl Document<'_> {
     /// Every extension key used in the document (document level and node level), sorted.
     pub fn extension_keys(&self) -> Vec<&str> {
         let mut keys: Vec<&str> = Vec::new();

@@ -66,7 +66,7 @@ fn fixed<const N: usize>(values: &[f64], pointer: &str, issues: &mut Issues) -> 
 /// its items with their pointers. Pushes `EXT_REQUIRED` / `EXT_TYPE` / `EXT_ARRAY_LENGTH`
 /// (`minItems: 1`) and `EXT_UNEXPECTED_PROPERTY`; empty when the extension is absent.
 fn document_array<'a>(
-    doc: &'a Document,
+    doc: &'a Document<'a>,
     extension: &str,
     key: &str,
     issues: &mut Issues,

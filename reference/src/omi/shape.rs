@@ -195,7 +195,7 @@ pub(super) struct Definitions {
 
 /// What building a shape needs besides its parameters.
 struct Builder<'a> {
-    doc: &'a Document,
+    doc: &'a Document<'a>,
     scene: &'a mut Scene,
     issues: &'a mut Issues,
     /// Meshes whose triangles were already asked for (once each, so issues are not repeated).
