@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::canonical;
+use crate::tree::Tree;
 
 /// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -49,11 +50,12 @@ impl ExpectedIssue {
     }
 }
 
-/// The main file of a case.
+/// The main file of a case (its JSON document a reference tree, or for a [`Draft`] a
+/// `serde_json` value).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Payload {
+pub enum Payload<J = Tree> {
     /// A `.gltf` JSON document (written canonically).
-    Json(Value),
+    Json(J),
     /// Raw bytes: broken JSON (`.gltf`) or a GLB (`.glb`).
     Bytes {
         bytes: Vec<u8>,
@@ -83,7 +85,7 @@ impl PoseSet {
 
 /// A case of the corpus.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Case {
+pub struct Case<J = Tree> {
     /// Stable path `family/area/name`, e.g. `khr/joint/limit-angular-1d/hinge-pm90`.
     pub id: String,
     /// The profile the document is read under (`None`: none applies, e.g. `PROFILE_NONE`).
@@ -96,7 +98,7 @@ pub struct Case {
     pub tier: Tier,
     pub features: BTreeSet<String>,
     pub decisions: BTreeSet<Decision>,
-    pub payload: Payload,
+    pub payload: Payload<J>,
     /// Files next to the main file (sibling `.bin` buffers), by file name.
     pub siblings: BTreeMap<String, Vec<u8>>,
     /// Every issue the reference must report, over all severities.
@@ -110,7 +112,48 @@ pub struct Case {
     pub scenario: Option<Value>,
 }
 
+/// A case being edited (by a mutator): its document a `serde_json` value, which has the
+/// editing API (`pointer_mut`, indexing that inserts members, `json!`).
+pub type Draft = Case<Value>;
+
 impl Case {
+    /// A copy to edit.
+    pub fn draft(&self) -> Draft {
+        self.clone().map_json(|tree| tree.to_serde())
+    }
+}
+
+impl Draft {
+    /// The edited case.
+    pub fn finish(self) -> Case {
+        self.map_json(Tree::from)
+    }
+}
+
+impl<J> Case<J> {
+    /// The same case with its JSON document mapped by `f`.
+    fn map_json<K>(self, f: impl FnOnce(J) -> K) -> Case<K> {
+        Case {
+            id: self.id,
+            profile: self.profile,
+            area: self.area,
+            description: self.description,
+            spec: self.spec,
+            tier: self.tier,
+            features: self.features,
+            decisions: self.decisions,
+            payload: match self.payload {
+                Payload::Json(j) => Payload::Json(f(j)),
+                Payload::Bytes { bytes, extension } => Payload::Bytes { bytes, extension },
+            },
+            siblings: self.siblings,
+            expected: self.expected,
+            poses: self.poses,
+            seed: self.seed,
+            scenario: self.scenario,
+        }
+    }
+
     /// Last segment of the id: the file stem.
     pub fn stem(&self) -> &str {
         self.id.rsplit('/').next().unwrap_or(&self.id)
@@ -133,6 +176,37 @@ impl Case {
         format!("{}.{}", self.stem(), self.extension())
     }
 
+    /// The JSON document, when the payload is JSON.
+    pub fn json(&self) -> Option<&J> {
+        match &self.payload {
+            Payload::Json(v) => Some(v),
+            Payload::Bytes { .. } => None,
+        }
+    }
+
+    pub fn json_mut(&mut self) -> Option<&mut J> {
+        match &mut self.payload {
+            Payload::Json(v) => Some(v),
+            Payload::Bytes { .. } => None,
+        }
+    }
+
+    /// Valid: the reference reports no error for it.
+    pub fn valid(&self) -> bool {
+        !self
+            .expected
+            .iter()
+            .any(|e| e.code.severity() == Severity::Error)
+    }
+
+    /// Expected codes, sorted and deduplicated.
+    pub fn expected_codes(&self) -> Vec<Code> {
+        let set: BTreeSet<Code> = self.expected.iter().map(|e| e.code).collect();
+        set.into_iter().collect()
+    }
+}
+
+impl<J: canonical::Json> Case<J> {
     /// The bytes of the main file.
     pub fn bytes(&self) -> Vec<u8> {
         self.bytes_with(&mut canonical::Tape::new())
@@ -153,35 +227,6 @@ impl Case {
     /// The document as text, for failure messages (lossy for binary payloads).
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.bytes()).into_owned()
-    }
-
-    /// The JSON document, when the payload is JSON.
-    pub fn json(&self) -> Option<&Value> {
-        match &self.payload {
-            Payload::Json(v) => Some(v),
-            Payload::Bytes { .. } => None,
-        }
-    }
-
-    pub fn json_mut(&mut self) -> Option<&mut Value> {
-        match &mut self.payload {
-            Payload::Json(v) => Some(v),
-            Payload::Bytes { .. } => None,
-        }
-    }
-
-    /// Valid: the reference reports no error for it.
-    pub fn valid(&self) -> bool {
-        !self
-            .expected
-            .iter()
-            .any(|e| e.code.severity() == Severity::Error)
-    }
-
-    /// Expected codes, sorted and deduplicated.
-    pub fn expected_codes(&self) -> Vec<Code> {
-        let set: BTreeSet<Code> = self.expected.iter().map(|e| e.code).collect();
-        set.into_iter().collect()
     }
 
     /// Write the main file and its siblings into `dir` (the case's own folder).

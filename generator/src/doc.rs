@@ -2,10 +2,11 @@
 //! buffer, inline as a data URI or in a sibling `.bin`), document- and node-level extension
 //! objects, and `extensionsUsed` computed from what is actually used.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use base64::Engine;
-use serde_json::{Map, Value, json};
+
+use crate::tree::{Obj, Tree, object};
 
 /// Where mesh data lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,7 +44,7 @@ pub struct MeshData {
 /// A finished document and its sibling files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Built {
-    pub json: Value,
+    pub json: Tree,
     pub siblings: BTreeMap<String, Vec<u8>>,
 }
 
@@ -58,16 +59,58 @@ pub fn data_uri(bytes: &[u8]) -> String {
 /// Builds one glTF document.
 #[derive(Clone, Debug)]
 pub struct DocBuilder {
-    nodes: Vec<Map<String, Value>>,
-    parents: Vec<Option<usize>>,
-    meshes: Vec<Value>,
-    accessors: Vec<Value>,
-    views: Vec<Value>,
+    nodes: Vec<NodeDraft>,
+    meshes: Vec<Tree>,
+    accessors: Vec<Tree>,
+    views: Vec<Tree>,
     bin: Vec<u8>,
-    root_extensions: BTreeMap<String, Map<String, Value>>,
-    used: BTreeSet<String>,
+    /// Document-level extension objects by name (first use first).
+    root_extensions: Vec<(&'static str, Arrays)>,
+    /// Every extension used, in first-use order (sorted when finished).
+    used: Vec<&'static str>,
     buffer_mode: BufferMode,
     stem: String,
+}
+
+/// The arrays of a document-level extension object, by name (first use first).
+type Arrays = Vec<(&'static str, Vec<Tree>)>;
+
+/// A node being built: its own members, its children, and its extension objects by name.
+#[derive(Clone, Debug, Default)]
+struct NodeDraft {
+    members: Obj,
+    parent: Option<usize>,
+    children: Vec<usize>,
+    extensions: Vec<(&'static str, Obj)>,
+}
+
+impl NodeDraft {
+    /// The extension object `key`, created empty when missing.
+    fn extension(&mut self, key: &'static str) -> &mut Obj {
+        let at = match self.extensions.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                self.extensions.push((key, Obj::new()));
+                self.extensions.len() - 1
+            }
+        };
+        &mut self.extensions[at].1
+    }
+
+    fn finish(self) -> Tree {
+        let mut members = self.members;
+        if !self.children.is_empty() {
+            members.insert("children", Tree::from(self.children));
+        }
+        if !self.extensions.is_empty() {
+            let mut extensions = Obj::new();
+            for (k, v) in self.extensions {
+                extensions.insert(k, Tree::from(v));
+            }
+            members.insert("extensions", Tree::from(extensions));
+        }
+        Tree::from(members)
+    }
 }
 
 impl DocBuilder {
@@ -75,13 +118,12 @@ impl DocBuilder {
     pub fn new(stem: &str, buffer_mode: BufferMode) -> DocBuilder {
         DocBuilder {
             nodes: Vec::new(),
-            parents: Vec::new(),
             meshes: Vec::new(),
             accessors: Vec::new(),
             views: Vec::new(),
             bin: Vec::new(),
-            root_extensions: BTreeMap::new(),
-            used: BTreeSet::new(),
+            root_extensions: Vec::new(),
+            used: Vec::new(),
             buffer_mode,
             stem: stem.to_owned(),
         }
@@ -90,29 +132,25 @@ impl DocBuilder {
     /// Add a node under `parent` (or as a scene root) and return its index (a name formatted
     /// for it is moved in, not copied).
     pub fn node(&mut self, name: impl Into<String>, trs: Trs, parent: Option<usize>) -> usize {
-        let mut n = Map::new();
-        n.insert("name".into(), Value::String(name.into()));
+        let mut members = Obj::new();
+        members.insert("name", Tree::from(name.into()));
         if let Some(t) = trs.translation {
-            n.insert("translation".into(), Value::from(&t[..]));
+            members.insert("translation", Tree::from(t));
         }
         if let Some(r) = trs.rotation {
-            n.insert("rotation".into(), Value::from(&r[..]));
+            members.insert("rotation", Tree::from(r));
         }
         if let Some(s) = trs.scale {
-            n.insert("scale".into(), Value::from(&s[..]));
+            members.insert("scale", Tree::from(s));
         }
         let index = self.nodes.len();
-        self.nodes.push(n);
-        self.parents.push(parent);
+        self.nodes.push(NodeDraft {
+            members,
+            parent,
+            ..NodeDraft::default()
+        });
         if let Some(p) = parent {
-            let node = &mut self.nodes[p];
-            match node.get_mut("children") {
-                Some(Value::Array(c)) => c.push(Value::from(index)),
-                Some(_) => {}
-                None => {
-                    node.insert("children".into(), Value::Array(vec![Value::from(index)]));
-                }
-            }
+            self.nodes[p].children.push(index);
         }
         index
     }
@@ -122,95 +160,83 @@ impl DocBuilder {
     }
 
     pub fn parent(&self, node: usize) -> Option<usize> {
-        self.parents.get(node).copied().flatten()
+        self.nodes.get(node).and_then(|n| n.parent)
     }
 
     /// Set a plain property of a node (e.g. `mesh`).
-    pub fn set_node_property(&mut self, node: usize, key: &str, value: Value) {
-        self.nodes[node].insert(key.into(), value);
+    pub fn set_node_property(&mut self, node: usize, key: &'static str, value: Tree) {
+        self.nodes[node].members.insert(key, value);
     }
 
-    /// Set the node-level extension object `key` of `node` (merging object members).
-    pub fn node_extension(&mut self, node: usize, key: &str, value: Value) {
+    /// Set the members of `value` in the node-level extension object `key` of `node`
+    /// (created when missing).
+    pub fn node_extension(&mut self, node: usize, key: &'static str, value: Obj) {
         self.mark_used(key);
-        let Some(exts) = extensions_of(&mut self.nodes[node]) else {
-            return;
-        };
-        match (exts.get_mut(key), value) {
-            (Some(Value::Object(existing)), Value::Object(add)) => existing.extend(add),
-            (_, value) => {
-                exts.insert(key.to_owned(), value);
-            }
-        }
+        self.nodes[node].extension(key).extend(value);
     }
 
     /// Set member `member` of the node-level extension object `ext` of `node`: what
-    /// `node_extension(node, ext, {member: value})` does, without building and merging a map.
-    pub fn node_extension_member(&mut self, node: usize, ext: &str, member: &str, value: Value) {
+    /// `node_extension(node, ext, {member: value})` does, without building an object.
+    pub fn node_extension_member(
+        &mut self,
+        node: usize,
+        ext: &'static str,
+        member: &'static str,
+        value: Tree,
+    ) {
         self.mark_used(ext);
-        let Some(exts) = extensions_of(&mut self.nodes[node]) else {
-            return;
-        };
-        match exts.get_mut(ext) {
-            Some(Value::Object(existing)) => {
-                existing.insert(member.to_owned(), value);
-            }
-            _ => {
-                let mut object = Map::new();
-                object.insert(member.to_owned(), value);
-                exts.insert(ext.to_owned(), Value::Object(object));
-            }
-        }
+        self.nodes[node].extension(ext).insert(member, value);
     }
 
     /// Append `item` to the document-level array `ext.array` and return its index.
-    pub fn push_root(&mut self, ext: &str, array: &str, item: Value) -> usize {
+    pub fn push_root(&mut self, ext: &'static str, array: &'static str, item: Tree) -> usize {
         self.mark_used(ext);
-        // Look up before inserting: the names are allocated once per document, not per item.
-        if !self.root_extensions.contains_key(ext) {
-            self.root_extensions.insert(ext.to_owned(), Map::new());
-        }
-        let Some(obj) = self.root_extensions.get_mut(ext) else {
-            return 0;
-        };
-        if !obj.contains_key(array) {
-            obj.insert(array.to_owned(), Value::Array(Vec::new()));
-        }
-        let Some(list) = obj.get_mut(array) else {
-            return 0;
-        };
-        match list {
-            Value::Array(items) => {
-                items.push(item);
-                items.len() - 1
+        let arrays = match self.root_extensions.iter().position(|(k, _)| *k == ext) {
+            Some(at) => &mut self.root_extensions[at].1,
+            None => {
+                self.root_extensions.push((ext, Vec::new()));
+                &mut self.root_extensions.last_mut().expect("just pushed").1
             }
-            _ => 0,
-        }
+        };
+        let items = match arrays.iter().position(|(k, _)| *k == array) {
+            Some(at) => &mut arrays[at].1,
+            None => {
+                arrays.push((array, Vec::new()));
+                &mut arrays.last_mut().expect("just pushed").1
+            }
+        };
+        items.push(item);
+        items.len() - 1
     }
 
-    /// Record `ext` in `extensionsUsed` (allocating its name only the first time).
-    fn mark_used(&mut self, ext: &str) {
-        if !self.used.contains(ext) {
-            self.used.insert(ext.to_owned());
+    /// Record `ext` in `extensionsUsed`.
+    fn mark_used(&mut self, ext: &'static str) {
+        if !self.used.contains(&ext) {
+            self.used.push(ext);
         }
     }
 
     /// Number of items in document-level array `ext.array`.
     pub fn root_len(&self, ext: &str, array: &str) -> usize {
         self.root_extensions
-            .get(ext)
-            .and_then(|o| o.get(array))
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len)
+            .iter()
+            .find(|(k, _)| *k == ext)
+            .and_then(|(_, arrays)| arrays.iter().find(|(k, _)| *k == array))
+            .map_or(0, |(_, items)| items.len())
     }
 
     /// Add a triangle mesh with real accessors and return its mesh index.
     pub fn mesh(&mut self, data: &MeshData) -> usize {
         let positions = self.accessor_vec3(&data.positions);
         let indices = self.accessor_indices(&data.indices, data.positions.len());
-        self.meshes.push(json!({
-            "primitives": [{"attributes": {"POSITION": positions}, "indices": indices, "mode": 4}]
-        }));
+        let attributes = object([("POSITION", Tree::from(positions))]);
+        let primitive = object([
+            ("attributes", attributes),
+            ("indices", Tree::from(indices)),
+            ("mode", Tree::from(4_u32)),
+        ]);
+        self.meshes
+            .push(object([("primitives", Tree::from([primitive]))]));
         self.meshes.len() - 1
     }
 
@@ -220,9 +246,12 @@ impl DocBuilder {
         }
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
-        self.views.push(json!({
-            "buffer": 0, "byteOffset": offset, "byteLength": bytes.len(), "target": target
-        }));
+        self.views.push(object([
+            ("buffer", Tree::from(0_u32)),
+            ("byteOffset", Tree::from(offset)),
+            ("byteLength", Tree::from(bytes.len())),
+            ("target", Tree::from(target)),
+        ]));
         self.views.len() - 1
     }
 
@@ -238,11 +267,15 @@ impl DocBuilder {
             }
         }
         let view = self.view(&bytes, 34962);
-        let exact = |v: [f32; 3]| v.map(f64::from);
-        self.accessors.push(json!({
-            "bufferView": view, "componentType": 5126, "count": points.len(), "type": "VEC3",
-            "min": exact(min), "max": exact(max)
-        }));
+        let exact = |v: [f32; 3]| Tree::from(v.map(f64::from));
+        self.accessors.push(object([
+            ("bufferView", Tree::from(view)),
+            ("componentType", Tree::from(5126_u32)),
+            ("count", Tree::from(points.len())),
+            ("type", Tree::from("VEC3")),
+            ("min", exact(min)),
+            ("max", exact(max)),
+        ]));
         self.accessors.len() - 1
     }
 
@@ -257,29 +290,36 @@ impl DocBuilder {
             (5125, indices.iter().flat_map(|i| i.to_le_bytes()).collect())
         };
         let view = self.view(&bytes, 34963);
-        self.accessors.push(json!({
-            "bufferView": view, "componentType": component, "count": indices.len(), "type": "SCALAR"
-        }));
+        self.accessors.push(object([
+            ("bufferView", Tree::from(view)),
+            ("componentType", Tree::from(component)),
+            ("count", Tree::from(indices.len())),
+            ("type", Tree::from("SCALAR")),
+        ]));
         self.accessors.len() - 1
     }
 
     /// Finish: scene 0 holds every root node; `extensionsUsed` lists every extension used.
     pub fn finish(self) -> Built {
-        let mut doc = Map::new();
+        let mut doc = Obj::new();
         doc.insert(
-            "asset".into(),
-            json!({"version": "2.0", "generator": "physics-cts-generator"}),
+            "asset",
+            object([
+                ("generator", Tree::from("physics-cts-generator")),
+                ("version", Tree::from("2.0")),
+            ]),
         );
         let roots: Vec<usize> = (0..self.nodes.len())
-            .filter(|&n| self.parents[n].is_none())
+            .filter(|&n| self.nodes[n].parent.is_none())
             .collect();
-        doc.insert("scene".into(), Value::from(0));
-        let mut scene = Map::new();
-        scene.insert("nodes".into(), Value::from(roots));
-        doc.insert("scenes".into(), Value::Array(vec![Value::Object(scene)]));
+        doc.insert("scene", Tree::from(0_u32));
         doc.insert(
-            "nodes".into(),
-            Value::Array(self.nodes.into_iter().map(Value::Object).collect()),
+            "scenes",
+            Tree::from([object([("nodes", Tree::from(roots))])]),
+        );
+        doc.insert(
+            "nodes",
+            self.nodes.into_iter().map(NodeDraft::finish).collect(),
         );
         let mut siblings = BTreeMap::new();
         if !self.meshes.is_empty() {
@@ -296,52 +336,42 @@ impl DocBuilder {
                     name
                 }
             };
-            doc.insert(
-                "buffers".into(),
-                json!([{"byteLength": byte_length, "uri": uri}]),
-            );
-            doc.insert("bufferViews".into(), Value::Array(self.views));
-            doc.insert("accessors".into(), Value::Array(self.accessors));
-            doc.insert("meshes".into(), Value::Array(self.meshes));
+            let buffer = object([
+                ("byteLength", Tree::from(byte_length)),
+                ("uri", Tree::from(uri)),
+            ]);
+            doc.insert("buffers", Tree::from([buffer]));
+            doc.insert("bufferViews", Tree::from(self.views));
+            doc.insert("accessors", Tree::from(self.accessors));
+            doc.insert("meshes", Tree::from(self.meshes));
         }
         if !self.root_extensions.is_empty() {
-            doc.insert(
-                "extensions".into(),
-                Value::Object(
-                    self.root_extensions
-                        .into_iter()
-                        .map(|(k, v)| (k, Value::Object(v)))
-                        .collect(),
-                ),
-            );
+            let mut extensions = Obj::new();
+            for (ext, arrays) in self.root_extensions {
+                let mut object = Obj::new();
+                for (name, items) in arrays {
+                    object.insert(name, Tree::from(items));
+                }
+                extensions.insert(ext, Tree::from(object));
+            }
+            doc.insert("extensions", Tree::from(extensions));
         }
         if !self.used.is_empty() {
-            doc.insert(
-                "extensionsUsed".into(),
-                self.used.into_iter().map(Value::String).collect(),
-            );
+            let mut used = self.used;
+            used.sort_unstable();
+            doc.insert("extensionsUsed", Tree::from(used));
         }
         Built {
-            json: Value::Object(doc),
+            json: Tree::from(doc),
             siblings,
         }
-    }
-}
-
-/// The `extensions` object of a node, created when missing (`None`: set to a non-object).
-fn extensions_of(node: &mut Map<String, Value>) -> Option<&mut Map<String, Value>> {
-    if !node.contains_key("extensions") {
-        node.insert("extensions".into(), Value::Object(Map::new()));
-    }
-    match node.get_mut("extensions") {
-        Some(Value::Object(exts)) => Some(exts),
-        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn tetra() -> MeshData {
         MeshData {
@@ -355,20 +385,35 @@ mod tests {
         }
     }
 
+    /// The tree of a `json!` value.
+    fn t(v: serde_json::Value) -> Tree {
+        Tree::from(v)
+    }
+
+    /// An extension object of fixed members.
+    fn obj<const N: usize>(members: [(&'static str, Tree); N]) -> Obj {
+        let mut o = Obj::new();
+        for (k, v) in members {
+            o.insert(k, v);
+        }
+        o
+    }
+
     #[test]
     fn mesh_layout_is_aligned_and_sized() {
         let mut b = DocBuilder::new("x", BufferMode::Sibling);
         let n = b.node("a", Trs::default(), None);
         let m = b.mesh(&tetra());
-        b.set_node_property(n, "mesh", json!(m));
+        b.set_node_property(n, "mesh", Tree::from(m));
         let built = b.finish();
         // 4 vertices * 12 bytes = 48, then 12 u16 indices = 24 bytes: 72 in all.
-        assert_eq!(built.json["buffers"][0]["byteLength"], 72);
-        assert_eq!(built.json["buffers"][0]["uri"], "x.bin");
+        assert_eq!(built.json["buffers"][0]["byteLength"], t(json!(72)));
+        assert_eq!(built.json["buffers"][0]["uri"], t(json!("x.bin")));
         assert_eq!(built.siblings["x.bin"].len(), 72);
-        assert_eq!(built.json["bufferViews"][1]["byteOffset"], 48);
-        assert_eq!(built.json["accessors"][0]["max"], json!([1.0, 1.0, 1.0]));
-        assert_eq!(built.json["accessors"][1]["componentType"], 5123);
+        assert_eq!(built.json["bufferViews"][1]["byteOffset"], t(json!(48)));
+        assert_eq!(built.json["accessors"][0]["max"], t(json!([1.0, 1.0, 1.0])));
+        assert_eq!(built.json["accessors"][1]["componentType"], t(json!(5123)));
+        assert_eq!(built.json["nodes"][0]["mesh"], t(json!(0)));
     }
 
     #[test]
@@ -377,21 +422,24 @@ mod tests {
         let root = b.node("r", Trs::default(), None);
         b.node("a", Trs::default(), Some(root));
         b.node("b", Trs::default(), Some(root));
-        b.node_extension(root, "E", json!({"x": 1}));
-        b.node_extension(root, "E", json!({"y": 2}));
-        b.node_extension(root, "F", json!(true));
-        // A member is what a one-member object merges: into an object, over a non-object.
-        b.node_extension_member(root, "E", "z", json!(3));
-        b.node_extension_member(root, "F", "w", json!(4));
-        b.node_extension_member(1, "G", "v", json!(5));
+        b.node_extension(root, "E", obj([("x", Tree::from(1))]));
+        b.node_extension(root, "E", obj([("y", Tree::from(2)), ("x", Tree::from(6))]));
+        // A member is what a one-member object merges.
+        b.node_extension_member(root, "E", "z", Tree::from(3));
+        b.node_extension_member(root, "F", "w", Tree::from(4));
+        b.node_extension_member(1, "G", "v", Tree::from(5));
         let built = b.finish();
-        assert_eq!(built.json["nodes"][0]["children"], json!([1, 2]));
+        assert_eq!(built.json["nodes"][0]["children"], t(json!([1, 2])));
         assert_eq!(
             built.json["nodes"][0]["extensions"],
-            json!({"E": {"x": 1, "y": 2, "z": 3}, "F": {"w": 4}})
+            t(json!({"E": {"x": 6, "y": 2, "z": 3}, "F": {"w": 4}}))
         );
-        assert_eq!(built.json["nodes"][1]["extensions"], json!({"G": {"v": 5}}));
-        assert_eq!(built.json["extensionsUsed"], json!(["E", "F", "G"]));
+        assert_eq!(
+            built.json["nodes"][1]["extensions"],
+            t(json!({"G": {"v": 5}}))
+        );
+        assert_eq!(built.json["nodes"][2].get("extensions"), None);
+        assert_eq!(built.json["extensionsUsed"], t(json!(["E", "F", "G"])));
     }
 
     #[test]
@@ -399,16 +447,27 @@ mod tests {
         let mut b = DocBuilder::new("x", BufferMode::DataUri);
         let n = b.node("a", Trs::default(), None);
         let c = b.node("c", Trs::at([0.0, 1.0, 0.0]), Some(n));
-        b.node_extension(c, "OMI_collider", json!({"collider": 0}));
-        b.push_root("OMI_collider", "colliders", json!({"type": "sphere"}));
-        b.node_extension(n, "OMI_physics_body", json!({"type": "rigid"}));
+        b.node_extension(c, "OMI_physics_body", obj([("collider", Tree::from(0))]));
+        b.push_root("OMI_collider", "colliders", t(json!({"type": "sphere"})));
+        b.push_root("OMI_collider", "colliders", t(json!({"type": "box"})));
+        b.node_extension(n, "OMI_physics_body", obj([("type", Tree::from("rigid"))]));
+        assert_eq!(b.root_len("OMI_collider", "colliders"), 2);
+        assert_eq!(b.root_len("OMI_collider", "shapes"), 0);
         let built = b.finish();
         assert_eq!(
             built.json["extensionsUsed"],
-            json!(["OMI_collider", "OMI_physics_body"])
+            t(json!(["OMI_collider", "OMI_physics_body"]))
         );
-        assert_eq!(built.json["scenes"][0]["nodes"], json!([0]));
-        assert_eq!(built.json["nodes"][0]["children"], json!([1]));
+        assert_eq!(
+            built.json["extensions"],
+            t(json!({"OMI_collider": {"colliders": [{"type": "sphere"}, {"type": "box"}]}}))
+        );
+        assert_eq!(built.json["scenes"][0]["nodes"], t(json!([0])));
+        assert_eq!(built.json["nodes"][0]["children"], t(json!([1])));
+        assert_eq!(
+            built.json["nodes"][1]["translation"],
+            t(json!([0.0, 1.0, 0.0]))
+        );
         assert!(built.siblings.is_empty());
     }
 }

@@ -45,7 +45,7 @@ pub fn read_written_in(case: &Case, bytes: &[u8], dir: &Path) -> std::io::Result
         return reference::read_path(&path, None).map_err(std::io::Error::other);
     }
     Ok(match &case.payload {
-        Payload::Json(v) => reference::read_json(v, Some(dir), None),
+        Payload::Json(v) => reference::read_tree(v, Some(dir), None),
         Payload::Bytes { .. } => reference::read_bytes(bytes, Some(dir), None),
     })
 }

@@ -699,11 +699,11 @@ mod tests {
             for index in 0..12u64 {
                 let case = crate::corpus::valid_case(profile, 7, index, "t/s/c", None);
                 if let Some(json) = case.json() {
-                    expectations.extend(expectation(&reference::read_json(json, None, None)));
+                    expectations.extend(expectation(&reference::read_tree(json, None, None)));
                 }
                 if let Some(s) = crate::sample::sample(&large, 7, index, 0) {
                     let r = s.render("l");
-                    expectations.extend(expectation(&reference::read_json(
+                    expectations.extend(expectation(&reference::read_tree(
                         &r.built.json,
                         None,
                         None,

@@ -916,7 +916,7 @@ mod tests {
         let crate::case::Payload::Json(doc) = &c.payload else {
             panic!("{}: not a JSON document", c.id)
         };
-        let e = expectation(doc).unwrap_or_else(|| panic!("{}: no expectation", c.id));
+        let e = expectation(&doc.to_serde()).unwrap_or_else(|| panic!("{}: no expectation", c.id));
         drive_of(&e)
             .unwrap_or_else(|| panic!("{}: no drive", c.id))
             .clone()

@@ -22,9 +22,9 @@ use std::collections::BTreeSet;
 
 use reference::decision::Decision;
 use reference::profile::Profile;
-use serde_json::Value;
 
 use crate::case::{ExpectedIssue, Payload, Tier};
+use crate::tree::Tree;
 
 /// A hand-written JSON case.
 #[allow(clippy::too_many_arguments)]
@@ -37,7 +37,7 @@ pub(crate) fn case(
     tier: Tier,
     features: &[&str],
     decisions: &[Decision],
-    json: Value,
+    json: impl Into<Tree>,
     expected: Vec<ExpectedIssue>,
 ) -> Case {
     Case {
@@ -49,7 +49,7 @@ pub(crate) fn case(
         tier,
         features: features.iter().map(|s| (*s).to_owned()).collect(),
         decisions: decisions.iter().copied().collect::<BTreeSet<_>>(),
-        payload: Payload::Json(json),
+        payload: Payload::Json(json.into()),
         siblings: Default::default(),
         expected,
         poses: Vec::new(),

@@ -15,7 +15,7 @@ mod vrm;
 use reference::issue::Code;
 use reference::profile::Profile;
 
-use crate::case::{Case, ExpectedIssue};
+use crate::case::{Case, Draft, ExpectedIssue};
 
 pub use json::*;
 
@@ -30,7 +30,8 @@ pub struct Mutator {
     pub profile: Profile,
     /// A feature-tag prefix the base case should carry (a hint for picking bases).
     pub needs: Option<&'static str>,
-    pub apply: fn(&mut Case) -> Option<String>,
+    /// Edits a [`Draft`]: the `serde_json` value of the document has the editing API.
+    pub apply: fn(&mut Draft) -> Option<String>,
 }
 
 impl std::fmt::Debug for Mutator {
@@ -45,8 +46,9 @@ impl std::fmt::Debug for Mutator {
 impl Mutator {
     /// Apply to a copy of `base`: the mutated case expects exactly this mutator's issue.
     pub fn mutate(&self, base: &Case) -> Option<Case> {
-        let mut case = base.clone();
-        let pointer = (self.apply)(&mut case)?;
+        let mut draft = base.draft();
+        let pointer = (self.apply)(&mut draft)?;
+        let mut case = draft.finish();
         case.expected = vec![ExpectedIssue::new(self.code, pointer)];
         case.area = "invalid".into();
         case.poses.clear();

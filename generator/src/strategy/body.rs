@@ -1,7 +1,7 @@
 //! Rigid body properties: KHR `motion` and OMI_physics_body.
 
+use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
-use serde_json::{Map, Value};
 
 use super::{Tags, dec, dec3, maybe, tag, transform};
 
@@ -48,36 +48,36 @@ impl MotionSpec {
         self.is_kinematic == Some(true)
     }
 
-    pub fn render(&self) -> Value {
-        let mut m = Map::new();
-        let mut put = |k: &str, v: Value| {
-            m.insert(k.into(), v);
+    pub fn render(&self) -> Tree {
+        let mut m = Obj::new();
+        let mut put = |k: &'static str, v: Tree| {
+            m.insert(k, v);
         };
         if let Some(v) = self.is_kinematic {
-            put("isKinematic", Value::from(v));
+            put("isKinematic", Tree::from(v));
         }
         if let Some(v) = self.mass {
-            put("mass", Value::from(v));
+            put("mass", Tree::from(v));
         }
         if let Some(v) = self.center_of_mass {
-            put("centerOfMass", Value::from(v));
+            put("centerOfMass", Tree::from(v));
         }
         if let Some(v) = self.inertia_diagonal {
-            put("inertiaDiagonal", Value::from(v));
+            put("inertiaDiagonal", Tree::from(v));
         }
         if let Some(v) = self.inertia_orientation {
-            put("inertiaOrientation", Value::from(v));
+            put("inertiaOrientation", Tree::from(v));
         }
         if let Some(v) = self.linear_velocity {
-            put("linearVelocity", Value::from(v));
+            put("linearVelocity", Tree::from(v));
         }
         if let Some(v) = self.angular_velocity {
-            put("angularVelocity", Value::from(v));
+            put("angularVelocity", Tree::from(v));
         }
         if let Some(v) = self.gravity_factor {
-            put("gravityFactor", Value::from(v));
+            put("gravityFactor", Tree::from(v));
         }
-        Value::Object(m)
+        Tree::from(m)
     }
 
     pub fn tags(&self, tags: &mut Tags) {
@@ -193,25 +193,25 @@ pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clo
 }
 
 impl OmiBodySpec {
-    pub fn render(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("type".into(), Value::from(self.kind.name()));
+    pub fn render(&self) -> Obj {
+        let mut m = Obj::new();
+        m.insert("type", Tree::from(self.kind.name()));
         if let Some(v) = self.mass {
-            m.insert("mass".into(), Value::from(v));
+            m.insert("mass", Tree::from(v));
         }
         if let Some(v) = self.linear_velocity {
-            m.insert("linearVelocity".into(), Value::from(v));
+            m.insert("linearVelocity", Tree::from(v));
         }
         if let Some(v) = self.angular_velocity {
-            m.insert("angularVelocity".into(), Value::from(v));
+            m.insert("angularVelocity", Tree::from(v));
         }
         if let Some(v) = self.center_of_mass {
-            m.insert("centerOfMass".into(), Value::from(v));
+            m.insert("centerOfMass", Tree::from(v));
         }
         if let Some(v) = self.inertia_tensor {
-            m.insert("inertiaTensor".into(), Value::from(v));
+            m.insert("inertiaTensor", Tree::from(v));
         }
-        Value::Object(m)
+        m
     }
 
     pub fn tags(&self, tags: &mut Tags) {
@@ -307,8 +307,10 @@ mod tests {
             gravity_factor: None,
         };
         assert_eq!(
-            m.render(),
-            json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
+            Tree::from(m.render()),
+            Tree::from(
+                json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
+            )
         );
     }
 }

@@ -1,8 +1,8 @@
 //! VRM node constraints (seed 003): position, rotation and aim, with every source and
 //! destination space, freeze pattern and weight, written or left to their defaults.
 
+use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
-use serde_json::{Map, Value};
 
 use super::{Tags, maybe, tag};
 
@@ -119,30 +119,30 @@ fn space(model: bool) -> &'static str {
 
 impl ConstraintSpec {
     /// The extension object `{"<kind>": {...}}` with `source`.
-    pub fn render(&self, source: usize) -> Value {
-        let mut m = Map::new();
-        m.insert("source".into(), Value::from(source));
+    pub fn render(&self, source: usize) -> Obj {
+        let mut m = Obj::new();
+        m.insert("source", Tree::from(source));
         if let Some(s) = self.source_model {
-            m.insert("sourceSpace".into(), Value::from(space(s)));
+            m.insert("sourceSpace", Tree::from(space(s)));
         }
         if let Some(s) = self.destination_model {
-            m.insert("destinationSpace".into(), Value::from(space(s)));
+            m.insert("destinationSpace", Tree::from(space(s)));
         }
         if let Some(f) = &self.freeze {
-            m.insert("freezeAxes".into(), Value::from(&f[..]));
+            m.insert("freezeAxes", Tree::from(&f[..]));
         }
         if let Some(w) = self.weight {
-            m.insert("weight".into(), Value::from(w));
+            m.insert("weight", Tree::from(w));
         }
         if let Some(a) = self.aim {
-            m.insert("aimVector".into(), Value::from(a));
+            m.insert("aimVector", Tree::from(a));
         }
         if let Some(u) = self.up {
-            m.insert("upVector".into(), Value::from(u));
+            m.insert("upVector", Tree::from(u));
         }
-        let mut ext = Map::new();
-        ext.insert(self.kind.name().into(), Value::Object(m));
-        Value::Object(ext)
+        let mut ext = Obj::new();
+        ext.insert(self.kind.name(), Tree::from(m));
+        ext
     }
 
     /// Effective destination space is model (the default).
@@ -235,8 +235,10 @@ mod tests {
             up: None,
         };
         assert_eq!(
-            c.render(3),
-            json!({"rotation": {"source": 3, "sourceSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}})
+            Tree::from(c.render(3)),
+            Tree::from(
+                json!({"rotation": {"source": 3, "sourceSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}})
+            )
         );
         let mut t = Tags::new();
         c.tags(&mut t);

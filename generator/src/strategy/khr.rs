@@ -3,10 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::tree::{Obj, Tree};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
-use serde_json::{Map, Value};
 
 use super::body::{MotionSpec, motion};
 use super::filter::{FilterSpec, filter};
@@ -247,7 +247,7 @@ impl Ctx<'_> {
     fn shape(&mut self, s: &ShapeSpec) -> usize {
         s.tags(&mut self.tags);
         let v = s.render(Dialect::Khr, &mut self.doc);
-        self.doc.push_root(CS, "shapes", v)
+        self.doc.push_root(CS, "shapes", Tree::from(v))
     }
 
     fn filter(&mut self, raw: Option<usize>) -> Option<usize> {
@@ -279,13 +279,13 @@ impl Ctx<'_> {
             }
         }
         let shape = self.shape(&c.item.shape);
-        let mut col = Map::new();
-        col.insert("shape".into(), Value::from(shape));
+        let mut col = Obj::new();
+        col.insert("shape", Tree::from(shape));
         match pick(c.item.material, self.scene.materials.len()) {
             Some(m) => {
                 self.scene.materials[m].tags(&mut self.tags);
                 self.used_materials.insert(m);
-                col.insert("physicsMaterial".into(), Value::from(m));
+                col.insert("physicsMaterial", Tree::from(m));
                 tag(&mut self.tags, &["collider", "material"]);
             }
             None => {
@@ -294,24 +294,24 @@ impl Ctx<'_> {
             }
         }
         if let Some(f) = self.filter(c.item.filter) {
-            col.insert("collisionFilter".into(), Value::from(f));
+            col.insert("collisionFilter", Tree::from(f));
             tag(&mut self.tags, &["collider", "filter"]);
         }
         self.doc
-            .node_extension_member(node, RB, "collider", Value::Object(col));
+            .node_extension_member(node, RB, "collider", Tree::from(col));
     }
 
     fn trigger(&mut self, node: usize, t: &TriggerShape) {
         let shape = self.shape(&t.shape);
-        let mut trig = Map::new();
-        trig.insert("shape".into(), Value::from(shape));
+        let mut trig = Obj::new();
+        trig.insert("shape", Tree::from(shape));
         if let Some(f) = self.filter(t.filter) {
-            trig.insert("collisionFilter".into(), Value::from(f));
+            trig.insert("collisionFilter", Tree::from(f));
             tag(&mut self.tags, &["trigger", "simple", "filter"]);
         }
         tag(&mut self.tags, &["trigger", "simple"]);
         self.doc
-            .node_extension_member(node, RB, "trigger", Value::Object(trig));
+            .node_extension_member(node, RB, "trigger", Tree::from(trig));
     }
 
     /// Render a body below `parent`; returns its node.
@@ -417,16 +417,16 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }
                     let shape = cx.shape(&m.item);
-                    let mut trigger = Map::new();
-                    trigger.insert("shape".into(), Value::from(shape));
+                    let mut trigger = Obj::new();
+                    trigger.insert("shape", Tree::from(shape));
                     cx.doc
-                        .node_extension_member(member, RB, "trigger", Value::Object(trigger));
+                        .node_extension_member(member, RB, "trigger", Tree::from(trigger));
                     nodes.push(member);
                 }
-                let mut trigger = Map::new();
-                trigger.insert("nodes".into(), Value::from(nodes));
+                let mut trigger = Obj::new();
+                trigger.insert("nodes", Tree::from(nodes));
                 cx.doc
-                    .node_extension_member(node, RB, "trigger", Value::Object(trigger));
+                    .node_extension_member(node, RB, "trigger", Tree::from(trigger));
                 tag(&mut cx.tags, &["trigger", "compound"]);
             }
         }
@@ -529,34 +529,34 @@ fn joints(
             }
             None => {
                 let d = &cx.scene.descs[desc_index];
-                let mut v = Map::new();
+                let mut v = Obj::new();
                 v.insert(
-                    "limits".into(),
-                    Value::Array(d.limits.iter().map(|l| l.render()).collect()),
+                    "limits",
+                    Tree::Array(d.limits.iter().map(|l| l.render()).collect()),
                 );
                 if !d.drives.is_empty() {
                     v.insert(
-                        "drives".into(),
-                        Value::Array(d.drives.iter().map(|x| x.render()).collect()),
+                        "drives",
+                        Tree::Array(d.drives.iter().map(|x| x.render()).collect()),
                     );
                 }
-                let index = cx.doc.push_root(RB, "physicsJoints", Value::Object(v));
+                let index = cx.doc.push_root(RB, "physicsJoints", Tree::from(v));
                 used_descs.insert(desc_index, index);
                 index
             }
         };
         cx.scene.descs[desc_index].tags(&mut cx.tags);
-        let mut joint = Map::new();
-        joint.insert("connectedNode".into(), Value::from(frame_b));
-        joint.insert("joint".into(), Value::from(desc));
+        let mut joint = Obj::new();
+        joint.insert("connectedNode", Tree::from(frame_b));
+        joint.insert("joint", Tree::from(desc));
         if let Some(e) = ju.enable_collision {
-            joint.insert("enableCollision".into(), Value::from(e));
+            joint.insert("enableCollision", Tree::from(e));
             if e {
                 tag(&mut cx.tags, &["joint", "enable-collision"]);
             }
         }
         cx.doc
-            .node_extension_member(frame_a, RB, "joint", Value::Object(joint));
+            .node_extension_member(frame_a, RB, "joint", Tree::from(joint));
         cx.decisions.insert(Decision::Frames);
         cx.decisions.insert(Decision::Metrics);
         let d = &cx.scene.descs[desc_index];
