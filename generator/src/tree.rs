@@ -3,47 +3,47 @@
 //! conversion between the two and no second drop (together about 14 µs of a 210 µs case,
 //! session 9; BENCHMARKS.md, Generator throughput).
 
+use std::borrow::Cow;
+
+use reference::json::Map;
 pub use reference::json::Value as Tree;
 
 /// An object being built: members in insertion order, sorted once when it becomes a [`Tree`]
 /// (a tree's object is one sorted slice, made at its exact size).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Obj(Vec<(&'static str, Tree)>);
+pub struct Obj(Vec<(Cow<'static, str>, Tree)>);
 
 impl Obj {
     pub fn new() -> Obj {
         Obj(Vec::new())
     }
 
-    /// Set member `key`, replacing its earlier value (as a map's `insert`).
+    /// Set member `key`, replacing its earlier value (as a map's `insert`: the last value is
+    /// the one the object is made with).
     pub fn insert(&mut self, key: &'static str, value: Tree) {
-        match self.get_mut(key) {
-            Some(slot) => *slot = value,
-            None => self.0.push((key, value)),
-        }
-    }
-
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut Tree> {
-        self.0.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v)
+        self.0.push((Cow::Borrowed(key), value));
     }
 
     /// Set every member of `other`, in its order.
     pub fn extend(&mut self, other: Obj) {
-        for (k, v) in other.0 {
-            self.insert(k, v);
-        }
+        self.0.extend(other.0);
     }
 }
 
 impl From<Obj> for Tree {
     fn from(obj: Obj) -> Tree {
-        Tree::Object(obj.0.into_iter().collect())
+        Tree::Object(Map::from_static(obj.0))
     }
 }
 
 /// The object of fixed `members` (sorted here; of a key given twice the last value wins).
 pub fn object<const N: usize>(members: [(&'static str, Tree); N]) -> Tree {
-    Tree::Object(members.into_iter().collect())
+    Tree::Object(Map::from_static(
+        members
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    ))
 }
 
 #[cfg(test)]

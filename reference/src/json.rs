@@ -78,6 +78,12 @@ impl Map {
         }
     }
 
+    /// A map of `entries` with static keys, in any order (of duplicate keys the last one
+    /// wins): a builder's map, whose keys need no copy and no lookup among the known names.
+    pub fn from_static(entries: Vec<(Cow<'static, str>, Value)>) -> Map {
+        Map::from_entries(entries)
+    }
+
     /// The value of `key`.
     ///
     /// Inlined, the large-object search kept out of line: as a call, saving and restoring
