@@ -130,3 +130,30 @@ fn every_code_is_asserted_by_some_case() {
         "codes asserted by no validation case: {missing:?}"
     );
 }
+
+/// Reading a document's tree in place (`read_tree`, what the corpus writer does) is reading its
+/// file: the same issues with their messages, the same profile and the same scene, for every
+/// case here that is JSON text (its buffers resolved against its folder, forced or not).
+#[test]
+fn reading_the_tree_is_reading_the_file() {
+    let mut compared = 0;
+    for case in cases() {
+        let Ok(text) = std::fs::read(&case) else {
+            continue;
+        };
+        let Ok(tree) = reference::json::Value::from_slice(&text) else {
+            continue;
+        };
+        let forced = expect_of(&case)
+            .forced
+            .as_deref()
+            .map(|p| p.parse::<Profile>().expect("forced profile id"));
+        let from_file = reference::read_path(&case, forced).expect("readable");
+        let from_tree = reference::read_tree(&tree, case.parent(), forced);
+        assert_eq!(from_tree.issues, from_file.issues, "{}", case.display());
+        assert_eq!(from_tree.profile, from_file.profile, "{}", case.display());
+        assert_eq!(from_tree.scene, from_file.scene, "{}", case.display());
+        compared += 1;
+    }
+    assert!(compared >= 150, "{compared} documents compared");
+}

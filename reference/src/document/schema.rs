@@ -253,15 +253,16 @@ mod tests {
     }
 
     fn issues_of(json: &str) -> Vec<(Code, String)> {
-        let mut value: Value = serde_json::from_str(json).expect("json");
+        let value: Value = serde_json::from_str(json).expect("json");
         let mut issues = Issues::default();
-        let root = deserialize(&mut value, &mut issues).expect("schema");
+        let root = deserialize(&value, &mut issues).expect("schema");
         validate(&root, &value, &mut issues);
         issues.0.into_iter().map(|i| (i.code, i.pointer)).collect()
     }
 
     /// A small document whose nodes and root carry `extensions` of any shape, with core
-    /// values that are sometimes of the wrong type, so both reads fail and succeed.
+    /// values that are sometimes of the wrong type, so both reads fail and succeed; sometimes
+    /// `nodes` is not an array, or the document not an object.
     fn any_document() -> impl proptest::strategy::Strategy<Value = Value> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
@@ -303,7 +304,7 @@ mod tests {
                 }
                 Value::Object(n.into_iter().collect())
             });
-        (
+        let document = (
             proptest::option::of(extensions),
             prop::collection::vec(prop_oneof![4 => node, 1 => anything.clone()], 0..4),
             any::<bool>(),
@@ -318,7 +319,16 @@ mod tests {
                 }
                 d.push(("nodes", Value::from(nodes)));
                 Value::Object(d.into_iter().collect())
-            })
+            });
+        let odd_nodes = (anything.clone(), proptest::option::of(anything.clone())).prop_map(
+            |(nodes, extensions)| {
+                let mut d = vec![("asset", Value::from(serde_json::json!({"version": "2.0"})))];
+                d.push(("nodes", nodes));
+                d.extend(extensions.map(|e| ("extensions", e)));
+                Value::Object(d.into_iter().collect())
+            },
+        );
+        prop_oneof![8 => document, 1 => odd_nodes, 1 => anything]
     }
 
     /// The typed root as JSON, with the contents of every extension map dropped.
@@ -354,6 +364,26 @@ mod tests {
                 fast.as_ref().map(without_extension_contents),
                 full.as_ref().map(without_extension_contents)
             );
+        }
+    }
+
+    /// Extensions gltf-json can type when its features ask (`KHR_lights_punctual`,
+    /// `KHR_materials_variants`), given values of the wrong shape on the document and on a
+    /// node: both reads accept them, as the workspace builds gltf-json without those features.
+    /// With one enabled the full read would fail and the fast read not: this test fails then.
+    #[test]
+    fn typed_extension_names_read_the_same_both_ways() {
+        for e in ["KHR_lights_punctual", "KHR_materials_variants"] {
+            let doc = Value::from(serde_json::json!({
+                "asset": {"version": "2.0"},
+                "extensions": {e: 5},
+                "nodes": [{"extensions": {e: "x"}}]
+            }));
+            let (mut fast_issues, mut full_issues) = (Issues::default(), Issues::default());
+            let fast = deserialize(&doc, &mut fast_issues);
+            let full = deserialize_full(&doc, &mut full_issues);
+            assert!(fast.is_some() && full.is_some(), "{e}");
+            assert!(fast_issues.0.is_empty() && full_issues.0.is_empty(), "{e}");
         }
     }
 
