@@ -129,8 +129,7 @@ impl DocBuilder {
         }
     }
 
-    /// Add a node under `parent` (or as a scene root) and return its index (a name formatted
-    /// for it is moved in, not copied).
+    /// Add a node under `parent` (or as a scene root) and return its index.
     pub fn node(&mut self, name: impl Into<String>, trs: Trs, parent: Option<usize>) -> usize {
         let mut members = Obj::new();
         members.insert("name", Tree::from(name.into()));
@@ -153,19 +152,6 @@ impl DocBuilder {
             self.nodes[p].children.push(index);
         }
         index
-    }
-
-    pub fn node_count(&self) -> usize {
-        self.nodes.len()
-    }
-
-    pub fn parent(&self, node: usize) -> Option<usize> {
-        self.nodes.get(node).and_then(|n| n.parent)
-    }
-
-    /// Set a plain property of a node (e.g. `mesh`).
-    pub fn set_node_property(&mut self, node: usize, key: &'static str, value: Tree) {
-        self.nodes[node].members.insert(key, value);
     }
 
     /// Set the members of `value` in the node-level extension object `key` of `node`
@@ -214,15 +200,6 @@ impl DocBuilder {
         if !self.used.contains(&ext) {
             self.used.push(ext);
         }
-    }
-
-    /// Number of items in document-level array `ext.array`.
-    pub fn root_len(&self, ext: &str, array: &str) -> usize {
-        self.root_extensions
-            .iter()
-            .find(|(k, _)| *k == ext)
-            .and_then(|(_, arrays)| arrays.iter().find(|(k, _)| *k == array))
-            .map_or(0, |(_, items)| items.len())
     }
 
     /// Add a triangle mesh with real accessors and return its mesh index.
@@ -390,21 +367,11 @@ mod tests {
         Tree::from(v)
     }
 
-    /// An extension object of fixed members.
-    fn obj<const N: usize>(members: [(&'static str, Tree); N]) -> Obj {
-        let mut o = Obj::new();
-        for (k, v) in members {
-            o.insert(k, v);
-        }
-        o
-    }
-
     #[test]
     fn mesh_layout_is_aligned_and_sized() {
         let mut b = DocBuilder::new("x", BufferMode::Sibling);
-        let n = b.node("a", Trs::default(), None);
-        let m = b.mesh(&tetra());
-        b.set_node_property(n, "mesh", Tree::from(m));
+        b.node("a", Trs::default(), None);
+        assert_eq!(b.mesh(&tetra()), 0);
         let built = b.finish();
         // 4 vertices * 12 bytes = 48, then 12 u16 indices = 24 bytes: 72 in all.
         assert_eq!(built.json["buffers"][0]["byteLength"], t(json!(72)));
@@ -413,7 +380,10 @@ mod tests {
         assert_eq!(built.json["bufferViews"][1]["byteOffset"], t(json!(48)));
         assert_eq!(built.json["accessors"][0]["max"], t(json!([1.0, 1.0, 1.0])));
         assert_eq!(built.json["accessors"][1]["componentType"], t(json!(5123)));
-        assert_eq!(built.json["nodes"][0]["mesh"], t(json!(0)));
+        assert_eq!(
+            built.json["meshes"],
+            t(json!([{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "mode": 4}]}]))
+        );
     }
 
     #[test]
@@ -422,8 +392,12 @@ mod tests {
         let root = b.node("r", Trs::default(), None);
         b.node("a", Trs::default(), Some(root));
         b.node("b", Trs::default(), Some(root));
-        b.node_extension(root, "E", obj([("x", Tree::from(1))]));
-        b.node_extension(root, "E", obj([("y", Tree::from(2)), ("x", Tree::from(6))]));
+        b.node_extension(root, "E", Obj::from([("x", Tree::from(1))]));
+        b.node_extension(
+            root,
+            "E",
+            Obj::from([("y", Tree::from(2)), ("x", Tree::from(6))]),
+        );
         // A member is what a one-member object merges.
         b.node_extension_member(root, "E", "z", Tree::from(3));
         b.node_extension_member(root, "F", "w", Tree::from(4));
@@ -447,20 +421,39 @@ mod tests {
         let mut b = DocBuilder::new("x", BufferMode::DataUri);
         let n = b.node("a", Trs::default(), None);
         let c = b.node("c", Trs::at([0.0, 1.0, 0.0]), Some(n));
-        b.node_extension(c, "OMI_physics_body", obj([("collider", Tree::from(0))]));
+        b.node_extension(
+            c,
+            "OMI_physics_body",
+            Obj::from([("collider", Tree::from(0))]),
+        );
         b.push_root("OMI_collider", "colliders", t(json!({"type": "sphere"})));
-        b.push_root("OMI_collider", "colliders", t(json!({"type": "box"})));
-        b.node_extension(n, "OMI_physics_body", obj([("type", Tree::from("rigid"))]));
-        assert_eq!(b.root_len("OMI_collider", "colliders"), 2);
-        assert_eq!(b.root_len("OMI_collider", "shapes"), 0);
+        let second = b.push_root("OMI_collider", "colliders", t(json!({"type": "box"})));
+        assert_eq!(second, 1);
+        assert_eq!(
+            b.push_root("OMI_physics_joint", "constraints", t(json!({}))),
+            0
+        );
+        assert_eq!(b.push_root("OMI_collider", "shapes", t(json!(2))), 0);
+        b.node_extension(
+            n,
+            "OMI_physics_body",
+            Obj::from([("type", Tree::from("rigid"))]),
+        );
         let built = b.finish();
         assert_eq!(
             built.json["extensionsUsed"],
-            t(json!(["OMI_collider", "OMI_physics_body"]))
+            t(json!([
+                "OMI_collider",
+                "OMI_physics_body",
+                "OMI_physics_joint"
+            ]))
         );
         assert_eq!(
             built.json["extensions"],
-            t(json!({"OMI_collider": {"colliders": [{"type": "sphere"}, {"type": "box"}]}}))
+            t(json!({
+                "OMI_collider": {"colliders": [{"type": "sphere"}, {"type": "box"}], "shapes": [2]},
+                "OMI_physics_joint": {"constraints": [{}]}
+            }))
         );
         assert_eq!(built.json["scenes"][0]["nodes"], t(json!([0])));
         assert_eq!(built.json["nodes"][0]["children"], t(json!([1])));
@@ -469,5 +462,33 @@ mod tests {
             t(json!([0.0, 1.0, 0.0]))
         );
         assert!(built.siblings.is_empty());
+    }
+
+    /// Numbers are what serde_json's `json!` makes of them: a non-finite one `null`, an
+    /// integer an integer, `-0.0` itself.
+    #[test]
+    fn numbers_are_those_of_serde_json() {
+        let mut b = DocBuilder::new("x", BufferMode::DataUri);
+        let trs = Trs {
+            translation: Some([f64::NAN, f64::INFINITY, -0.0]),
+            rotation: None,
+            scale: Some([1.0, 2.5, -3.0]),
+        };
+        let n = b.node("a", trs, None);
+        b.node_extension_member(n, "E", "count", Tree::from(3_usize));
+        let built = b.finish();
+        assert_eq!(
+            built.json["nodes"][0],
+            t(json!({
+                "name": "a",
+                "translation": [null, null, -0.0],
+                "scale": [1.0, 2.5, -3.0],
+                "extensions": {"E": {"count": 3}}
+            }))
+        );
+        assert_eq!(
+            crate::canonical::to_string(&built.json["nodes"][0]["translation"]),
+            "[null, null, -0.0]\n"
+        );
     }
 }

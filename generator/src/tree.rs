@@ -10,7 +10,7 @@ pub use reference::json::Value as Tree;
 
 /// An object being built: members in insertion order, sorted once when it becomes a [`Tree`]
 /// (a tree's object is one sorted slice, made at its exact size).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Obj(Vec<(Cow<'static, str>, Tree)>);
 
 impl Obj {
@@ -30,20 +30,25 @@ impl Obj {
     }
 }
 
+impl<const N: usize> From<[(&'static str, Tree); N]> for Obj {
+    /// The object of fixed `members` (of a key given twice the last value wins).
+    fn from(members: [(&'static str, Tree); N]) -> Obj {
+        Obj(members
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect())
+    }
+}
+
 impl From<Obj> for Tree {
     fn from(obj: Obj) -> Tree {
         Tree::Object(Map::from_static(obj.0))
     }
 }
 
-/// The object of fixed `members` (sorted here; of a key given twice the last value wins).
+/// The tree of an object of fixed `members` (of a key given twice the last value wins).
 pub fn object<const N: usize>(members: [(&'static str, Tree); N]) -> Tree {
-    Tree::Object(Map::from_static(
-        members
-            .into_iter()
-            .map(|(k, v)| (Cow::Borrowed(k), v))
-            .collect(),
-    ))
+    Tree::from(Obj::from(members))
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 use super::case;
 use crate::case::{Case, Tier};
 use crate::scenario::{self as generic, DT, GRAVITY, STEPS};
+use crate::tree::Tree;
 
 const KHR: Profile = Profile::Khr2024Draft;
 const OMI: Profile = Profile::Omi2023;
@@ -55,8 +56,8 @@ fn tol(recommended: f64, allowed: f64) -> Value {
 
 /// The reference's expectation of a hand-written document (`None` when it has errors: the
 /// corpus writer then reports the disagreement, and the tests below fail).
-fn expectation(gltf: &Value) -> Option<Expectation> {
-    generic::expectation(&reference::read_json(gltf, None, None))
+fn expectation(gltf: &Tree) -> Option<Expectation> {
+    generic::expectation(&reference::read_tree(gltf, None, None))
 }
 
 fn scenario(gravity: [f64; 3], steps: u32, actions: Value, checks: Vec<Value>) -> Value {
@@ -83,6 +84,7 @@ fn dynamics_case(
     gltf: Value,
     build: impl FnOnce(&Expectation) -> Option<Value>,
 ) -> Case {
+    let gltf = Tree::from(gltf);
     let scenario = expectation(&gltf).and_then(|e| build(&e));
     let mut c = case(
         id,
@@ -916,7 +918,7 @@ mod tests {
         let crate::case::Payload::Json(doc) = &c.payload else {
             panic!("{}: not a JSON document", c.id)
         };
-        let e = expectation(&doc.to_serde()).unwrap_or_else(|| panic!("{}: no expectation", c.id));
+        let e = expectation(doc).unwrap_or_else(|| panic!("{}: no expectation", c.id));
         drive_of(&e)
             .unwrap_or_else(|| panic!("{}: no drive", c.id))
             .clone()
