@@ -253,8 +253,8 @@ fn write_null(out: &mut Vec<u8>) {
 }
 
 /// Write a finite `x` as serde_json writes it. A nonzero double of a whole number of
-/// millionths (`0.05`, `-1.25`: most numbers a scene is made of) is written from the digits of
-/// that number ([`write_millionths`], whose reasoning holds for any such `x`: it is the
+/// millionths below 10^9 in magnitude (`0.05`, `-1.25`: most numbers a scene is made of) is
+/// written from the digits of that number ([`write_millionths`], whose reasoning holds for any such `x`: it is the
 /// correctly rounded quotient `n / 10^6`); any other through serde_json's formatter.
 fn write_f64(x: f64, out: &mut Vec<u8>) {
     let n = (x * 1e6).round();
