@@ -1,7 +1,7 @@
 //! Building the reference's JSON tree ([`Tree`]). A rendered scene is built as the tree the
 //! reference reads, so that writing and reading a case need no `serde_json` tree, no
 //! conversion between the two and no second drop (together about 14 µs of a 210 µs case,
-//! session 9; BENCHMARKS.md, Generator throughput).
+//! session 9; BENCHMARKS.md, "Generator: valid cases per second").
 
 use std::borrow::Cow;
 
