@@ -119,20 +119,10 @@ pub fn read_bytes(bytes: &[u8], base_dir: Option<&Path>, forced: Option<Profile>
     read_document(doc, forced, issues)
 }
 
-/// [`read_bytes`] of a `.gltf` document already parsed: `json` read as the JSON text it
-/// stands for (a writer that has the value of the text it wrote need not parse it again;
-/// with serde_json's `float_roundtrip`, parsing that text gives back the same value).
-pub fn read_json(
-    json: &serde_json::Value,
-    base_dir: Option<&Path>,
-    forced: Option<Profile>,
-) -> Reading {
-    let mut issues = Issues::default();
-    let doc = Document::from_json(json.into(), base_dir, None, &mut issues);
-    read_document(doc, forced, issues)
-}
-
-/// [`read_json`] of the reference's own tree, read in place (no copy).
+/// [`read_bytes`] of a `.gltf` document already parsed into the reference's tree, read in place
+/// (no copy): `json` read as the JSON text it stands for. A writer that has the tree of the text
+/// it wrote need not parse it again: with serde_json's `float_roundtrip`, parsing that text
+/// gives back the same tree.
 pub fn read_tree(json: &json::Value, base_dir: Option<&Path>, forced: Option<Profile>) -> Reading {
     let mut issues = Issues::default();
     let doc = Document::from_tree(json, base_dir, &mut issues);

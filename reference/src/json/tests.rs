@@ -477,7 +477,8 @@ fn large_objects_find_every_key() {
     assert_eq!(map.keys().next(), Some("k00"));
 }
 
-/// The conversion from serde_json keeps every value (what `read_json` relies on).
+/// The conversion from serde_json keeps every value (what a hand-written or mutated case's tree
+/// relies on).
 #[test]
 fn from_serde_json_keeps_the_value() {
     let theirs = serde_json::json!({"z": [1, -2, 0.5, "s", null, true], "a": {"b": {}}});
