@@ -4,15 +4,11 @@
 
 use std::path::Path;
 
-use nalgebra::Matrix4;
 use reference::Reading;
-use reference::constraints;
+use reference::expect::at_pose::{self, ConstraintOutputs, JointLimits};
 use reference::expect::{self, ConstraintError, Expectation};
 use reference::issue::Severity;
-use reference::math::{array3, pose_of, xyzw_positive_w};
-use reference::metrics::{self, LimitEval};
 use reference::poses::Poses;
-use reference::scene::{NodeId, Scene, Trs};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -136,36 +132,6 @@ pub struct PoseOutput<'a> {
     pub poses: &'a Value,
 }
 
-/// One joint's limit metrics at a pose [D-METRICS].
-/// Fields in key order, the order serde writes them: the generator's canonical writer then
-/// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct JointLimits {
-    pub joint: usize,
-    pub limits: Vec<LimitEval>,
-    pub node: NodeId,
-}
-
-/// Local TRS of every constrained node after evaluating the VRM constraints at a pose
-/// ([D-VRM-*]), or why the reference cannot evaluate them (`{"error": ...}`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum ConstraintOutputs {
-    Nodes(Vec<ConstrainedOutput>),
-    Error { error: String },
-}
-
-/// One constrained node's local TRS.
-/// Fields in key order, the order serde writes them: the generator's canonical writer then
-/// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ConstrainedOutput {
-    pub node: NodeId,
-    pub rotation: [f64; 4],
-    pub scale: [f64; 3],
-    pub translation: [f64; 3],
-}
-
 /// Limit metrics and constraint outputs of the case's poses (`[]` for cases without poses).
 pub fn pose_outputs_of<'a>(case: &'a Case, reading: &Reading) -> Vec<PoseOutput<'a>> {
     let scene = reading.scene.as_ref().filter(|_| !has_errors(reading));
@@ -183,12 +149,10 @@ pub fn pose_outputs_of<'a>(case: &'a Case, reading: &Reading) -> Vec<PoseOutput<
             {
                 let locals = poses.locals(scene);
                 if !scene.joints.is_empty() {
-                    let frames = scene.joints.iter().flat_map(|j| [j.a.frame, j.b.frame]);
-                    let world = scene.world_of_nodes(|n| locals[n].matrix(), frames);
-                    entry.limits = Some(joint_limits(scene, &world));
+                    entry.limits = Some(at_pose::joint_limits(scene, &locals));
                 }
                 if !scene.constraints.is_empty() {
-                    entry.constraints = Some(constraint_outputs(scene, &locals));
+                    entry.constraints = Some(at_pose::constraint_outputs(scene, &locals));
                 }
             }
             entry
@@ -206,48 +170,6 @@ pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
 
 fn has_errors(reading: &Reading) -> bool {
     reading.issues.iter().any(|i| i.severity == Severity::Error)
-}
-
-/// Every joint's limit metrics at the given world matrices [D-METRICS].
-fn joint_limits(scene: &Scene, world: &[Option<Matrix4<f64>>]) -> Vec<JointLimits> {
-    let frame = |n: usize| world.get(n).copied().flatten().as_ref().map(pose_of);
-    scene
-        .joints
-        .iter()
-        .enumerate()
-        .filter_map(|(j, joint)| {
-            let (a, b) = (frame(joint.a.frame)?, frame(joint.b.frame)?);
-            Some(JointLimits {
-                joint: j,
-                node: joint.node,
-                limits: metrics::evaluate(&joint.limits, &a, &b),
-            })
-        })
-        .collect()
-}
-
-/// Local TRS of every constrained node after evaluating the VRM constraints at `locals`.
-fn constraint_outputs(scene: &Scene, locals: &[Trs]) -> ConstraintOutputs {
-    match constraints::evaluate(scene, locals) {
-        Ok(out) => ConstraintOutputs::Nodes(
-            scene
-                .constraints
-                .iter()
-                .filter_map(|c| {
-                    let t = out.get(c.node)?;
-                    Some(ConstrainedOutput {
-                        node: c.node,
-                        translation: array3(&t.translation),
-                        rotation: xyzw_positive_w(&t.rotation),
-                        scale: array3(&t.scale),
-                    })
-                })
-                .collect(),
-        ),
-        Err(e) => ConstraintOutputs::Error {
-            error: e.to_string(),
-        },
-    }
 }
 
 /// `value` with every float rounded to `decimals` places.
@@ -277,7 +199,9 @@ pub fn round_floats_in_place(value: &mut Value, decimals: i32) {
 
 #[cfg(test)]
 mod tests {
+    use nalgebra::Matrix4;
     use reference::profile::Profile;
+    use reference::scene::NodeId;
     use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
     use super::*;

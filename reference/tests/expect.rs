@@ -643,6 +643,40 @@ fn khr_hinge_read_from_gltf() {
     assert!((j.limits[1].metric + FRAC_PI_2).abs() < 1e-9);
 }
 
+/// Limit metrics at a pose (`at_pose::joint_limits`, what the corpus records for a case's
+/// poses): each frame is its node's world pose. With body B moved to (1, 3.5, 0) they are the
+/// interpretation's, |d| = 0.5 and twist -pi/2; with frame B (node 3) turned Rz(90) in its
+/// body the twist is gone: frame A is Rz(90) in the world, frame B now Rz(90) too, and B stays
+/// at (0, 3, 0) (its translation is unchanged), so both metrics and violations are 0.
+#[test]
+fn khr_hinge_limits_at_poses() {
+    use reference::expect::at_pose::joint_limits;
+    let reading = reference::read_bytes(KHR_HINGE.as_bytes(), None, None);
+    let s = reading.scene.expect("scene");
+    let moved = translate(2, v(1.0, 3.5, 0.0));
+    let at = joint_limits(&s, &moved.locals(&s));
+    assert_eq!((at.len(), at[0].joint, at[0].node), (1, 0, 1));
+    let rest = &eval(&s, &moved).joints[0].limits;
+    assert!((at[0].limits[0].metric - 0.5).abs() < 1e-9);
+    assert!((at[0].limits[1].metric + FRAC_PI_2).abs() < 1e-9);
+    assert!((at[0].limits[1].violation + FRAC_PI_4).abs() < 1e-9);
+    for (a, e) in at[0].limits.iter().zip(rest) {
+        assert!((a.metric - e.metric).abs() < 1e-12 && (a.violation - e.violation).abs() < 1e-12);
+    }
+    let mut turned = Poses::default();
+    turned.nodes.insert(
+        3,
+        PoseOverride {
+            rotation: Some(rz(FRAC_PI_2)),
+            ..PoseOverride::default()
+        },
+    );
+    let at = joint_limits(&s, &turned.locals(&s));
+    for l in &at[0].limits {
+        assert!(l.metric.abs() < 1e-9 && l.violation.abs() < 1e-9, "{l:?}");
+    }
+}
+
 /// The OMI joint of [`omi_joint`] as glTF (OMI_physics_body + OMI_physics_joint).
 const OMI_JOINT: &str = r#"{
   "asset": {"version": "2.0"},

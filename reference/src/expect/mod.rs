@@ -6,6 +6,7 @@
 //! every joint's frames with its limits evaluated, and the local TRS of every VRM-constrained
 //! node. Every value that rests on a documented decision cites its id.
 
+pub mod at_pose;
 pub mod bodies;
 pub mod colliders;
 pub mod combine;
