@@ -439,15 +439,14 @@ mod tests {
     use super::*;
 
     /// The first implementation of the document (a `serde_json::Value` built with `json!`,
-    /// floats rounded in the value, pose outputs from the poses' text), kept as the oracle of
-    /// [`expect_text`]: the bytes must never change.
+    /// floats rounded in the value, pose outputs from the poses' text; since session 9 the
+    /// limits at a pose from the whole interpretation at that pose), kept as the oracle of
+    /// [`expect_text`].
     mod oracle {
-        use nalgebra::Matrix4;
         use reference::Reading;
         use reference::constraints;
         use reference::issue::Severity;
-        use reference::math::{array3, pose_of, xyzw_positive_w};
-        use reference::metrics;
+        use reference::math::{array3, xyzw_positive_w};
         use reference::poses::Poses;
         use reference::scene::Scene;
         use serde_json::{Value, json};
@@ -491,11 +490,12 @@ mod tests {
                     if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors)
                         && let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len())
                     {
-                        let locals: Vec<Matrix4<f64>> =
-                            poses.locals(scene).iter().map(|t| t.matrix()).collect();
-                        let world = scene.world_from_locals(&locals);
-                        if !scene.joints.is_empty() {
-                            entry["limits"] = joint_limits(scene, &world);
+                        // The limits of the interpretation at the pose, whose frames come
+                        // from the joints' expectation: another path than `at_pose`'s.
+                        if !scene.joints.is_empty()
+                            && let Ok(e) = reference::expect::evaluate(scene, &poses)
+                        {
+                            entry["limits"] = joint_limits(&e);
                         }
                         if !scene.constraints.is_empty() {
                             entry["constraints"] = constraint_outputs(scene, &poses);
@@ -508,16 +508,22 @@ mod tests {
             Value::Array(outputs)
         }
 
-        fn joint_limits(scene: &Scene, world: &[Matrix4<f64>]) -> Value {
-            let frame = |n: usize| world.get(n).map(pose_of);
+        fn joint_limits(e: &reference::expect::Expectation) -> Value {
+            let limit = |l: &reference::expect::joints::LimitExpect| {
+                json!({
+                    "axes": l.axes, "index": l.index, "kind": l.kind, "max": l.max,
+                    "metric": l.metric, "min": l.min, "violation": l.violation
+                })
+            };
             Value::Array(
-                scene
-                    .joints
+                e.joints
                     .iter()
                     .enumerate()
-                    .filter_map(|(j, joint)| {
-                        let (a, b) = (frame(joint.a.frame)?, frame(joint.b.frame)?);
-                        Some(json!({"joint": j, "node": joint.node, "limits": metrics::evaluate(&joint.limits, &a, &b)}))
+                    .map(|(j, joint)| {
+                        json!({
+                            "joint": j, "node": joint.node,
+                            "limits": joint.limits.iter().map(limit).collect::<Vec<_>>()
+                        })
                     })
                     .collect(),
             )

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use reference::Reading;
 use reference::expect::at_pose::{self, ConstraintOutputs, JointLimits};
-use reference::expect::{self, ConstraintError, Expectation};
+use reference::expect::{self, ConstraintError, Expectation, World};
 use reference::issue::Severity;
 use reference::poses::Poses;
 use serde::Serialize;
@@ -147,11 +147,15 @@ pub fn pose_outputs_of<'a>(case: &'a Case, reading: &Reading) -> Vec<PoseOutput<
             if let Some(scene) = scene
                 && let Ok(poses) = Poses::from_value(&p.poses, scene.nodes.len())
             {
-                let locals = poses.locals(scene);
+                // The world at the pose is undefined when the VRM constraints cannot be
+                // evaluated: then no limits (the constraints entry says why).
                 if !scene.joints.is_empty() {
-                    entry.limits = Some(at_pose::joint_limits(scene, &locals));
+                    entry.limits = World::new(scene, &poses)
+                        .ok()
+                        .map(|world| at_pose::joint_limits(scene, &world));
                 }
                 if !scene.constraints.is_empty() {
+                    let locals = poses.locals(scene);
                     entry.constraints = Some(at_pose::constraint_outputs(scene, &locals));
                 }
             }
@@ -309,7 +313,8 @@ mod tests {
         out
     }
 
-    /// `Scene::world_of_nodes`, as the pose outputs call it, gives the wanted nodes and their
+    /// `Scene::world_of_nodes` (the walk behind `world_from_locals`, and so behind the world at
+    /// a pose) gives the wanted nodes and their
     /// ancestors, and each is the product of its chain's local matrices from the root down
     /// (worked out here apart from the walk), bit for bit, at every pose of generated scenes of
     /// every profile; the wanted nodes in increasing order, and reversed (then a wanted node

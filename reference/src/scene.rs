@@ -503,7 +503,8 @@ impl Scene {
 
     /// World matrices of the nodes `wanted` and of their ancestors (`None` for the other
     /// nodes), each its parent's world matrix times its local matrix `local(n)`, from the root
-    /// down; `local` is asked only for those nodes (a joint's frames need a few of a scene's).
+    /// down; `local` is asked only for those nodes. The one walk of the hierarchy
+    /// ([`Scene::world_from_locals`] asks for every node).
     pub fn world_of_nodes(
         &self,
         local: impl Fn(NodeId) -> Matrix4<f64>,

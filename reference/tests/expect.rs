@@ -644,24 +644,26 @@ fn khr_hinge_read_from_gltf() {
 }
 
 /// Limit metrics at a pose (`at_pose::joint_limits`, what the corpus records for a case's
-/// poses): each frame is its node's world pose. With body B moved to (1, 3.5, 0) they are the
-/// interpretation's, |d| = 0.5 and twist -pi/2; with frame B (node 3) turned Rz(90) in its
-/// body the twist is gone: frame A is Rz(90) in the world, frame B now Rz(90) too, and B stays
-/// at (0, 3, 0) (its translation is unchanged), so both metrics and violations are 0.
+/// poses) are the interpretation's at that pose. KHR frames are their nodes' world poses: with
+/// body B moved to (1, 3.5, 0), |d| = 0.5 and twist -pi/2 (violation -pi/2 - (-pi/4) = -pi/4);
+/// with frame B (node 3) turned Rz(90) in its body the twist is gone: frame A is Rz(90) in the
+/// world, frame B now Rz(90) too, and B stays at (0, 3, 0), so every metric and violation is 0.
 #[test]
 fn khr_hinge_limits_at_poses() {
-    use reference::expect::at_pose::joint_limits;
     let reading = reference::read_bytes(KHR_HINGE.as_bytes(), None, None);
     let s = reading.scene.expect("scene");
     let moved = translate(2, v(1.0, 3.5, 0.0));
-    let at = joint_limits(&s, &moved.locals(&s));
-    assert_eq!((at.len(), at[0].joint, at[0].node), (1, 0, 1));
-    let rest = &eval(&s, &moved).joints[0].limits;
+    let at = limits_at(&s, &moved);
+    assert_eq!(
+        (at.len(), at[0].joint, at[0].node, at[0].limits.len()),
+        (1, 0, 1, 2)
+    );
     assert!((at[0].limits[0].metric - 0.5).abs() < 1e-9);
     assert!((at[0].limits[1].metric + FRAC_PI_2).abs() < 1e-9);
     assert!((at[0].limits[1].violation + FRAC_PI_4).abs() < 1e-9);
-    for (a, e) in at[0].limits.iter().zip(rest) {
-        assert!((a.metric - e.metric).abs() < 1e-12 && (a.violation - e.violation).abs() < 1e-12);
+    let interpreted = &eval(&s, &moved).joints[0].limits;
+    for (a, e) in at[0].limits.iter().zip(interpreted) {
+        assert_eq!((a.metric, a.violation), (e.metric, e.violation));
     }
     let mut turned = Poses::default();
     turned.nodes.insert(
@@ -671,10 +673,17 @@ fn khr_hinge_limits_at_poses() {
             ..PoseOverride::default()
         },
     );
-    let at = joint_limits(&s, &turned.locals(&s));
+    let at = limits_at(&s, &turned);
+    assert_eq!(at[0].limits.len(), 2);
     for l in &at[0].limits {
         assert!(l.metric.abs() < 1e-9 && l.violation.abs() < 1e-9, "{l:?}");
     }
+}
+
+/// The limit metrics at `poses`, as the corpus records them.
+fn limits_at(s: &Scene, poses: &Poses) -> Vec<reference::expect::at_pose::JointLimits> {
+    let world = expect::World::new(s, poses).expect("a world");
+    reference::expect::at_pose::joint_limits(s, &world)
 }
 
 /// The OMI joint of [`omi_joint`] as glTF (OMI_physics_body + OMI_physics_joint).
@@ -709,6 +718,31 @@ fn omi_joint_read_from_gltf() {
     ));
     assert!((j.limits[0].metric - 1.0).abs() < 1e-9);
     assert!((j.limits[0].violation - 0.5).abs() < 1e-9);
+}
+
+/// OMI frames at a pose are carried by their bodies from rest ([D-FRAMES]): both are the joint
+/// node (1, 0, 0) at rest; body B moved from (2, 0, 0) to (3, 0, 0) carries frame B to
+/// (2, 0, 0), so d = 1 along A's x: metric 1, violation 1 - 0.5 = 0.5, the interpretation's.
+/// (The joint node itself does not move: its own pose would give 0.)
+#[test]
+fn omi_joint_limits_at_poses() {
+    let reading = reference::read_bytes(OMI_JOINT.as_bytes(), None, None);
+    let s = reading.scene.expect("scene");
+    let moved = translate(1, v(3.0, 0.0, 0.0));
+    let at = limits_at(&s, &moved);
+    assert_eq!(
+        (at.len(), at[0].joint, at[0].node, at[0].limits.len()),
+        (1, 0, 2, 1)
+    );
+    assert!((at[0].limits[0].metric - 1.0).abs() < 1e-9);
+    assert!((at[0].limits[0].violation - 0.5).abs() < 1e-9);
+    let interpreted = &eval(&s, &moved).joints[0].limits[0];
+    assert_eq!(
+        (at[0].limits[0].metric, at[0].limits[0].violation),
+        (interpreted.metric, interpreted.violation)
+    );
+    let rest = limits_at(&s, &Poses::default());
+    assert!(rest[0].limits[0].metric.abs() < 1e-9);
 }
 
 // ----- README --------------------------------------------------------------------------------

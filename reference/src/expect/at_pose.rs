@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
+use super::World;
+use super::joints::{self, FrameRule};
 use crate::constraints;
-use crate::math::{array3, pose_of, xyzw_positive_w};
+use crate::math::{array3, xyzw_positive_w};
 use crate::metrics::{self, LimitEval};
 use crate::scene::{NodeId, Scene, Trs};
 
@@ -19,23 +21,23 @@ pub struct JointLimits {
     pub node: NodeId,
 }
 
-/// Every joint's limit metrics with the local transforms `locals` [D-METRICS]: each frame is
-/// its node's world pose (`math::pose_of` of its world matrix: scale and shear dropped).
-pub fn joint_limits(scene: &Scene, locals: &[Trs]) -> Vec<JointLimits> {
-    let frames = scene.joints.iter().flat_map(|j| [j.a.frame, j.b.frame]);
-    let world = scene.world_of_nodes(|n| locals[n].matrix(), frames);
-    let frame = |n: usize| world.get(n).copied().flatten().as_ref().map(pose_of);
+/// Every joint's limit metrics in `world`, the world at a pose (`World::new`) [D-METRICS]: its
+/// frames where the interpretation places them at that pose ([D-FRAMES], `joints::frame`: an
+/// OMI frame is carried by its body from rest, a KHR frame is its node's world pose).
+pub fn joint_limits(scene: &Scene, world: &World) -> Vec<JointLimits> {
+    let rule = FrameRule::of(scene.profile);
     scene
         .joints
         .iter()
         .enumerate()
-        .filter_map(|(j, joint)| {
-            let (a, b) = (frame(joint.a.frame)?, frame(joint.b.frame)?);
-            Some(JointLimits {
+        .map(|(j, joint)| {
+            let a = joints::frame(scene, world, rule, &joint.a).world;
+            let b = joints::frame(scene, world, rule, &joint.b).world;
+            JointLimits {
                 joint: j,
                 node: joint.node,
                 limits: metrics::evaluate(&joint.limits, &a, &b),
-            })
+            }
         })
         .collect()
 }
