@@ -14,6 +14,7 @@
 //! [`MassReport::Unspecified`] / `None`. Shapes are reported as the expectation gives them: as
 //! simulated, the collider node's world scale applied ([`super::scale::parameters`]).
 
+use ::reference::expect::at_pose::{self, ConstraintOutputs};
 use ::reference::expect::bodies::InertiaExpect;
 use ::reference::expect::{self, Expectation};
 use ::reference::math::xyzw_positive_w;
@@ -238,23 +239,23 @@ impl Implementation for ReferenceImplementation {
         let scene = self.scene()?;
         let poses = Poses::from_json(&poses.to_string(), scene.nodes.len())
             .map_err(|e| ImplError::BadRequest(e.to_string()))?;
-        let locals = ::reference::constraints::evaluate(scene, &poses.locals(scene))
-            .map_err(|e| ImplError::Failed(e.to_string()))?;
-        let mut nodes: Vec<usize> = scene.constraints.iter().map(|c| c.node).collect();
-        nodes.sort_unstable();
-        nodes.dedup();
-        Ok(nodes
+        // The outputs the corpus records, one per constrained node, by node.
+        let outputs = match at_pose::constraint_outputs(scene, &poses.locals(scene)) {
+            ConstraintOutputs::Nodes(outputs) => outputs,
+            ConstraintOutputs::Error { error } => return Err(ImplError::Failed(error)),
+        };
+        let mut nodes: Vec<NodeTrs> = outputs
             .into_iter()
-            .filter_map(|node| {
-                let t = locals.get(node)?;
-                Some(NodeTrs {
-                    node,
-                    translation: t.translation.into(),
-                    rotation: xyzw_positive_w(&t.rotation),
-                    scale: t.scale.into(),
-                })
+            .map(|o| NodeTrs {
+                node: o.node,
+                translation: o.translation,
+                rotation: o.rotation,
+                scale: o.scale,
             })
-            .collect())
+            .collect();
+        nodes.sort_by_key(|n| n.node);
+        nodes.dedup_by_key(|n| n.node);
+        Ok(nodes)
     }
 
     fn unload(&mut self) -> Result<(), ImplError> {
