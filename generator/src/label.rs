@@ -6,7 +6,7 @@ use std::path::Path;
 
 use reference::Reading;
 use reference::expect::at_pose::{self, ConstraintOutputs, JointLimits};
-use reference::expect::{self, ConstraintError, Expectation, World};
+use reference::expect::{self, ConstraintError, Expectation};
 use reference::issue::Severity;
 use reference::poses::Poses;
 use serde::Serialize;
@@ -150,9 +150,7 @@ pub fn pose_outputs_of<'a>(case: &'a Case, reading: &Reading) -> Vec<PoseOutput<
                 // The world at the pose is undefined when the VRM constraints cannot be
                 // evaluated: then no limits (the constraints entry says why).
                 if !scene.joints.is_empty() {
-                    entry.limits = World::new(scene, &poses)
-                        .ok()
-                        .map(|world| at_pose::joint_limits(scene, &world));
+                    entry.limits = at_pose::joint_limits(scene, &poses).ok();
                 }
                 if !scene.constraints.is_empty() {
                     let locals = poses.locals(scene);

@@ -682,8 +682,7 @@ fn khr_hinge_limits_at_poses() {
 
 /// The limit metrics at `poses`, as the corpus records them.
 fn limits_at(s: &Scene, poses: &Poses) -> Vec<reference::expect::at_pose::JointLimits> {
-    let world = expect::World::new(s, poses).expect("a world");
-    reference::expect::at_pose::joint_limits(s, &world)
+    reference::expect::at_pose::joint_limits(s, poses).expect("a world")
 }
 
 /// The OMI joint of [`omi_joint`] as glTF (OMI_physics_body + OMI_physics_joint).

@@ -6,9 +6,10 @@ use serde::Serialize;
 
 use super::World;
 use super::joints::{self, FrameRule};
-use crate::constraints;
+use crate::constraints::{self, ConstraintError};
 use crate::math::{array3, xyzw_positive_w};
 use crate::metrics::{self, LimitEval};
+use crate::poses::Poses;
 use crate::scene::{NodeId, Scene, Trs};
 
 /// One joint's limit metrics at a pose [D-METRICS].
@@ -21,25 +22,34 @@ pub struct JointLimits {
     pub node: NodeId,
 }
 
-/// Every joint's limit metrics in `world`, the world at a pose (`World::new`) [D-METRICS]: its
-/// frames where the interpretation places them at that pose ([D-FRAMES], `joints::frame`: an
-/// OMI frame is carried by its body from rest, a KHR frame is its node's world pose).
-pub fn joint_limits(scene: &Scene, world: &World) -> Vec<JointLimits> {
+/// Every joint's limit metrics at `poses` [D-METRICS]: its frames where the interpretation
+/// places them at that pose ([D-FRAMES], `joints::frame`: an OMI frame is carried by its body
+/// from rest, a KHR frame is its node's world pose), from a world that knows only the frames'
+/// and their bodies' nodes (`World::of_nodes`). `Err` when the VRM constraints cannot be
+/// evaluated: the world at the pose is then undefined.
+pub fn joint_limits(scene: &Scene, poses: &Poses) -> Result<Vec<JointLimits>, ConstraintError> {
+    let wanted: Vec<NodeId> = scene
+        .joints
+        .iter()
+        .flat_map(|j| [&j.a, &j.b])
+        .flat_map(|at| std::iter::once(at.frame).chain(at.body_node))
+        .collect();
+    let world = World::of_nodes(scene, poses, &wanted)?;
     let rule = FrameRule::of(scene.profile);
-    scene
+    Ok(scene
         .joints
         .iter()
         .enumerate()
         .map(|(j, joint)| {
-            let a = joints::frame(scene, world, rule, &joint.a).world;
-            let b = joints::frame(scene, world, rule, &joint.b).world;
+            let a = joints::frame(scene, &world, rule, &joint.a).world;
+            let b = joints::frame(scene, &world, rule, &joint.b).world;
             JointLimits {
                 joint: j,
                 node: joint.node,
                 limits: metrics::evaluate(&joint.limits, &a, &b),
             }
         })
-        .collect()
+        .collect())
 }
 
 /// Local TRS of every constrained node after evaluating the VRM constraints at a pose

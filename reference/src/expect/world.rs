@@ -74,6 +74,48 @@ impl World {
         })
     }
 
+    /// [`World::new`] for the nodes `wanted` alone: their ancestors' matrices are computed on
+    /// the way, every other node is left at the identity, and only the wanted nodes have poses
+    /// (bit for bit those of [`World::new`]). What the joint frames at a case's poses need
+    /// ([`super::at_pose`]): a few nodes' poses, not every node's at every pose.
+    pub(super) fn of_nodes(
+        scene: &Scene,
+        poses: &Poses,
+        wanted: &[NodeId],
+    ) -> Result<World, ConstraintError> {
+        let overridden = poses.locals(scene);
+        let posed_locals = if scene.constraints.is_empty() {
+            overridden
+        } else {
+            constraints::evaluate(scene, &overridden)?
+        };
+        let known = |m: Vec<Option<Matrix4<f64>>>| -> Vec<Matrix4<f64>> {
+            m.into_iter()
+                .map(|m| m.unwrap_or_else(Matrix4::identity))
+                .collect()
+        };
+        let wanted_nodes = || wanted.iter().copied();
+        let rest = known(scene.world_of_nodes(|n| scene.nodes[n].rest.matrix(), wanted_nodes()));
+        let posed = known(scene.world_of_nodes(|n| posed_locals[n].matrix(), wanted_nodes()));
+        let mut rest_poses = vec![Isometry3::identity(); rest.len()];
+        let mut posed_poses = rest_poses.clone();
+        for n in wanted_nodes().filter(|&n| n < rest.len()) {
+            rest_poses[n] = pose_of(&rest[n]);
+            posed_poses[n] = if same_bits(&posed[n], &rest[n]) {
+                rest_poses[n]
+            } else {
+                pose_of(&posed[n])
+            };
+        }
+        Ok(World {
+            rest,
+            posed,
+            posed_locals,
+            rest_poses,
+            posed_poses,
+        })
+    }
+
     /// Rest world pose of a node (`math::pose_of` of its rest matrix); the identity for the
     /// world (`None`) or an unknown node.
     pub fn rest_pose(&self, node: Option<NodeId>) -> Isometry3<f64> {
@@ -189,6 +231,13 @@ mod tests {
             // Above the moved node nothing moves; from it down everything does.
             for n in 0..locals.len().min(moved) {
                 prop_assert!(same_bits(&world.posed[n], &world.rest[n]));
+            }
+            // A world of a few nodes (a node past the end ignored) has their poses bit for bit.
+            let wanted = [locals.len() - 1, moved / 2, locals.len() + 1];
+            let few = World::of_nodes(&scene, &poses, &wanted).expect("no constraints");
+            for n in wanted.into_iter().filter(|&n| n < locals.len()) {
+                prop_assert_eq!(bits(&few.rest_pose(Some(n))), bits(&world.rest_pose(Some(n))));
+                prop_assert_eq!(bits(&few.posed_pose(Some(n))), bits(&world.posed_pose(Some(n))));
             }
         }
     }
