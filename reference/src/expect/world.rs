@@ -38,15 +38,34 @@ fn same_bits(a: &Matrix4<f64>, b: &Matrix4<f64>) -> bool {
         .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
+/// Every node's local TRS at `poses`: the overrides applied, then the VRM constraints evaluated.
+fn posed_locals(scene: &Scene, poses: &Poses) -> Result<Vec<Trs>, ConstraintError> {
+    let overridden = poses.locals(scene);
+    if scene.constraints.is_empty() {
+        Ok(overridden)
+    } else {
+        constraints::evaluate(scene, &overridden)
+    }
+}
+
+/// The pose of the posed matrix `posed`: the rest pose `rest_pose` of the rest matrix `rest`
+/// when the two matrices are the same bit for bit (no second `pose_of`).
+fn pose_of_posed(
+    posed: &Matrix4<f64>,
+    rest: &Matrix4<f64>,
+    rest_pose: &Isometry3<f64>,
+) -> Isometry3<f64> {
+    if same_bits(posed, rest) {
+        *rest_pose
+    } else {
+        pose_of(posed)
+    }
+}
+
 impl World {
     /// Rest world matrices, and world matrices at `poses` after VRM constraint evaluation.
     pub fn new(scene: &Scene, poses: &Poses) -> Result<World, ConstraintError> {
-        let overridden = poses.locals(scene);
-        let posed_locals = if scene.constraints.is_empty() {
-            overridden
-        } else {
-            constraints::evaluate(scene, &overridden)?
-        };
+        let posed_locals = posed_locals(scene, poses)?;
         let rest = scene.rest_world();
         let rest_poses: Vec<Isometry3<f64>> = rest.iter().map(pose_of).collect();
         // Without overrides or constraints the posed locals are the rest TRS, so the posed
@@ -61,7 +80,7 @@ impl World {
                 .iter()
                 .zip(&rest)
                 .zip(&rest_poses)
-                .map(|((p, r), pose)| if same_bits(p, r) { *pose } else { pose_of(p) })
+                .map(|((p, r), pose)| pose_of_posed(p, r, pose))
                 .collect();
             (posed, posed_poses)
         };
@@ -83,12 +102,7 @@ impl World {
         poses: &Poses,
         wanted: &[NodeId],
     ) -> Result<World, ConstraintError> {
-        let overridden = poses.locals(scene);
-        let posed_locals = if scene.constraints.is_empty() {
-            overridden
-        } else {
-            constraints::evaluate(scene, &overridden)?
-        };
+        let posed_locals = posed_locals(scene, poses)?;
         let known = |m: Vec<Option<Matrix4<f64>>>| -> Vec<Matrix4<f64>> {
             m.into_iter()
                 .map(|m| m.unwrap_or_else(Matrix4::identity))
@@ -101,11 +115,7 @@ impl World {
         let mut posed_poses = rest_poses.clone();
         for n in wanted_nodes().filter(|&n| n < rest.len()) {
             rest_poses[n] = pose_of(&rest[n]);
-            posed_poses[n] = if same_bits(&posed[n], &rest[n]) {
-                rest_poses[n]
-            } else {
-                pose_of(&posed[n])
-            };
+            posed_poses[n] = pose_of_posed(&posed[n], &rest[n], &rest_poses[n]);
         }
         Ok(World {
             rest,
