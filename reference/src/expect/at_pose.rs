@@ -5,10 +5,10 @@
 use serde::Serialize;
 
 use super::World;
-use super::joints::{self, FrameRule};
+use super::joints;
 use crate::constraints::{self, ConstraintError};
 use crate::math::{array3, xyzw_positive_w};
-use crate::metrics::{self, LimitEval};
+use crate::metrics::LimitEval;
 use crate::poses::Poses;
 use crate::scene::{NodeId, Scene, Trs};
 
@@ -23,7 +23,7 @@ pub struct JointLimits {
 }
 
 /// Every joint's limit metrics at `poses` [D-METRICS]: its frames where the interpretation
-/// places them at that pose ([D-FRAMES], `joints::frame`: an OMI frame is carried by its body
+/// places them at that pose ([D-FRAMES], `joints::frames`: an OMI frame is carried by its body
 /// from rest, a KHR frame is its node's world pose), from a world that knows only the frames'
 /// and their bodies' nodes (`World::of_nodes`). `Err` when the VRM constraints cannot be
 /// evaluated: the world at the pose is then undefined.
@@ -35,19 +35,14 @@ pub fn joint_limits(scene: &Scene, poses: &Poses) -> Result<Vec<JointLimits>, Co
         .flat_map(|at| std::iter::once(at.frame).chain(at.body_node))
         .collect();
     let world = World::of_nodes(scene, poses, &wanted)?;
-    let rule = FrameRule::of(scene.profile);
     Ok(scene
         .joints
         .iter()
         .enumerate()
-        .map(|(j, joint)| {
-            let a = joints::frame(scene, &world, rule, &joint.a).world;
-            let b = joints::frame(scene, &world, rule, &joint.b).world;
-            JointLimits {
-                joint: j,
-                node: joint.node,
-                limits: metrics::evaluate(&joint.limits, &a, &b),
-            }
+        .map(|(j, joint)| JointLimits {
+            joint: j,
+            node: joint.node,
+            limits: joints::limit_metrics(scene, &world, joint),
         })
         .collect())
 }

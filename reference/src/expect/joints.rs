@@ -118,13 +118,24 @@ pub fn frame(scene: &Scene, world: &World, rule: FrameRule, at: &Attachment) -> 
     }
 }
 
-/// The expectation of one joint.
-pub fn joint(scene: &Scene, world: &World, j: &Joint) -> JointExpect {
+/// The joint's two attachment frames (A, B) under its profile's rule [D-FRAMES].
+pub fn frames(scene: &Scene, world: &World, j: &Joint) -> [FrameExpect; 2] {
     let rule = FrameRule::of(scene.profile);
-    let frames = [
+    [
         frame(scene, world, rule, &j.a),
         frame(scene, world, rule, &j.b),
-    ];
+    ]
+}
+
+/// The joint's limit metrics in `world` [D-METRICS], its frames placed by [`frames`].
+pub fn limit_metrics(scene: &Scene, world: &World, j: &Joint) -> Vec<metrics::LimitEval> {
+    let [a, b] = frames(scene, world, j);
+    metrics::evaluate(&j.limits, &a.world, &b.world)
+}
+
+/// The expectation of one joint.
+pub fn joint(scene: &Scene, world: &World, j: &Joint) -> JointExpect {
+    let frames = frames(scene, world, j);
     let limits = j.limits.limits();
     let evaluated = metrics::evaluate(&j.limits, &frames[0].world, &frames[1].world);
     let overridden = |e: &metrics::LimitEval| {
