@@ -26,7 +26,8 @@ pub struct JointLimits {
 /// places them at that pose ([D-FRAMES], `joints::frames`: an OMI frame is carried by its body
 /// from rest, a KHR frame is its node's world pose), from a world that knows only the frames'
 /// and their bodies' nodes (`World::of_nodes`). `Err` when the VRM constraints cannot be
-/// evaluated: the world at the pose is then undefined.
+/// evaluated: the world at the pose is then undefined. (A scene is read under one profile,
+/// and only that profile's extensions are read: it has joints or VRM constraints, never both.)
 pub fn joint_limits(scene: &Scene, poses: &Poses) -> Result<Vec<JointLimits>, ConstraintError> {
     let wanted: Vec<NodeId> = scene
         .joints

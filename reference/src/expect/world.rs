@@ -243,6 +243,8 @@ mod tests {
                 prop_assert!(same_bits(&world.posed[n], &world.rest[n]));
             }
             // A world of a few nodes (a node past the end ignored) has their poses bit for bit.
+            // (Scenes without VRM constraints; with them both constructors take the same
+            // `posed_locals`.)
             let wanted = [locals.len() - 1, moved / 2, locals.len() + 1];
             let few = World::of_nodes(&scene, &poses, &wanted).expect("no constraints");
             for n in wanted.into_iter().filter(|&n| n < locals.len()) {
