@@ -237,7 +237,7 @@ impl Implementation for ReferenceImplementation {
         poses: &serde_json::Value,
     ) -> Result<Vec<NodeTrs>, ImplError> {
         let scene = self.scene()?;
-        let poses = Poses::from_json(&poses.to_string(), scene.nodes.len())
+        let poses = Poses::from_value(poses, scene.nodes.len())
             .map_err(|e| ImplError::BadRequest(e.to_string()))?;
         // The outputs the corpus records, one per constrained node, by node.
         let outputs = match at_pose::constraint_outputs(scene, &poses.locals(scene)) {
