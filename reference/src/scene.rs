@@ -162,14 +162,14 @@ pub enum Shape {
     /// convention); OMI's full height `h` is read as `h - 2 r`.
     Capsule {
         height: f64,
-        radius_top: f64,
         radius_bottom: f64,
+        radius_top: f64,
     },
     /// Along local +Y, `height` the full height.
     Cylinder {
         height: f64,
-        radius_top: f64,
         radius_bottom: f64,
+        radius_top: f64,
     },
     /// The convex hull of a mesh's vertices (KHR `convex`, OMI `hull`).
     Convex {
@@ -304,17 +304,18 @@ impl DriveMode {
 }
 
 /// A KHR joint drive: a damped spring on one degree of freedom.
+/// Fields in key order, the order serde writes them (the expectation's joints hold drives).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Drive {
-    pub kind: DofKind,
-    pub mode: DriveMode,
     pub axis: u8,
+    pub damping: f64,
+    pub kind: DofKind,
     /// `None`: not force-limited.
     pub max_force: Option<f64>,
+    pub mode: DriveMode,
     pub position_target: Option<f64>,
-    pub velocity_target: Option<f64>,
     pub stiffness: f64,
-    pub damping: f64,
+    pub velocity_target: Option<f64>,
 }
 
 /// One end of a joint: a frame node and the body it is attached to.

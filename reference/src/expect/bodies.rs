@@ -62,16 +62,17 @@ pub struct BodyExpect {
 pub enum InertiaExpect {
     /// Not given: the engine computes it from the shapes.
     EngineComputes,
+    /// Fields in key order (see [`BodyExpect`]).
     Given {
+        /// The inverse tensor (infinite moments give 0); `None` when it does not exist (a
+        /// singular OMI tensor) or a moment is engine-computed.
+        #[serde(serialize_with = "json::opt_mat3")]
+        inverse_tensor: Option<Matrix3<f64>>,
         /// KHR: the principal moments (each possibly infinite) and their orientation.
         principal: Option<Principal>,
         /// The tensor; `None` when a principal moment is infinite or engine-computed.
         #[serde(serialize_with = "json::opt_mat3")]
         tensor: Option<Matrix3<f64>>,
-        /// The inverse tensor (infinite moments give 0); `None` when it does not exist (a
-        /// singular OMI tensor) or a moment is engine-computed.
-        #[serde(serialize_with = "json::opt_mat3")]
-        inverse_tensor: Option<Matrix3<f64>>,
     },
 }
 
