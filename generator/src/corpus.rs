@@ -490,8 +490,10 @@ mod tests {
                     if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors)
                         && let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len())
                     {
-                        // The limits of the interpretation at the pose, whose frames come
-                        // from the joints' expectation: another path than `at_pose`'s.
+                        // The limits of the interpretation at the pose: the same frame rule
+                        // and metrics as `at_pose` (`joints::frames`), in a world of every
+                        // node (`World::new`) instead of `World::of_nodes`; the rule and the
+                        // metrics themselves are checked by hand in `reference/tests/expect.rs`.
                         if !scene.joints.is_empty()
                             && let Ok(e) = reference::expect::evaluate(scene, &poses)
                         {
