@@ -406,8 +406,8 @@ impl Tape {
     /// member ([`KeyCache`]; the same name recurs thousands of times in a case's expectation).
     ///
     /// It checks the order and notes the member start as [`Tape::note_key`] does, written out
-    /// here: calling it (with the cached text copied out first) measured 0.6% more
-    /// instructions over whole cases (session 8).
+    /// here: calling it (with the cached text copied out first) cost 0.6% more instructions
+    /// over whole cases (the s8-tape engineer's cachegrind, session 8; not in BENCHMARKS.md).
     pub(super) fn static_key(&mut self, key: &'static str) {
         let slot = self.static_keys.slot(key);
         // The slots as a fixed-size array, the index masked: no bounds checks. `slot` made
@@ -582,7 +582,7 @@ impl Tape {
     /// closing bracket ends at `end` ends (before its separator or the bracket).
     #[inline]
     fn member_end(&self, first: usize, k: usize, end: u32) -> u32 {
-        self.bounds.get(first + k + 1).map_or(end - 1, |&b| b - 2)
+        member_end(&self.bounds[first..], k, end)
     }
 
     fn member_len(&self, first: usize, k: usize, end: u32) -> usize {
@@ -664,7 +664,7 @@ impl Tape {
         let mut next = 0;
         self.spans
             .extend(bounds.iter().enumerate().map(|(k, &start)| {
-                let end = bounds.get(k + 1).map_or(end - 1, |&b| b - 2);
+                let end = member_end(bounds, k, end);
                 let child = match pending.get(next) {
                     Some(&n) if nodes[n as usize].start < end => {
                         next += 1;
@@ -841,6 +841,13 @@ fn pad(indent: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(&SPACES[..k]);
         n -= k;
     }
+}
+
+/// Where member `k` of a container ends (before its separator or the bracket), `bounds` the
+/// starts of its members and `end` the end of its closing bracket.
+#[inline]
+fn member_end(bounds: &[u32], k: usize, end: u32) -> u32 {
+    bounds.get(k + 1).map_or(end - 1, |&b| b - 2)
 }
 
 #[cfg(test)]
