@@ -307,7 +307,7 @@ mod tests {
             gravity_factor: None,
         };
         assert_eq!(
-            Tree::from(m.render()),
+            m.render(),
             Tree::from(
                 json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
             )
