@@ -8,6 +8,7 @@ pub mod bundle;
 pub mod bundled;
 pub mod case;
 pub mod check;
+pub mod children;
 pub mod cli;
 pub mod expectations;
 pub mod external;

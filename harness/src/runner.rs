@@ -559,17 +559,23 @@ fn replay(imp: &mut dyn Implementation, first: Option<&Handshake>) -> Result<(),
 struct Worker {
     jobs: Sender<Job>,
     replies: Receiver<Reply>,
+    /// Its thread: the processes it started are registered under it ([`crate::children`]).
+    thread: std::thread::ThreadId,
 }
 
 impl Worker {
     fn start(name: &str, factory: Factory, first: Option<Handshake>) -> Option<Worker> {
         let (jobs, job_rx) = mpsc::channel();
         let (reply_tx, replies) = mpsc::channel();
-        std::thread::Builder::new()
+        let handle = std::thread::Builder::new()
             .name(format!("impl-{name}"))
             .spawn(move || worker(factory, first, job_rx, reply_tx))
             .ok()?;
-        Some(Worker { jobs, replies })
+        Some(Worker {
+            jobs,
+            replies,
+            thread: handle.thread().id(),
+        })
     }
 }
 
@@ -666,7 +672,11 @@ impl ImplRunner {
     /// worker, in order. The thread may still be inside a call; dropping the channels makes it
     /// end after it, without running its queue.
     fn abandon(&mut self) {
-        self.worker = None;
+        if let Some(w) = self.worker.take() {
+            // The implementation processes it started end now, not when its call times out
+            // on its own (the thread, woken by their end, reaps them).
+            crate::children::end_started_by(w.thread);
+        }
         self.restarts += 1;
         if self.exhausted() {
             return;
@@ -812,8 +822,11 @@ impl ImplRunner {
             return (vec![r], Duration::ZERO);
         };
         if self.exhausted() {
-            // It does not run (nor do we wait for its worker, if it still has one).
-            self.worker = None;
+            // It does not run (nor do we wait for its worker, if it still has one: its
+            // processes end now).
+            if let Some(w) = self.worker.take() {
+                crate::children::end_started_by(w.thread);
+            }
             return (self.notrun(), Duration::ZERO);
         }
         let (Some(sent), Some(w)) = (flight.sent, self.worker.as_ref()) else {

@@ -170,6 +170,29 @@ fn edit_results(dir: &Path, edit: impl Fn(&mut Value)) {
     std::fs::write(&path, out).expect("write");
 }
 
+/// The certificate records the corpus relative to the bundle: `verify` finds it from any
+/// working folder (it once recorded the path as typed, relative to where certify ran).
+#[test]
+fn the_recorded_corpus_is_found_from_another_folder() {
+    let Some(f) = fixture() else { return };
+    let cert: Value = serde_json::from_slice(
+        &std::fs::read(f.bundle.join("certificate.json")).expect("certificate"),
+    )
+    .expect("json");
+    let recorded = cert["corpus"]["path"].as_str().expect("a corpus path");
+    assert!(Path::new(recorded).is_relative(), "{recorded}");
+    assert_eq!(
+        std::fs::canonicalize(f.bundle.join(recorded)).expect("the recorded folder"),
+        std::fs::canonicalize(&f.corpus).expect("the corpus")
+    );
+    let o = Command::new(BIN)
+        .current_dir("/")
+        .args(["verify", f.bundle.to_str().expect("utf-8")])
+        .output()
+        .expect("runs");
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}
+
 #[test]
 fn a_fresh_bundle_verifies_and_says_what_ran() {
     let Some(f) = fixture() else { return };

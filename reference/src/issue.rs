@@ -124,6 +124,13 @@ catalogue! {
     /// A file over the size limit is not read at all.
     FileTooLarge = "FILE_TOO_LARGE", Error, ALL, "physics-cts limit",
         "Files larger than the validator's limit are not read.", "file is {size} bytes, over the limit of {limit}";
+    /// The document or a buffer's file is a FIFO, a device, a socket or a folder: it is not
+    /// read (a device or a FIFO may never end, or never answer).
+    NotARegularFile = "NOT_A_REGULAR_FILE", Error, ALL, "physics-cts limit",
+        "Documents and buffer files are read only from regular files.", "{path} is {kind}, not a regular file";
+    /// The JSON holds more values than the reader's memory budget allows: not parsed.
+    DocumentTooLarge = "DOCUMENT_TOO_LARGE", Error, ALL, "physics-cts limit",
+        "A document's JSON may hold at most the validator's limit of values (its memory budget).", "the JSON holds at least {values} values, over the limit of {limit}";
     /// GLB header: magic, version or total length wrong.
     GlbHeader = "GLB_HEADER", Error, ALL, "glTF 2.0 §4.4.2 (GLB header)",
         "A GLB starts with magic 'glTF', version 2, and the total length of the file.", "invalid GLB header: {detail}";

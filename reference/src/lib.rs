@@ -77,37 +77,38 @@ pub enum ReadError {
 
 /// Read and validate the file at `path` (`.gltf` or `.glb`); relative buffer URIs resolve
 /// against its folder. `forced` reads it under that profile instead of the detected one.
+/// Only a regular file is read (`NOT_A_REGULAR_FILE`), and at most
+/// [`document::MAX_FILE_SIZE`] bytes of it (`FILE_TOO_LARGE`), whatever length it reports.
 pub fn read_path(path: &Path, forced: Option<Profile>) -> Result<Reading, ReadError> {
+    use document::file::FileError;
     let io = |source| ReadError::Io {
         path: path.display().to_string(),
         source,
     };
-    let too_large = |size: u64| Reading {
+    let refused = |issue: Issue| Reading {
         profile: None,
         scene: None,
-        issues: vec![
-            Issue::new(Code::FileTooLarge, "")
-                .arg("size", size)
-                .arg("limit", document::MAX_FILE_SIZE),
-        ],
+        issues: vec![issue],
     };
     // One open and one fstat (path lookups are a visible part of validating small files).
-    let file = std::fs::File::open(path).map_err(io)?;
-    let declared = file.metadata().map_err(io)?.len();
-    if declared > document::MAX_FILE_SIZE {
-        return Ok(too_large(declared));
-    }
-    // The read is bounded too: a file may grow after the fstat, and a FIFO or a device reports
-    // no length at all.
-    use std::io::Read as _;
-    let mut bytes = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
-    file.take(document::MAX_FILE_SIZE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if read > document::MAX_FILE_SIZE {
-        return Ok(too_large(read));
-    }
+    let bytes = match document::file::read_regular(path, document::MAX_FILE_SIZE) {
+        Ok(bytes) => bytes,
+        Err(FileError::Io(e)) => return Err(io(e)),
+        Err(FileError::NotRegular { kind }) => {
+            return Ok(refused(
+                Issue::new(Code::NotARegularFile, "")
+                    .arg("path", path.display())
+                    .arg("kind", kind),
+            ));
+        }
+        Err(FileError::TooLarge { size, limit }) => {
+            return Ok(refused(
+                Issue::new(Code::FileTooLarge, "")
+                    .arg("size", size)
+                    .arg("limit", limit),
+            ));
+        }
+    };
     Ok(read_bytes(&bytes, path.parent(), forced))
 }
 

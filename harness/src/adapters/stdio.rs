@@ -135,6 +135,8 @@ struct Process {
     stdin: Option<ChildStdin>,
     frames: Receiver<std::io::Result<Frame>>,
     stderr: Arc<Mutex<Tail>>,
+    /// Its process group, known to [`crate::children`] until it is killed and reaped.
+    registration: Option<crate::children::Registration>,
 }
 
 impl Process {
@@ -154,6 +156,7 @@ impl Process {
             command.process_group(0);
         }
         let mut child = command.spawn()?;
+        let registration = Some(crate::children::register(child.id()));
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
@@ -180,6 +183,7 @@ impl Process {
             stdin,
             frames,
             stderr: tail,
+            registration,
         })
     }
 
@@ -201,7 +205,10 @@ impl Process {
             }
         }
         let _ = self.child.kill();
-        self.child.wait().ok()
+        let status = self.child.wait().ok();
+        // Reaped: the group id may be reused from now on, so it is forgotten.
+        self.registration = None;
+        status
     }
 
     /// After the process closed its stdout: its exit status, waiting up to `grace` for it to
@@ -221,6 +228,15 @@ impl Process {
                     return None;
                 }
             }
+        }
+    }
+}
+
+impl Drop for Process {
+    /// A process dropped without [`Process::kill`] is killed too: none outlives its owner.
+    fn drop(&mut self) {
+        if self.registration.is_some() {
+            self.kill();
         }
     }
 }

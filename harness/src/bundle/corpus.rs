@@ -75,12 +75,12 @@ impl ManifestHashes {
     pub fn read(root: &Path) -> Result<ManifestHashes, CorpusError> {
         let path = root.join("manifest.json");
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| CorpusError::Unreadable {
+        let bytes = crate::case::read_file(&path).map_err(|e| CorpusError::Unreadable {
             path: shown.clone(),
             message: e.to_string(),
         })?;
         let manifest: Manifest =
-            serde_json::from_str(&text).map_err(|e| CorpusError::Unreadable {
+            serde_json::from_slice(&bytes).map_err(|e| CorpusError::Unreadable {
                 path: shown.clone(),
                 message: e.to_string(),
             })?;
@@ -130,7 +130,7 @@ pub fn case_digest(
 ) -> Result<CaseDigest, CorpusError> {
     let read = |rel: &str| {
         let path = root.join(rel);
-        std::fs::read(&path).map_err(|e| (path, e))
+        crate::case::read_file(&path).map_err(|e| (path, e))
     };
     let unreadable = |(path, e): (std::path::PathBuf, std::io::Error)| CorpusError::Unreadable {
         path: path.display().to_string(),

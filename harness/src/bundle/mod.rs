@@ -97,7 +97,9 @@ impl Suite {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CorpusClaim {
-    /// The folder as given to `certify`.
+    /// The corpus folder relative to the bundle folder (absolute when no relative path leads
+    /// there), so that `verify` finds it from any working folder ([`corpus_path`],
+    /// [`recorded_corpus`]).
     pub path: String,
     /// [`corpus::corpus_hash`] of its manifest.
     pub hash: String,
@@ -105,6 +107,48 @@ pub struct CorpusClaim {
     pub manifest_cases: usize,
     /// The `--filter` of the run: the cases run are the manifest's cases it matches.
     pub filter: Option<String>,
+}
+
+/// The path a certificate records for the corpus `corpus` of the bundle `bundle` (both
+/// existing folders): relative to the bundle, or absolute when they share no root. Both are
+/// canonicalised first, so links and `..` in what the user typed do not matter.
+pub fn corpus_path(bundle: &Path, corpus: &Path) -> std::io::Result<String> {
+    let bundle = std::fs::canonicalize(bundle)?;
+    let corpus = std::fs::canonicalize(corpus)?;
+    let common = bundle
+        .components()
+        .zip(corpus.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return Ok(corpus.display().to_string());
+    }
+    let mut relative = PathBuf::new();
+    for _ in bundle.components().skip(common) {
+        relative.push("..");
+    }
+    relative.extend(corpus.components().skip(common));
+    if relative.as_os_str().is_empty() {
+        relative.push(".");
+    }
+    Ok(relative.display().to_string())
+}
+
+/// The corpus folder a certificate's `recorded` path names for the bundle at `bundle`:
+/// relative to the bundle ([`corpus_path`]); a certificate written before paths were recorded
+/// so kept the folder as given to `certify`, relative to where it ran, which is tried when the
+/// bundle-relative folder does not exist.
+pub fn recorded_corpus(bundle: &Path, recorded: &str) -> PathBuf {
+    let recorded = Path::new(recorded);
+    if recorded.is_absolute() {
+        return recorded.to_path_buf();
+    }
+    let beside = bundle.join(recorded);
+    if beside.is_dir() {
+        beside
+    } else {
+        recorded.to_path_buf()
+    }
 }
 
 /// `certificate.json`.

@@ -182,7 +182,7 @@ pub fn verify(dir: &Path, source: CorpusSource<'_>) -> Result<Outcome, CorpusUna
     }
     let corpus_root = match (source, &certificate) {
         (CorpusSource::Given(p), _) => Some(p.to_path_buf()),
-        (CorpusSource::Recorded, Some(c)) => Some(c.corpus.path.clone().into()),
+        (CorpusSource::Recorded, Some(c)) => Some(super::recorded_corpus(dir, &c.corpus.path)),
         (CorpusSource::Recorded, None) => None,
     };
     if let (Some(root), Some(c)) = (corpus_root, &certificate) {

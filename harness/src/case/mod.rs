@@ -149,6 +149,37 @@ struct ExpectFile {
     scenario: Option<Scenario>,
 }
 
+/// Every node a check names is one the interpretation describes (a body or a collider; a
+/// joint for limit and drive checks): a check of a node the document does not have, or that
+/// has no physics, cannot say anything about the engine, and is the case's error.
+fn known_nodes(
+    scenario: &scenario::Scenario,
+    want: &expected::ExpectedInterpretation,
+) -> Result<(), String> {
+    use scenario::NodeRole;
+    for check in &scenario.checks {
+        for (node, role) in check.kind.nodes() {
+            let known = match role {
+                NodeRole::Object => {
+                    want.body(node).is_some() || want.colliders.iter().any(|c| c.node == node)
+                }
+                NodeRole::Joint => want.joint(node).is_some(),
+            };
+            if !known {
+                let what = match role {
+                    NodeRole::Object => "a body or a collider",
+                    NodeRole::Joint => "a joint",
+                };
+                return Err(format!(
+                    "check {:?} names node {node}, which is not {what} of the case",
+                    check.name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Why a corpus or a case cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum CaseError {
@@ -163,9 +194,34 @@ pub enum CaseError {
 }
 
 fn read_text(path: &Path) -> Result<String, CaseError> {
-    std::fs::read_to_string(path).map_err(|source| CaseError::Io {
+    let bytes = read_file(path).map_err(|source| CaseError::Io {
         path: path.display().to_string(),
         source,
+    })?;
+    String::from_utf8(bytes).map_err(|_| CaseError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ),
+    })
+}
+
+/// The bytes of the corpus file at `path`, read as the reference reads documents
+/// (`reference::document::file`): a regular file only (a FIFO or a device would block or never
+/// end), at most `reference::document::MAX_FILE_SIZE` bytes. Errors keep their `io` kind (a
+/// missing file is `NotFound`); a file that is not regular is `InvalidInput`, one too large
+/// `FileTooLarge`.
+pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use reference::document::file::{FileError, read_regular};
+    read_regular(path, reference::document::MAX_FILE_SIZE).map_err(|e| match e {
+        FileError::Io(e) => e,
+        e @ FileError::NotRegular { .. } => {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string())
+        }
+        e @ FileError::TooLarge { .. } => {
+            std::io::Error::new(std::io::ErrorKind::FileTooLarge, e.to_string())
+        }
     })
 }
 
@@ -173,7 +229,7 @@ impl Case {
     /// Read the expectation file of `entry` under the corpus `root`.
     pub fn load(root: &Path, entry: &CaseEntry) -> Result<Case, CaseError> {
         let expect_path = root.join(entry.expect_file());
-        let bytes = std::fs::read(&expect_path).map_err(|source| CaseError::Io {
+        let bytes = read_file(&expect_path).map_err(|source| CaseError::Io {
             path: expect_path.display().to_string(),
             source,
         })?;
@@ -213,6 +269,9 @@ impl Case {
         }
         if let Some(s) = &file.scenario {
             s.validate().map_err(|e| format!("scenario: {e}"))?;
+            if let Some(want) = &file.interpretation {
+                known_nodes(s, want).map_err(|e| format!("scenario: {e}"))?;
+            }
         }
         Ok(Case {
             entry: entry.clone(),
@@ -299,7 +358,7 @@ impl Corpus {
     pub fn fingerprint(&self, entries: &[&CaseEntry]) -> Result<String, CaseError> {
         use sha2::{Digest, Sha256};
         let path = self.root.join("manifest.json");
-        let manifest = std::fs::read(&path).map_err(|source| CaseError::Io {
+        let manifest = read_file(&path).map_err(|source| CaseError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -309,7 +368,7 @@ impl Corpus {
         for e in entries {
             h.update((e.id.len() as u64).to_le_bytes());
             h.update(e.id.as_bytes());
-            match std::fs::read(self.root.join(e.expect_file())) {
+            match read_file(&self.root.join(e.expect_file())) {
                 Ok(bytes) => {
                     h.update((bytes.len() as u64).to_le_bytes());
                     h.update(&bytes);
@@ -402,6 +461,27 @@ mod tests {
         )
         .expect_err("inverted");
         assert!(err.contains("larger than the allowed"), "{err}");
+    }
+
+    /// A check naming a node the interpretation does not describe is the case's error (a
+    /// HARNESS_ERROR when the case runs), not the engine's failure.
+    #[test]
+    fn a_check_of_an_unknown_node_is_a_case_error() {
+        let file = |node: usize| {
+            format!(
+                r#"{{"interpretation": {{"bodies": [], "colliders": [
+                       {{"node": 0, "body_node": null, "trigger": false,
+                         "pose": {{"translation": [0, 0, 0], "rotation": [0, 0, 0, 1]}}}}]}},
+                    "scenario": {{"config": {{"gravity": [0, 0, 0], "dt": 0.01, "substeps": 1}},
+                      "steps": 1,
+                      "checks": [{{"name": "s", "kind": "still", "nodes": [{node}],
+                        "length": {{"recommended": 0, "allowed": 0}},
+                        "angle": {{"recommended": 0, "allowed": 0}}}}]}}}}"#
+            )
+        };
+        Case::from_json(Path::new("/c"), &entry(), &file(0)).expect("node 0 is a collider");
+        let err = Case::from_json(Path::new("/c"), &entry(), &file(7)).expect_err("no node 7");
+        assert!(err.contains("names node 7"), "{err}");
     }
 
     #[test]

@@ -53,6 +53,15 @@ pub struct DynamicsCheck {
     pub kind: CheckKind,
 }
 
+/// What a node a check names must be in the case's expected interpretation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeRole {
+    /// A body or a collider.
+    Object,
+    /// A joint.
+    Joint,
+}
+
 /// What is measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -141,6 +150,14 @@ impl Scenario {
             return Err(format!("check name {:?} is used twice", w[0]));
         }
         for check in &self.checks {
+            // A window past the run would be measured on the observations that exist and pass.
+            let last = check.to_step.unwrap_or(self.steps);
+            if check.from_step > last || last > self.steps {
+                return Err(format!(
+                    "check {:?}: its window (steps {}..={last}) is not within the run's {} steps",
+                    check.name, check.from_step, self.steps
+                ));
+            }
             for t in check.kind.tolerances() {
                 t.validated()
                     .map_err(|e| format!("check {:?}: {e}", check.name))?;
@@ -151,6 +168,30 @@ impl Scenario {
 }
 
 impl CheckKind {
+    /// The nodes the check names, with what they must be in the case's interpretation.
+    pub fn nodes(&self) -> Vec<(usize, NodeRole)> {
+        match self {
+            CheckKind::Limit { joint, .. } | CheckKind::Drive { joint, .. } => {
+                vec![(*joint, NodeRole::Joint)]
+            }
+            CheckKind::Still { nodes, .. } => {
+                nodes.iter().map(|n| (*n, NodeRole::Object)).collect()
+            }
+            CheckKind::MeanVelocity { node, .. }
+            | CheckKind::Acceleration { node, .. }
+            | CheckKind::MaxHeight { node, .. }
+            | CheckKind::Displacement { node, .. } => vec![(*node, NodeRole::Object)],
+            CheckKind::NoContact { pairs } => pairs
+                .iter()
+                .flatten()
+                .map(|n| (*n, NodeRole::Object))
+                .collect(),
+            CheckKind::TriggerEvents { trigger, other, .. } => {
+                vec![(*trigger, NodeRole::Object), (*other, NodeRole::Object)]
+            }
+        }
+    }
+
     /// Every tolerance the check carries.
     pub fn tolerances(&self) -> Vec<Tolerance> {
         match self {
@@ -214,8 +255,20 @@ mod tests {
         let mut s = base.clone();
         s.checks[1].name = "a".into();
         assert!(s.validate().expect_err("duplicate").contains("used twice"));
-        let mut s = base;
+        let mut s = base.clone();
         s.observe_every = 0;
         assert!(s.validate().is_err());
+        // A window past the run's steps would be measured on what exists, and pass.
+        let mut s = base.clone();
+        s.checks[0].to_step = Some(2);
+        let err = s.validate().expect_err("past the run");
+        assert!(err.contains("not within the run's 1 steps"), "{err}");
+        let mut s = base.clone();
+        s.checks[0].from_step = 2;
+        assert!(s.validate().is_err(), "starts after the run");
+        let mut s = base;
+        s.checks[0].from_step = 1;
+        s.checks[0].to_step = Some(1);
+        assert!(s.validate().is_ok(), "the last step is in the run");
     }
 }

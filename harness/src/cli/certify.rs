@@ -53,7 +53,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         suite: Suite::current(),
         implementations: run.implementations,
         corpus: CorpusClaim {
-            path: corpus_path.display().to_string(),
+            path: bundle::corpus_path(&out, &corpus_path)
+                .with_context(|| format!("locating the corpus {}", corpus_path.display()))?,
             hash: digest.hash,
             manifest_cases: digest.manifest_cases,
             filter,

@@ -57,7 +57,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let poses = match &args.poses {
         None => Poses::default(),
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            // Read as documents are: a FIFO or a device would block or never end.
+            let bytes = crate::case::read_file(path)
+                .with_context(|| format!("cannot read poses {}", path.display()))?;
+            let text = String::from_utf8(bytes)
                 .with_context(|| format!("cannot read poses {}", path.display()))?;
             Poses::from_json(&text, scene.nodes.len())
                 .with_context(|| format!("bad poses {}", path.display()))?
@@ -73,7 +76,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.format {
         Format::Json => {
             let mut out = std::io::stdout().lock();
-            serde_json::to_writer_pretty(&mut out, &expectation)?;
+            // An infinite metric is not "not given" (null): see `non_finite`.
+            serde_json::to_writer_pretty(&mut out, &super::non_finite::Marked(&expectation))?;
             writeln!(out)?;
         }
     }

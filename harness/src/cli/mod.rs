@@ -1,12 +1,34 @@
 //! The `physics-cts` command line. Each subcommand lives in its own module.
 //!
 //! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
-//! failing cases), 2 a usage or I/O problem.
+//! failing cases), 2 a usage or I/O problem; 141 when the reader of standard output closed it
+//! first ([`out`]).
+
+/// `println!` for the subcommands (declared before them, so it shadows the standard one in
+/// their text): a closed standard output ends the command quietly instead of panicking
+/// ([`out::print`]).
+macro_rules! println {
+    () => {
+        $crate::cli::out::print(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::out::print(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for the subcommands, as [`println!`] is.
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::cli::out::print(format_args!($($arg)*))
+    };
+}
 
 mod certify;
 mod diff;
 mod eval;
 mod generate;
+mod non_finite;
+pub mod out;
 pub mod run;
 pub mod serve;
 mod validate;
@@ -66,8 +88,12 @@ pub fn main() -> ExitCode {
         Command::Certify(args) => certify::run(args),
         Command::Verify(args) => verify::run(args),
     };
+    // Every implementation process the command started ends with it, even one a worker thread
+    // abandoned inside a call still holds.
+    crate::children::end_all();
     match result {
         Ok(code) => code,
+        Err(e) if out::is_closed_pipe(&e) => ExitCode::from(out::EXIT_CLOSED_PIPE),
         Err(e) => {
             eprintln!("physics-cts: error: {e:#}");
             ExitCode::from(EXIT_USAGE)

@@ -153,7 +153,7 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
         );
     }
     let out = match (&args.resume, &args.out) {
-        (Some(r), Some(o)) if r != o => {
+        (Some(r), Some(o)) if !same_folder(r, o) => {
             bail!(
                 "--resume {} and --out {} name different folders",
                 r.display(),
@@ -277,6 +277,18 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
         }
     }
     Ok((run, out))
+}
+
+/// Whether two paths name the same folder: compared canonical (`reports/x`, `./reports/x/`
+/// and a link to it are one folder), or absolute as written when one does not exist.
+fn same_folder(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => match (std::path::absolute(a), std::path::absolute(b)) {
+            (Ok(a), Ok(b)) => a.components().eq(b.components()),
+            _ => a == b,
+        },
+    }
 }
 
 /// The finished cases of the log at `path`, if its run is the one `key` describes.

@@ -2,7 +2,6 @@
 //! reaches outside the document's folder (`URI_ESCAPES`), and files are read only from there.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
@@ -11,6 +10,7 @@ use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use crate::issue::{Code, Issue, Issues};
 
 use super::MAX_FILE_SIZE;
+use super::file::{self, FileError};
 
 /// Media types a buffer data URI may have (glTF 2.0 §3.6.1.1 and the `application/gltf-buffer`
 /// type registered for glTF buffers).
@@ -90,7 +90,8 @@ impl Buffer {
 /// `count` bytes of the file at `path` from offset `start`; `None` if fewer are there.
 fn read_range(path: &Path, start: u64, count: usize) -> Option<Vec<u8>> {
     use std::io::{Read as _, Seek as _, SeekFrom};
-    let mut file = File::open(path).ok()?;
+    // Opened as at load: a file replaced by a FIFO since then does not block the read.
+    let (mut file, _) = file::open_regular(path).ok()?;
     file.seek(SeekFrom::Start(start)).ok()?;
     // Read into spare capacity: a zeroed buffer would write every byte twice.
     let mut bytes = Vec::with_capacity(count);
@@ -151,45 +152,61 @@ pub(super) fn load_reading_whole_up_to(
 }
 
 /// The data a buffer URI names: decoded (data URI), a regular file of more than `whole` bytes
-/// checked to open (read in ranges on use), or read now (any other file). The error is the
+/// checked to open (read in ranges on use), or read now (a smaller one). The error is the
 /// issue to report at `pointer`.
 fn open_uri(uri: &str, base_dir: Option<&Path>, pointer: &str, whole: u64) -> Result<Data, Issue> {
     if is_data_uri(uri) {
         return read_uri(uri, base_dir, pointer).map(Data::Bytes);
     }
     let path = file_path(uri, base_dir, pointer)?;
-    let unreadable = |e: std::io::Error| {
-        Issue::new(Code::BufferUnreadable, pointer)
-            .arg("detail", format!("{}: {e}", path.display()))
-    };
-    let meta = std::fs::metadata(&path).map_err(unreadable)?;
-    let len = meta.len();
-    if len == 0 || len > MAX_FILE_SIZE || !meta.is_file() {
-        // Over the limit, a folder, FIFO or device, or an empty length (which pseudo-files such
-        // as /proc's report whatever they hold): the eager read decides, as it always did.
-        return read_uri(uri, base_dir, pointer).map(Data::Bytes);
+    let (file, len) = file::open_regular(&path).map_err(|e| file_issue(&path, pointer, e))?;
+    if len > MAX_FILE_SIZE || len == 0 {
+        // Over the limit, or an empty length (which pseudo-files such as /proc's report
+        // whatever they hold): read with the bound, as the eager read does.
+        return file::read_bounded(file, len, MAX_FILE_SIZE)
+            .map(Data::Bytes)
+            .map_err(|e| file_issue(&path, pointer, e));
     }
-    // `std::fs::read` opens the file first: an open that fails here fails the same way there.
-    let file = File::open(&path).map_err(unreadable)?;
     if len <= whole {
         // Its length when it was looked at, as a file read in ranges has: one read call.
         use std::io::Read as _;
         let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-        file.take(len).read_to_end(&mut bytes).map_err(unreadable)?;
+        file.take(len)
+            .read_to_end(&mut bytes)
+            .map_err(|e| file_issue(&path, pointer, e.into()))?;
         return Ok(Data::Bytes(bytes));
     }
     Ok(Data::File { path, len })
 }
 
-/// The path of the file a (non-data) buffer URI names, beside the document.
+/// The issue of a buffer file that was not read.
+fn file_issue(path: &Path, pointer: &str, e: FileError) -> Issue {
+    match e {
+        FileError::Io(e) => Issue::new(Code::BufferUnreadable, pointer)
+            .arg("detail", format!("{}: {e}", path.display())),
+        FileError::NotRegular { kind } => Issue::new(Code::NotARegularFile, pointer)
+            .arg("path", path.display())
+            .arg("kind", kind),
+        FileError::TooLarge { size, limit } => Issue::new(Code::BufferUnreadable, pointer).arg(
+            "detail",
+            format!(
+                "{} is {size} bytes, over the limit of {limit}",
+                path.display()
+            ),
+        ),
+    }
+}
+
+/// The path of the file a (non-data) buffer URI names, beside the document. A URI whose path
+/// goes through a symbolic link resolving outside the document's folder escapes it, as `..`
+/// does (`URI_ESCAPES`).
 fn file_path(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<PathBuf, Issue> {
     let unreadable =
         |detail: String| Issue::new(Code::BufferUnreadable, pointer).arg("detail", detail);
+    let escapes = || Issue::new(Code::UriEscapes, pointer).arg("uri", format!("{uri:?}"));
     let relative = match relative_path(uri) {
         Ok(p) => p,
-        Err(UriProblem::Escapes) => {
-            return Err(Issue::new(Code::UriEscapes, pointer).arg("uri", format!("{uri:?}")));
-        }
+        Err(UriProblem::Escapes) => return Err(escapes()),
         Err(UriProblem::Malformed(detail)) => return Err(unreadable(detail)),
     };
     let Some(base) = base_dir else {
@@ -197,7 +214,41 @@ fn file_path(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<PathBu
             "{uri:?} is relative to the document's folder, and the document was read from memory"
         )));
     };
-    Ok(base.join(relative))
+    let path = base.join(&relative);
+    if links_outside(base, &relative) {
+        return Err(escapes());
+    }
+    Ok(path)
+}
+
+/// Whether `base/relative` goes through a symbolic link and resolves outside `base`. Only the
+/// components of `relative` are looked at (one `lstat` each, the usual case): the folder the
+/// document is in may itself be reached through links. A path that cannot be resolved (a
+/// missing file, a dangling link) is left to the open, which says why.
+fn links_outside(base: &Path, relative: &Path) -> bool {
+    let mut here = base.to_path_buf();
+    let mut linked = false;
+    for component in relative.components() {
+        here.push(component);
+        match std::fs::symlink_metadata(&here) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                linked = true;
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    if !linked {
+        return false;
+    }
+    let (Ok(base), Ok(target)) = (
+        std::fs::canonicalize(base),
+        std::fs::canonicalize(base.join(relative)),
+    ) else {
+        return false;
+    };
+    !target.starts_with(base)
 }
 
 /// Read the bytes a buffer URI names; the error is the issue to report at `pointer`. The
@@ -208,18 +259,7 @@ fn read_uri(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<Vec<u8>
             .map_err(|detail| Issue::new(Code::DataUriInvalid, pointer).arg("detail", detail));
     }
     let path = file_path(uri, base_dir, pointer)?;
-    let unreadable =
-        |detail: String| Issue::new(Code::BufferUnreadable, pointer).arg("detail", detail);
-    let size = std::fs::metadata(&path)
-        .map_err(|e| unreadable(format!("{}: {e}", path.display())))?
-        .len();
-    if size > MAX_FILE_SIZE {
-        return Err(unreadable(format!(
-            "{} is {size} bytes, over the limit of {MAX_FILE_SIZE}",
-            path.display()
-        )));
-    }
-    std::fs::read(&path).map_err(|e| unreadable(format!("{}: {e}", path.display())))
+    file::read_regular(&path, MAX_FILE_SIZE).map_err(|e| file_issue(&path, pointer, e))
 }
 
 /// The bytes a buffer data URI holds (`uri` must be one: [`is_data_uri`]), decoded as the
@@ -275,6 +315,10 @@ pub fn sibling_files(document: &[u8]) -> Vec<PathBuf> {
     } else {
         document
     };
+    // Over the memory budget the reader refuses the document: it names no file either.
+    if super::budget::check(json).is_err() {
+        return Vec::new();
+    }
     let Ok(json) = crate::json::Value::from_slice(json) else {
         return Vec::new();
     };

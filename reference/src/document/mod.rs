@@ -9,8 +9,10 @@
 //! computed in `u128`, and the hierarchy walk is a union-find.
 
 mod accessor;
+pub mod budget;
 mod buffers;
 mod extensions;
+pub mod file;
 pub mod glb;
 mod hierarchy;
 mod mesh;
@@ -65,6 +67,14 @@ impl Document<'static> {
         } else {
             (bytes, None)
         };
+        if let Err(values) = budget::check(json_bytes) {
+            issues.push(
+                Issue::new(Code::DocumentTooLarge, "")
+                    .arg("values", values)
+                    .arg("limit", budget::MAX_JSON_VALUES),
+            );
+            return None;
+        }
         let json = match Value::from_slice(json_bytes) {
             Ok(v) => v,
             Err(e) => {
