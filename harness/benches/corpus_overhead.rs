@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::case::{Case, CaseEntry, Corpus, Scenario};
-use physics_cts::expectations::Expectations;
 use physics_cts::implementation::{Implementation, LoadOutcome, LoadRequest};
+use physics_cts::known_failures::KnownFailures;
 use physics_cts::runner::{self, Entrant, Options, Request};
 
 #[global_allocator]
@@ -155,7 +155,7 @@ fn main() {
         factory: Arc::new(|| {
             Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>
         }),
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let harness = |entries: &[&CaseEntry], jobs: usize| {
         let run = runner::run_matrix(

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
 use physics_cts::case::Corpus;
-use physics_cts::expectations::Expectations;
 use physics_cts::implementation::Implementation;
+use physics_cts::known_failures::KnownFailures;
 use physics_cts::results::Run;
 use physics_cts::runner::{self, Entrant, Factory, Options};
 
@@ -62,7 +62,7 @@ fn main() {
     let entrant = |name: &str, factory: &Factory| Entrant {
         name: name.into(),
         factory: factory.clone(),
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let entries = corpus.filtered(None);
     let time = |e: &Entrant| {

@@ -22,7 +22,7 @@ pub const NODE_ENV: &str = "CTS_NODE";
 /// Exit code of `physics-cts run` when a named external implementation cannot start (its
 /// runtime or its installed dependencies are missing): distinct from failures (1) and usage
 /// errors (2) so scripts can tell "not installed here" apart.
-pub const EXIT_UNAVAILABLE: u8 = 3;
+pub const EXIT_UNAVAILABLE: u8 = crate::exit::UNAVAILABLE;
 
 /// Every external implementation's name, in the order matrices show them.
 pub fn names() -> Vec<&'static str> {

@@ -1,4 +1,4 @@
-//! Case-id patterns for `--filter` and the expectations files: `*` matches any run of
+//! Case-id patterns for `--filter` and the known-failure files: `*` matches any run of
 //! characters (including `/`), `?` one character, everything else itself.
 
 /// Whether `text` matches the glob `pattern` as a whole.

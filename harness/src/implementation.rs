@@ -112,6 +112,17 @@ pub enum MassReport {
     Unspecified,
 }
 
+impl std::fmt::Display for MassReport {
+    /// For people: `2.5`, `infinite`, `unspecified` (not `Finite(2.5)`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MassReport::Infinite => f.write_str("infinite"),
+            MassReport::Finite(x) => f.write_str(&crate::report::number(*x)),
+            MassReport::Unspecified => f.write_str("unspecified"),
+        }
+    }
+}
+
 /// A body after load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BodyReport {

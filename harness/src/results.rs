@@ -1,5 +1,5 @@
 //! The results of a run, what every report is made of: per implementation and case, the
-//! checks, the case status, and its verdict against the implementation's expectations file.
+//! checks, the case status, and its verdict against the implementation's known failures.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,9 +16,9 @@ pub enum Verdict {
     Ok,
     /// Failed (FAIL, ERROR, CRASH, TIMEOUT) and not listed: a regression.
     Failed,
-    /// Failed and listed in the expectations file: reported, not failing (XFAIL).
+    /// Failed and listed as a known failure: reported, not failing (XFAIL).
     ExpectedFailure,
-    /// Passed although listed: the expectations file must lose the entry.
+    /// Passed although listed: the known-failure file must lose the entry.
     UnexpectedPass,
     /// NOT_SUPPORTED, SKIP or NOTRUN: outside every denominator.
     NotScored,
@@ -62,7 +62,7 @@ pub struct CaseResult {
     pub features: Vec<String>,
     pub status: Status,
     pub verdict: Verdict,
-    /// The reason from the expectations file, when the case is listed.
+    /// The reason from the known-failure file, when the case is listed.
     #[serde(default)]
     pub known_failure: Option<String>,
     pub checks: Vec<CheckResult>,

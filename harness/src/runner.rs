@@ -27,11 +27,11 @@ use std::time::{Duration, Instant};
 use crate::case::{Case, CaseEntry, Corpus};
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
-use crate::expectations::Expectations;
 use crate::implementation::{
     Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
     NodeTrs,
 };
+use crate::known_failures::KnownFailures;
 use crate::results::{CaseResult, ImplInfo, Run};
 use crate::status::Status;
 
@@ -885,7 +885,7 @@ impl ImplRunner {
 pub struct Entrant {
     pub name: String,
     pub factory: Factory,
-    pub expectations: Expectations,
+    pub known_failures: KnownFailures,
 }
 
 impl std::fmt::Debug for Entrant {
@@ -984,7 +984,7 @@ pub fn run_matrix(
 }
 
 /// [`run_matrix`] keeping the results in `done` (an interrupted run's, matched by
-/// implementation and case id; their verdicts are recomputed from the current expectations)
+/// implementation and case id; their verdicts are recomputed from the current known failures)
 /// and running only the rest. With `options.jobs` > 1 each entrant runs that many instances
 /// in parallel; `on_case` then sees results in completion order, while the returned run is
 /// always in entrant order, then entry order (the reports are deterministic).
@@ -1029,7 +1029,7 @@ pub fn resume_matrix(
     for ((first, entrant), info) in firsts.into_iter().zip(entrants).zip(&infos) {
         let verdict = |entry: &CaseEntry, checks: Vec<CheckResult>, ms: u64| {
             let known = entrant
-                .expectations
+                .known_failures
                 .lookup(&entry.id)
                 .map(|k| k.reason.clone());
             CaseResult::new(&entrant.name, entry, checks, known, ms)

@@ -76,7 +76,7 @@ pub struct Scores {
     pub verdicts: BTreeMap<Verdict, u32>,
     /// Ids of cases that failed without being listed as known failures.
     pub failed: Vec<String>,
-    /// Ids of listed cases that passed: their expectations entries must go.
+    /// Ids of listed cases that passed: their known-failure entries must go.
     pub unexpected_passes: Vec<String>,
     pub harness_errors: Vec<String>,
 }

@@ -68,6 +68,17 @@ fn small_corpus(name: &str, ids: &[&str]) -> Option<PathBuf> {
     manifest["count"] = rows.len().into();
     manifest["cases"] = Value::Array(rows);
     std::fs::write(dir.join("manifest.json"), manifest.to_string()).expect("manifest");
+    // The reference's known failures (none), tied to this corpus as `run` requires.
+    let hash = physics_cts::bundle::corpus::ManifestHashes::read(&dir)
+        .expect("hashes")
+        .corpus_hash();
+    let known = dir.join(physics_cts::known_failures::DIR);
+    std::fs::create_dir_all(&known).expect("mkdir");
+    std::fs::write(
+        known.join("reference.toml"),
+        format!("# none\ncorpus = \"{hash}\"\n"),
+    )
+    .expect("known failures");
     Some(dir)
 }
 
@@ -493,4 +504,34 @@ proptest! {
         let outcome = verify(&dir, CorpusSource::Given(&f.corpus)).expect("corpus readable");
         prop_assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
     }
+}
+
+/// `certify --help` lists only what certify accepts: the options it shares with `run` and its
+/// own required `--out`; not `run`'s `--resume` or `--shard`.
+#[test]
+fn certify_help_lists_only_what_it_accepts() {
+    let o = physics_cts(&["certify", "--help"]);
+    assert_eq!(code(&o), 0);
+    let help = stdout(&o);
+    for shared in [
+        "--impl",
+        "--corpus",
+        "--filter",
+        "--known-failures",
+        "--timeout",
+        "--jobs",
+        "--out",
+    ] {
+        assert!(help.contains(shared), "{shared} missing:\n{help}");
+    }
+    for refused in ["--resume", "--shard", "--expectations"] {
+        assert!(!help.contains(refused), "{refused} listed:\n{help}");
+    }
+    // And `run` has them (but the deprecated one).
+    let run_help = stdout(&physics_cts(&["run", "--help"]));
+    assert!(
+        run_help.contains("--resume") && run_help.contains("--shard"),
+        "{run_help}"
+    );
+    assert!(!run_help.contains("--expectations"), "{run_help}");
 }

@@ -92,3 +92,37 @@ fn profile_filter_and_usage_errors() {
     let bad = generate(d.path(), &["--profile", "khr"]);
     assert_eq!(bad.status.code(), Some(2), "{bad:?}");
 }
+
+/// A non-empty folder is refused (a stale case would sit beside the new manifest); `--force`
+/// replaces its contents but keeps `known-failures/`.
+#[test]
+fn a_non_empty_folder_needs_force() {
+    let d = tempfile::tempdir().expect("temp");
+    let stale = d.path().join("khr/gen/body/stale.gltf");
+    std::fs::create_dir_all(stale.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&stale, "{}").expect("stale case");
+    let known = d.path().join("known-failures/rapier.toml");
+    std::fs::create_dir_all(known.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&known, "# kept\n").expect("known failures");
+
+    let refused = generate(d.path(), &[]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("not empty") && err.contains("--force"),
+        "{err}"
+    );
+    assert!(!d.path().join("manifest.json").exists(), "nothing written");
+
+    let forced = generate(d.path(), &["--force"]);
+    assert!(matches!(forced.status.code(), Some(0 | 1)), "{forced:?}");
+    assert!(!stale.exists(), "the stale case is gone");
+    assert_eq!(std::fs::read_to_string(&known).expect("kept"), "# kept\n");
+    assert!(d.path().join("manifest.json").exists());
+
+    // A folder holding only known-failures/ is a corpus to be: no --force needed.
+    let e = tempfile::tempdir().expect("temp");
+    std::fs::create_dir_all(e.path().join("known-failures")).expect("mkdir");
+    let ok = generate(e.path(), &[]);
+    assert!(matches!(ok.status.code(), Some(0 | 1)), "{ok:?}");
+}

@@ -302,13 +302,17 @@ fn an_empty_folder_validates_nothing_and_says_so() {
     let dir = temp_dir("empty");
     std::fs::create_dir_all(dir.join("nothing")).expect("mkdir");
     let out = run(&dir, &["nothing"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "validating nothing is not a success"
+    );
     assert_eq!(
         stdout(&out),
         "0 files, 0 errors, 0 warnings, 0 infos (0 files with errors)\n"
     );
     assert!(
-        stderr(&out).contains("no .gltf or .glb file"),
+        stderr(&out).contains("nothing: no .gltf or .glb file in this folder"),
         "{}",
         stderr(&out)
     );
@@ -343,4 +347,27 @@ fn golden_outputs() {
         }
     }
     assert!(stale.is_empty(), "{}", stale.join("\n"));
+}
+
+/// A folder without any glTF validates nothing: exit 2 with the folder named, not a green 0.
+#[test]
+fn a_folder_without_gltf_exits_2() {
+    let dir = temp_dir("no-gltf");
+    write(&dir, "empty/notes.txt", "not a scene");
+    write(&dir, "full/plain.gltf", PLAIN);
+    let out = run(&dir, &["empty"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("empty: no .gltf or .glb file"),
+        "stderr: {}",
+        stderr(&out)
+    );
+    // The other folders are still validated.
+    let out = run(&dir, &["empty", "full"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).starts_with("full/plain.gltf: info[PROFILE_NONE]"),
+        "{}",
+        stdout(&out)
+    );
 }

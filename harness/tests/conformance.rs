@@ -3,12 +3,15 @@
 //! `impl/profile/area/case`.
 //!
 //! - Listing (`--list`) reads `corpus/v1/manifest.json` and each implementation's handshake and
-//!   expectations file only: no scene is loaded, no engine steps, so `cargo nextest run` (one
-//!   process per trial) stays cheap.
-//! - Known failures (`harness/expectations/<impl>.toml`) and cases the implementation does not
-//!   support are ignored trials; their reasons are printed on stderr. Run them with
-//!   `--include-ignored`: a known failure that still fails passes, one that passes fails
-//!   ("unexpected pass"), so the expectations file cannot rot.
+//!   known-failure file only: no scene is loaded, no engine steps, so `cargo nextest run` (one
+//!   process per trial) stays cheap; `cargo nextest run --partition count:K/N` splits the trials
+//!   across N machines.
+//! - Known failures (`corpus/v1/known-failures/<impl>.toml`) and cases the implementation does
+//!   not support are ignored trials; each distinct reason is printed once on stderr with its
+//!   number of trials. Run them with `--include-ignored`: a known failure that still fails
+//!   passes, one that passes fails ("unexpected pass"), so the known-failure file cannot rot.
+//! - Without `--format`, progress is terse (one character per trial): a failure is not lost
+//!   among thousands of `ok` lines.
 //! - A filter that matches no trial is an error (exit 101), never a green run of nothing.
 //! - `CTS_CORPUS=DIR` runs another corpus folder.
 //! - External implementations (`physx`: Node) run only where their runtime is on `PATH`;
@@ -25,9 +28,9 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use physics_cts::bundled;
 use physics_cts::case::CaseEntry;
 use physics_cts::case::Corpus;
-use physics_cts::expectations::Expectations;
 use physics_cts::external;
 use physics_cts::implementation::Capabilities;
+use physics_cts::known_failures::KnownFailures;
 use physics_cts::results::{CaseResult, Verdict};
 use physics_cts::runner::{self, Factory, ImplRunner, Options};
 
@@ -69,7 +72,7 @@ fn outcome(
     match r.verdict {
         Verdict::Ok | Verdict::ExpectedFailure | Verdict::NotScored => Ok(()),
         Verdict::UnexpectedPass => Err(Failed::from(format!(
-            "unexpected pass: remove {} from harness/expectations/{implementation}.toml",
+            "unexpected pass: remove {} from the known failures of {implementation} (known-failures/{implementation}.toml in the corpus)",
             entry.id
         ))),
         Verdict::Failed | Verdict::HarnessError => Err(Failed::from(describe(&r))),
@@ -80,12 +83,12 @@ fn outcome(
 /// handshake's capabilities gate out (`None`: not known, so no gating).
 fn ignore_reason(
     trial_name: &str,
-    expectations: &Expectations,
+    known_failures: &KnownFailures,
     caps: Option<&Capabilities>,
     entry: &CaseEntry,
     notes: &mut Vec<String>,
 ) -> (Option<String>, bool) {
-    let known = expectations.lookup(&entry.id).map(|k| k.reason.clone());
+    let known = known_failures.lookup(&entry.id).map(|k| k.reason.clone());
     if let Some(reason) = &known {
         notes.push(format!("{trial_name}: known failure: {reason}"));
         return (known, true);
@@ -97,16 +100,26 @@ fn ignore_reason(
     (known, false)
 }
 
-fn expectations_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("expectations")
+/// The known failures of `name` over `corpus` (`<corpus>/known-failures/<name>.toml`), checked
+/// against the corpus hash like `run` does.
+fn known_failures(corpus: &Corpus, name: &str) -> Result<KnownFailures, String> {
+    let hash = physics_cts::known_failures::corpus_hash(&corpus.root).map_err(|e| e.to_string())?;
+    KnownFailures::find(
+        &corpus.root,
+        &hash,
+        name,
+        None,
+        std::path::Path::new(physics_cts::known_failures::DEPRECATED_DIR),
+    )
+    .map(|f| f.failures)
+    .map_err(|e| e.to_string())
 }
 
 fn bundled_trials(corpus: &Arc<Corpus>, notes: &mut Vec<String>) -> Result<Vec<Trial>, String> {
     let mut out = Vec::new();
     for name in bundled::names() {
         let factory = bundled::factory(name).ok_or_else(|| format!("no factory for {name}"))?;
-        let expectations =
-            Expectations::load(&expectations_dir(), name).map_err(|e| e.to_string())?;
+        let known = known_failures(corpus, name)?;
         // The handshake builds the adapter object only; nothing is loaded or stepped.
         let caps = factory()
             .handshake()
@@ -114,8 +127,7 @@ fn bundled_trials(corpus: &Arc<Corpus>, notes: &mut Vec<String>) -> Result<Vec<T
             .capabilities;
         for entry in &corpus.entries {
             let trial_name = trial_name(name, entry);
-            let (known, ignored) =
-                ignore_reason(&trial_name, &expectations, Some(&caps), entry, notes);
+            let (known, ignored) = ignore_reason(&trial_name, &known, Some(&caps), entry, notes);
             let (corpus, factory, entry) = (Arc::clone(corpus), factory.clone(), entry.clone());
             let implementation = name.to_owned();
             out.push(
@@ -206,13 +218,12 @@ fn external_trials(
 ) -> Result<Vec<Trial>, String> {
     let mut out = Vec::new();
     for name in external::names() {
-        let expectations =
-            Expectations::load(&expectations_dir(), name).map_err(|e| e.to_string())?;
+        let known = known_failures(corpus, name)?;
         let names: Vec<String> = corpus.entries.iter().map(|e| trial_name(name, e)).collect();
         // Would any of these trials run? (Ignored ones only run with --ignored/--include-ignored.)
         let selected = names.iter().zip(&corpus.entries).any(|(n, e)| {
-            let probe = Trial::test(n.clone(), || Ok(()))
-                .with_ignored_flag(expectations.lookup(&e.id).is_some());
+            let probe =
+                Trial::test(n.clone(), || Ok(())).with_ignored_flag(known.lookup(&e.id).is_some());
             !args.is_filtered_out(&probe) && !args.is_ignored(&probe)
         });
         let mode = external_mode(name, selected, args.list)?;
@@ -225,7 +236,7 @@ fn external_trials(
                 notes.push(format!("{trial_name}: {reason}"));
                 (None, true)
             } else {
-                ignore_reason(&trial_name, &expectations, caps, entry, notes)
+                ignore_reason(&trial_name, &known, caps, entry, notes)
             };
             let implementation = name.to_owned();
             let entry = entry.clone();
@@ -269,7 +280,10 @@ fn trials(
 }
 
 fn main() -> ExitCode {
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    if args.format.is_none() && !args.list {
+        args.format = Some(libtest_mimic::FormatSetting::Terse);
+    }
     let dir = corpus_dir();
     let mut notes = Vec::new();
     let all = if dir.join("manifest.json").exists() {
@@ -303,11 +317,19 @@ fn main() -> ExitCode {
         return ExitCode::from(101);
     }
     if !args.list && !args.ignored && !args.include_ignored {
+        // One line per implementation and reason, with its number of trials (thousands of
+        // identical lines would bury a real failure).
+        let mut by_reason: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
         for n in notes
             .iter()
             .filter(|n| args.filter.as_deref().is_none_or(|f| n.contains(f)))
         {
-            eprintln!("ignored: {n}");
+            let (trial, reason) = n.split_once(": ").unwrap_or((n.as_str(), ""));
+            let implementation = trial.split('/').next().unwrap_or(trial);
+            *by_reason.entry((implementation, reason)).or_default() += 1;
+        }
+        for ((implementation, reason), n) in by_reason {
+            eprintln!("ignored: {n} {implementation} trial(s): {reason}");
         }
     }
     libtest_mimic::run(&args, all).exit_code()

@@ -511,7 +511,7 @@ fn static_friction_holds_and_dynamic_friction_brakes() {
 /// moment is repeated gets a wrong principal frame. rapier3d re-diagonalises a body's mass
 /// properties whenever it adds its colliders' (`recompute_mass_properties_from_colliders`), so
 /// such a body is simulated with another tensor. If this test fails, upstream fixed it: remove
-/// the entries of `expectations/rapier.toml` that cite it.
+/// the entries of `corpus/v1/known-failures/rapier.toml` that cite it.
 #[test]
 fn parry_loses_a_repeated_smallest_principal_moment() {
     use rapier3d::math::{Matrix, Vector};

@@ -147,7 +147,7 @@ pub fn fixture() -> Run {
                     "collider 1: capsule height Some(1.5) expected 1 <full height read as cap distance>",
                 ),
             ],
-            Some("Rapier reads the \"height\" as the full height & we do not".into()),
+            Some("Rapier reads the \"height\" as the full height & `SharedShape::capsule_y` takes half of it".into()),
             7,
         ),
         CaseResult::new(
@@ -164,11 +164,19 @@ pub fn fixture() -> Run {
         CaseResult::new(
             "rapier",
             &crash,
-            vec![CheckResult::new(
-                "load",
-                Status::Crash,
-                "panicked: attempt to divide by zero",
-            )],
+            vec![
+                pass("load"),
+                graded(
+                    "dynamics.rest.translation",
+                    0.3,
+                    0.01,
+                    0.1,
+                    &["D-MASS-ZERO"],
+                    "largest displacement of nodes [0]: 0.300000 m",
+                )
+                .with_series(vec![[0.0, 0.0], [0.5, 0.05], [1.0, 0.3], [1.5, 0.12], [2.0, 0.008]]),
+                CheckResult::new("step", Status::Crash, "panicked: attempt to divide by zero"),
+            ],
             None,
             3,
         ),
@@ -291,6 +299,22 @@ fn report_html() {
     }
     // Text from the run is escaped.
     assert!(page.contains("&lt;full height read as cap distance&gt;"));
+    // What needs attention comes first, with the failing dynamics check drawn against its
+    // bands; the known failures come last, each reason once, its code spans as code.
+    let at = |needle: &str| {
+        page.find(needle)
+            .unwrap_or_else(|| panic!("{needle} missing"))
+    };
+    assert!(at("<h2>Needs attention</h2>") < at("<h2>Scores</h2>"));
+    assert!(at("<svg class=\"chart\"") < at("<h2>Scores</h2>"));
+    assert_eq!(
+        page.matches("<svg").count(),
+        1,
+        "one failing dynamics check"
+    );
+    assert!(at("<h2>Scores</h2>") < at("<h2>rapier: known failures (1)</h2>"));
+    assert_eq!(page.matches("takes half of it").count(), 1, "a reason once");
+    assert!(page.contains("<code>SharedShape::capsule_y</code>"));
     golden("report.html", &page);
 }
 

@@ -83,8 +83,6 @@ fn command(corpus: &Path, out_flag: &str, out: &Path, extra: &[&str]) -> Command
         .arg("stdio")
         .arg("--corpus")
         .arg(corpus)
-        .arg("--expectations")
-        .arg(corpus)
         .arg(out_flag)
         .arg(out)
         .args(extra)

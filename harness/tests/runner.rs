@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use physics_cts::case::Corpus;
-use physics_cts::expectations::Expectations;
 use physics_cts::implementation::{
     Action, BodyReport, Capabilities, Handshake, ImplError, Implementation, Interpretation,
     LoadOutcome, LoadRequest, MassReport, NodeState, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
 };
+use physics_cts::known_failures::KnownFailures;
 use physics_cts::report::ndjson;
 use physics_cts::results::Verdict;
 use physics_cts::runner::{Entrant, Factory, ImplRunner, Options, run_matrix};
@@ -406,7 +406,7 @@ fn a_case_queued_behind_a_timeout_runs_on_the_fresh_worker() {
     let entrant = Entrant {
         name: "scripted".into(),
         factory: factory(Arc::default()),
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let (run, streamed) = run_with(
         &c,
@@ -451,7 +451,7 @@ fn a_queued_case_has_its_whole_deadline() {
     let entrant = Entrant {
         name: "scripted".into(),
         factory: factory(Arc::default()),
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let (run, _) = run_with(
         &c,
@@ -484,7 +484,7 @@ fn the_case_queued_behind_the_last_allowed_crash_is_notrun() {
     let entrant = Entrant {
         name: "scripted".into(),
         factory: factory(calls.clone()),
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let (run, _) = run_with(
         &c,
@@ -551,7 +551,7 @@ fn a_matrix_run_streams_a_log_that_reads_back_with_verdicts() {
         Entrant {
             name: "a".into(),
             factory: factory(Arc::default()),
-            expectations: Expectations::parse(
+            known_failures: KnownFailures::parse(
                 "[[known]]\ncase = \"k/body/wrong\"\nreason = \"r\"\n",
             )
             .expect("parses"),
@@ -559,8 +559,10 @@ fn a_matrix_run_streams_a_log_that_reads_back_with_verdicts() {
         Entrant {
             name: "b".into(),
             factory: factory(Arc::default()),
-            expectations: Expectations::parse("[[known]]\ncase = \"k/body/ok\"\nreason = \"r\"\n")
-                .expect("parses"),
+            known_failures: KnownFailures::parse(
+                "[[known]]\ncase = \"k/body/ok\"\nreason = \"r\"\n",
+            )
+            .expect("parses"),
         },
     ];
     let log = std::cell::RefCell::new(ndjson::Writer::new(Vec::new()));
@@ -712,7 +714,7 @@ fn three_jobs_give_the_statuses_of_one() {
     let entrant = Entrant {
         name: "scripted".into(),
         factory: factory(calls.clone()),
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let (one, n1) = run_with(&c, &entrant, Options::default());
     let loads_one = calls.swap(0, Ordering::SeqCst);
@@ -824,7 +826,7 @@ fn three_processes_give_the_statuses_of_one() {
     let entrant = Entrant {
         name: "stdio".into(),
         factory,
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let (one, _) = run_with(&c, &entrant, Options::default());
     let (three, _) = run_with(
@@ -868,7 +870,7 @@ fn the_restart_budget_is_per_process() {
     let entrant = Entrant {
         name: "stdio".into(),
         factory,
-        expectations: Expectations::default(),
+        known_failures: KnownFailures::default(),
     };
     let count = |run: &physics_cts::results::Run, s: Status| {
         run.results.iter().filter(|r| r.status == s).count()

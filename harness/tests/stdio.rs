@@ -659,7 +659,7 @@ fn cts_bin() -> OsString {
 fn rapier_in_process_and_over_stdio_agree_on_the_corpus() {
     use physics_cts::adapters::rapier::RapierImplementation;
     use physics_cts::case::Corpus;
-    use physics_cts::expectations::Expectations;
+    use physics_cts::known_failures::KnownFailures;
     use physics_cts::runner::{Entrant, Factory, Options, run_matrix};
     use std::sync::Arc;
 
@@ -680,12 +680,12 @@ fn rapier_in_process_and_over_stdio_agree_on_the_corpus() {
         Entrant {
             name: "in-process".into(),
             factory: in_process,
-            expectations: Expectations::default(),
+            known_failures: KnownFailures::default(),
         },
         Entrant {
             name: "stdio".into(),
             factory: over_stdio,
-            expectations: Expectations::default(),
+            known_failures: KnownFailures::default(),
         },
     ];
     let run = run_matrix(

@@ -464,11 +464,11 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
 /// its case (none without the file): a result cannot be excused by an entry the run did not use.
 fn check_known_failures(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found) {
     let expectations = match files.get(EXPECTATIONS) {
-        None => crate::expectations::Expectations::default(),
+        None => crate::known_failures::KnownFailures::default(),
         Some(bytes) => {
             let parsed = std::str::from_utf8(bytes)
                 .map_err(|e| e.to_string())
-                .and_then(crate::expectations::Expectations::parse);
+                .and_then(crate::known_failures::KnownFailures::parse);
             match parsed {
                 Ok(e) => e,
                 Err(e) => {

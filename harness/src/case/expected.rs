@@ -17,6 +17,17 @@ pub enum MassValue {
     Finite(f64),
 }
 
+impl std::fmt::Display for MassValue {
+    /// For people: `2.5`, `infinite`, `engine-computed` (not `Finite(2.5)`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MassValue::EngineComputes => f.write_str("engine-computed"),
+            MassValue::Infinite => f.write_str("infinite"),
+            MassValue::Finite(x) => f.write_str(&crate::report::number(*x)),
+        }
+    }
+}
+
 /// KHR principal moments and their orientation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Principal {

@@ -105,6 +105,11 @@ fn worst(values: impl IntoIterator<Item = f64>) -> f64 {
     })
 }
 
+/// A limit bound for people (not `Some(0.1000000015)`): the number, or `unbounded`.
+fn bound(x: Option<f64>) -> String {
+    x.map_or_else(|| "unbounded".to_owned(), crate::report::number)
+}
+
 /// Every dynamics check of a scenario over its observations.
 pub fn check(
     scenario: &Scenario,
@@ -203,15 +208,21 @@ fn measure(
                 }
             };
             let mut violations = Vec::new();
+            let mut series = Vec::new();
             let mut at = (0.0, 0.0);
             for o in &w {
                 let [a, b] = frames(j, &o.state)?;
+                let mut here = Vec::new();
                 for e in metrics::evaluate(&set, &a, &b) {
                     if e.violation.is_nan() || e.violation.abs() > at.1 {
                         at = (o.state.time, e.violation.abs());
                     }
-                    violations.push(e.violation.abs());
+                    here.push(e.violation.abs());
                 }
+                if !here.is_empty() {
+                    series.push([o.state.time, worst(here.iter().copied())]);
+                }
+                violations.extend(here);
             }
             // An empty list means the metric measured nothing (e.g. axes it cannot read): that
             // is a data problem, never a pass.
@@ -226,10 +237,16 @@ fn measure(
                 v,
                 *tolerance,
                 format!(
-                    "largest violation of {} limit {limit} ({:?} axes {:?}, [{:?}, {:?}]) of joint {node}: {v:.6} at t = {:.4}",
-                    j.coupling, l.kind, l.axes, l.min, l.max, at.0
+                    "largest violation of {} limit {limit} ({} axes {:?}, [{}, {}]) of joint {node}: {v:.6} at t = {:.4}",
+                    j.coupling,
+                    l.kind,
+                    l.axes,
+                    bound(l.min),
+                    bound(l.max),
+                    at.0
                 ),
-            )]
+            )
+            .with_series(series)]
         }
         CheckKind::Still {
             nodes,
@@ -238,12 +255,21 @@ fn measure(
         } => {
             let first = w[0];
             let (mut dt, mut dq) = (Vec::new(), Vec::new());
+            // Per observation, the worst node: the series drawn for a failing check.
+            let mut st: Vec<[f64; 2]> = w.iter().map(|o| [o.state.time, 0.0]).collect();
+            let mut sq = st.clone();
             for n in nodes {
                 let p0 = iso(node_pose(&first.state, *n)?);
-                for o in &w {
+                for (k, o) in w.iter().enumerate() {
                     let p = iso(node_pose(&o.state, *n)?);
-                    dt.push((p.translation.vector - p0.translation.vector).norm());
-                    dq.push(angle_between(&p0.rotation, &p.rotation));
+                    let (t, q) = (
+                        (p.translation.vector - p0.translation.vector).norm(),
+                        angle_between(&p0.rotation, &p.rotation),
+                    );
+                    st[k][1] = worst([st[k][1], t]);
+                    sq[k][1] = worst([sq[k][1], q]);
+                    dt.push(t);
+                    dq.push(q);
                 }
             }
             let (dt, dq) = (worst(dt), worst(dq));
@@ -253,13 +279,15 @@ fn measure(
                     dt,
                     *length,
                     format!("largest displacement of nodes {nodes:?}: {dt:.6} m"),
-                ),
+                )
+                .with_series(st),
                 CheckResult::graded(
                     format!("{name}.rotation"),
                     dq,
                     *angle,
                     format!("largest rotation of nodes {nodes:?}: {dq:.6} rad"),
-                ),
+                )
+                .with_series(sq),
             ]
         }
         CheckKind::MeanVelocity {
@@ -367,8 +395,11 @@ fn measure(
         } => {
             let d = Vector3::from(*direction).normalize();
             let mut heights = Vec::new();
+            let mut series = Vec::new();
             for o in &w {
-                heights.push(Vector3::from(node_pose(&o.state, *node)?.translation).dot(&d));
+                let h = Vector3::from(node_pose(&o.state, *node)?.translation).dot(&d);
+                heights.push(h);
+                series.push([o.state.time, h - expected]);
             }
             let h = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let h = if heights.iter().any(|x| x.is_nan()) {
@@ -376,12 +407,17 @@ fn measure(
             } else {
                 h
             };
-            vec![CheckResult::graded(
-                name,
-                h - expected,
-                *tolerance,
-                format!("node {node}: highest {h:.4} m along {direction:?}, expected {expected}"),
-            )]
+            vec![
+                CheckResult::graded(
+                    name,
+                    h - expected,
+                    *tolerance,
+                    format!(
+                        "node {node}: highest {h:.4} m along {direction:?}, expected {expected}"
+                    ),
+                )
+                .with_series(series),
+            ]
         }
         CheckKind::Displacement {
             node,
@@ -414,6 +450,7 @@ fn measure(
                 .ok_or_else(|| Problem::Data(format!("joint {node} has no drive {drive}")))?;
             let kind = dof(&dr.dof)?;
             let mut devs = Vec::new();
+            let mut series = Vec::new();
             let mut last = f64::NAN;
             for o in &w {
                 let [a, b] = frames(j, &o.state)?;
@@ -422,6 +459,7 @@ fn measure(
                     DofKind::Angular => metrics::angular_metric(&[dr.axis], &a, &b),
                 };
                 devs.push((last - target).abs());
+                series.push([o.state.time, (last - target).abs()]);
             }
             let v = worst(devs);
             vec![CheckResult::graded(
@@ -432,7 +470,8 @@ fn measure(
                     "joint {node} drive {drive} ({} axis {}): largest distance to target {target}: {v:.6}; last value {last:.6}",
                     dr.dof, dr.axis
                 ),
-            )]
+            )
+            .with_series(series)]
         }
     })
 }

@@ -16,8 +16,25 @@ use crate::case::expected::{ExpectedInterpretation, InertiaExpect, MassValue};
 use crate::check::CheckResult;
 use crate::check::geometry::{self, angle_between, distance, scaled};
 use crate::implementation::{Interpretation, MassReport, Pose};
+use crate::report::number;
 use crate::status::Status;
 use crate::tolerance::Tolerance;
+
+/// A reported value for people: the number, or `not reported` (never `Some(0.1000000015)`).
+fn shown(x: Option<f64>) -> String {
+    x.map_or_else(|| "not reported".to_owned(), number)
+}
+
+/// Numbers for people: `[0, 1.5, 2]`.
+fn numbers(v: &[f64]) -> String {
+    listed(&v.iter().map(|x| number(*x)).collect::<Vec<_>>())
+}
+
+/// `[a, b, c]` of displayed values.
+fn listed<T: std::fmt::Display>(v: &[T]) -> String {
+    let parts: Vec<String> = v.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
 
 /// The worst deviation seen for one quantity, with where it was and what it rests on.
 #[derive(Debug, Default)]
@@ -234,15 +251,19 @@ fn bodies(
         });
         if let Some(dev) = mass_deviation(e.mass, r.mass) {
             mass.see(dev, d, || {
-                format!("body {}: mass {:?} expected {:?}", e.node, r.mass, e.mass)
+                format!("body {}: mass {} expected {}", e.node, r.mass, e.mass)
             });
         }
         if let Some(c) = e.center_of_mass {
             let dev = r.center_of_mass.map_or(f64::INFINITY, |g| distance(c, g));
             com.see(dev, d, || {
                 format!(
-                    "body {}: centre of mass {:?} expected {:?}",
-                    e.node, r.center_of_mass, c
+                    "body {}: centre of mass {} expected {}",
+                    e.node,
+                    r.center_of_mass
+                        .as_ref()
+                        .map_or_else(|| "not reported".to_owned(), |g| numbers(g)),
+                    numbers(&c)
                 )
             });
         }
@@ -271,8 +292,11 @@ fn bodies(
             };
             inertia.see(dev, d, || {
                 format!(
-                    "body {}: inertia {:?} about {:?} expected inverse tensor {:?}",
-                    e.node, r.inertia_diagonal, r.inertia_orientation, rows
+                    "body {}: inertia {} about {} expected inverse tensor {}",
+                    e.node,
+                    listed(&r.inertia_diagonal),
+                    numbers(&r.inertia_orientation),
+                    listed(&rows.map(|row| numbers(&row)))
                 )
             });
         }
@@ -348,7 +372,12 @@ fn colliders(
                     let got = reported_parameter(&r.parameters, &name);
                     let dev = got.map_or(f64::INFINITY, |g| (g - value).abs());
                     size.see(dev, d, || {
-                        format!("collider {}: {ty} {name} {got:?} expected {value}", e.node)
+                        format!(
+                            "collider {}: {ty} {name} {} expected {}",
+                            e.node,
+                            shown(got),
+                            number(value)
+                        )
                     });
                 }
             }
@@ -419,14 +448,14 @@ fn pairs(
             let Some(w) = w else { continue };
             let dev = g.map_or(f64::INFINITY, |g| scaled(g, w));
             friction.see(dev, d, || {
-                format!("pair ({a}, {b}): {name} {g:?} expected {w}")
+                format!("pair ({a}, {b}): {name} {} expected {w}", shown(g))
             });
         }
         if let Some(w) = e.restitution.value {
             let g = r.restitution;
             let dev = g.map_or(f64::INFINITY, |g| scaled(g, w));
             restitution.see(dev, d, || {
-                format!("pair ({a}, {b}): restitution {g:?} expected {w}")
+                format!("pair ({a}, {b}): restitution {} expected {w}", shown(g))
             });
         }
     }

@@ -31,6 +31,10 @@ pub struct CheckResult {
     pub decisions: Vec<String>,
     #[serde(default)]
     pub message: String,
+    /// The measured quantity over the check's window, `[time s, value]` per observation, kept
+    /// for a dynamics check that did not pass (the report draws it against its band).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<[f64; 2]>,
 }
 
 impl CheckResult {
@@ -44,6 +48,7 @@ impl CheckResult {
             allowed: None,
             decisions: Vec::new(),
             message: message.into(),
+            series: Vec::new(),
         }
     }
 
@@ -72,7 +77,21 @@ impl CheckResult {
             allowed: Some(tolerance.allowed),
             decisions: Vec::new(),
             message: message.into(),
+            series: Vec::new(),
         }
+    }
+
+    /// The measured quantity over time, kept only when the check did not pass (a passing
+    /// run's results stay as small as they were), its finite points only (JSON has no NaN;
+    /// the measured value already says when one was not finite).
+    pub fn with_series(mut self, series: Vec<[f64; 2]>) -> Self {
+        if !matches!(self.status, Status::Pass) {
+            self.series = series
+                .into_iter()
+                .filter(|p| p[0].is_finite() && p[1].is_finite())
+                .collect();
+        }
+        self
     }
 
     pub fn with_decisions<S: AsRef<str>>(mut self, decisions: &[S]) -> Self {

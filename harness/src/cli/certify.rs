@@ -9,25 +9,23 @@ use anyhow::{Context, bail};
 
 use super::run;
 use crate::bundle::{self, CERTIFICATE, Certificate, CorpusClaim, EXPECTATIONS, FORMAT, Suite};
-use crate::expectations::Expectations;
 
 #[derive(Debug, clap::Args)]
 #[group(skip)]
 pub struct Args {
-    /// The options of `physics-cts run`; `--out` is required and must be a new or empty folder,
-    /// and exactly one `--impl` is certified.
+    /// The options `physics-cts run` has too (exactly one `--impl` is certified).
     #[command(flatten)]
-    pub run: run::Args,
+    pub run: run::Options,
+    /// The bundle folder: new or empty.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let Some(out) = args.run.out.clone() else {
-        bail!("certify needs --out DIR (a new or empty folder)");
-    };
-    let [name] = args.run.implementations.as_slice() else {
+    let out = args.out.clone();
+    if args.run.implementations.len() != 1 {
         bail!("certify takes exactly one --impl");
-    };
-    let name = name.clone();
+    }
     if std::fs::read_dir(&out).is_ok_and(|mut d| d.next().is_some()) {
         bail!(
             "{} is not empty: a bundle must hold only what certify writes",
@@ -40,14 +38,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // says is refused before any time is spent.
     let digest = bundle::corpus::digest(&corpus_path, filter.as_deref())
         .with_context(|| format!("digesting the corpus {}", corpus_path.display()))?;
-    let known_failures = Expectations::path(&args.run.expectations, &name);
-
-    let (run, out) = match run::execute_or_exit(&args.run)? {
+    let run_args = run::Args {
+        options: args.run.clone(),
+        out: Some(out),
+        resume: None,
+        shard: None,
+    };
+    let done = match run::execute_or_exit(&run_args)? {
         Ok(done) => done,
         // The external implementation cannot start here: its exit code stands, no bundle.
         Err(code) => return Ok(code),
     };
-    let code = run::conclude(&run, &out);
+    let code = run::conclude(&done);
+    let known_failures = done
+        .known_failures
+        .first()
+        .and_then(|k| k.source.path().map(Path::to_path_buf));
+    let (run, out) = (done.run, done.out);
     let certificate = Certificate {
         format: FORMAT.into(),
         suite: Suite::current(),
@@ -62,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cases: digest.cases,
     };
     write(&out.join(CERTIFICATE), certificate.render().as_bytes())?;
-    if known_failures.is_file() {
+    if let Some(known_failures) = known_failures {
         let bytes = std::fs::read(&known_failures)
             .with_context(|| format!("reading {}", known_failures.display()))?;
         write(&out.join(EXPECTATIONS), &bytes)?;

@@ -27,6 +27,30 @@ pub struct Args {
     /// Leave out the hand-written cases.
     #[arg(long)]
     pub no_handwritten: bool,
+    /// Write into a folder that is not empty: everything in it but `known-failures/` is
+    /// removed first (a stale case beside the new manifest would be read as part of it).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// What `--out` holds besides what a corpus carries over from one generation to the next
+/// (`known-failures/`, kept).
+fn contents(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    match std::fs::read_dir(dir) {
+        Ok(entries) => {
+            let mut v = Vec::new();
+            for e in entries {
+                let e = e?;
+                if e.file_name() != crate::known_failures::DIR {
+                    v.push(e.path());
+                }
+            }
+            v.sort();
+            Ok(v)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -36,6 +60,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         profiles: args.profiles,
         handwritten: !args.no_handwritten,
     };
+    let stale = contents(&args.out).with_context(|| format!("reading {}", args.out.display()))?;
+    if !stale.is_empty() {
+        if !args.force {
+            anyhow::bail!(
+                "{} is not empty ({} entries, e.g. {}): generate into a new or empty folder, or pass --force to replace its contents (known-failures/ is kept)",
+                args.out.display(),
+                stale.len(),
+                stale[0].display()
+            );
+        }
+        for p in &stale {
+            let removed = if p.is_dir() && !p.is_symlink() {
+                std::fs::remove_dir_all(p)
+            } else {
+                std::fs::remove_file(p)
+            };
+            removed.with_context(|| format!("--force: removing {}", p.display()))?;
+        }
+    }
     let cases = corpus::cases(&plan);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;

@@ -1,8 +1,6 @@
 //! The `physics-cts` command line. Each subcommand lives in its own module.
 //!
-//! Exit codes: 0 success, 1 the command ran and found failures (errors in a validated file,
-//! failing cases), 2 a usage or I/O problem; 141 when the reader of standard output closed it
-//! first ([`out`]).
+//! Exit codes: [`crate::exit`] (one table, printed in the README).
 
 /// `println!` for the subcommands (declared before them, so it shadows the standard one in
 /// their text): a closed standard output ends the command quietly instead of panicking
@@ -27,6 +25,7 @@ mod certify;
 mod diff;
 mod eval;
 mod generate;
+mod merge;
 mod non_finite;
 pub mod out;
 pub mod run;
@@ -54,6 +53,8 @@ pub enum Command {
     Run(run::Args),
     /// Compare two runs: fixed, broken, new crashes.
     Diff(diff::Args),
+    /// Join the reports of a run split with `run --shard K/N` into one run's reports.
+    Merge(merge::Args),
     /// Print the expected interpretation of a file (at given poses) as JSON.
     Eval(eval::Args),
     /// Write a corpus: hand-written cases plus generated ones for a seed.
@@ -67,7 +68,68 @@ pub enum Command {
 }
 
 /// Exit code for a usage or I/O problem.
-pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_USAGE: u8 = crate::exit::USAGE;
+
+/// An error with its own exit code (see [`crate::exit`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Coded {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Coded {
+    pub fn new(code: u8, message: impl Into<String>) -> Coded {
+        Coded {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// An error and its causes for people: `: `-joined, a cause whose text an earlier part already
+/// says left out (an I/O error wrapped with its own text would print twice), OS error numbers
+/// dropped.
+pub fn message(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => os_error(io),
+            None => cause.to_string(),
+        };
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// An I/O error's text without its ` (os error N)` suffix.
+pub fn os_error(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) if s.ends_with(')') => s[..i].to_owned(),
+        _ => s,
+    }
+}
+
+/// The exit code of a command's error: its own when it has one, else [`EXIT_USAGE`].
+pub fn code_of(e: &anyhow::Error) -> u8 {
+    if let Some(c) = e.downcast_ref::<Coded>() {
+        return c.code;
+    }
+    if let Some(crate::known_failures::KnownFailuresError::OtherCorpus { .. }) = e.downcast_ref() {
+        return crate::exit::KNOWN_FAILURES_OF_ANOTHER_CORPUS;
+    }
+    if e.downcast_ref::<crate::external::Unavailable>().is_some() {
+        return crate::exit::UNAVAILABLE;
+    }
+    EXIT_USAGE
+}
 
 /// Parse the command line and run the subcommand.
 pub fn main() -> ExitCode {
@@ -82,6 +144,7 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Run(args) => run::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Serve(args) => serve::run(args),
@@ -95,8 +158,24 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) if out::is_closed_pipe(&e) => ExitCode::from(out::EXIT_CLOSED_PIPE),
         Err(e) => {
-            eprintln!("physics-cts: error: {e:#}");
-            ExitCode::from(EXIT_USAGE)
+            eprintln!("physics-cts: error: {}", message(&e));
+            ExitCode::from(code_of(&e))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cause_already_said_is_not_repeated() {
+        let io = std::io::Error::from_raw_os_error(2);
+        let said = format!("cannot read x.toml: {}", os_error(&io));
+        let e = anyhow::Error::new(io).context(said.clone());
+        assert_eq!(message(&e), said);
+        assert!(!message(&e).contains("os error"), "{}", message(&e));
+        let e = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(message(&e), "outer: inner");
     }
 }

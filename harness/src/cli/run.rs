@@ -11,15 +11,18 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bundled;
 use crate::case::{Corpus, Tier};
-use crate::expectations::Expectations;
 use crate::external;
+use crate::known_failures::{self, Found, KnownFailures};
 use crate::report::{self, ndjson};
 use crate::results::{CaseResult, Run, Verdict};
-use crate::runner::{self, Entrant, Options};
+use crate::runner::{self, Entrant, Options as RunnerOptions};
 use crate::score;
+use crate::status::Status;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
+/// What `run` and `certify` share: what to run, over which cases, with which known failures
+/// and deadlines (`certify --help` lists only these and its own `--out`).
+#[derive(Clone, Debug, clap::Args)]
+pub struct Options {
     /// Implementation to run (repeat for a matrix): a bundled one (in process), a named external
     /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node), or `stdio`.
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
@@ -27,16 +30,16 @@ pub struct Args {
     /// The corpus folder (with manifest.json).
     #[arg(long, default_value = "corpus/v1")]
     pub corpus: PathBuf,
-    /// Output folder; default `reports/<impl>` for one implementation, `reports/interop` for
-    /// several.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     /// Only cases whose id matches (a glob with `*` / `?`, else a substring).
     #[arg(long)]
     pub filter: Option<String>,
-    /// Folder of the `<impl>.toml` known-failure files.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/expectations"))]
-    pub expectations: PathBuf,
+    /// Known failures: a `.toml` file (one `--impl`) or a folder of `<impl>.toml` files; it must
+    /// exist. Default: `<corpus>/known-failures/<impl>.toml` when there is one.
+    #[arg(long, value_name = "PATH")]
+    pub known_failures: Option<PathBuf>,
+    /// Deprecated (read for one more release): a folder of `<impl>.toml` known-failure files.
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub expectations: Option<PathBuf>,
     /// Wall-time limit of one case, in seconds.
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
@@ -47,19 +50,70 @@ pub struct Args {
     /// restart budget; cases go to the next free one. Reports are the same as with 1.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
-    /// Continue the interrupted run whose reports are in OUT: keep the cases its
-    /// `results.ndjson` finished, run the rest, write the reports. Refused (exit 2) when OUT's
-    /// run was of another corpus, implementation set, command or filter.
-    #[arg(long, value_name = "OUT")]
-    pub resume: Option<PathBuf>,
     /// With `--impl stdio`: the implementation's command and arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<std::ffi::OsString>,
 }
 
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub options: Options,
+    /// Output folder; default `reports/latest/<impl>` for one implementation,
+    /// `reports/latest/interop` for several (git-ignored: the committed baselines in
+    /// `reports/<impl>` change only when named here).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted run whose reports are in OUT: keep the cases its
+    /// `results.ndjson` finished, run the rest, write the reports. Refused (exit 2) when OUT's
+    /// run was of another corpus, implementation set, command or filter.
+    #[arg(long, value_name = "OUT")]
+    pub resume: Option<PathBuf>,
+    /// Run only shard K of N (cases K, K+N, K+2N, ... of the selected ones, in id order), for
+    /// a run split across machines; `physics-cts merge` joins the shards' reports into what one
+    /// run writes.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+}
+
+/// One of N parts of a run's cases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub k: usize,
+    pub n: usize,
+}
+
+impl Shard {
+    /// `K/N` with 1 <= K <= N.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("{s:?} is not K/N with 1 <= K <= N (e.g. 2/4)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (
+            k.trim().parse::<usize>().map_err(|_| bad())?,
+            n.trim().parse::<usize>().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Whether the `i`-th selected case (0-based) is in this shard.
+    pub fn takes(&self, i: usize) -> bool {
+        i % self.n == self.k - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
 /// The factory of an implementation named on the command line: a bundled one, or `stdio`
 /// (a child process speaking the protocol, started with `command`).
-fn factory_of(name: &str, args: &Args) -> anyhow::Result<runner::Factory> {
+fn factory_of(name: &str, args: &Options) -> anyhow::Result<runner::Factory> {
     if name == "stdio" {
         let Some((program, rest)) = args.command.split_first() else {
             bail!("--impl stdio needs the implementation's command after `--`");
@@ -87,17 +141,27 @@ fn factory_of(name: &str, args: &Args) -> anyhow::Result<runner::Factory> {
 }
 
 /// Run, write every report, print the summary table; exit 0 when every required case
-/// passed or is a known failure, else 1.
+/// passed or is a known failure, 1 when one failed, [`crate::exit::NOTHING_SCORED`] when no
+/// case was scored.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(match execute_or_exit(&args)? {
-        Ok((run, out)) => conclude(&run, &out),
+        Ok(done) => conclude(&done),
         Err(code) => code,
     })
 }
 
+/// A finished run: its results, the folder of its reports, and the known failures it used
+/// (one per implementation, in order).
+#[derive(Debug)]
+pub struct Done {
+    pub run: Run,
+    pub out: PathBuf,
+    pub known_failures: Vec<Found>,
+}
+
 /// [`execute`], with a named external implementation that cannot start here turned into its
 /// own exit code (said on stderr).
-pub fn execute_or_exit(args: &Args) -> anyhow::Result<Result<(Run, PathBuf), ExitCode>> {
+pub fn execute_or_exit(args: &Args) -> anyhow::Result<Result<Done, ExitCode>> {
     match execute(args) {
         Ok(done) => Ok(Ok(done)),
         Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
@@ -108,48 +172,115 @@ pub fn execute_or_exit(args: &Args) -> anyhow::Result<Result<(Run, PathBuf), Exi
     }
 }
 
-/// Print the summary table and where the reports are: exit 0 when every required case
-/// passed or is a known failure, else 1.
-pub fn conclude(run: &Run, out: &std::path::Path) -> ExitCode {
+/// Print the summary table, the known failures used and where the reports are: exit 0 when
+/// every required case passed or is a known failure, 1 when one did not, and
+/// [`crate::exit::NOTHING_SCORED`] (said on stderr) when no case was scored at all.
+pub fn conclude(done: &Done) -> ExitCode {
+    let run = &done.run;
     print!("{}", summary_table(run));
-    println!("reports written to {}", out.display());
+    for (i, k) in run.implementations.iter().zip(&done.known_failures) {
+        println!("{}", k.describe(&i.name));
+    }
+    println!("reports written to {}", done.out.display());
+    if !run.results.iter().any(|r| r.status.is_scored()) {
+        eprintln!(
+            "physics-cts: error: no case was scored ({} result(s), none passed or failed): the run says nothing about the implementation",
+            run.results.len()
+        );
+        return ExitCode::from(crate::exit::NOTHING_SCORED);
+    }
     if run.required_ok() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(1)
+        ExitCode::from(crate::exit::FAILURES)
     }
 }
 
 /// Run with `args` and write every report (for `run` and the commands built on it): the
-/// run and the folder the reports are in. Nothing is printed on stdout.
-pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
+/// run, the folder the reports are in and the known failures used. Nothing is printed on
+/// stdout.
+pub fn execute(args: &Args) -> anyhow::Result<Done> {
+    let options = &args.options;
+    let factories = options
+        .implementations
+        .iter()
+        .map(|name| factory_of(name, options))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let corpus = Corpus::open(&options.corpus)
+        .with_context(|| format!("opening the corpus {}", options.corpus.display()))?;
+    let corpus_hash = known_failures::corpus_hash(&options.corpus)
+        .with_context(|| format!("hashing the corpus {}", options.corpus.display()))?;
+    if options.known_failures.is_some() && options.expectations.is_some() {
+        bail!("--known-failures and --expectations (deprecated) name two sources: give one");
+    }
+    if let Some(dir) = &options.expectations {
+        eprintln!(
+            "physics-cts: warning: --expectations is deprecated (read for one more release): use --known-failures, or put the files in {}",
+            options.corpus.join(known_failures::DIR).display()
+        );
+        if !dir.is_dir() {
+            bail!("--expectations {}: not a folder", dir.display());
+        }
+    }
+    let explicit_file = options.known_failures.as_deref().filter(|p| !p.is_dir());
+    if explicit_file.is_some() && options.implementations.len() > 1 {
+        bail!(
+            "--known-failures names one file but {} implementations run: name a folder of <impl>.toml files",
+            options.implementations.len()
+        );
+    }
     let mut entrants = Vec::new();
-    for name in &args.implementations {
-        let factory = factory_of(name, args)?;
-        let expectations = Expectations::load(&args.expectations, name)?;
+    let mut found = Vec::new();
+    for (name, factory) in options.implementations.iter().zip(factories) {
+        let deprecated = options
+            .expectations
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(known_failures::DEPRECATED_DIR));
+        let k = KnownFailures::find(
+            &options.corpus,
+            &corpus_hash,
+            name,
+            options.known_failures.as_deref(),
+            &deprecated,
+        )?;
         entrants.push(Entrant {
             name: name.clone(),
             factory,
-            expectations,
+            known_failures: k.failures.clone(),
         });
+        found.push(k);
     }
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+    if !(options.timeout > 0.0 && options.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
-    if !(args.timeout_multiplier > 0.0 && args.timeout_multiplier.is_finite()) {
+    if !(options.timeout_multiplier > 0.0 && options.timeout_multiplier.is_finite()) {
         bail!("--timeout-multiplier must be a positive number");
     }
-    if args.jobs == 0 {
+    if options.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
-    let corpus = Corpus::open(&args.corpus)
-        .with_context(|| format!("opening the corpus {}", args.corpus.display()))?;
-    let entries = corpus.filtered(args.filter.as_deref());
-    if entries.is_empty() {
+    let selected = corpus.filtered(options.filter.as_deref());
+    if selected.is_empty() {
         bail!(
             "no case of {} matches the filter {:?}",
-            args.corpus.display(),
-            args.filter.as_deref().unwrap_or("")
+            options.corpus.display(),
+            options.filter.as_deref().unwrap_or("")
+        );
+    }
+    let entries: Vec<_> = match args.shard {
+        Some(shard) => selected
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| shard.takes(*i))
+            .map(|(_, e)| *e)
+            .collect(),
+        None => selected.clone(),
+    };
+    if entries.is_empty() {
+        bail!(
+            "shard {} selects none of the {} selected case(s)",
+            args.shard.map(|s| s.to_string()).unwrap_or_default(),
+            selected.len()
         );
     }
     let out = match (&args.resume, &args.out) {
@@ -162,19 +293,23 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
         }
         (Some(r), _) => r.clone(),
         (None, Some(o)) => o.clone(),
-        (None, None) => default_out(&args.implementations),
+        (None, None) => default_out(&options.implementations),
     };
     let key = ndjson::RunKey {
+        // The whole selection's: a shard's key differs from the unsharded run's by its shard
+        // only, so merged shards carry the key one run would.
         corpus_sha256: corpus
-            .fingerprint(&entries)
-            .with_context(|| format!("hashing the corpus {}", args.corpus.display()))?,
-        implementations: args.implementations.clone(),
-        command: args
+            .fingerprint(&selected)
+            .with_context(|| format!("hashing the corpus {}", options.corpus.display()))?,
+        implementations: options.implementations.clone(),
+        command: options
             .command
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
-        filter: args.filter.clone(),
+        filter: options.filter.clone(),
+        corpus_hash: Some(corpus_hash.clone()),
+        shard: args.shard.map(|s| s.to_string()),
     };
     let log_path = out.join(report::NDJSON);
     let done = match &args.resume {
@@ -209,20 +344,20 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
     } else {
         None
     };
-    let deadline =
-        Duration::try_from_secs_f64(args.timeout * args.timeout_multiplier).map_err(|e| {
+    let deadline = Duration::try_from_secs_f64(options.timeout * options.timeout_multiplier)
+        .map_err(|e| {
             anyhow::anyhow!(
                 "--timeout {} x --timeout-multiplier {}: not a usable deadline ({e})",
-                args.timeout,
-                args.timeout_multiplier
+                options.timeout,
+                options.timeout_multiplier
             )
         })?;
-    let options = Options {
+    let runner_options = RunnerOptions {
         deadline,
-        jobs: args.jobs,
-        ..Options::default()
+        jobs: options.jobs,
+        ..RunnerOptions::default()
     };
-    let label = args.corpus.display().to_string();
+    let label = options.corpus.display().to_string();
     let suite = format!("physics-cts {}", env!("CARGO_PKG_VERSION"));
     let kept = done.clone();
     let run = runner::resume_matrix(
@@ -230,7 +365,7 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
         &label,
         &entries,
         &entrants,
-        options,
+        runner_options,
         done,
         &mut |infos| {
             let mut l = log.borrow_mut();
@@ -267,16 +402,29 @@ pub fn execute(args: &Args) -> anyhow::Result<(Run, PathBuf)> {
     report::write_summaries(&out, &run)
         .with_context(|| format!("writing reports into {}", out.display()))?;
 
-    for e in &entrants {
-        let ids: Vec<&str> = entries.iter().map(|c| c.id.as_str()).collect();
-        for k in e.expectations.unused(&ids) {
-            eprintln!(
-                "physics-cts: note: {} expectations entry {:?} matches no case run",
-                e.name, k.case
-            );
+    // Stale entries are worth a note only when every case ran: a filter leaves most entries
+    // unmatched on purpose.
+    if options.filter.is_none() && args.shard.is_none() {
+        for (e, k) in entrants.iter().zip(&found) {
+            let ids: Vec<&str> = entries.iter().map(|c| c.id.as_str()).collect();
+            for stale in e.known_failures.unused(&ids) {
+                eprintln!(
+                    "physics-cts: note: {} known failure {:?} ({}) matches no case of the corpus: remove it",
+                    e.name,
+                    stale.case,
+                    k.source
+                        .path()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                );
+            }
         }
     }
-    Ok((run, out))
+    Ok(Done {
+        run,
+        out,
+        known_failures: found,
+    })
 }
 
 /// Whether two paths name the same folder: compared canonical (`reports/x`, `./reports/x/`
@@ -309,12 +457,17 @@ fn resumable(path: &std::path::Path, key: &ndjson::RunKey) -> anyhow::Result<Vec
     Ok(log.run.results)
 }
 
-/// The default output folder: `reports/<impl>` for one implementation, `reports/interop` for
-/// several (the side-by-side run, whichever implementations it has).
+/// The folder of the default outputs, git-ignored: a user's first `run` leaves `git status`
+/// clean, and the committed baselines (`reports/<impl>`) change only when named with `--out`.
+pub const DEFAULT_OUT_DIR: &str = "reports/latest";
+
+/// The default output folder: `reports/latest/<impl>` for one implementation,
+/// `reports/latest/interop` for several (the side-by-side run, whichever implementations it
+/// has).
 pub fn default_out(implementations: &[String]) -> PathBuf {
     match implementations {
-        [one] => PathBuf::from("reports").join(one),
-        _ => PathBuf::from("reports").join("interop"),
+        [one] => PathBuf::from(DEFAULT_OUT_DIR).join(one),
+        _ => PathBuf::from(DEFAULT_OUT_DIR).join("interop"),
     }
 }
 
@@ -340,7 +493,22 @@ pub fn summary_table(run: &Run) -> String {
             v(Verdict::HarnessError),
         ));
     }
-    for r in run
+    // Every status's count, zeros included: a run where most cases never ran (NOTRUN) or
+    // were not supported must not look like a small green run.
+    for s in &scores {
+        let total = |st: Status| {
+            s.total
+                .values()
+                .map(|t| t.by_status.get(&st).copied().unwrap_or(0))
+                .sum::<u32>()
+        };
+        let counts: Vec<String> = Status::ALL
+            .iter()
+            .map(|st| format!("{st} {}", total(*st)))
+            .collect();
+        out.push_str(&format!("{}: {}\n", s.implementation, counts.join(", ")));
+    }
+    let attention: Vec<&CaseResult> = run
         .results
         .iter()
         .filter(|r| {
@@ -349,8 +517,8 @@ pub fn summary_table(run: &Run) -> String {
                 Verdict::Failed | Verdict::UnexpectedPass | Verdict::HarnessError
             )
         })
-        .take(20)
-    {
+        .collect();
+    for r in attention.iter().take(FAILURES_SHOWN) {
         let head = r
             .headline()
             .map(|c| format!("{}: {}", c.check, c.message))
@@ -363,8 +531,17 @@ pub fn summary_table(run: &Run) -> String {
             r.verdict.as_str()
         ));
     }
+    if attention.len() > FAILURES_SHOWN {
+        out.push_str(&format!(
+            "  ... and {} more (every one in report.html and summary.md)\n",
+            attention.len() - FAILURES_SHOWN
+        ));
+    }
     out
 }
+
+/// Cases needing attention listed in the console summary; the rest are counted.
+pub const FAILURES_SHOWN: usize = 20;
 
 #[cfg(test)]
 mod tests {
@@ -375,15 +552,15 @@ mod tests {
         let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         assert_eq!(
             default_out(&names(&["rapier"])),
-            PathBuf::from("reports/rapier")
+            PathBuf::from("reports/latest/rapier")
         );
         assert_eq!(
             default_out(&names(&["rapier", "reference"])),
-            PathBuf::from("reports/interop")
+            PathBuf::from("reports/latest/interop")
         );
         assert_eq!(
             default_out(&names(&["stdio", "rapier", "reference"])),
-            PathBuf::from("reports/interop")
+            PathBuf::from("reports/latest/interop")
         );
     }
 }

@@ -269,11 +269,13 @@ fn collect(path: &Path, found: &mut dyn FnMut(PathBuf)) -> Result<(), String> {
             count += 1;
             found(file);
         })?;
+        // A folder without glTF validates nothing: not a success (a typo'd or wrong folder
+        // would otherwise pass).
         if count == 0 {
-            eprintln!(
-                "physics-cts: note: no .gltf or .glb file under {}",
+            return Err(format!(
+                "{}: no .gltf or .glb file in this folder",
                 path.display()
-            );
+            ));
         }
         Ok(())
     } else {

@@ -1,9 +1,12 @@
-//! `report.html`: one self-contained page (inline CSS, no script, no external asset) with the
-//! scores, a feature x implementation matrix (required and optional apart, with an interop
-//! column for a run of several implementations), an area x implementation matrix, the case x
-//! implementation matrix of a run of several implementations (collapsible: the cases where
-//! they disagree or one fails open, every other case closed), and every case that needs
-//! attention with its checks' measured values and tolerances.
+//! `report.html`: one self-contained page (inline CSS and SVG, no script, no external asset).
+//! What needs attention comes first: per implementation, the failures, unexpected passes and
+//! harness errors, open, with their checks' measured values and tolerances and, for a dynamics
+//! check that did not pass, a chart of the measured quantity over time against its bands
+//! ([`crate::report::chart`]). Then the scores, a feature x implementation matrix (required and
+//! optional apart, with an interop column for a run of several implementations), an area x
+//! implementation matrix, the case x implementation matrix of a run of several implementations
+//! (collapsible: the cases where they disagree or one fails open, every other case closed), and
+//! the known failures, each reason once with its cases.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -35,7 +38,31 @@ table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:
 th{background:#f4f4f4}td.full{background:#d9f2d9}td.part{background:#fff3c4}td.none{background:#f8d0d0}td.na{color:#999}\
 code{font-size:.9em}.st-PASS{color:#1a7f37}.st-FAIL,.st-CRASH,.st-ERROR,.st-TIMEOUT{color:#b3261e;font-weight:bold}\
 .st-QUALITY_WARNING{color:#9a6700}details{margin:.3em 0}summary{cursor:pointer}\
-td.io-interoperable{background:#d9f2d9}td.io-unproven{background:#e8e8f8}td.io-failing{background:#f8d0d0}td.io-unscored{color:#999}";
+td.io-interoperable{background:#d9f2d9}td.io-unproven{background:#e8e8f8}td.io-failing{background:#f8d0d0}td.io-unscored{color:#999}\
+svg.chart{display:block;margin:.5em 0}.reason{margin:.8em 0 .2em}ul.cases{margin:.2em 0;columns:3 16em}";
+
+/// Text with Markdown code spans (`` `x` ``) as `<code>`, everything escaped; an unpaired
+/// backtick stays as it is.
+pub fn inline_code(s: &str) -> String {
+    let parts: Vec<&str> = s.split('`').collect();
+    let mut out = String::with_capacity(s.len());
+    let paired = if parts.len() % 2 == 1 {
+        parts.len()
+    } else {
+        parts.len() - 1
+    };
+    for (i, p) in parts.iter().enumerate() {
+        if i >= paired {
+            out.push('`');
+            out.push_str(&escape(p));
+        } else if i % 2 == 1 {
+            let _ = write!(out, "<code>{}</code>", escape(p));
+        } else {
+            out.push_str(&escape(p));
+        }
+    }
+    out
+}
 
 fn cell(t: Option<&Tally>) -> String {
     match t {
@@ -245,16 +272,20 @@ fn matrix(
     out.push_str("</table>\n");
 }
 
-fn case_details(out: &mut String, r: &CaseResult) {
+/// One case with its checks; `open` for what needs attention. A dynamics check that did not
+/// pass is drawn under the table when it carries its series.
+fn case_details(out: &mut String, r: &CaseResult, open: bool, with_reason: bool) {
     let _ = write!(
         out,
-        "<details><summary><code>{}</code> <span class=\"st-{}\">{}</span>{}</summary>\n<table><tr><th>check</th><th>status</th><th>measured</th><th>recommended</th><th>allowed</th><th>decisions</th><th>message</th></tr>\n",
+        "<details{}><summary><code>{}</code> <span class=\"st-{}\">{}</span>{}</summary>\n<table><tr><th>check</th><th>status</th><th>measured</th><th>recommended</th><th>allowed</th><th>decisions</th><th>message</th></tr>\n",
+        if open { " open" } else { "" },
         escape(&r.case),
         r.status.as_str(),
         r.status.as_str(),
         r.known_failure
             .as_deref()
-            .map(|k| format!(" (known: {})", escape(k)))
+            .filter(|_| with_reason)
+            .map(|k| format!(" (known: {})", inline_code(k)))
             .unwrap_or_default()
     );
     let opt = |x: Option<f64>| x.map(number).unwrap_or_default();
@@ -272,7 +303,106 @@ fn case_details(out: &mut String, r: &CaseResult) {
             escape(&c.message)
         );
     }
-    out.push_str("</table></details>\n");
+    out.push_str("</table>\n");
+    for c in &r.checks {
+        if let Some(svg) = super::chart::svg(c) {
+            let _ = writeln!(
+                out,
+                "<p><code>{}</code> over time (<span class=\"st-{}\">{}</span>):</p>\n{svg}",
+                escape(&c.check),
+                c.status.as_str(),
+                c.status.as_str()
+            );
+        }
+    }
+    out.push_str("</details>\n");
+}
+
+/// What needs attention, first: per implementation, its failures, unexpected passes and
+/// harness errors, open.
+fn attention(out: &mut String, run: &Run, scores: &[Scores]) {
+    out.push_str("<h2>Needs attention</h2>\n");
+    let mut any = false;
+    for s in scores {
+        let v = |k: Verdict| s.verdicts.get(&k).copied().unwrap_or(0);
+        let (failed, unexpected, harness) = (
+            v(Verdict::Failed),
+            v(Verdict::UnexpectedPass),
+            v(Verdict::HarnessError),
+        );
+        if failed + unexpected + harness == 0 {
+            continue;
+        }
+        any = true;
+        let parts: Vec<String> = [
+            (failed, "failure(s)"),
+            (
+                unexpected,
+                "unexpected pass(es): remove them from the known failures",
+            ),
+            (harness, "harness error(s): not counted"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        let _ = writeln!(
+            out,
+            "<h3>{}: {}</h3>",
+            escape(&s.implementation),
+            parts.join("; ")
+        );
+        for r in run.of(&s.implementation).filter(|r| {
+            matches!(
+                r.verdict,
+                Verdict::Failed | Verdict::UnexpectedPass | Verdict::HarnessError
+            )
+        }) {
+            case_details(out, r, true, true);
+        }
+    }
+    if !any {
+        out.push_str("<p>Nothing: every scored case passed or is a known failure.</p>\n");
+    }
+}
+
+/// Known failures last: per implementation, each reason once with its cases (closed).
+fn known_failures(out: &mut String, run: &Run, scores: &[Scores]) {
+    for s in scores {
+        let known: Vec<&CaseResult> = run
+            .of(&s.implementation)
+            .filter(|r| r.verdict == Verdict::ExpectedFailure)
+            .collect();
+        if known.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "<h2>{}: known failures ({})</h2>",
+            escape(&s.implementation),
+            known.len()
+        );
+        // Reasons in order of first appearance, each once.
+        let mut reasons: Vec<(&str, Vec<&CaseResult>)> = Vec::new();
+        for r in known {
+            let why = r.known_failure.as_deref().unwrap_or("");
+            match reasons.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, v)) => v.push(r),
+                None => reasons.push((why, vec![r])),
+            }
+        }
+        for (why, cases) in reasons {
+            let _ = writeln!(
+                out,
+                "<p class=\"reason\">{} ({} case(s)):</p>",
+                inline_code(why),
+                cases.len()
+            );
+            for r in cases {
+                case_details(out, r, false, false);
+            }
+        }
+    }
 }
 
 pub fn render(run: &Run) -> String {
@@ -285,7 +415,8 @@ pub fn render(run: &Run) -> String {
         escape(&run.corpus),
         run.duration_ms as f64 / 1000.0
     );
-    out.push_str("<table><tr><th>implementation</th><th>engine</th><th>required</th><th>optional</th><th>informative (passed/cases)</th><th>failures</th><th>expected failures</th><th>unexpected passes</th></tr>\n");
+    attention(&mut out, run, &scores);
+    out.push_str("<h2>Scores</h2>\n<table><tr><th>implementation</th><th>engine</th><th>required</th><th>optional</th><th>informative (passed/cases)</th><th>failures</th><th>expected failures</th><th>unexpected passes</th></tr>\n");
     for (i, s) in run.implementations.iter().zip(&scores) {
         let v = |k: Verdict| s.verdicts.get(&k).copied().unwrap_or(0);
         let info = s.tier(Tier::Informative);
@@ -324,36 +455,24 @@ pub fn render(run: &Run) -> String {
     if let Some(m) = &m {
         cases(&mut out, m);
     }
-    for s in &scores {
-        let _ = writeln!(
-            out,
-            "<h2>{}: cases needing attention</h2>",
-            escape(&s.implementation)
-        );
-        let mut any = false;
-        for r in run.of(&s.implementation).filter(|r| {
-            matches!(
-                r.verdict,
-                Verdict::Failed
-                    | Verdict::UnexpectedPass
-                    | Verdict::HarnessError
-                    | Verdict::ExpectedFailure
-            )
-        }) {
-            any = true;
-            case_details(&mut out, r);
-        }
-        if !any {
-            out.push_str("<p>None.</p>\n");
-        }
-    }
+    known_failures(&mut out, run, &scores);
     out.push_str("</body></html>\n");
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{escape, inline_code};
+
+    #[test]
+    fn backticks_become_code() {
+        assert_eq!(
+            inline_code("`SharedShape::cone` has <none> `x`"),
+            "<code>SharedShape::cone</code> has &lt;none&gt; <code>x</code>"
+        );
+        assert_eq!(inline_code("a `b` c ` d"), "a <code>b</code> c ` d");
+        assert_eq!(inline_code("plain"), "plain");
+    }
 
     #[test]
     fn escapes_markup() {

@@ -59,7 +59,7 @@ pub fn render(run: &Run) -> std::io::Result<String> {
                 .set_time(Duration::from_millis(r.duration_ms));
             if r.verdict == Verdict::UnexpectedPass {
                 case.set_system_out(format!(
-                    "unexpected pass: remove the expectations entry ({})",
+                    "unexpected pass: remove the known-failure entry ({})",
                     r.known_failure.as_deref().unwrap_or("")
                 ));
             }

@@ -1,5 +1,5 @@
 //! `summary.md`: scores with denominators per implementation and area, then what needs
-//! attention (failures outside the expectations file, unexpected passes, harness errors) and
+//! attention (failures outside the known-failure file, unexpected passes, harness errors) and
 //! the known failures grouped by reason. A run of several implementations adds the interop
 //! section first: counts per tier, the feature x implementation matrix, and the cases where the
 //! implementations disagree (every case is in `report.html` and `summary.json`).
@@ -83,7 +83,7 @@ fn implementation(out: &mut String, run: &Run, s: &Scores) {
     list(out, "Failures", &pick(Verdict::Failed), false);
     list(
         out,
-        "Unexpected passes (remove from the expectations file)",
+        "Unexpected passes (remove from the known-failure file)",
         &pick(Verdict::UnexpectedPass),
         true,
     );

@@ -3,6 +3,7 @@
 //! self-contained `report.html`. Each format is a pure function of the [`Run`] (golden-tested);
 //! [`diff`] compares two runs.
 
+pub mod chart;
 pub mod csv;
 pub mod diff;
 pub mod html;

@@ -53,6 +53,13 @@ pub struct RunKey {
     pub command: Vec<String>,
     #[serde(default)]
     pub filter: Option<String>,
+    /// The corpus hash of the whole corpus, whatever the filter (`bundle::corpus`): what
+    /// `diff` compares (absent in logs of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus_hash: Option<String>,
+    /// `K/N` for one shard of a run split across machines (`run --shard`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 impl RunKey {
@@ -81,6 +88,13 @@ impl RunKey {
             why.push(format!(
                 "the filter differs ({:?} in the log, {:?} now)",
                 self.filter, other.filter
+            ));
+        }
+        if self.shard != other.shard {
+            why.push(format!(
+                "the shard differs ({} in the log, {} now)",
+                self.shard.as_deref().unwrap_or("none"),
+                other.shard.as_deref().unwrap_or("none")
             ));
         }
         (!why.is_empty()).then(|| why.join("; "))
@@ -219,6 +233,9 @@ pub struct Log {
     pub key: Option<RunKey>,
     /// The footer was reached: the run ended.
     pub finished: bool,
+    /// A header line was read: the input is a run log (an empty file or one of blank lines
+    /// is not).
+    pub header: bool,
 }
 
 impl Log {
@@ -235,6 +252,7 @@ impl Log {
                 self.run.corpus = corpus;
                 self.run.implementations = implementations;
                 self.key = key;
+                self.header = true;
             }
             Line::Check { check, .. } => pending.push(check),
             Line::Case { result: s } => self.run.results.push(CaseResult {
@@ -320,6 +338,8 @@ mod tests {
             implementations: vec!["a".into()],
             command: vec![],
             filter: None,
+            corpus_hash: None,
+            shard: None,
         }
     }
 

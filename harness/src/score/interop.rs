@@ -87,7 +87,7 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Cell {
     pub status: Status,
-    /// Listed in the implementation's expectations file.
+    /// Listed in the implementation's known-failure file.
     pub known_failure: bool,
 }
 

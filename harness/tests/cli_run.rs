@@ -1,0 +1,411 @@
+//! `physics-cts run` and `diff` as processes, on the outcomes that must not look like success:
+//! a run that scored nothing (exit 4), a console summary that shows every status and says how
+//! many failures it left out, known failures tied to their corpus (found in it, named
+//! explicitly, refused for another corpus: exit 7), the default output folder (git-ignored),
+//! and `diff` refusing what is not a run (exit 5) or a run of another corpus (exit 6). The
+//! implementation is the misbehaving stdio fake (`tests/fakes/misbehave.py`): the stem of a
+//! case's file picks its behaviour.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use physics_cts::exit;
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_physics-cts");
+
+fn python() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        println!("python3 is not available: skipping");
+    }
+    ok
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_run")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn expect() -> Value {
+    json!({"interpretation": null, "tolerances": null, "scenario": {
+        "config": {"gravity": [0, -10, 0], "dt": 0.01, "substeps": 1},
+        "steps": 3, "observe_every": 1,
+        "checks": [{"name": "apart", "kind": "no_contact", "pairs": [[0, 1]]}]}})
+}
+
+/// A corpus of one required case per stem (`k/cNN/<stem>`), with a manifest carrying each
+/// document's sha256 like a generated one.
+fn write_corpus(dir: &Path, stems: &[&str]) {
+    let mut rows = Vec::new();
+    for (i, stem) in stems.iter().enumerate() {
+        let id = format!("k/c{i:02}/{stem}");
+        let file = format!("{id}.gltf");
+        let path = dir.join(&file);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        // Each document differs, so two corpora of other stems have other hashes.
+        let doc = format!("{{\"asset\":{{\"version\":\"2.0\"}},\"extras\":\"{id}\"}}");
+        std::fs::write(&path, &doc).expect("write");
+        std::fs::write(dir.join(format!("{id}.expect.json")), expect().to_string()).expect("write");
+        rows.push(
+            json!({"id": id, "file": file, "profile": "khr-2024-draft", "area": "body",
+            "features": [], "tier": "required", "valid": true,
+            "sha256": physics_cts::bundle::sha256_hex(doc.as_bytes())}),
+        );
+    }
+    std::fs::write(
+        dir.join("manifest.json"),
+        json!({"cases": rows}).to_string(),
+    )
+    .expect("write");
+}
+
+fn run(cwd: &Path, corpus: &Path, extra: &[&str]) -> Output {
+    Command::new(BIN)
+        .current_dir(cwd)
+        .args(["run", "--impl", "stdio", "--corpus"])
+        .arg(corpus)
+        .args(extra)
+        .arg("--")
+        .arg("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/misbehave.py"))
+        .output()
+        .expect("runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn corpus_hash(corpus: &Path) -> String {
+    physics_cts::known_failures::corpus_hash(corpus).expect("hash")
+}
+
+#[test]
+fn a_run_that_scored_nothing_is_its_own_error() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("nothing");
+    let corpus = dir.join("corpus");
+    write_corpus(&corpus, &["refuse", "refuse", "refuse"]);
+    let o = run(&dir, &corpus, &["--out", "out"]);
+    assert_eq!(
+        o.status.code(),
+        Some(i32::from(exit::NOTHING_SCORED)),
+        "{o:?}"
+    );
+    assert!(
+        text(&o.stderr).contains("no case was scored"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Every status is counted, zeros included.
+    let out = text(&o.stdout);
+    assert!(out.contains("NOT_SUPPORTED 3"), "{out}");
+    for s in physics_cts::status::Status::ALL {
+        assert!(out.contains(&format!("{s} ")), "{s} missing in\n{out}");
+    }
+    assert!(out.contains("stdio: no known failures"), "{out}");
+}
+
+#[test]
+fn the_failure_list_says_how_many_it_left_out() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("many-failures");
+    let corpus = dir.join("corpus");
+    let stems = vec!["fail"; 23];
+    write_corpus(&corpus, &stems);
+    let o = run(&dir, &corpus, &["--out", "out"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out = text(&o.stdout);
+    assert_eq!(out.matches(" [failed] ").count(), 20, "{out}");
+    assert!(out.contains("... and 3 more"), "{out}");
+}
+
+#[test]
+fn known_failures_are_found_in_the_corpus_and_tied_to_it() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("known");
+    let corpus = dir.join("corpus");
+    write_corpus(&corpus, &["ok", "fail"]);
+    let hash = corpus_hash(&corpus);
+    let known = corpus.join("known-failures");
+    std::fs::create_dir_all(&known).expect("mkdir");
+    let entry = "[[known]]\ncase = \"k/c01/fail\"\nreason = \"the fake fails it\"\n";
+
+    // Found relative to the corpus (run from another folder): the failure is expected.
+    std::fs::write(
+        known.join("stdio.toml"),
+        format!("corpus = \"{hash}\"\n{entry}"),
+    )
+    .expect("write");
+    let o = run(&dir, &corpus, &["--out", "out"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("stdio: 1 known failure(s) from"),
+        "{}",
+        text(&o.stdout)
+    );
+
+    // A file of another corpus is refused with its own code, saying both hashes.
+    let other = "0".repeat(64);
+    std::fs::write(
+        known.join("stdio.toml"),
+        format!("corpus = \"{other}\"\n{entry}"),
+    )
+    .expect("write");
+    let o = run(&dir, &corpus, &["--out", "out"]);
+    assert_eq!(
+        o.status.code(),
+        Some(i32::from(exit::KNOWN_FAILURES_OF_ANOTHER_CORPUS)),
+        "{o:?}"
+    );
+    let err = text(&o.stderr);
+    assert!(err.contains(&other) && err.contains(&hash), "{err}");
+
+    // A file without the corpus line is refused, and says the line to add.
+    std::fs::write(known.join("stdio.toml"), entry).expect("write");
+    let o = run(&dir, &corpus, &["--out", "out"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(text(&o.stderr).contains(&format!("corpus = \"{hash}\"")));
+
+    // An explicit file wins; a missing explicit file is an error.
+    let mine = dir.join("mine.toml");
+    std::fs::write(&mine, format!("corpus = \"{hash}\"\n{entry}")).expect("write");
+    let o = run(
+        &dir,
+        &corpus,
+        &["--out", "out", "--known-failures", "mine.toml"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = run(
+        &dir,
+        &corpus,
+        &["--out", "out", "--known-failures", "nowhere.toml"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(text(&o.stderr).contains("nowhere.toml does not exist"));
+    assert!(!text(&o.stderr).contains("os error"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn the_default_output_is_an_ignored_folder() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("default-out");
+    let corpus = dir.join("corpus");
+    write_corpus(&corpus, &["ok"]);
+    let o = run(&dir, &corpus, &[]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{o:?}");
+    assert!(dir.join("reports/latest/stdio/report.html").is_file());
+    assert!(!dir.join("reports/stdio").exists(), "baselines untouched");
+    assert!(text(&o.stdout).contains("reports written to reports/latest/stdio"));
+
+    // In the repository, that folder is git-ignored: the README's first command leaves
+    // `git status` clean.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if !root.join(".git").exists() {
+        println!("not a git checkout: the .gitignore check is skipped");
+        return;
+    }
+    for path in [
+        "reports/latest/rapier/report.html",
+        "reports/latest/interop/results.ndjson",
+    ] {
+        match Command::new("git")
+            .current_dir(&root)
+            .args(["check-ignore", "-q", "--no-index", path])
+            .status()
+        {
+            Ok(s) => assert!(s.success(), "{path} is not git-ignored"),
+            Err(_) => println!("git is not available: the .gitignore check is skipped"),
+        }
+    }
+    // The committed baselines are not ignored: `--out reports/rapier` rewrites tracked files.
+    if let Ok(s) = Command::new("git")
+        .current_dir(&root)
+        .args([
+            "check-ignore",
+            "-q",
+            "--no-index",
+            "reports/rapier/report.html",
+        ])
+        .status()
+    {
+        assert_eq!(s.code(), Some(1), "reports/rapier must stay tracked");
+    }
+}
+
+#[test]
+fn diff_refuses_what_is_not_a_run_and_runs_of_other_corpora() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("diff");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    write_corpus(&a, &["ok", "fail"]);
+    write_corpus(&b, &["ok", "fail", "ok"]);
+    run(&dir, &a, &["--out", "ra"]);
+    run(&dir, &a, &["--out", "ra2"]);
+    run(&dir, &b, &["--out", "rb"]);
+    let diff = |old: &str, new: &str| {
+        Command::new(BIN)
+            .current_dir(&dir)
+            .args(["diff", old, new])
+            .output()
+            .expect("runs")
+    };
+    let same = diff("ra", "ra2");
+    assert_eq!(same.status.code(), Some(0), "{same:?}");
+    assert!(text(&same.stdout).contains("removed: 0"));
+
+    std::fs::write(dir.join("empty.ndjson"), "").expect("write");
+    std::fs::write(dir.join("garbage.ndjson"), "hello\nworld\n").expect("write");
+    for bad in ["empty.ndjson", "garbage.ndjson", "nowhere"] {
+        let o = diff("ra", bad);
+        assert_eq!(
+            o.status.code(),
+            Some(i32::from(exit::NOT_A_RUN)),
+            "{bad}: {o:?}"
+        );
+        assert!(o.stdout.is_empty(), "{bad}: nothing is compared");
+        assert!(text(&o.stderr).contains(bad), "{bad}: {}", text(&o.stderr));
+    }
+    let other = diff("ra", "rb");
+    assert_eq!(
+        other.status.code(),
+        Some(i32::from(exit::OTHER_CORPUS)),
+        "{other:?}"
+    );
+    assert!(text(&other.stderr).contains("different corpora"));
+}
+
+#[test]
+fn a_filtered_run_has_no_notes_about_unmatched_known_failures() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("filtered-notes");
+    let corpus = dir.join("corpus");
+    write_corpus(&corpus, &["ok", "fail", "ok"]);
+    let hash = corpus_hash(&corpus);
+    std::fs::create_dir_all(corpus.join("known-failures")).expect("mkdir");
+    std::fs::write(
+        corpus.join("known-failures/stdio.toml"),
+        format!("corpus = \"{hash}\"\n[[known]]\ncase = \"k/c01/fail\"\nreason = \"r\"\n[[known]]\ncase = \"k/gone\"\nreason = \"stale\"\n"),
+    )
+    .expect("write");
+    let o = run(&dir, &corpus, &["--out", "out", "--filter", "k/c00/*"]);
+    assert!(!text(&o.stderr).contains("note:"), "{}", text(&o.stderr));
+    // Unfiltered, the stale entry is worth its note.
+    let o = run(&dir, &corpus, &["--out", "out"]);
+    let err = text(&o.stderr);
+    assert_eq!(err.matches("note:").count(), 1, "{err}");
+    assert!(err.contains("\"k/gone\""), "{err}");
+}
+
+/// The number after each `marker`, replaced by `#` (timings).
+fn blank_after(text: &str, marker: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(marker) {
+        let (head, tail) = rest.split_at(i + marker.len());
+        out.push_str(head);
+        out.push('#');
+        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A report without its timings.
+fn report(dir: &Path, name: &str) -> String {
+    let text = std::fs::read_to_string(dir.join(name)).expect("report written");
+    [
+        "\"duration_ms\": ",
+        "\"duration_ms\":",
+        "time=\"",
+        "implementation(s), ",
+        "</code>, ",
+    ]
+    .iter()
+    .fold(text, |t, m| blank_after(&t, m))
+}
+
+#[test]
+fn shards_merge_into_the_reports_of_one_run() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("shards");
+    let corpus = dir.join("corpus");
+    write_corpus(&corpus, &["ok", "fail", "ok", "refuse", "ok"]);
+    let whole = run(&dir, &corpus, &["--out", "whole"]);
+    assert_eq!(whole.status.code(), Some(1), "{whole:?}");
+    for k in ["1/2", "2/2"] {
+        let o = run(
+            &dir,
+            &corpus,
+            &["--out", &format!("s{}", &k[..1]), "--shard", k],
+        );
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{k}: {o:?}");
+    }
+    let merge = |args: &[&str]| {
+        Command::new(BIN)
+            .current_dir(&dir)
+            .arg("merge")
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let m = merge(&["--out", "merged", "s2", "s1"]);
+    assert_eq!(
+        m.status.code(),
+        Some(1),
+        "the merged run fails like the whole: {m:?}"
+    );
+    for name in [
+        "results.ndjson",
+        "summary.json",
+        "results.csv",
+        "junit.xml",
+        "summary.md",
+        "report.html",
+    ] {
+        assert_eq!(
+            report(&dir.join("merged"), name),
+            report(&dir.join("whole"), name),
+            "{name}"
+        );
+    }
+    // A missing shard, a shard given twice, a run that is not a shard: refused.
+    assert_eq!(merge(&["--out", "m2", "s1"]).status.code(), Some(2));
+    assert_eq!(merge(&["--out", "m2", "s1", "s1"]).status.code(), Some(2));
+    assert_eq!(
+        merge(&["--out", "m2", "s1", "whole"]).status.code(),
+        Some(i32::from(exit::NOT_A_RUN))
+    );
+    // A shard of another corpus.
+    let other = dir.join("other");
+    write_corpus(&other, &["ok", "ok"]);
+    run(&dir, &other, &["--out", "o2", "--shard", "2/2"]);
+    let o = merge(&["--out", "m2", "s1", "o2"]);
+    assert_eq!(
+        o.status.code(),
+        Some(i32::from(exit::OTHER_CORPUS)),
+        "{o:?}"
+    );
+}
