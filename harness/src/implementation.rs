@@ -356,6 +356,17 @@ pub trait Implementation {
 mod tests {
     use super::*;
 
+    /// Messages show masses for people, not Rust debug text (`Finite(1.0000000149)`).
+    #[test]
+    fn masses_display_for_people() {
+        use crate::case::expected::MassValue;
+        assert_eq!(MassReport::Finite(f64::from(0.1f32)).to_string(), "0.1");
+        assert_eq!(MassReport::Infinite.to_string(), "infinite");
+        assert_eq!(MassReport::Unspecified.to_string(), "unspecified");
+        assert_eq!(MassValue::Finite(2.5).to_string(), "2.5");
+        assert_eq!(MassValue::EngineComputes.to_string(), "engine-computed");
+    }
+
     #[test]
     fn feature_prefixes() {
         let c = Capabilities {

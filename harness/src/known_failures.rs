@@ -143,6 +143,15 @@ impl Found {
     }
 }
 
+/// Said once per file read from a deprecated location.
+fn deprecation_warning(old: &Path, new: &Path, corpus_hash: &str) {
+    eprintln!(
+        "physics-cts: warning: {} is a deprecated location of known failures (read for one more release): move it to {} and add the line `corpus = \"{corpus_hash}\"`",
+        old.display(),
+        new.display()
+    );
+}
+
 impl KnownFailures {
     /// Parse the TOML text; every entry needs a non-empty case and reason, and `corpus` (when
     /// given) is a sha256 in hex.
@@ -219,11 +228,7 @@ impl KnownFailures {
             if let Some(f) = KnownFailures::read(&in_corpus)? {
                 (f, Source::Corpus(in_corpus))
             } else if let Some(f) = KnownFailures::read(&old)? {
-                eprintln!(
-                    "physics-cts: warning: {} is a deprecated location of known failures (read for one more release): move it to {} and add the line `corpus = \"{corpus_hash}\"`",
-                    old.display(),
-                    in_corpus.display()
-                );
+                deprecation_warning(&old, &in_corpus, corpus_hash);
                 (f, Source::Deprecated(old))
             } else {
                 (KnownFailures::default(), Source::None)
@@ -248,6 +253,40 @@ impl KnownFailures {
             }
         }
         Ok(Found { failures, source })
+    }
+
+    /// The known failures in a folder named with the deprecated `--expectations DIR`, as that
+    /// option read them: `<dir>/<impl>.toml`, none when it is missing, no corpus hash needed
+    /// (one it records is still checked).
+    pub fn from_deprecated_dir(
+        dir: &Path,
+        corpus_root: &Path,
+        corpus_hash: &str,
+        implementation: &str,
+    ) -> Result<Found, KnownFailuresError> {
+        let path = KnownFailures::path(dir, implementation);
+        let Some(failures) = KnownFailures::read(&path)? else {
+            return Ok(Found {
+                failures: KnownFailures::default(),
+                source: Source::None,
+            });
+        };
+        deprecation_warning(
+            &path,
+            &KnownFailures::path(&corpus_root.join(DIR), implementation),
+            corpus_hash,
+        );
+        if let Some(h) = failures.corpus.as_ref().filter(|h| *h != corpus_hash) {
+            return Err(KnownFailuresError::OtherCorpus {
+                path: path.display().to_string(),
+                file: h.clone(),
+                corpus: corpus_hash.to_owned(),
+            });
+        }
+        Ok(Found {
+            failures,
+            source: Source::Deprecated(path),
+        })
     }
 
     /// The first entry matching the case id.
@@ -371,9 +410,21 @@ reason = "tapered cylinders are convex hulls"
         let f = KnownFailures::find(&d, HASH_A, "x", None, &old).expect("found");
         assert_eq!(f.source, Source::Deprecated(old.join("x.toml")));
         assert_eq!(f.failures.known.len(), 2);
+        // `--expectations DIR` reads its folder before the corpus's file, as it did.
+        std::fs::write(
+            d.join(DIR).join("x.toml"),
+            format!("corpus = \"{HASH_A}\"\n"),
+        )
+        .expect("write");
+        let f = KnownFailures::from_deprecated_dir(&old, &d, HASH_A, "x").expect("found");
+        assert_eq!(f.failures.known.len(), 2);
+        let none = KnownFailures::from_deprecated_dir(&old, &d, HASH_A, "y").expect("none");
+        assert_eq!(none.source, Source::None);
         // A hash it records is still checked.
         std::fs::write(old.join("x.toml"), format!("corpus = \"{HASH_B}\"\n{TEXT}"))
             .expect("write");
+        std::fs::remove_file(d.join(DIR).join("x.toml")).expect("remove");
         assert!(KnownFailures::find(&d, HASH_A, "x", None, &old).is_err());
+        assert!(KnownFailures::from_deprecated_dir(&old, &d, HASH_A, "x").is_err());
     }
 }

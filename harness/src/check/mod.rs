@@ -164,6 +164,14 @@ mod tests {
         );
         assert_eq!(r.decisions, vec!["D-A", "D-B"]);
         assert_eq!(CheckResult::exact("a", true, "why").message, "");
+        // A series is kept only when the check did not pass, its finite points only.
+        let series = vec![[0.0, 0.1], [0.5, f64::NAN], [1.0, 0.15]];
+        assert_eq!(
+            r.clone().with_series(series.clone()).series,
+            vec![[0.0, 0.1], [1.0, 0.15]]
+        );
+        let passed = CheckResult::graded("dynamics.limit", 0.05, t, "m").with_series(series);
+        assert!(passed.series.is_empty());
         assert_eq!(CheckResult::exact("a", false, "why").status, Status::Fail);
     }
 }

@@ -2,7 +2,7 @@
 //! and write the reports.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -215,8 +215,7 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
     }
     if let Some(dir) = &options.expectations {
         eprintln!(
-            "physics-cts: warning: --expectations is deprecated (read for one more release): use --known-failures, or put the files in {}",
-            options.corpus.join(known_failures::DIR).display()
+            "physics-cts: warning: --expectations is deprecated (read for one more release): use --known-failures PATH"
         );
         if !dir.is_dir() {
             bail!("--expectations {}: not a folder", dir.display());
@@ -232,17 +231,18 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
     let mut entrants = Vec::new();
     let mut found = Vec::new();
     for (name, factory) in options.implementations.iter().zip(factories) {
-        let deprecated = options
-            .expectations
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(known_failures::DEPRECATED_DIR));
-        let k = KnownFailures::find(
-            &options.corpus,
-            &corpus_hash,
-            name,
-            options.known_failures.as_deref(),
-            &deprecated,
-        )?;
+        let k = match &options.expectations {
+            Some(dir) => {
+                KnownFailures::from_deprecated_dir(dir, &options.corpus, &corpus_hash, name)?
+            }
+            None => KnownFailures::find(
+                &options.corpus,
+                &corpus_hash,
+                name,
+                options.known_failures.as_deref(),
+                Path::new(known_failures::DEPRECATED_DIR),
+            )?,
+        };
         entrants.push(Entrant {
             name: name.clone(),
             factory,

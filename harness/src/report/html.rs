@@ -362,7 +362,23 @@ fn attention(out: &mut String, run: &Run, scores: &[Scores]) {
         }
     }
     if !any {
-        out.push_str("<p>Nothing: every scored case passed or is a known failure.</p>\n");
+        let known: u32 = scores
+            .iter()
+            .map(|s| {
+                s.verdicts
+                    .get(&Verdict::ExpectedFailure)
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .sum();
+        out.push_str("<p>Nothing: every scored case passed or is a known failure");
+        if known > 0 {
+            let _ = write!(
+                out,
+                " ({known} known failure(s), each reason once at the end of this page)"
+            );
+        }
+        out.push_str(".</p>\n");
     }
 }
 
