@@ -30,7 +30,8 @@ pub const INVALID_EVERY: usize = 4;
 pub struct Plan {
     pub seed: u64,
     pub count: usize,
-    /// Profiles to generate (all when empty).
+    /// Profiles to generate (when empty: [`V1_PROFILES`], so the default plan still gives
+    /// corpus/v1; later profiles are named with `--profile`).
     pub profiles: Vec<Profile>,
     /// Include the hand-written cases.
     pub handwritten: bool,
@@ -39,12 +40,19 @@ pub struct Plan {
 impl Plan {
     fn profiles(&self) -> Vec<Profile> {
         if self.profiles.is_empty() {
-            Profile::ALL.to_vec()
+            V1_PROFILES.to_vec()
         } else {
             self.profiles.clone()
         }
     }
 }
+
+/// The profiles of corpus/v1, generated when a plan names none.
+pub const V1_PROFILES: [Profile; 3] = [
+    Profile::Khr2024Draft,
+    Profile::Omi2023,
+    Profile::VrmcConstraintsDraft,
+];
 
 /// The tier of a case whose expectations rest on `code`.
 pub fn tier_of(code: Code) -> Tier {
@@ -72,6 +80,12 @@ fn spec_of(profile: Profile) -> &'static str {
         Profile::Khr2024Draft => "seed 002 KHR_physics_rigid_bodies (+ KHR_collision_shapes)",
         Profile::Omi2023 => "seeds 000 OMI_physics_joint, 001 OMI_physics_body, 004 OMI_collider",
         Profile::VrmcConstraintsDraft => "seed 003 VRMC_constraints-1.0",
+        Profile::Omi2024 => {
+            "OMI_physics_body / _shape / _joint at omigroup/gltf-extensions 807ce4b (November 2024)"
+        }
+        Profile::Omi2025 => {
+            "OMI_physics_body / _shape / _joint at omigroup/gltf-extensions df53422 (current main)"
+        }
     }
 }
 

@@ -65,6 +65,16 @@ proptest! {
         check(&scene)?;
     }
 
+    #[test]
+    fn omi_2024_scenes_are_valid(scene in strategy::scene(Profile::Omi2024)) {
+        check(&scene)?;
+    }
+
+    #[test]
+    fn omi_2025_scenes_are_valid(scene in strategy::scene(Profile::Omi2025)) {
+        check(&scene)?;
+    }
+
     /// Every tag a scene carries belongs to its profile's declared universe.
     #[test]
     fn tags_are_in_the_universe(p in prop::sample::select(Profile::ALL.to_vec()), i in 0u64..1000) {

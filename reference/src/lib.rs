@@ -146,7 +146,15 @@ fn read_document(
     doc.check_layout(&mut issues);
     let (nodes, roots) = document::read_nodes(&doc, &mut issues);
     let keys = doc.extension_keys();
-    let detected = Profile::detect(keys.iter().copied());
+    let mut detected = Profile::detect(keys.iter().copied());
+    // The OMI revisions share their keys: the structure tells them apart [D-OMI-REVISION].
+    let mut undated = false;
+    if detected == Some(Profile::Omi2023)
+        && let Some(d) = omi::current::detect(&doc)
+    {
+        detected = Some(d.profile);
+        undated = !d.decided;
+    }
     let profile = forced.or(detected);
     let Some(profile) = profile else {
         issues.push(Issue::new(Code::ProfileNone, ""));
@@ -158,7 +166,10 @@ fn read_document(
     };
     let mut others: Vec<&str> = Profile::ALL
         .into_iter()
-        .filter(|p| *p != profile && keys.iter().any(|k| Profile::of_extension(k) == Some(*p)))
+        .filter(|p| {
+            p.extensions() != profile.extensions()
+                && keys.iter().any(|k| Profile::of_extension(k) == Some(*p))
+        })
         .map(Profile::id)
         .collect();
     others.dedup();
@@ -174,6 +185,14 @@ fn read_document(
         Profile::Khr2024Draft => khr::read(&doc, &mut scene, &mut issues),
         Profile::Omi2023 => omi::read(&doc, &mut scene, &mut issues),
         Profile::VrmcConstraintsDraft => vrm::read(&doc, &mut scene, &mut issues),
+        Profile::Omi2024 | Profile::Omi2025 => {
+            if let Some(convention) = omi::current::Convention::of(profile) {
+                omi::current::read(&doc, &mut scene, convention, &mut issues);
+            }
+            if forced.is_none() && undated {
+                omi::current::detect::warn_ambiguous(&doc, &mut issues);
+            }
+        }
     }
     Reading {
         profile: Some(profile),

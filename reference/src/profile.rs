@@ -15,6 +15,13 @@ pub enum Profile {
     Omi2023,
     /// VRMC_constraints-1.0 draft, November 2020 (seed 003).
     VrmcConstraintsDraft,
+    /// OMI_physics_body (motion/collider/trigger) + OMI_physics_shape + OMI_physics_joint
+    /// (physicsJoints, connectedNode) at omigroup/gltf-extensions 807ce4b, November 2024:
+    /// capsules and cylinders have one `radius`, a capsule's `height` is its full height.
+    Omi2024,
+    /// The same extensions at df53422 (current main): capsules and cylinders have
+    /// `radiusTop`/`radiusBottom`, a capsule's `height` is the distance between its cap centres.
+    Omi2025,
 }
 
 /// Extension keys of each profile family, used for detection.
@@ -30,10 +37,14 @@ pub const VRM_EXTENSIONS: &[&str] = &["VRMC_constraints-1.0", "VRMC_constraints"
 
 impl Profile {
     /// Detection order: when a document mixes families, the first one present wins.
-    pub const ALL: [Profile; 3] = [
+    /// The OMI revisions share their extension keys: [`Profile::of_extension`] names the
+    /// legacy `omi-2023` for them, and [`crate::omi::current::detect`] tells the revisions apart.
+    pub const ALL: [Profile; 5] = [
         Profile::Khr2024Draft,
         Profile::Omi2023,
         Profile::VrmcConstraintsDraft,
+        Profile::Omi2024,
+        Profile::Omi2025,
     ];
 
     /// The stable id used on the command line, in reports and in the corpus.
@@ -42,6 +53,8 @@ impl Profile {
             Profile::Khr2024Draft => "khr-2024-draft",
             Profile::Omi2023 => "omi-2023",
             Profile::VrmcConstraintsDraft => "vrmc-constraints-draft",
+            Profile::Omi2024 => "omi-2024",
+            Profile::Omi2025 => "omi-2025",
         }
     }
 
@@ -51,6 +64,8 @@ impl Profile {
             Profile::Khr2024Draft => "khr",
             Profile::Omi2023 => "omi",
             Profile::VrmcConstraintsDraft => "vrm",
+            Profile::Omi2024 => "omi24",
+            Profile::Omi2025 => "omi25",
         }
     }
 
@@ -58,12 +73,18 @@ impl Profile {
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
             Profile::Khr2024Draft => KHR_EXTENSIONS,
-            Profile::Omi2023 => OMI_EXTENSIONS,
+            Profile::Omi2023 | Profile::Omi2024 | Profile::Omi2025 => OMI_EXTENSIONS,
             Profile::VrmcConstraintsDraft => VRM_EXTENSIONS,
         }
     }
 
-    /// The profile an extension key belongs to, if any.
+    /// Whether this is one of the restructured OMI revisions (`omi-2024`, `omi-2025`).
+    pub fn is_omi_current(self) -> bool {
+        matches!(self, Profile::Omi2024 | Profile::Omi2025)
+    }
+
+    /// The profile an extension key belongs to, if any (OMI keys: `omi-2023`, the first OMI
+    /// profile; the document's structure picks the revision).
     pub fn of_extension(key: &str) -> Option<Profile> {
         Profile::ALL
             .into_iter()
@@ -92,7 +113,9 @@ impl Serialize for Profile {
 
 /// An unknown profile id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile {0:?}; known profiles: khr-2024-draft, omi-2023, vrmc-constraints-draft")]
+#[error(
+    "unknown profile {0:?}; known profiles: khr-2024-draft, omi-2023, vrmc-constraints-draft, omi-2024, omi-2025"
+)]
 pub struct UnknownProfile(pub String);
 
 impl FromStr for Profile {

@@ -4,6 +4,7 @@
 mod dynamics;
 mod khr;
 mod omi;
+mod omi_current;
 mod vrm;
 
 use crate::case::Case;
@@ -15,6 +16,7 @@ pub fn all() -> Vec<Case> {
     v.extend(omi::cases());
     v.extend(vrm::cases());
     v.extend(dynamics::cases());
+    v.extend(omi_current::cases());
     v
 }
 

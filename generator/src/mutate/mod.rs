@@ -10,6 +10,7 @@ mod file;
 mod json;
 mod khr;
 mod omi;
+mod omi_current;
 mod vrm;
 
 use reference::issue::Code;
@@ -76,6 +77,7 @@ pub fn all() -> Vec<Mutator> {
     v.extend(core::mutators());
     v.extend(khr::mutators());
     v.extend(omi::mutators());
+    v.extend(omi_current::mutators());
     v.extend(vrm::mutators());
     let order = |c: Code| Code::ALL.iter().position(|x| *x == c).unwrap_or(usize::MAX);
     v.sort_by_key(|m| (order(m.code), m.name));

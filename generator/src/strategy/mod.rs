@@ -17,6 +17,7 @@ pub mod limit;
 pub mod material;
 pub mod maybe;
 pub mod omi;
+pub mod omi_current;
 pub mod shape;
 pub mod transform;
 pub mod vrm;
@@ -52,6 +53,8 @@ pub enum Scene {
     Khr(khr::KhrScene),
     Omi(omi::OmiScene),
     Vrm(vrm::VrmScene),
+    /// `omi-2024` or `omi-2025`.
+    OmiCurrent(omi_current::OmiCurrentScene),
 }
 
 impl Scene {
@@ -60,6 +63,7 @@ impl Scene {
             Scene::Khr(_) => Profile::Khr2024Draft,
             Scene::Omi(_) => Profile::Omi2023,
             Scene::Vrm(_) => Profile::VrmcConstraintsDraft,
+            Scene::OmiCurrent(s) => s.profile,
         }
     }
 
@@ -69,6 +73,7 @@ impl Scene {
             Scene::Khr(s) => khr::render(s, stem),
             Scene::Omi(s) => omi::render(s, stem),
             Scene::Vrm(s) => vrm::render(s, stem),
+            Scene::OmiCurrent(s) => omi_current::render(s, stem),
         };
         if r.built.json.get("buffers").is_some() {
             let mode = if r.built.siblings.is_empty() {
@@ -88,6 +93,9 @@ pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
         Profile::Khr2024Draft => khr::scene().prop_map(Scene::Khr).boxed(),
         Profile::Omi2023 => omi::scene().prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene().prop_map(Scene::Vrm).boxed(),
+        Profile::Omi2024 | Profile::Omi2025 => omi_current::scene(profile)
+            .prop_map(Scene::OmiCurrent)
+            .boxed(),
     }
 }
 
@@ -97,6 +105,9 @@ pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
         Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(Scene::Khr).boxed(),
         Profile::Omi2023 => omi::scene_of(4..=10).prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(Scene::Vrm).boxed(),
+        Profile::Omi2024 | Profile::Omi2025 => omi_current::scene_of(profile, 4..=10)
+            .prop_map(Scene::OmiCurrent)
+            .boxed(),
     }
 }
 

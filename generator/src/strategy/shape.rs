@@ -54,7 +54,12 @@ pub enum Dialect {
     /// OMI_collider (seed 004): flat `{"type": "box", "size": [...]}`, `hull`, full capsule height.
     OmiCollider,
     /// OMI_physics_shape (seed 001): `{"type": "box", "box": {"size": [...]}}`, `convex`.
+    /// Also the `omi-2024` spelling: capsule and cylinder `radius`, capsule full height.
     OmiShape,
+    /// OMI_physics_shape `omi-2025`: capsule and cylinder `radiusBottom` and `radiusTop` (equal
+    /// here: tapered shapes are hand-written), capsule `height` between the cap centres. Sizes
+    /// as [`Dialect::OmiShape`]'s (the same shape in the other spelling).
+    Omi2025,
 }
 
 /// A convex solid used as mesh data.
@@ -151,7 +156,7 @@ impl ShapeSpec {
         // OMI_collider spells the parameters flat in the shape, the others in an object.
         let params = match dialect {
             Dialect::OmiCollider => &mut shape,
-            Dialect::Khr | Dialect::OmiShape => &mut nested,
+            Dialect::Khr | Dialect::OmiShape | Dialect::Omi2025 => &mut nested,
         };
         if self.kind.is_mesh() {
             let mesh = doc.mesh(&solid_mesh(self.solid, a));
@@ -168,6 +173,11 @@ impl ShapeSpec {
                     params.insert("height", Tree::from(a));
                     params.insert("radiusTop", Tree::from(b));
                     params.insert("radiusBottom", Tree::from(c));
+                }
+                (ShapeKind::Capsule | ShapeKind::Cylinder, Dialect::Omi2025) => {
+                    params.insert("height", Tree::from(a));
+                    params.insert("radiusBottom", Tree::from(b));
+                    params.insert("radiusTop", Tree::from(b));
                 }
                 (ShapeKind::Capsule, _) => {
                     // Full height: at least twice the radius (seed 004 Capsule).

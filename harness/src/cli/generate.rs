@@ -21,7 +21,8 @@ pub struct Args {
     /// Output folder (created when missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Generate only these profiles (repeatable); default: every profile.
+    /// Generate only these profiles (repeatable); default: the corpus/v1 profiles
+    /// (khr-2024-draft, omi-2023, vrmc-constraints-draft).
     #[arg(long = "profile")]
     pub profiles: Vec<Profile>,
     /// Leave out the hand-written cases.

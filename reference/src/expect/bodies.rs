@@ -154,6 +154,9 @@ pub fn body(scene: &Scene, world: &World, index: BodyId, body: &Body) -> BodyExp
     let mut decisions = vec![Decision::Frames];
     match scene.profile {
         Profile::Omi2023 => decisions.push(Decision::OmiVelocity),
+        Profile::Omi2024 | Profile::Omi2025 => {
+            decisions.extend([Decision::OmiVelocity, Decision::OmiInertia]);
+        }
         _ => decisions.push(Decision::MassZero),
     }
     // [D-STATIC-VELOCITY]: a static body does not move, whatever velocity the file gives.

@@ -200,6 +200,17 @@ pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> Col
     {
         decisions.push(Decision::Capsule);
     }
+    if scene.profile.is_omi_current()
+        && matches!(
+            shape,
+            Some(ScaledShape {
+                shape: Shape::Capsule { .. } | Shape::Cylinder { .. },
+                ..
+            })
+        )
+    {
+        decisions.push(Decision::OmiCapsuleRevision);
+    }
     if !unscaled(&s) {
         decisions.push(Decision::ColliderScale);
     }

@@ -30,7 +30,10 @@ impl FrameRule {
     pub fn of(profile: Profile) -> FrameRule {
         match profile {
             Profile::Omi2023 => FrameRule::CarriedByBody,
-            Profile::Khr2024Draft | Profile::VrmcConstraintsDraft => FrameRule::Node,
+            Profile::Khr2024Draft
+            | Profile::VrmcConstraintsDraft
+            | Profile::Omi2024
+            | Profile::Omi2025 => FrameRule::Node,
         }
     }
 }
@@ -166,12 +169,20 @@ pub fn joint(scene: &Scene, world: &World, j: &Joint) -> JointExpect {
         LimitSet::Coupled(_) => Coupling::Coupled,
         LimitSet::PerAxis(_) => Coupling::PerAxis,
     };
-    let mut decisions = vec![
-        Decision::OmiPerAxis,
-        Decision::LimitDefaults,
-        Decision::Frames,
-        Decision::Metrics,
-    ];
+    let mut decisions = if scene.profile.is_omi_current() {
+        vec![
+            Decision::Metrics,
+            Decision::OmiLimits,
+            Decision::OmiJointFrames,
+        ]
+    } else {
+        vec![
+            Decision::OmiPerAxis,
+            Decision::LimitDefaults,
+            Decision::Frames,
+            Decision::Metrics,
+        ]
+    };
     // A single angular axis (every angular axis of a per-axis set) is measured as a signed twist.
     if j.limits
         .limits()

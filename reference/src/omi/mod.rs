@@ -7,6 +7,7 @@
 //! owning [`Body`](crate::scene::Body)), then colliders on nodes, then joints.
 
 mod body;
+pub mod current;
 mod joint;
 mod shape;
 #[cfg(test)]

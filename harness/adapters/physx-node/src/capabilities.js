@@ -12,7 +12,7 @@
 // expressed (a coupled linear minimum distance, a non-uniformly scaled sphere, a triangle mesh
 // on a dynamic body...): see README.md.
 
-export const PROFILES = ['khr-2024-draft', 'omi-2023'];
+export const PROFILES = ['khr-2024-draft', 'omi-2023', 'omi-2024', 'omi-2025'];
 
 export const FEATURES = [
   'body.',

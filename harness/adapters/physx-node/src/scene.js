@@ -1,10 +1,11 @@
-// The two seed profiles read into one small model that `world.js` turns into PhysX objects.
+// The profiles read into one small model that `world.js` turns into PhysX objects.
 //
 // khr-2024-draft: KHR_physics_rigid_bodies (node motion / collider / trigger / joint; document
 //   physicsMaterials, collisionFilters, physicsJoints) + KHR_collision_shapes (2023-08-26 shape
 //   schema: capsule and cylinder with height and radiusTop / radiusBottom).
 // omi-2023: OMI_physics_body (type string) + OMI_collider (flat colliders) or OMI_physics_shape
 //   (type + parameter sub-object) + OMI_physics_joint (document constraints, joint nodes).
+// omi-2024 / omi-2025: the restructured OMI extensions, read by omi-current.js.
 //
 // The model keeps what differs in meaning: KHR limits are coupled (2 linear axes = distance from
 // a line), OMI limits are per axis; KHR mass 0 is infinite; capsule height is the distance
@@ -12,8 +13,9 @@
 
 import { NotSupported, Rejected } from './errors.js';
 import { mat3ToQ, poseOfMat4, qrotate, qnormalize, symmetricEigen } from './math.js';
+import { readOmiCurrent } from './omi-current.js';
 
-export const PROFILES = ['khr-2024-draft', 'omi-2023'];
+export const PROFILES = ['khr-2024-draft', 'omi-2023', 'omi-2024', 'omi-2025'];
 const KHR_BODIES = 'KHR_physics_rigid_bodies';
 const KHR_SHAPES = 'KHR_collision_shapes';
 
@@ -33,6 +35,7 @@ export function readScene(doc, profile) {
   };
   if (profile === 'khr-2024-draft') readKhr(doc, scene);
   else if (profile === 'omi-2023') readOmi(doc, scene);
+  else if (profile === 'omi-2024' || profile === 'omi-2025') readOmiCurrent(doc, scene, profile);
   else throw new Rejected(`unknown profile ${JSON.stringify(profile)}`);
   return scene;
 }
@@ -40,25 +43,25 @@ export function readScene(doc, profile) {
 // ------------------------------------------------------------------------------------------
 // Small readers that reject what a valid file cannot contain.
 
-function num(value, fallback, what, { min = -Infinity } = {}) {
+export function num(value, fallback, what, { min = -Infinity } = {}) {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min) throw new Rejected(`${what} must be a number >= ${min}`);
   return value;
 }
-function vec(value, length, fallback, what) {
+export function vec(value, length, fallback, what) {
   if (value === undefined) return fallback;
   if (!Array.isArray(value) || value.length !== length || !value.every(Number.isFinite)) {
     throw new Rejected(`${what} must be ${length} finite numbers`);
   }
   return value.slice();
 }
-function index(value, length, what) {
+export function index(value, length, what) {
   if (!Number.isInteger(value) || value < 0 || value >= length) {
     throw new Rejected(`${what} ${JSON.stringify(value)} is out of range (0..${length})`);
   }
   return value;
 }
-function axes(value, what) {
+export function axes(value, what) {
   if (value === undefined) return [];
   if (!Array.isArray(value) || !value.every((a) => a === 0 || a === 1 || a === 2)) {
     throw new Rejected(`${what} must list axes 0, 1 or 2`);
@@ -66,7 +69,7 @@ function axes(value, what) {
   if (new Set(value).size !== value.length) throw new Rejected(`${what} repeats an axis`);
   return value.slice();
 }
-function strings(value, what) {
+export function strings(value, what) {
   if (value === undefined) return null;
   if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
     throw new Rejected(`${what} must be an array of strings`);
@@ -74,7 +77,7 @@ function strings(value, what) {
   return value.slice();
 }
 /** A combine mode; an unknown one is read as unset (the reader warns; the spec names four). */
-function combine(value, what, notes) {
+export function combine(value, what, notes) {
   if (value === undefined) return null;
   if (!['average', 'minimum', 'maximum', 'multiply'].includes(value)) {
     notes.push(`${what} ${JSON.stringify(value)} is not a combine mode: read as unset`);

@@ -64,7 +64,12 @@ pub const FEATURES: &[&str] = &[
 /// The capabilities of the Rapier adapter.
 pub fn capabilities() -> Capabilities {
     Capabilities {
-        profiles: vec!["khr-2024-draft".into(), "omi-2023".into()],
+        profiles: vec![
+            "khr-2024-draft".into(),
+            "omi-2023".into(),
+            "omi-2024".into(),
+            "omi-2025".into(),
+        ],
         features: FEATURES.iter().map(|f| (*f).to_owned()).collect(),
         checks: vec!["interpretation".into(), "dynamics".into()],
         batch: false,
