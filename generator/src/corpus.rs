@@ -72,6 +72,7 @@ fn spec_of(profile: Profile) -> &'static str {
         Profile::Khr2024Draft => "seed 002 KHR_physics_rigid_bodies (+ KHR_collision_shapes)",
         Profile::Omi2023 => "seeds 000 OMI_physics_joint, 001 OMI_physics_body, 004 OMI_collider",
         Profile::VrmcConstraintsDraft => "seed 003 VRMC_constraints-1.0",
+        Profile::VrmcNodeConstraint10 => "VRMC_node_constraint 1.0 (vrm-specification 3942748)",
     }
 }
 

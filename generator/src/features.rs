@@ -3,7 +3,7 @@
 
 use reference::profile::Profile;
 
-use crate::strategy::{Tags, khr, omi, vrm};
+use crate::strategy::{Tags, khr, omi, vrm, vrm1};
 
 /// Every tag a valid generated scene of `profile` can carry.
 pub fn universe(profile: Profile) -> Tags {
@@ -12,6 +12,7 @@ pub fn universe(profile: Profile) -> Tags {
         Profile::Khr2024Draft => khr::universe(&mut tags),
         Profile::Omi2023 => omi::universe(&mut tags),
         Profile::VrmcConstraintsDraft => vrm::universe(&mut tags),
+        Profile::VrmcNodeConstraint10 => vrm1::universe(&mut tags),
     }
     tags
 }

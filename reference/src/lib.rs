@@ -27,6 +27,7 @@ pub mod poses;
 pub mod profile;
 pub mod scene;
 pub mod vrm;
+pub mod vrm1;
 
 use std::path::Path;
 
@@ -173,6 +174,7 @@ fn read_document(
         Profile::Khr2024Draft => khr::read(&doc, &mut scene, &mut issues),
         Profile::Omi2023 => omi::read(&doc, &mut scene, &mut issues),
         Profile::VrmcConstraintsDraft => vrm::read(&doc, &mut scene, &mut issues),
+        Profile::VrmcNodeConstraint10 => vrm1::read(&doc, &mut scene, &mut issues),
     }
     Reading {
         profile: Some(profile),

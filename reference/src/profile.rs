@@ -15,6 +15,8 @@ pub enum Profile {
     Omi2023,
     /// VRMC_constraints-1.0 draft, November 2020 (seed 003).
     VrmcConstraintsDraft,
+    /// VRMC_node_constraint 1.0, ratified (vrm-specification 3942748): roll, aim, rotation.
+    VrmcNodeConstraint10,
 }
 
 /// Extension keys of each profile family, used for detection.
@@ -27,13 +29,16 @@ pub const OMI_EXTENSIONS: &[&str] = &[
 ];
 /// `VRMC_constraints` is the legacy key, accepted with a warning.
 pub const VRM_EXTENSIONS: &[&str] = &["VRMC_constraints-1.0", "VRMC_constraints"];
+/// The ratified VRM 1.0 node constraint key.
+pub const VRM1_EXTENSIONS: &[&str] = &["VRMC_node_constraint"];
 
 impl Profile {
     /// Detection order: when a document mixes families, the first one present wins.
-    pub const ALL: [Profile; 3] = [
+    pub const ALL: [Profile; 4] = [
         Profile::Khr2024Draft,
         Profile::Omi2023,
         Profile::VrmcConstraintsDraft,
+        Profile::VrmcNodeConstraint10,
     ];
 
     /// The stable id used on the command line, in reports and in the corpus.
@@ -42,6 +47,7 @@ impl Profile {
             Profile::Khr2024Draft => "khr-2024-draft",
             Profile::Omi2023 => "omi-2023",
             Profile::VrmcConstraintsDraft => "vrmc-constraints-draft",
+            Profile::VrmcNodeConstraint10 => "vrmc-node-constraint-1.0",
         }
     }
 
@@ -51,6 +57,7 @@ impl Profile {
             Profile::Khr2024Draft => "khr",
             Profile::Omi2023 => "omi",
             Profile::VrmcConstraintsDraft => "vrm",
+            Profile::VrmcNodeConstraint10 => "vrm1",
         }
     }
 
@@ -60,6 +67,7 @@ impl Profile {
             Profile::Khr2024Draft => KHR_EXTENSIONS,
             Profile::Omi2023 => OMI_EXTENSIONS,
             Profile::VrmcConstraintsDraft => VRM_EXTENSIONS,
+            Profile::VrmcNodeConstraint10 => VRM1_EXTENSIONS,
         }
     }
 
@@ -92,7 +100,9 @@ impl Serialize for Profile {
 
 /// An unknown profile id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile {0:?}; known profiles: khr-2024-draft, omi-2023, vrmc-constraints-draft")]
+#[error(
+    "unknown profile {0:?}; known profiles: khr-2024-draft, omi-2023, vrmc-constraints-draft, vrmc-node-constraint-1.0"
+)]
 pub struct UnknownProfile(pub String);
 
 impl FromStr for Profile {
@@ -131,6 +141,14 @@ mod tests {
         );
         assert_eq!(
             Profile::detect(["VRMC_constraints-1.0"]),
+            Some(Profile::VrmcConstraintsDraft)
+        );
+        assert_eq!(
+            Profile::detect(["VRMC_node_constraint"]),
+            Some(Profile::VrmcNodeConstraint10)
+        );
+        assert_eq!(
+            Profile::detect(["VRMC_node_constraint", "VRMC_constraints-1.0"]),
             Some(Profile::VrmcConstraintsDraft)
         );
     }

@@ -5,6 +5,7 @@ mod dynamics;
 mod khr;
 mod omi;
 mod vrm;
+mod vrm1;
 
 use crate::case::Case;
 
@@ -14,6 +15,7 @@ pub fn all() -> Vec<Case> {
     v.extend(khr::cases());
     v.extend(omi::cases());
     v.extend(vrm::cases());
+    v.extend(vrm1::cases());
     v.extend(dynamics::cases());
     v
 }

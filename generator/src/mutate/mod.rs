@@ -11,6 +11,7 @@ mod json;
 mod khr;
 mod omi;
 mod vrm;
+mod vrm1;
 
 use reference::issue::Code;
 use reference::profile::Profile;
@@ -77,6 +78,7 @@ pub fn all() -> Vec<Mutator> {
     v.extend(khr::mutators());
     v.extend(omi::mutators());
     v.extend(vrm::mutators());
+    v.extend(vrm1::mutators());
     let order = |c: Code| Code::ALL.iter().position(|x| *x == c).unwrap_or(usize::MAX);
     v.sort_by_key(|m| (order(m.code), m.name));
     v

@@ -20,6 +20,7 @@ pub mod omi;
 pub mod shape;
 pub mod transform;
 pub mod vrm;
+pub mod vrm1;
 
 use std::collections::BTreeSet;
 
@@ -52,6 +53,7 @@ pub enum Scene {
     Khr(khr::KhrScene),
     Omi(omi::OmiScene),
     Vrm(vrm::VrmScene),
+    Vrm1(vrm1::Vrm1Scene),
 }
 
 impl Scene {
@@ -60,6 +62,7 @@ impl Scene {
             Scene::Khr(_) => Profile::Khr2024Draft,
             Scene::Omi(_) => Profile::Omi2023,
             Scene::Vrm(_) => Profile::VrmcConstraintsDraft,
+            Scene::Vrm1(_) => Profile::VrmcNodeConstraint10,
         }
     }
 
@@ -69,6 +72,7 @@ impl Scene {
             Scene::Khr(s) => khr::render(s, stem),
             Scene::Omi(s) => omi::render(s, stem),
             Scene::Vrm(s) => vrm::render(s, stem),
+            Scene::Vrm1(s) => vrm1::render(s, stem),
         };
         if r.built.json.get("buffers").is_some() {
             let mode = if r.built.siblings.is_empty() {
@@ -88,6 +92,7 @@ pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
         Profile::Khr2024Draft => khr::scene().prop_map(Scene::Khr).boxed(),
         Profile::Omi2023 => omi::scene().prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene().prop_map(Scene::Vrm).boxed(),
+        Profile::VrmcNodeConstraint10 => vrm1::scene().prop_map(Scene::Vrm1).boxed(),
     }
 }
 
@@ -97,6 +102,7 @@ pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
         Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(Scene::Khr).boxed(),
         Profile::Omi2023 => omi::scene_of(4..=10).prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(Scene::Vrm).boxed(),
+        Profile::VrmcNodeConstraint10 => vrm1::scene_of(10..=50).prop_map(Scene::Vrm1).boxed(),
     }
 }
 
