@@ -86,6 +86,7 @@ fn spec_of(profile: Profile) -> &'static str {
         Profile::Omi2025 => {
             "OMI_physics_body / _shape / _joint at omigroup/gltf-extensions df53422 (current main)"
         }
+        Profile::VrmcNodeConstraint10 => "VRMC_node_constraint 1.0 (vrm-specification 3942748)",
     }
 }
 

@@ -6,6 +6,10 @@
 //! - `physx`: PhysX 5 (WebAssembly) under Node, `harness/adapters/physx-node/src/main.js`. The
 //!   folder is found from `CARGO_MANIFEST_DIR` at build time; `CTS_PHYSX_ADAPTER=DIR` overrides
 //!   it, `CTS_NODE=PROGRAM` names the Node binary (default `node`, looked up on `PATH`).
+//! - `three-vrm`: three.js's GLTFLoader with the unmodified `@pixiv/three-vrm-node-constraint`
+//!   plugin under Node (VRM 1.0 node constraints only),
+//!   `harness/adapters/three-vrm-node/src/main.js`; `CTS_THREE_VRM_ADAPTER=DIR` overrides the
+//!   folder.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -17,6 +21,8 @@ use crate::runner::Factory;
 
 /// Environment variable overriding the PhysX adapter's folder.
 pub const PHYSX_DIR_ENV: &str = "CTS_PHYSX_ADAPTER";
+/// Environment variable overriding the three-vrm adapter's folder.
+pub const THREE_VRM_DIR_ENV: &str = "CTS_THREE_VRM_ADAPTER";
 /// Environment variable naming the Node program.
 pub const NODE_ENV: &str = "CTS_NODE";
 /// Exit code of `physics-cts run` when a named external implementation cannot start (its
@@ -26,7 +32,7 @@ pub const EXIT_UNAVAILABLE: u8 = crate::exit::UNAVAILABLE;
 
 /// Every external implementation's name, in the order matrices show them.
 pub fn names() -> Vec<&'static str> {
-    vec!["physx"]
+    vec!["physx", "three-vrm"]
 }
 
 /// Why an external implementation cannot start here.
@@ -84,9 +90,27 @@ pub fn physx_dir() -> PathBuf {
     )
 }
 
+/// The three-vrm adapter's folder: the override, else the one in this source tree.
+pub fn three_vrm_dir() -> PathBuf {
+    std::env::var_os(THREE_VRM_DIR_ENV).map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/three-vrm-node"),
+        PathBuf::from,
+    )
+}
+
 /// How to start the named implementation (nothing is checked or started).
 pub fn launch(name: &str) -> Option<Launch> {
     match name {
+        "three-vrm" => {
+            let dir = three_vrm_dir();
+            Some(Launch {
+                name: "three-vrm",
+                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
+                entry: dir.join("src/main.js"),
+                dir,
+                package: "@pixiv/three-vrm-node-constraint",
+            })
+        }
         "physx" => {
             let dir = physx_dir();
             Some(Launch {

@@ -1,5 +1,5 @@
 //! `cargo test` conformance: one libtest-mimic trial per corpus case and implementation (the
-//! bundled ones, in process, and the named external ones, `physx`), named
+//! bundled ones, in process, and the named external ones, `physx` and `three-vrm`), named
 //! `impl/profile/area/case`.
 //!
 //! - Listing (`--list`) reads `corpus/v1/manifest.json` and each implementation's handshake and
@@ -14,7 +14,7 @@
 //!   among thousands of `ok` lines.
 //! - A filter that matches no trial is an error (exit 101), never a green run of nothing.
 //! - `CTS_CORPUS=DIR` runs another corpus folder.
-//! - External implementations (`physx`: Node) run only where their runtime is on `PATH`;
+//! - External implementations (`physx`, `three-vrm`: Node) run only where their runtime is on `PATH`;
 //!   elsewhere their trials are ignored with the reason "node not found". Their trials share a
 //!   pool of adapter processes (at most one per test thread), not one process per trial. If the
 //!   adapter's `node_modules` is missing, `npm ci` runs first, once, under a file lock. Nothing

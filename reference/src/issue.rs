@@ -83,6 +83,7 @@ const OMI_23_24: Scope = Scope::Only(&[Profile::Omi2023, Profile::Omi2024]);
 const OMI_CURRENT: Scope = Scope::Only(&[Profile::Omi2024, Profile::Omi2025]);
 /// The OMI revision with `radiusTop`/`radiusBottom`.
 const OMI_2025: Scope = Scope::Only(&[Profile::Omi2025]);
+const VRM1: Scope = Scope::Only(&[Profile::VrmcNodeConstraint10]);
 const ALL: Scope = Scope::All;
 
 macro_rules! catalogue {
@@ -464,6 +465,32 @@ catalogue! {
     /// An aim vector parallel to the up vector (or a zero up vector).
     VrmAimParallelUp = "VRM_AIM_PARALLEL_UP", Error, VRM, "DESIGN.md [D-VRM-RANGE]",
         "aimVector must not be parallel to upVector.", "aimVector {aim} is parallel to upVector {up}";
+
+    // ----- VRMC_node_constraint 1.0 --------------------------------------------------------------
+    /// `specVersion` absent.
+    Vrm1SpecVersionMissing = "VRM1_SPEC_VERSION_MISSING", Error, VRM1, "VRMC_node_constraint 1.0 specVersion",
+        "specVersion: Required: Yes.", "specVersion is missing; the constraint is not read";
+    /// `specVersion` "1.0-beta": read as 1.0 [D-VRM1-SPEC-VERSION].
+    Vrm1SpecVersionBeta = "VRM1_SPEC_VERSION_BETA", Warning, VRM1, "VRMC_node_constraint 1.0 specVersion",
+        "The value will be \"1.0\".", "specVersion \"1.0-beta\" read as \"1.0\"";
+    /// `specVersion` neither "1.0" nor "1.0-beta" [D-VRM1-SPEC-VERSION].
+    Vrm1SpecVersionUnknown = "VRM1_SPEC_VERSION_UNKNOWN", Error, VRM1, "VRMC_node_constraint 1.0 specVersion",
+        "The value will be \"1.0\".", "specVersion {value} is not 1.0; the constraint is not read";
+    /// A constraint object with none of roll, aim, rotation.
+    Vrm1NoConstraint = "VRM1_NO_CONSTRAINT", Error, VRM1, "VRMC_node_constraint 1.0 constraint",
+        "It MUST have one of either roll, aim, or rotation.", "constraint has none of roll, aim, rotation";
+    /// More than one of roll, aim, rotation.
+    Vrm1MultipleConstraints = "VRM1_MULTIPLE_CONSTRAINTS", Error, VRM1, "VRMC_node_constraint 1.0 constraint",
+        "It MUST have one of either roll, aim, or rotation (schema: oneOf).", "constraint has {kinds}";
+    /// The source is the destination.
+    Vrm1SourceIsDestination = "VRM1_SOURCE_IS_DESTINATION", Error, VRM1, "VRMC_node_constraint 1.0 Sources",
+        "The source must not be the destination itself.", "source {source} is the destination";
+    /// Constraints depend on each other in a cycle (a source below its destination included).
+    Vrm1Cycle = "VRM1_CYCLE", Error, VRM1, "VRMC_node_constraint 1.0 Sources",
+        "The source must not make a circular dependency between two or more constraints.", "constraints form a circular dependency through nodes {nodes}";
+    /// A weight outside [0, 1].
+    Vrm1WeightRange = "VRM1_WEIGHT_RANGE", Error, VRM1, "VRMC_node_constraint 1.0 Weight",
+        "Weight is a number in the range of [0.0 - 1.0].", "weight {value} is outside [0, 1]";
 
     // ----- profiles -----------------------------------------------------------------------------
     /// The document uses no extension of any profile.

@@ -27,6 +27,7 @@ pub mod poses;
 pub mod profile;
 pub mod scene;
 pub mod vrm;
+pub mod vrm1;
 
 use std::path::Path;
 
@@ -193,6 +194,7 @@ fn read_document(
                 omi::current::detect::warn_ambiguous(&doc, &mut issues);
             }
         }
+        Profile::VrmcNodeConstraint10 => vrm1::read(&doc, &mut scene, &mut issues),
     }
     Reading {
         profile: Some(profile),

@@ -22,6 +22,8 @@ pub enum Profile {
     /// The same extensions at df53422 (current main): capsules and cylinders have
     /// `radiusTop`/`radiusBottom`, a capsule's `height` is the distance between its cap centres.
     Omi2025,
+    /// VRMC_node_constraint 1.0, ratified (vrm-specification 3942748): roll, aim, rotation.
+    VrmcNodeConstraint10,
 }
 
 /// Extension keys of each profile family, used for detection.
@@ -34,17 +36,20 @@ pub const OMI_EXTENSIONS: &[&str] = &[
 ];
 /// `VRMC_constraints` is the legacy key, accepted with a warning.
 pub const VRM_EXTENSIONS: &[&str] = &["VRMC_constraints-1.0", "VRMC_constraints"];
+/// The ratified VRM 1.0 node constraint key.
+pub const VRM1_EXTENSIONS: &[&str] = &["VRMC_node_constraint"];
 
 impl Profile {
     /// Detection order: when a document mixes families, the first one present wins.
     /// The OMI revisions share their extension keys: [`Profile::of_extension`] names the
     /// legacy `omi-2023` for them, and [`crate::omi::current::detect`] tells the revisions apart.
-    pub const ALL: [Profile; 5] = [
+    pub const ALL: [Profile; 6] = [
         Profile::Khr2024Draft,
         Profile::Omi2023,
         Profile::VrmcConstraintsDraft,
         Profile::Omi2024,
         Profile::Omi2025,
+        Profile::VrmcNodeConstraint10,
     ];
 
     /// The stable id used on the command line, in reports and in the corpus.
@@ -55,6 +60,7 @@ impl Profile {
             Profile::VrmcConstraintsDraft => "vrmc-constraints-draft",
             Profile::Omi2024 => "omi-2024",
             Profile::Omi2025 => "omi-2025",
+            Profile::VrmcNodeConstraint10 => "vrmc-node-constraint-1.0",
         }
     }
 
@@ -66,6 +72,7 @@ impl Profile {
             Profile::VrmcConstraintsDraft => "vrm",
             Profile::Omi2024 => "omi24",
             Profile::Omi2025 => "omi25",
+            Profile::VrmcNodeConstraint10 => "vrm1",
         }
     }
 
@@ -75,6 +82,7 @@ impl Profile {
             Profile::Khr2024Draft => KHR_EXTENSIONS,
             Profile::Omi2023 | Profile::Omi2024 | Profile::Omi2025 => OMI_EXTENSIONS,
             Profile::VrmcConstraintsDraft => VRM_EXTENSIONS,
+            Profile::VrmcNodeConstraint10 => VRM1_EXTENSIONS,
         }
     }
 
@@ -114,7 +122,7 @@ impl Serialize for Profile {
 /// An unknown profile id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown profile {0:?}; known profiles: khr-2024-draft, omi-2023, vrmc-constraints-draft, omi-2024, omi-2025"
+    "unknown profile {0:?}; known profiles: khr-2024-draft, omi-2023, vrmc-constraints-draft, omi-2024, omi-2025, vrmc-node-constraint-1.0"
 )]
 pub struct UnknownProfile(pub String);
 
@@ -154,6 +162,14 @@ mod tests {
         );
         assert_eq!(
             Profile::detect(["VRMC_constraints-1.0"]),
+            Some(Profile::VrmcConstraintsDraft)
+        );
+        assert_eq!(
+            Profile::detect(["VRMC_node_constraint"]),
+            Some(Profile::VrmcNodeConstraint10)
+        );
+        assert_eq!(
+            Profile::detect(["VRMC_node_constraint", "VRMC_constraints-1.0"]),
             Some(Profile::VrmcConstraintsDraft)
         );
     }

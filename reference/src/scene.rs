@@ -368,6 +368,19 @@ pub enum ConstraintKind {
         up_vector: Vector3<f64>,
         freeze_axes: [bool; 2],
     },
+    /// VRMC_node_constraint 1.0 roll [D-VRM1-ROLL]: `roll_axis` a unit axis (X, Y or Z) of the
+    /// destination's rest frame. Read with local source and destination spaces (it reads the
+    /// source's local rotation only). The 1.0 rotation constraint is `Rotation` with every axis
+    /// constrained and local spaces, which is exactly its pseudocode.
+    Roll {
+        roll_axis: Vector3<f64>,
+    },
+    /// VRMC_node_constraint 1.0 aim [D-VRM1-AIM]: `aim_axis` a signed unit axis of the
+    /// destination. Read with model spaces (it reads world positions and the parent's world
+    /// rotation).
+    AimAxis {
+        aim_axis: Vector3<f64>,
+    },
 }
 
 /// A VRM node constraint on `node` (the destination).

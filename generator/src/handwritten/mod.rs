@@ -6,6 +6,7 @@ mod khr;
 mod omi;
 mod omi_current;
 mod vrm;
+mod vrm1;
 
 use crate::case::Case;
 
@@ -15,6 +16,7 @@ pub fn all() -> Vec<Case> {
     v.extend(khr::cases());
     v.extend(omi::cases());
     v.extend(vrm::cases());
+    v.extend(vrm1::cases());
     v.extend(dynamics::cases());
     v.extend(omi_current::cases());
     v

@@ -12,6 +12,7 @@ mod khr;
 mod omi;
 mod omi_current;
 mod vrm;
+mod vrm1;
 
 use reference::issue::Code;
 use reference::profile::Profile;
@@ -79,6 +80,7 @@ pub fn all() -> Vec<Mutator> {
     v.extend(omi::mutators());
     v.extend(omi_current::mutators());
     v.extend(vrm::mutators());
+    v.extend(vrm1::mutators());
     let order = |c: Code| Code::ALL.iter().position(|x| *x == c).unwrap_or(usize::MAX);
     v.sort_by_key(|m| (order(m.code), m.name));
     v

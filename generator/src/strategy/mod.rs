@@ -21,6 +21,7 @@ pub mod omi_current;
 pub mod shape;
 pub mod transform;
 pub mod vrm;
+pub mod vrm1;
 
 use std::collections::BTreeSet;
 
@@ -55,6 +56,7 @@ pub enum Scene {
     Vrm(vrm::VrmScene),
     /// `omi-2024` or `omi-2025`.
     OmiCurrent(omi_current::OmiCurrentScene),
+    Vrm1(vrm1::Vrm1Scene),
 }
 
 impl Scene {
@@ -64,6 +66,7 @@ impl Scene {
             Scene::Omi(_) => Profile::Omi2023,
             Scene::Vrm(_) => Profile::VrmcConstraintsDraft,
             Scene::OmiCurrent(s) => s.profile,
+            Scene::Vrm1(_) => Profile::VrmcNodeConstraint10,
         }
     }
 
@@ -74,6 +77,7 @@ impl Scene {
             Scene::Omi(s) => omi::render(s, stem),
             Scene::Vrm(s) => vrm::render(s, stem),
             Scene::OmiCurrent(s) => omi_current::render(s, stem),
+            Scene::Vrm1(s) => vrm1::render(s, stem),
         };
         if r.built.json.get("buffers").is_some() {
             let mode = if r.built.siblings.is_empty() {
@@ -96,6 +100,7 @@ pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene(profile)
             .prop_map(Scene::OmiCurrent)
             .boxed(),
+        Profile::VrmcNodeConstraint10 => vrm1::scene().prop_map(Scene::Vrm1).boxed(),
     }
 }
 
@@ -108,6 +113,7 @@ pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene_of(profile, 4..=10)
             .prop_map(Scene::OmiCurrent)
             .boxed(),
+        Profile::VrmcNodeConstraint10 => vrm1::scene_of(10..=50).prop_map(Scene::Vrm1).boxed(),
     }
 }
 

@@ -24,7 +24,8 @@ use crate::status::Status;
 #[derive(Clone, Debug, clap::Args)]
 pub struct Options {
     /// Implementation to run (repeat for a matrix): a bundled one (in process), a named external
-    /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node), or `stdio`.
+    /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node; `three-vrm`: Node,
+    /// VRM 1.0 node constraints, needs `npm ci` in harness/adapters/three-vrm-node), or `stdio`.
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
     pub implementations: Vec<String>,
     /// The corpus folder (with manifest.json).

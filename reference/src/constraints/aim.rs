@@ -12,7 +12,7 @@
 //! to the current one: yaw by the difference of atan2 angles, pitch by the difference of asin
 //! angles about `s` (in the rest yaw plane).
 
-use nalgebra::{Unit, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, Unit, UnitQuaternion, Vector3};
 
 /// Why an aim/up pair cannot define a frame [D-VRM-RANGE].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -75,6 +75,24 @@ impl AimFrame {
         UnitQuaternion::from_axis_angle(&self.up, yaw)
             * UnitQuaternion::from_axis_angle(&self.side, -pitch)
     }
+}
+
+/// The smallest rotation turning the unit vector `a` into the unit vector `b` [D-VRM1-FROM-TO]:
+/// three.js's `setFromUnitVectors`, opposite directions included (a half turn about
+/// `(-a.y, a.x, 0)` when `|a.x| > |a.z|`, else about `(0, -a.z, a.y)`).
+pub(crate) fn from_to(a: &Vector3<f64>, b: &Vector3<f64>) -> UnitQuaternion<f64> {
+    let r = a.dot(b) + 1.0;
+    let q = if r < 1e-8 {
+        if a.x.abs() > a.z.abs() {
+            Quaternion::new(0.0, -a.y, a.x, 0.0)
+        } else {
+            Quaternion::new(0.0, 0.0, -a.z, a.y)
+        }
+    } else {
+        let c = a.cross(b);
+        Quaternion::new(r, c.x, c.y, c.z)
+    };
+    UnitQuaternion::new_normalize(q)
 }
 
 /// The unit direction from `from` to `to`, or `None` when the two points coincide (relative to

@@ -1,9 +1,10 @@
-//! The constraint formulas [D-VRM-POSITION] [D-VRM-ROTATION] [D-VRM-AIM], prepared once per
-//! scene (order, rest quantities) and evaluated per pose.
+//! The constraint formulas [D-VRM-POSITION] [D-VRM-ROTATION] [D-VRM-AIM] of the draft and
+//! [D-VRM1-ROLL] [D-VRM1-AIM] [D-VRM1-ROTATION] of VRM 1.0, prepared once per scene (order, rest
+//! quantities) and evaluated per pose.
 
 use nalgebra::{Matrix3, Matrix4, UnitQuaternion, Vector3};
 
-use super::aim::{AimFrame, aim_direction};
+use super::aim::{AimFrame, aim_direction, from_to};
 use super::order::order;
 use super::rotvec::{exp, fraction, log};
 use super::{ConstraintError, Which};
@@ -41,7 +42,17 @@ enum Prepared {
         /// source sits at the destination at rest.
         rest_state: Option<(f64, f64, UnitQuaternion<f64>)>,
         freeze: [bool; 2],
+        /// The destination parent's rest model rotation (model destination) [D-VRM-AIM].
+        parent_rest: UnitQuaternion<f64>,
     },
+    /// VRM 1.0 roll [D-VRM1-ROLL].
+    Roll {
+        axis: Vector3<f64>,
+        /// `srcRest^-1 dstRest`, as `delta = dstRest^-1 src srcRest^-1 dstRest`.
+        src_rest_inv_dst_rest: UnitQuaternion<f64>,
+    },
+    /// VRM 1.0 aim [D-VRM1-AIM].
+    AimAxis { axis: Vector3<f64> },
 }
 
 fn mask(axes: [bool; 3]) -> Vector3<f64> {
@@ -269,24 +280,73 @@ impl<'a> Evaluator<'a> {
                 frame,
                 rest_state,
                 freeze,
+                parent_rest,
             } => {
                 // [D-VRM-AIM] rotation from the rest aim state to the current one.
                 let s = position(self.scene, cur, src, c.source_space);
                 let p = position(self.scene, cur, dst, c.destination_space);
                 let current = aim_direction(&p, &s).map(|d| frame.angles(&d));
-                let delta = match (rest_state, current) {
+                // The full rotation from the rest aim state to the current one.
+                let r = match (rest_state, current) {
                     (Some((yaw0, pitch0, state0_inv)), Some((yaw1, pitch1))) => {
-                        let yaw = if freeze[0] { yaw1 } else { *yaw0 };
-                        let pitch = if freeze[1] { pitch1 } else { *pitch0 };
-                        let r = frame.state(yaw, pitch) * state0_inv;
-                        fraction(&r, c.weight)
+                        if !freeze[0] && freeze[1] {
+                            // Pitch alone turns about the fixed side axis normalize(up x aim),
+                            // not about that axis turned by the rest yaw.
+                            UnitQuaternion::from_axis_angle(&frame.side, -(pitch1 - pitch0))
+                        } else {
+                            let yaw = if freeze[0] { yaw1 } else { *yaw0 };
+                            let pitch = if freeze[1] { pitch1 } else { *pitch0 };
+                            frame.state(yaw, pitch) * state0_inv
+                        }
                     }
                     // No direction at rest or at the pose: the rest rotation (documented fallback).
                     _ => UnitQuaternion::identity(),
                 };
+                let q0 = rest.rotation;
                 out.rotation = match c.destination_space {
-                    Space::Local => delta * rest.rotation,
-                    Space::Model => apply_model(self.scene, cur, dst, &delta, &rest.rotation),
+                    Space::Local => fraction(&r, c.weight) * q0,
+                    Space::Model => {
+                        // The target's model rotation is r times the rest model rotation P0 q0,
+                        // so the destination keeps aiming when its parent turns; the weight
+                        // slerps from the rest rotation to that target.
+                        let p = model_rotation(self.scene, cur, self.scene.nodes[dst].parent);
+                        if p == *parent_rest {
+                            // The same rotation in its conjugated form (the parent has not
+                            // turned), which keeps the outputs of corpus/v1 bit for bit.
+                            p.inverse() * fraction(&r, c.weight) * p * q0
+                        } else {
+                            let target = p.inverse() * r * parent_rest * q0;
+                            q0 * fraction(&(q0.inverse() * target), c.weight)
+                        }
+                    }
+                };
+            }
+            Prepared::Roll {
+                axis,
+                src_rest_inv_dst_rest,
+            } => {
+                // [D-VRM1-ROLL] delta = dstRest^-1 src srcRest^-1 dstRest; the swing that turns
+                // the roll axis removed; slerp from the rest rotation.
+                let q0 = rest.rotation;
+                let delta = q0.inverse() * cur[src].rotation * src_rest_inv_dst_rest;
+                let swing = from_to(axis, &(delta * axis));
+                let roll = swing.inverse() * delta;
+                out.rotation = q0 * fraction(&roll, c.weight);
+            }
+            Prepared::AimAxis { axis } => {
+                // [D-VRM1-AIM] fromTo(P q0 axis, |src - dst|) in the parent frame, slerped.
+                let q0 = rest.rotation;
+                let p = model_rotation(self.scene, cur, self.scene.nodes[dst].parent);
+                let s = position(self.scene, cur, src, Space::Model);
+                let d = position(self.scene, cur, dst, Space::Model);
+                out.rotation = match aim_direction(&d, &s) {
+                    Some(to) => {
+                        let from = p * q0 * axis;
+                        let target = p.inverse() * from_to(&from, &to) * p * q0;
+                        q0 * fraction(&(q0.inverse() * target), c.weight)
+                    }
+                    // The source at the destination: no direction, the rest rotation.
+                    None => q0,
                 };
             }
         }
@@ -344,8 +404,14 @@ fn prepare(
                     (yaw, pitch, frame.state(yaw, pitch).inverse())
                 }),
                 freeze: *freeze_axes,
+                parent_rest: model_rotation(scene, rest, scene.nodes[c.node].parent),
             }
         }
+        ConstraintKind::Roll { roll_axis } => Prepared::Roll {
+            axis: *roll_axis,
+            src_rest_inv_dst_rest: rest[c.source].rotation.inverse() * rest[c.node].rotation,
+        },
+        ConstraintKind::AimAxis { aim_axis } => Prepared::AimAxis { axis: *aim_axis },
     })
 }
 

@@ -34,6 +34,7 @@ impl FrameRule {
             | Profile::VrmcConstraintsDraft
             | Profile::Omi2024
             | Profile::Omi2025 => FrameRule::Node,
+            | Profile::VrmcNodeConstraint10 => FrameRule::Node,
         }
     }
 }

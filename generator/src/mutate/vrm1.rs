@@ -1,0 +1,179 @@
+//! VRMC_node_constraint 1.0 defects: one mutator per VRM1 code, and the closed enums of the
+//! axes.
+
+use reference::issue::Code;
+use reference::profile::Profile;
+use serde_json::{Value, json};
+
+use super::Mutator;
+use super::json::{add_node, node_ext, nodes_with};
+use crate::case::Draft;
+
+const KEY: &str = "VRMC_node_constraint";
+
+/// The first constrained node: (node, kind, pointer of the kind object).
+fn first(case: &Draft) -> Option<(usize, String, String)> {
+    let doc = case.json()?;
+    let n = *nodes_with(doc, KEY, "").first()?;
+    let kind = doc["nodes"][n]["extensions"][KEY]["constraint"]
+        .as_object()?
+        .keys()
+        .next()?
+        .clone();
+    Some((
+        n,
+        kind.clone(),
+        format!("{}/constraint/{kind}", node_ext(n, KEY)),
+    ))
+}
+
+/// A new root node carrying the extension object `ext`.
+fn add_constrained(case: &mut Draft, ext: Value) -> Option<usize> {
+    let doc = case.json_mut()?;
+    Some(add_node(
+        doc,
+        json!({"name": "Extra", "translation": [0.0, -3.0, 0.0], "extensions": {KEY: ext}}),
+        None,
+    ))
+}
+
+fn spec_version_missing(case: &mut Draft) -> Option<String> {
+    let (n, _, _) = first(case)?;
+    case.json_mut()?["nodes"][n]["extensions"][KEY]
+        .as_object_mut()?
+        .remove("specVersion")?;
+    Some(node_ext(n, KEY))
+}
+fn spec_version_beta(case: &mut Draft) -> Option<String> {
+    let (n, _, _) = first(case)?;
+    case.json_mut()?["nodes"][n]["extensions"][KEY]["specVersion"] = json!("1.0-beta");
+    Some(format!("{}/specVersion", node_ext(n, KEY)))
+}
+fn spec_version_unknown(case: &mut Draft) -> Option<String> {
+    let (n, _, _) = first(case)?;
+    case.json_mut()?["nodes"][n]["extensions"][KEY]["specVersion"] = json!("0.0");
+    Some(format!("{}/specVersion", node_ext(n, KEY)))
+}
+fn no_constraint(case: &mut Draft) -> Option<String> {
+    let n = add_constrained(case, json!({"specVersion": "1.0", "constraint": {}}))?;
+    Some(format!("{}/constraint", node_ext(n, KEY)))
+}
+fn multiple_constraints(case: &mut Draft) -> Option<String> {
+    let (n, kind, _) = first(case)?;
+    let doc = case.json_mut()?;
+    let c = &mut doc["nodes"][n]["extensions"][KEY]["constraint"];
+    let source = c[kind.as_str()]["source"].clone();
+    let other = if kind == "rotation" {
+        "aim"
+    } else {
+        "rotation"
+    };
+    c[other] = if other == "aim" {
+        json!({"source": source, "aimAxis": "PositiveY"})
+    } else {
+        json!({"source": source})
+    };
+    Some(format!("{}/constraint", node_ext(n, KEY)))
+}
+fn source_is_destination(case: &mut Draft) -> Option<String> {
+    let count = case.json()?["nodes"].as_array()?.len();
+    let n = add_constrained(
+        case,
+        json!({"specVersion": "1.0", "constraint": {"roll": {"source": count, "rollAxis": "Y"}}}),
+    )?;
+    Some(format!("{}/constraint/roll/source", node_ext(n, KEY)))
+}
+fn cycle(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let count = doc["nodes"].as_array()?.len();
+    let a = add_node(
+        doc,
+        json!({"name": "CycleA", "translation": [1.0, -3.0, 0.0],
+        "extensions": {KEY: {"specVersion": "1.0", "constraint": {"rotation": {"source": count + 1}}}}}),
+        None,
+    );
+    add_node(
+        doc,
+        json!({"name": "CycleB", "translation": [-1.0, -3.0, 0.0],
+        "extensions": {KEY: {"specVersion": "1.0", "constraint": {"roll": {"source": count, "rollAxis": "Z"}}}}}),
+        None,
+    );
+    Some(format!("{}/constraint/rotation/source", node_ext(a, KEY)))
+}
+fn source_below_aim(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let count = doc["nodes"].as_array()?.len();
+    // An aim on a new node whose source is its own child: it reads what it moves.
+    let dst = add_node(
+        doc,
+        json!({"name": "Aimer", "translation": [0.0, -3.0, 0.0],
+        "extensions": {KEY: {"specVersion": "1.0", "constraint": {"aim": {"source": count + 1, "aimAxis": "PositiveZ"}}}}}),
+        None,
+    );
+    add_node(
+        doc,
+        json!({"name": "Target", "translation": [0.0, 0.0, 1.0]}),
+        Some(dst),
+    );
+    Some(format!("{}/constraint/aim/source", node_ext(dst, KEY)))
+}
+fn weight_range(case: &mut Draft) -> Option<String> {
+    let (n, kind, at) = first(case)?;
+    case.json_mut()?["nodes"][n]["extensions"][KEY]["constraint"][kind.as_str()]["weight"] =
+        json!(1.5);
+    Some(format!("{at}/weight"))
+}
+fn roll_axis_invalid(case: &mut Draft) -> Option<String> {
+    let n = add_constrained(
+        case,
+        json!({"specVersion": "1.0", "constraint": {"roll": {"source": 0, "rollAxis": "W"}}}),
+    )?;
+    Some(format!("{}/constraint/roll/rollAxis", node_ext(n, KEY)))
+}
+
+pub fn mutators() -> Vec<Mutator> {
+    let p = Profile::VrmcNodeConstraint10;
+    let m = |code, name, apply| Mutator {
+        code,
+        name,
+        profile: p,
+        needs: None,
+        apply,
+    };
+    vec![
+        m(Code::EnumInvalid, "vrm1-roll-axis-w", roll_axis_invalid),
+        m(
+            Code::Vrm1SpecVersionMissing,
+            "vrm1-spec-version-missing",
+            spec_version_missing,
+        ),
+        m(
+            Code::Vrm1SpecVersionBeta,
+            "vrm1-spec-version-beta",
+            spec_version_beta,
+        ),
+        m(
+            Code::Vrm1SpecVersionUnknown,
+            "vrm1-spec-version-0.0",
+            spec_version_unknown,
+        ),
+        m(
+            Code::Vrm1NoConstraint,
+            "vrm1-empty-constraint",
+            no_constraint,
+        ),
+        m(
+            Code::Vrm1MultipleConstraints,
+            "vrm1-two-kinds",
+            multiple_constraints,
+        ),
+        m(
+            Code::Vrm1SourceIsDestination,
+            "vrm1-source-self",
+            source_is_destination,
+        ),
+        m(Code::Vrm1Cycle, "vrm1-two-node-cycle", cycle),
+        m(Code::Vrm1Cycle, "vrm1-aim-at-own-child", source_below_aim),
+        m(Code::Vrm1WeightRange, "vrm1-weight-1.5", weight_range),
+    ]
+}
