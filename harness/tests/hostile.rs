@@ -172,7 +172,10 @@ fn a_device_as_a_buffer_is_not_read() {
     assert_eq!(ended.code, Some(1));
     assert_eq!(
         issues,
-        [("NOT_A_REGULAR_FILE".to_owned(), "/buffers/0/uri".to_owned())]
+        [
+            ("NOT_A_REGULAR_FILE".to_owned(), "/buffers/0/uri".to_owned()),
+            ("PROFILE_NONE".to_owned(), String::new())
+        ]
     );
     let eval = physics_cts(&dir, &["eval", "a.gltf"]);
     assert_eq!(eval.code, Some(1), "{}", eval.stderr);
@@ -194,7 +197,10 @@ fn a_fifo_as_a_buffer_does_not_block() {
     assert_eq!(ended.code, Some(1));
     assert_eq!(
         issues,
-        [("NOT_A_REGULAR_FILE".to_owned(), "/buffers/0/uri".to_owned())]
+        [
+            ("NOT_A_REGULAR_FILE".to_owned(), "/buffers/0/uri".to_owned()),
+            ("PROFILE_NONE".to_owned(), String::new())
+        ]
     );
     std::fs::remove_dir_all(&dir).expect("remove");
 }
@@ -206,7 +212,7 @@ fn a_folder_as_a_buffer_is_not_a_regular_file() {
     std::fs::create_dir(dir.join("z.bin")).expect("mkdir");
     std::fs::write(dir.join("a.gltf"), ONE_BUFFER).expect("write");
     let (_, issues) = validate(&dir, "a.gltf");
-    assert_eq!(codes(&issues), ["NOT_A_REGULAR_FILE"]);
+    assert_eq!(codes(&issues), ["NOT_A_REGULAR_FILE", "PROFILE_NONE"]);
     std::fs::remove_dir_all(&dir).expect("remove");
 }
 
@@ -279,7 +285,10 @@ fn a_symlinked_buffer_leaving_the_folder_escapes() {
     let (_, issues) = validate(&dir, "doc/a.gltf");
     assert_eq!(
         issues,
-        [("URI_ESCAPES".to_owned(), "/buffers/0/uri".to_owned())]
+        [
+            ("URI_ESCAPES".to_owned(), "/buffers/0/uri".to_owned()),
+            ("PROFILE_NONE".to_owned(), String::new())
+        ]
     );
     // A link to a folder outside, the file named through it.
     std::fs::remove_file(dir.join("doc/z.bin")).expect("rm");
@@ -287,7 +296,7 @@ fn a_symlinked_buffer_leaving_the_folder_escapes() {
     let through = ONE_BUFFER.replace("z.bin", "up/secret.bin");
     std::fs::write(dir.join("doc/a.gltf"), through).expect("write");
     let (_, issues) = validate(&dir, "doc/a.gltf");
-    assert_eq!(codes(&issues), ["URI_ESCAPES"]);
+    assert_eq!(codes(&issues), ["URI_ESCAPES", "PROFILE_NONE"]);
     // Inside the folder: read.
     std::fs::write(dir.join("doc/data.bin"), [0u8; 36]).expect("write");
     std::os::unix::fs::symlink("data.bin", dir.join("doc/z.bin")).expect("symlink");
