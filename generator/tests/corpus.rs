@@ -137,3 +137,46 @@ fn generation_is_deterministic() {
             .collect::<Vec<_>>()
     );
 }
+
+/// The corpus of the restructured OMI profiles (`--profile omi-2024 --profile omi-2025`, the
+/// size of a corpus/v2 share) carries every feature tag of both, and a case for every code that
+/// has a mutator of either.
+#[test]
+fn an_omi_current_corpus_covers_its_tags_and_codes() {
+    use reference::profile::Profile;
+    let omi = [Profile::Omi2024, Profile::Omi2025];
+    let cases = corpus::cases(&Plan {
+        seed: 2,
+        count: 600,
+        profiles: omi.to_vec(),
+        handwritten: true,
+    });
+    for p in omi {
+        let seen: BTreeSet<&String> = cases
+            .iter()
+            .filter(|c| c.profile == Some(p) && c.valid())
+            .flat_map(|c| &c.features)
+            .collect();
+        let missing: Vec<String> = features::universe(p)
+            .into_iter()
+            .filter(|t| !seen.contains(t))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{p}: feature tags no valid case carries: {missing:?}"
+        );
+    }
+    let codes: BTreeSet<Code> = cases
+        .iter()
+        .flat_map(|c| c.expected.iter().map(|e| e.code))
+        .collect();
+    let missing: Vec<&str> = generator::mutate::all()
+        .iter()
+        .filter(|m| omi.contains(&m.profile) && !codes.contains(&m.code))
+        .map(|m| m.code.id())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "codes no omi-2024/omi-2025 case expects: {missing:?}"
+    );
+}

@@ -28,7 +28,6 @@ use crate::json::{Map, Value};
 use crate::profile::Profile;
 use crate::scene::Scene;
 
-
 /// How a revision writes capsules and cylinders: the one difference between the profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Convention {
