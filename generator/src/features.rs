@@ -3,13 +3,14 @@
 
 use reference::profile::Profile;
 
-use crate::strategy::{Tags, khr, omi, vrm};
+use crate::strategy::{Tags, khr, khr25, omi, vrm};
 
 /// Every tag a valid generated scene of `profile` can carry.
 pub fn universe(profile: Profile) -> Tags {
     let mut tags = Tags::new();
     match profile {
         Profile::Khr2024Draft => khr::universe(&mut tags),
+        Profile::Khr2025 => khr25::universe(&mut tags),
         Profile::Omi2023 => omi::universe(&mut tags),
         Profile::VrmcConstraintsDraft => vrm::universe(&mut tags),
     }

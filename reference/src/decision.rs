@@ -48,6 +48,10 @@ decisions! {
     VrmAim = "D-VRM-AIM", "Aim: yaw about up (atan2), pitch about normalize(up x aim) (difference of asin angles), rotation from the rest aim state to the current one, weighted by slerp, applied on the left of the rest rotation; freezeAxes = [yaw, pitch].";
     VrmOrder = "D-VRM-ORDER", "A constraint runs after every constraint that moves its source, its source's ancestors, or (model-space destination) its parent. Source == destination, source below destination, source == destination's parent, and cycles are invalid.";
     VrmRange = "D-VRM-RANGE", "Weight outside [0, 1] is invalid; aimVector zero or parallel to upVector is invalid.";
+    // khr-2025
+    MassZeroSchema = "D-MASS-ZERO-SCHEMA", "khr-2025: the schema gives mass and inertiaDiagonal an exclusive minimum of 0, the prose reads 0 as infinite and the official samples write 0: a 0 is a warning (KHR_MASS_ZERO), not an error, and is read as infinite.";
+    GeometryNode = "D-GEOMETRY-NODE", "khr-2025 node geometry: the meshes of the geometry node and of its descendants, each placed by its transform relative to the geometry node (the geometry node's own transform, and its place in or out of the scene, do not count), make one mesh in the collider node's local frame, under the collider node's world transform. Skins and morph weights are not applied (KHR_GEOMETRY_DEFORMED says so).";
+    ShapeScale = "D-SHAPE-SCALE", "khr-2025: a collider or trigger whose world scale is zero on all three axes is disabled (left out); a negative scale acts by its absolute value.";
 }
 
 impl Serialize for Decision {

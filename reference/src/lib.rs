@@ -145,7 +145,8 @@ fn read_document(
     doc.check_layout(&mut issues);
     let (nodes, roots) = document::read_nodes(&doc, &mut issues);
     let keys = doc.extension_keys();
-    let detected = Profile::detect(keys.iter().copied());
+    let detected = Profile::detect(keys.iter().copied())
+        .map(|p| p.refine_khr(&keys, || khr::uses_geometry(&doc)));
     let profile = forced.or(detected);
     let Some(profile) = profile else {
         issues.push(Issue::new(Code::ProfileNone, ""));
@@ -157,7 +158,8 @@ fn read_document(
     };
     let mut others: Vec<&str> = Profile::ALL
         .into_iter()
-        .filter(|p| *p != profile && keys.iter().any(|k| Profile::of_extension(k) == Some(*p)))
+        .filter(|p| *p != profile && !(p.is_khr() && profile.is_khr()))
+        .filter(|p| keys.iter().any(|k| Profile::of_extension(k) == Some(*p)))
         .map(Profile::id)
         .collect();
     others.dedup();
@@ -171,6 +173,7 @@ fn read_document(
     let mut scene = Scene::new(profile, nodes, roots);
     match profile {
         Profile::Khr2024Draft => khr::read(&doc, &mut scene, &mut issues),
+        Profile::Khr2025 => khr::read_revision(&doc, khr::Revision::R2025, &mut scene, &mut issues),
         Profile::Omi2023 => omi::read(&doc, &mut scene, &mut issues),
         Profile::VrmcConstraintsDraft => vrm::read(&doc, &mut scene, &mut issues),
     }

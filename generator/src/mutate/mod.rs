@@ -9,6 +9,7 @@ mod core;
 mod file;
 mod json;
 mod khr;
+mod khr25;
 mod omi;
 mod vrm;
 
@@ -75,6 +76,7 @@ pub fn all() -> Vec<Mutator> {
     v.extend(file::mutators());
     v.extend(core::mutators());
     v.extend(khr::mutators());
+    v.extend(khr25::mutators());
     v.extend(omi::mutators());
     v.extend(vrm::mutators());
     let order = |c: Code| Code::ALL.iter().position(|x| *x == c).unwrap_or(usize::MAX);

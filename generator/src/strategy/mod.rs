@@ -13,6 +13,7 @@ pub mod filter;
 pub mod hierarchy;
 pub mod joint;
 pub mod khr;
+pub mod khr25;
 pub mod limit;
 pub mod material;
 pub mod maybe;
@@ -27,7 +28,7 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
 
-use crate::case::PoseSet;
+use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::Built;
 
 pub use self::maybe::maybe;
@@ -44,12 +45,16 @@ pub struct Rendered {
     pub poses: Vec<PoseSet>,
     /// One line saying what the scene holds.
     pub summary: String,
+    /// Warnings and information a valid scene draws on purpose (khr-2025's zero mass and
+    /// zero scale); empty for the other profiles.
+    pub expected: Vec<ExpectedIssue>,
 }
 
 /// A generated scene of any profile.
 #[derive(Clone, Debug)]
 pub enum Scene {
     Khr(khr::KhrScene),
+    Khr25(khr25::Khr25Scene),
     Omi(omi::OmiScene),
     Vrm(vrm::VrmScene),
 }
@@ -58,6 +63,7 @@ impl Scene {
     pub fn profile(&self) -> Profile {
         match self {
             Scene::Khr(_) => Profile::Khr2024Draft,
+            Scene::Khr25(_) => Profile::Khr2025,
             Scene::Omi(_) => Profile::Omi2023,
             Scene::Vrm(_) => Profile::VrmcConstraintsDraft,
         }
@@ -67,6 +73,7 @@ impl Scene {
     pub fn render(&self, stem: &str) -> Rendered {
         let mut r = match self {
             Scene::Khr(s) => khr::render(s, stem),
+            Scene::Khr25(s) => khr25::render(s, stem),
             Scene::Omi(s) => omi::render(s, stem),
             Scene::Vrm(s) => vrm::render(s, stem),
         };
@@ -86,6 +93,7 @@ impl Scene {
 pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
     match profile {
         Profile::Khr2024Draft => khr::scene().prop_map(Scene::Khr).boxed(),
+        Profile::Khr2025 => khr25::scene().prop_map(Scene::Khr25).boxed(),
         Profile::Omi2023 => omi::scene().prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene().prop_map(Scene::Vrm).boxed(),
     }
@@ -95,6 +103,7 @@ pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
 pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
     match profile {
         Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(Scene::Khr).boxed(),
+        Profile::Khr2025 => khr25::scene_of(4..=10).prop_map(Scene::Khr25).boxed(),
         Profile::Omi2023 => omi::scene_of(4..=10).prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(Scene::Vrm).boxed(),
     }

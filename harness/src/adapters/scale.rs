@@ -64,6 +64,16 @@ pub(crate) fn parameters(
                 "convex"
             }
         }
+        Shape::Plane {
+            double_sided,
+            size_x,
+            size_z,
+        } => {
+            p.insert("double_sided".into(), json!(double_sided));
+            p.insert("size_x".into(), json!(size_x));
+            p.insert("size_z".into(), json!(size_z));
+            "plane"
+        }
     };
     match &scaled.unabsorbed {
         Some(Unabsorbed::Scale(k)) => p.insert("scale".into(), json!(k)),

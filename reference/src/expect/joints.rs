@@ -30,7 +30,9 @@ impl FrameRule {
     pub fn of(profile: Profile) -> FrameRule {
         match profile {
             Profile::Omi2023 => FrameRule::CarriedByBody,
-            Profile::Khr2024Draft | Profile::VrmcConstraintsDraft => FrameRule::Node,
+            Profile::Khr2024Draft | Profile::Khr2025 | Profile::VrmcConstraintsDraft => {
+                FrameRule::Node
+            }
         }
     }
 }
