@@ -191,8 +191,12 @@ fn trigger_shape_and_nodes(case: &mut Draft) -> Option<String> {
     let n = *nodes_with(doc, RB, "trigger")
         .iter()
         .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
+    // A member's own (valid) geometry: the defect is only that both are given.
+    let member =
+        usize::try_from(doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"][0].as_u64()?).ok()?;
+    let geometry = doc["nodes"][member]["extensions"][RB]["trigger"]["geometry"].clone();
     let doc = case.json_mut()?;
-    doc["nodes"][n]["extensions"][RB]["trigger"]["geometry"] = json!({"node": n});
+    doc["nodes"][n]["extensions"][RB]["trigger"]["geometry"] = geometry;
     Some(format!("{}/trigger", node_ext(n, RB)))
 }
 fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
