@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-pub(crate) use ::reference::expect::colliders::{nearly_equal, stretch};
+pub(crate) use ::reference::expect::colliders::nearly_equal;
 use ::reference::expect::{ScaledShape, Unabsorbed};
 use ::reference::scene::{MeshId, Shape, TriangleMesh};
 
