@@ -295,9 +295,9 @@ impl Ctx<'_> {
                         translation: None,
                         rotation: Some([
                             0.0,
-                            0.707_106_781_186_547_6,
+                            std::f64::consts::FRAC_1_SQRT_2,
                             0.0,
-                            0.707_106_781_186_547_6,
+                            std::f64::consts::FRAC_1_SQRT_2,
                         ]),
                         scale: None,
                     };

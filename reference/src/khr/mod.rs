@@ -99,7 +99,7 @@ pub fn uses_geometry(doc: &Document) -> bool {
             .and_then(|(v, _)| v.as_object())
             .is_some_and(|o| {
                 ["collider", "trigger"].iter().any(|k| {
-                    o.get(*k)
+                    o.get(k)
                         .and_then(Value::as_object)
                         .is_some_and(|c| c.contains_key("geometry"))
                 })

@@ -197,7 +197,7 @@ fn check_parameters(object: &Map, types: &[&str], kind: &str, pointer: &str, iss
     let present: Vec<&str> = types
         .iter()
         .copied()
-        .filter(|t| object.contains_key(*t))
+        .filter(|t| object.contains_key(t))
         .collect();
     if present == [kind] {
         return;
@@ -336,9 +336,12 @@ fn read_parameters(
     }
 }
 
-/// Why a shape is degenerate under KHR_implicit_shapes, and the property (its path below the
-/// parameter object; `None`: the object itself) that makes it so.
-fn prohibited(shape: &Shape) -> Option<(Option<(&'static str, Option<usize>)>, &'static str)> {
+/// Where below a shape's parameter object a defect is: a property and, for an array, an index
+/// (`None`: the object itself).
+type Place = Option<(&'static str, Option<usize>)>;
+
+/// Why a shape is degenerate under KHR_implicit_shapes, and the property that makes it so.
+fn prohibited(shape: &Shape) -> Option<(Place, &'static str)> {
     let key = |k: &'static str| Some((k, None));
     match shape {
         Shape::Sphere { radius } if *radius == 0.0 => Some((key("radius"), "radius is 0")),
