@@ -80,6 +80,8 @@ type Arrays = Vec<(&'static str, Vec<Tree>)>;
 struct NodeDraft {
     members: Obj,
     parent: Option<usize>,
+    /// A root left out of the scene (a khr-2025 geometry node may lie outside the scene).
+    detached: bool,
     children: Vec<usize>,
     extensions: Vec<(&'static str, Obj)>,
 }
@@ -152,6 +154,18 @@ impl DocBuilder {
             self.nodes[p].children.push(index);
         }
         index
+    }
+
+    /// Add a root node that is not in the scene, and return its index.
+    pub fn detached_node(&mut self, name: impl Into<String>, trs: Trs) -> usize {
+        let index = self.node(name, trs, None);
+        self.nodes[index].detached = true;
+        index
+    }
+
+    /// Set a core member of `node` (e.g. `mesh`).
+    pub fn node_member(&mut self, node: usize, key: &'static str, value: Tree) {
+        self.nodes[node].members.insert(key, value);
     }
 
     /// Set the members of `value` in the node-level extension object `key` of `node`
@@ -287,7 +301,7 @@ impl DocBuilder {
             ]),
         );
         let roots: Vec<usize> = (0..self.nodes.len())
-            .filter(|&n| self.nodes[n].parent.is_none())
+            .filter(|&n| self.nodes[n].parent.is_none() && !self.nodes[n].detached)
             .collect();
         doc.insert("scene", Tree::from(0_u32));
         doc.insert(

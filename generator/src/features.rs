@@ -3,13 +3,14 @@
 
 use reference::profile::Profile;
 
-use crate::strategy::{Tags, khr, omi, omi_current, vrm, vrm1};
+use crate::strategy::{Tags, khr, khr25, omi, omi_current, vrm, vrm1};
 
 /// Every tag a valid generated scene of `profile` can carry.
 pub fn universe(profile: Profile) -> Tags {
     let mut tags = Tags::new();
     match profile {
         Profile::Khr2024Draft => khr::universe(&mut tags),
+        Profile::Khr2025 => khr25::universe(&mut tags),
         Profile::Omi2023 => omi::universe(&mut tags),
         Profile::VrmcConstraintsDraft => vrm::universe(&mut tags),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::universe(profile, &mut tags),

@@ -42,11 +42,18 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+/// The profiles of `corpus/v1`, the released corpus (later profiles go to `corpus/v2`).
+const V1_PROFILES: [Profile; 3] = [
+    Profile::Khr2024Draft,
+    Profile::Omi2023,
+    Profile::VrmcConstraintsDraft,
+];
+
 fn plan() -> Plan {
     Plan {
         seed: SEED,
         count: COUNT,
-        profiles: Vec::new(),
+        profiles: V1_PROFILES.to_vec(),
         handwritten: true,
     }
 }

@@ -47,3 +47,25 @@ fn mutants_report_exactly_their_issue() {
         failures.join("\n")
     );
 }
+
+/// Every code whose scope names `khr-2025` has a mutator on a `khr-2025` base.
+#[test]
+fn every_khr_2025_code_has_a_khr_2025_mutator() {
+    use reference::issue::Scope;
+    use reference::profile::Profile;
+    let covered: BTreeSet<Code> = mutate::all()
+        .iter()
+        .filter(|m| m.profile == Profile::Khr2025)
+        .map(|m| m.code)
+        .collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| matches!(c.scope(), Scope::Only(list) if list.contains(&Profile::Khr2025)))
+        .filter(|c| !covered.contains(c))
+        .map(|c| c.id())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "khr-2025 codes without a mutator: {missing:?}"
+    );
+}

@@ -62,6 +62,10 @@ decisions! {
     Vrm1FromTo = "D-VRM1-FROM-TO", "The smallest rotation between opposite directions is a half turn about an axis the text leaves open; the reference takes three.js's choice (setFromUnitVectors): (-a.y, a.x, 0) when |a.x| > |a.z|, else (0, -a.z, a.y). Cases that reach it are informative.";
     Vrm1Order = "D-VRM1-ORDER", "VRM 1.0 update order: a constraint runs after the constraints on its source and the source's ancestors, and (aim) on its destination's ancestors, as the text's updateConstraint does with three-vrm's dependencies; a source below its destination is a circular dependency (the constraint depends on itself).";
     Vrm1SpecVersion = "D-VRM1-SPEC-VERSION", "specVersion \"1.0\" is read; \"1.0-beta\" is read with a warning (as three-vrm does); any other value or none is an error and the constraint is not read.";
+    // khr-2025
+    MassZeroSchema = "D-MASS-ZERO-SCHEMA", "khr-2025: the schema gives mass and inertiaDiagonal an exclusive minimum of 0, the prose reads 0 as infinite and the official samples write 0: a 0 is a warning (KHR_MASS_ZERO), not an error, and is read as infinite.";
+    GeometryNode = "D-GEOMETRY-NODE", "khr-2025 node geometry: the meshes of the geometry node and of its descendants, each placed by its transform relative to the geometry node (the geometry node's own transform, and its place in or out of the scene, do not count), make one mesh in the collider node's local frame, under the collider node's world transform. Skins and morph weights are not applied (KHR_GEOMETRY_DEFORMED says so).";
+    ShapeScale = "D-SHAPE-SCALE", "khr-2025: a collider or trigger whose world scale is zero on all three axes is disabled (left out); a negative scale acts by its absolute value.";
 }
 
 impl Serialize for Decision {

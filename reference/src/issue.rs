@@ -74,7 +74,7 @@ const PHYSICS: Scope = Scope::Only(&[
 ]);
 /// The physics profiles whose limit stiffness must be positive (OMI 2024/2025: negative means
 /// infinitely stiff).
-const KHR_OMI23: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Omi2023]);
+const KHR_OMI23: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Khr2025, Profile::Omi2023]);
 /// Every OMI revision.
 const OMI_ALL: Scope = Scope::Only(&[Profile::Omi2023, Profile::Omi2024, Profile::Omi2025]);
 /// The OMI revisions with a full-height capsule.
@@ -84,6 +84,18 @@ const OMI_CURRENT: Scope = Scope::Only(&[Profile::Omi2024, Profile::Omi2025]);
 /// The OMI revision with `radiusTop`/`radiusBottom`.
 const OMI_2025: Scope = Scope::Only(&[Profile::Omi2025]);
 const VRM1: Scope = Scope::Only(&[Profile::VrmcNodeConstraint10]);
+/// Both KHR revisions.
+const KHR_ALL: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Khr2025]);
+/// `khr-2025` only.
+const KHR25: Scope = Scope::Only(&[Profile::Khr2025]);
+/// Every physics profile: rules they all share.
+const PHYSICS_ALL: Scope = Scope::Only(&[
+    Profile::Khr2024Draft,
+    Profile::Khr2025,
+    Profile::Omi2023,
+    Profile::Omi2024,
+    Profile::Omi2025,
+]);
 const ALL: Scope = Scope::All;
 
 macro_rules! catalogue {
@@ -237,7 +249,7 @@ catalogue! {
     ValueOutOfRange = "VALUE_OUT_OF_RANGE", Error, ALL, "extension JSON schemas (minimum)",
         "Numbers must respect their schema's minimum and maximum.", "value {value} is out of range: {range}";
     /// Mass below zero.
-    NegativeMass = "NEGATIVE_MASS", Error, PHYSICS, "seed 002 Motions; seed 001 Mass",
+    NegativeMass = "NEGATIVE_MASS", Error, PHYSICS_ALL, "seed 002 Motions; seed 001 Mass",
         "The mass of a body cannot be negative (KHR: minimum 0, where 0 means infinite).", "mass {value} is negative";
     /// A zero mass or inertia component, which KHR reads as infinite.
     MassZeroInfinite = "MASS_ZERO_INFINITE", Info, KHR, "seed 002 Motions",
@@ -246,13 +258,13 @@ catalogue! {
     ShapeDegenerate = "SHAPE_DEGENERATE", Info, PHYSICS, "KHR_collision_shapes / OMI_collider schemas (minimum 0)",
         "A shape of zero size is legal but encloses no volume.", "shape is degenerate: {detail}";
     /// A shape's `type` and its parameter object disagree (none, several, or the wrong one).
-    ShapeParametersMismatch = "SHAPE_PARAMETERS_MISMATCH", Error, PHYSICS, "KHR_collision_shapes shape schema (oneOf); seed 001 example",
+    ShapeParametersMismatch = "SHAPE_PARAMETERS_MISMATCH", Error, PHYSICS_ALL, "KHR_collision_shapes shape schema (oneOf); seed 001 example",
         "A shape must hold exactly one parameter object, the one its type names.", "shape type {type} does not match its parameters: {detail}";
     /// A mesh used as a collision shape has a primitive that is not triangles.
-    MeshShapeNotTriangles = "MESH_SHAPE_NOT_TRIANGLES", Error, PHYSICS, "seed 004 Hull/Trimesh; KHR_collision_shapes trimesh",
+    MeshShapeNotTriangles = "MESH_SHAPE_NOT_TRIANGLES", Error, PHYSICS_ALL, "seed 004 Hull/Trimesh; KHR_collision_shapes trimesh",
         "The glTF mesh used by a mesh shape MUST be a trimesh.", "primitive mode {mode} is not TRIANGLES (4)";
     /// A mesh shape has no triangle at all.
-    MeshShapeEmpty = "MESH_SHAPE_EMPTY", Error, PHYSICS, "seed 004 Hull/Trimesh",
+    MeshShapeEmpty = "MESH_SHAPE_EMPTY", Error, PHYSICS_ALL, "seed 004 Hull/Trimesh",
         "Valid hulls and trimesh shapes must contain at least one triangle.", "mesh has no triangle";
     /// A mesh shape's mesh has more than one primitive.
     MeshShapeMultiplePrimitives = "MESH_SHAPE_MULTIPLE_PRIMITIVES", Warning, OMI_ALL, "seed 004 Hull/Trimesh",
@@ -264,52 +276,78 @@ catalogue! {
     HullFewPoints = "HULL_FEW_POINTS", Info, OMI_ALL, "seed 004 Hull",
         "Hulls are recommended to have at least four points so that they have 3D volume.", "hull has {count} points";
     /// A limit whose minimum exceeds its maximum.
-    LimitMinAboveMax = "LIMIT_MIN_ABOVE_MAX", Error, PHYSICS, "seed 002 Joints; seed 000 Lower/Upper Limit",
+    LimitMinAboveMax = "LIMIT_MIN_ABOVE_MAX", Error, PHYSICS_ALL, "seed 002 Joints; seed 000 Lower/Upper Limit",
         "The lower limit must be less than or equal to the upper limit, otherwise the constraint is invalid.", "minimum {min} is greater than maximum {max}";
     /// An axis index outside 0..=2.
-    AxisOutOfRange = "AXIS_OUT_OF_RANGE", Error, PHYSICS, "seed 002 Joints; seed 000 Linear/Angular Axes",
+    AxisOutOfRange = "AXIS_OUT_OF_RANGE", Error, PHYSICS_ALL, "seed 002 Joints; seed 000 Linear/Angular Axes",
         "Axis indices must be in the range 0 to 2.", "axis {axis} is not 0, 1 or 2";
     /// An axis listed twice in one limit.
-    AxisDuplicate = "AXIS_DUPLICATE", Error, PHYSICS, "KHR joint_limit schema (uniqueItems)",
+    AxisDuplicate = "AXIS_DUPLICATE", Error, PHYSICS_ALL, "KHR joint_limit schema (uniqueItems)",
         "An axis may be listed only once per limit.", "axis {axis} is listed more than once";
     /// A limit stiffness that is zero or negative.
     StiffnessNotPositive = "STIFFNESS_NOT_POSITIVE", Error, KHR_OMI23, "seed 000 Stiffness; seed 002 Joints",
         "Limit stiffness must be positive (omit it for a hard limit).", "stiffness {value} is not positive";
     /// A damping below zero.
-    DampingNegative = "DAMPING_NEGATIVE", Error, PHYSICS, "seed 000 Damping; KHR joint_limit/joint_drive schemas",
+    DampingNegative = "DAMPING_NEGATIVE", Error, PHYSICS_ALL, "seed 000 Damping; KHR joint_limit/joint_drive schemas",
         "Damping must be non-negative.", "damping {value} is negative";
 
     // ----- KHR_physics_rigid_bodies + KHR_collision_shapes (seed 002) -------------------------
     /// `inertiaOrientation` is not a unit quaternion.
-    KhrInertiaOrientationNotUnit = "KHR_INERTIA_ORIENTATION_NOT_UNIT", Error, KHR, "seed 002 Motions",
+    KhrInertiaOrientationNotUnit = "KHR_INERTIA_ORIENTATION_NOT_UNIT", Error, KHR_ALL, "seed 002 Motions",
         "inertiaOrientation is the quaternion rotating from inertia major axis space to body space.", "inertiaOrientation has length {length}, not 1";
     /// A limit with both `linearAxes` and `angularAxes`.
-    KhrLimitAxesBoth = "KHR_LIMIT_AXES_BOTH", Error, KHR, "seed 002 Joints",
+    KhrLimitAxesBoth = "KHR_LIMIT_AXES_BOTH", Error, KHR_ALL, "seed 002 Joints",
         "Each limit must provide either linearAxes or angularAxes.", "limit has both linearAxes and angularAxes";
     /// A limit with neither `linearAxes` nor `angularAxes`.
-    KhrLimitAxesMissing = "KHR_LIMIT_AXES_MISSING", Error, KHR, "seed 002 Joints",
+    KhrLimitAxesMissing = "KHR_LIMIT_AXES_MISSING", Error, KHR_ALL, "seed 002 Joints",
         "Each limit must provide either linearAxes or angularAxes.", "limit has neither linearAxes nor angularAxes";
     /// A physics joint description without limits.
     KhrJointNoLimits = "KHR_JOINT_NO_LIMITS", Error, KHR, "seed 002 Joints",
         "A joint description must contain one or more joint_limit objects.", "joint description has no limit";
     /// A joint neither of whose frames belongs to a body with motion.
-    KhrJointNoMotion = "KHR_JOINT_NO_MOTION", Warning, KHR, "seed 002 Joints",
+    KhrJointNoMotion = "KHR_JOINT_NO_MOTION", Warning, KHR_ALL, "seed 002 Joints",
         "In order for the joint to have any effect on the simulation, at least one of the pair of nodes or its ancestors should have motion properties.", "neither node {node} nor connected node {connected} is part of a body with motion";
     /// Both `collideWithSystems` and `notCollideWithSystems` on one filter.
-    KhrFilterBothLists = "KHR_FILTER_BOTH_LISTS", Error, KHR, "seed 002 Collision Filtering; collision_filter schema (not required both)",
+    KhrFilterBothLists = "KHR_FILTER_BOTH_LISTS", Error, KHR_ALL, "seed 002 Collision Filtering; collision_filter schema (not required both)",
         "Only one of collideWithSystems and notCollideWithSystems should be specified per object.", "filter gives both collideWithSystems and notCollideWithSystems";
     /// A trigger with both `shape` and `nodes`, or `nodes` with a `collisionFilter`.
-    KhrTriggerShapeAndNodes = "KHR_TRIGGER_SHAPE_AND_NODES", Error, KHR, "seed 002 Triggers; trigger schema (anyOf)",
+    KhrTriggerShapeAndNodes = "KHR_TRIGGER_SHAPE_AND_NODES", Error, KHR_ALL, "seed 002 Triggers; trigger schema (anyOf)",
         "A trigger is either a single shape (with an optional filter) or a compound of nodes (without a filter).", "trigger gives {detail}";
     /// A trigger with neither `shape` nor `nodes`.
-    KhrTriggerEmpty = "KHR_TRIGGER_EMPTY", Error, KHR, "seed 002 Triggers; trigger schema (anyOf)",
+    KhrTriggerEmpty = "KHR_TRIGGER_EMPTY", Error, KHR_ALL, "seed 002 Triggers; trigger schema (anyOf)",
         "A trigger must specify a shape or a set of nodes.", "trigger has neither shape nor nodes";
     /// A compound trigger member that is not a descendant of the trigger node.
-    KhrTriggerNodeNotDescendant = "KHR_TRIGGER_NODE_NOT_DESCENDANT", Error, KHR, "seed 002 Triggers",
+    KhrTriggerNodeNotDescendant = "KHR_TRIGGER_NODE_NOT_DESCENDANT", Error, KHR_ALL, "seed 002 Triggers",
         "The nodes in this array must be descendent nodes.", "node {node} is not a descendant of the compound trigger's node";
     /// A compound trigger member without a `trigger` property.
-    KhrTriggerNodeNotTrigger = "KHR_TRIGGER_NODE_NOT_TRIGGER", Error, KHR, "seed 002 Triggers",
+    KhrTriggerNodeNotTrigger = "KHR_TRIGGER_NODE_NOT_TRIGGER", Error, KHR_ALL, "seed 002 Triggers",
         "The nodes in this array must have trigger properties.", "node {node} has no trigger";
+
+    // ----- KHR_physics_rigid_bodies (PR #2424) + KHR_implicit_shapes (PR #2370): khr-2025 ------
+    /// A `geometry` with both `shape` and `node`.
+    KhrGeometryShapeAndNode = "KHR_GEOMETRY_SHAPE_AND_NODE", Error, KHR25, "KHR_physics_rigid_bodies Geometry; geometry schema (oneOf)",
+        "Exactly one of shape or node should be provided.", "geometry gives both shape and node";
+    /// A `geometry` with neither `shape` nor `node`.
+    KhrGeometryEmpty = "KHR_GEOMETRY_EMPTY", Error, KHR25, "KHR_physics_rigid_bodies Geometry; geometry schema (oneOf)",
+        "Exactly one of shape or node should be provided.", "geometry gives neither shape nor node";
+    /// A node geometry whose node and descendants carry no mesh: there is nothing to collide with.
+    KhrGeometryNoMesh = "KHR_GEOMETRY_NO_MESH", Warning, KHR25, "KHR_physics_rigid_bodies Geometry",
+        "The geometry should be determined by the mesh properties on the referenced node, including any child nodes.", "node {node} and its descendants have no mesh: the geometry is empty";
+    /// A node geometry with a skin or morph weights: read undeformed [D-GEOMETRY-NODE].
+    KhrGeometryDeformed = "KHR_GEOMETRY_DEFORMED", Warning, KHR25, "KHR_physics_rigid_bodies Geometry; DESIGN.md [D-GEOMETRY-NODE]",
+        "Implementations should include any mesh deformation due to use of the skin or weights properties.", "node {node} has {what}: the reference reads its mesh undeformed";
+    /// A degenerate implicit shape (a zero size, radius or height; both radii of a capsule or cylinder 0).
+    KhrShapeDegenerate = "KHR_SHAPE_DEGENERATE", Error, KHR25, "KHR_implicit_shapes Shapes; shape schemas (exclusiveMinimum)",
+        "Degenerate shapes are prohibited.", "shape is degenerate: {detail}";
+    /// A shape on a node whose world scale is zero on all three axes: disabled.
+    KhrShapeDisabled = "KHR_SHAPE_DISABLED", Info, KHR25, "KHR_physics_rigid_bodies Geometry",
+        "A shape referenced by a node whose scale is zero on all three axes should be considered disabled.", "node {node} has zero scale: its {what} is disabled";
+    /// A mass or inertia component of 0: the schema says invalid, the prose infinite [D-MASS-ZERO-SCHEMA].
+    KhrMassZero = "KHR_MASS_ZERO", Warning, KHR25, "KHR_physics_rigid_bodies Motions; motion schema (exclusiveMinimum); DESIGN.md [D-MASS-ZERO-SCHEMA]",
+        "A value of zero in mass or any of the components of inertiaDiagonal should be understood to represent a value of infinity.", "{property} is 0: below the schema's exclusive minimum, read as infinite";
+    /// A drive target without its gain, or a gain without its target (the schema's dependencies).
+    KhrDriveDependency = "KHR_DRIVE_DEPENDENCY", Error, KHR25, "joint.drive schema (dependencies)",
+        "positionTarget and stiffness come together, velocityTarget and damping come together.", "{property} is given without {needs}";
 
     // ----- OMI_physics_body / OMI_physics_shape / OMI_collider / OMI_physics_joint ------------
     /// An OMI_collider capsule shorter than its diameter.

@@ -147,7 +147,8 @@ fn read_document(
     doc.check_layout(&mut issues);
     let (nodes, roots) = document::read_nodes(&doc, &mut issues);
     let keys = doc.extension_keys();
-    let mut detected = Profile::detect(keys.iter().copied());
+    let mut detected = Profile::detect(keys.iter().copied())
+        .map(|p| p.refine_khr(&keys, || khr::uses_geometry(&doc)));
     // The OMI revisions share their keys: the structure tells them apart [D-OMI-REVISION].
     let mut undated = false;
     if detected == Some(Profile::Omi2023)
@@ -167,10 +168,9 @@ fn read_document(
     };
     let mut others: Vec<&str> = Profile::ALL
         .into_iter()
-        .filter(|p| {
-            p.extensions() != profile.extensions()
-                && keys.iter().any(|k| Profile::of_extension(k) == Some(*p))
-        })
+        // Revisions of one family share keys: they are one profile family, not a mix.
+        .filter(|p| p.extensions() != profile.extensions() && !(p.is_khr() && profile.is_khr()))
+        .filter(|p| keys.iter().any(|k| Profile::of_extension(k) == Some(*p)))
         .map(Profile::id)
         .collect();
     others.dedup();
@@ -184,6 +184,7 @@ fn read_document(
     let mut scene = Scene::new(profile, nodes, roots);
     match profile {
         Profile::Khr2024Draft => khr::read(&doc, &mut scene, &mut issues),
+        Profile::Khr2025 => khr::read_revision(&doc, khr::Revision::R2025, &mut scene, &mut issues),
         Profile::Omi2023 => omi::read(&doc, &mut scene, &mut issues),
         Profile::VrmcConstraintsDraft => vrm::read(&doc, &mut scene, &mut issues),
         Profile::Omi2024 | Profile::Omi2025 => {

@@ -11,6 +11,9 @@ use serde::{Serialize, Serializer};
 pub enum Profile {
     /// KHR_physics_rigid_bodies + KHR_collision_shapes, March 2024 draft (seed 002).
     Khr2024Draft,
+    /// KHR_physics_rigid_bodies (glTF PR #2424) + KHR_implicit_shapes (PR #2370), the revision
+    /// today's implementations read: colliders and triggers give a `geometry`.
+    Khr2025,
     /// OMI_physics_body + OMI_physics_shape / OMI_collider + OMI_physics_joint, mid-2023 (seeds 000, 001, 004).
     Omi2023,
     /// VRMC_constraints-1.0 draft, November 2020 (seed 003).
@@ -28,6 +31,9 @@ pub enum Profile {
 
 /// Extension keys of each profile family, used for detection.
 pub const KHR_EXTENSIONS: &[&str] = &["KHR_physics_rigid_bodies", "KHR_collision_shapes"];
+/// Extension keys of the `khr-2025` profile. The rigid-body key is shared with the draft: a
+/// document with it and neither shape key is told apart by its content ([`Profile::refine_khr`]).
+pub const KHR_2025_EXTENSIONS: &[&str] = &["KHR_physics_rigid_bodies", "KHR_implicit_shapes"];
 pub const OMI_EXTENSIONS: &[&str] = &[
     "OMI_physics_body",
     "OMI_physics_shape",
@@ -43,8 +49,9 @@ impl Profile {
     /// Detection order: when a document mixes families, the first one present wins.
     /// The OMI revisions share their extension keys: [`Profile::of_extension`] names the
     /// legacy `omi-2023` for them, and [`crate::omi::current::detect`] tells the revisions apart.
-    pub const ALL: [Profile; 6] = [
+    pub const ALL: [Profile; 7] = [
         Profile::Khr2024Draft,
+        Profile::Khr2025,
         Profile::Omi2023,
         Profile::VrmcConstraintsDraft,
         Profile::Omi2024,
@@ -56,6 +63,7 @@ impl Profile {
     pub fn id(self) -> &'static str {
         match self {
             Profile::Khr2024Draft => "khr-2024-draft",
+            Profile::Khr2025 => "khr-2025",
             Profile::Omi2023 => "omi-2023",
             Profile::VrmcConstraintsDraft => "vrmc-constraints-draft",
             Profile::Omi2024 => "omi-2024",
@@ -68,6 +76,7 @@ impl Profile {
     pub fn family(self) -> &'static str {
         match self {
             Profile::Khr2024Draft => "khr",
+            Profile::Khr2025 => "khr25",
             Profile::Omi2023 => "omi",
             Profile::VrmcConstraintsDraft => "vrm",
             Profile::Omi2024 => "omi24",
@@ -80,6 +89,7 @@ impl Profile {
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
             Profile::Khr2024Draft => KHR_EXTENSIONS,
+            Profile::Khr2025 => KHR_2025_EXTENSIONS,
             Profile::Omi2023 | Profile::Omi2024 | Profile::Omi2025 => OMI_EXTENSIONS,
             Profile::VrmcConstraintsDraft => VRM_EXTENSIONS,
             Profile::VrmcNodeConstraint10 => VRM1_EXTENSIONS,
@@ -91,19 +101,55 @@ impl Profile {
         matches!(self, Profile::Omi2024 | Profile::Omi2025)
     }
 
-    /// The profile an extension key belongs to, if any (OMI keys: `omi-2023`, the first OMI
-    /// profile; the document's structure picks the revision).
+    /// The profile an extension key belongs to, if any: of keys several revisions share, the
+    /// first revision in [`Profile::ALL`] (the KHR draft, `omi-2023`); the document's content
+    /// picks the revision.
     pub fn of_extension(key: &str) -> Option<Profile> {
         Profile::ALL
             .into_iter()
             .find(|p| p.extensions().contains(&key))
     }
 
+    /// Whether the profile is a revision of KHR_physics_rigid_bodies (one family: a document
+    /// read under one revision does not mix families because it uses the shared key).
+    pub fn is_khr(self) -> bool {
+        matches!(self, Profile::Khr2024Draft | Profile::Khr2025)
+    }
+
     /// The profile to read a document under, given every extension key it uses (document
     /// level and node level, in any order): the first family in [`Profile::ALL`] present.
+    /// Within KHR, `KHR_implicit_shapes` without `KHR_collision_shapes` means `khr-2025`; a
+    /// document with the rigid-body key alone is the draft here, and [`Profile::refine_khr`]
+    /// looks at its content.
     pub fn detect<'a>(keys: impl IntoIterator<Item = &'a str>) -> Option<Profile> {
-        let present: Vec<Profile> = keys.into_iter().filter_map(Profile::of_extension).collect();
-        Profile::ALL.into_iter().find(|p| present.contains(p))
+        let keys: Vec<&str> = keys.into_iter().collect();
+        let present: Vec<Profile> = keys
+            .iter()
+            .filter_map(|k| Profile::of_extension(k))
+            .collect();
+        let found = Profile::ALL.into_iter().find(|p| present.contains(p))?;
+        if found.is_khr()
+            && keys.contains(&"KHR_implicit_shapes")
+            && !keys.contains(&"KHR_collision_shapes")
+        {
+            return Some(Profile::Khr2025);
+        }
+        Some(found)
+    }
+
+    /// A detected draft that uses neither shape extension is `khr-2025` when a collider or
+    /// trigger gives a `geometry` (`uses_geometry`, asked only then): only mesh geometry, as in
+    /// the public samples that use no implicit shape.
+    pub fn refine_khr(self, keys: &[&str], uses_geometry: impl FnOnce() -> bool) -> Profile {
+        let shape_keys = ["KHR_collision_shapes", "KHR_implicit_shapes"];
+        if self == Profile::Khr2024Draft
+            && !keys.iter().any(|k| shape_keys.contains(k))
+            && uses_geometry()
+        {
+            Profile::Khr2025
+        } else {
+            self
+        }
     }
 }
 
@@ -122,7 +168,7 @@ impl Serialize for Profile {
 /// An unknown profile id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown profile {0:?}; known profiles: khr-2024-draft, omi-2023, vrmc-constraints-draft, omi-2024, omi-2025, vrmc-node-constraint-1.0"
+    "unknown profile {0:?}; known profiles: khr-2024-draft, khr-2025, omi-2023, vrmc-constraints-draft, omi-2024, omi-2025, vrmc-node-constraint-1.0"
 )]
 pub struct UnknownProfile(pub String);
 
@@ -172,5 +218,37 @@ mod tests {
             Profile::detect(["VRMC_node_constraint", "VRMC_constraints-1.0"]),
             Some(Profile::VrmcConstraintsDraft)
         );
+    }
+
+    #[test]
+    fn implicit_shapes_mean_khr_2025_before_omi_and_vrm() {
+        let rb = "KHR_physics_rigid_bodies";
+        assert_eq!(
+            Profile::detect([rb, "KHR_implicit_shapes"]),
+            Some(Profile::Khr2025)
+        );
+        assert_eq!(
+            Profile::detect([
+                "OMI_collider",
+                "KHR_implicit_shapes",
+                "VRMC_constraints-1.0"
+            ]),
+            Some(Profile::Khr2025)
+        );
+        assert_eq!(
+            Profile::detect([rb, "KHR_collision_shapes"]),
+            Some(Profile::Khr2024Draft)
+        );
+        // The rigid-body key alone: the content decides.
+        let draft = Profile::detect([rb]).expect("khr");
+        assert_eq!(draft, Profile::Khr2024Draft);
+        assert_eq!(draft.refine_khr(&[rb], || true), Profile::Khr2025);
+        assert_eq!(draft.refine_khr(&[rb], || false), Profile::Khr2024Draft);
+        let with_shapes = [rb, "KHR_collision_shapes"];
+        assert_eq!(
+            draft.refine_khr(&with_shapes, || true),
+            Profile::Khr2024Draft
+        );
+        assert_eq!(Profile::Omi2023.refine_khr(&[], || true), Profile::Omi2023);
     }
 }

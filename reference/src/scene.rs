@@ -179,6 +179,13 @@ pub enum Shape {
     Trimesh {
         mesh: MeshId,
     },
+    /// KHR_implicit_shapes plane through the origin with normal +Y; `None` sizes: unbounded
+    /// along that axis. Single-sided: the half-space below is solid. Fields in key order.
+    Plane {
+        double_sided: bool,
+        size_x: Option<f64>,
+        size_z: Option<f64>,
+    },
 }
 
 /// Triangles read from a glTF mesh's accessors (all primitives, in the mesh's local frame).
@@ -409,7 +416,9 @@ pub struct Scene {
     pub compound_triggers: Vec<CompoundTrigger>,
     pub joints: Vec<Joint>,
     pub constraints: Vec<NodeConstraint>,
-    /// Triangles of every mesh a shape uses, by glTF mesh index.
+    /// Triangles of every mesh a shape uses, by mesh id: a glTF mesh index, or (khr-2025 node
+    /// geometry that merges several meshes [D-GEOMETRY-NODE]) an id from
+    /// [`Scene::merged_mesh_id`], past every glTF mesh index.
     pub meshes: BTreeMap<MeshId, TriangleMesh>,
 }
 
@@ -473,6 +482,12 @@ impl Scene {
             .map(|(i, t)| (i.checked_sub(1), *t))
             .collect();
         Scene::from_parents(profile, &nodes)
+    }
+
+    /// The mesh id of the merged meshes of geometry node `node` in a document of `mesh_count`
+    /// meshes: past every glTF mesh index, so the two never collide.
+    pub fn merged_mesh_id(mesh_count: usize, node: NodeId) -> MeshId {
+        mesh_count + node
     }
 
     /// Ancestors of `node`, nearest first (the node itself excluded).

@@ -161,3 +161,26 @@ fn reading_the_tree_is_reading_the_file() {
     }
     assert!(compared >= 150, "{compared} documents compared");
 }
+
+/// Every code whose scope names `khr-2025` is asserted, code and pointer, by a case read
+/// under `khr-2025` (the files under `tests/validation/khr25/`).
+#[test]
+fn every_khr_2025_code_is_asserted_under_khr_2025() {
+    use reference::issue::Scope;
+    let asserted: BTreeSet<String> = cases()
+        .iter()
+        .map(|c| expect_of(c))
+        .filter(|e| e.profile.as_deref() == Some("khr-2025"))
+        .flat_map(|e| e.issues.into_iter().map(|i| i.code))
+        .collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| matches!(c.scope(), Scope::Only(list) if list.contains(&Profile::Khr2025)))
+        .map(|c| c.id())
+        .filter(|id| !asserted.contains(*id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "khr-2025 codes asserted by no khr-2025 case: {missing:?}"
+    );
+}

@@ -106,7 +106,7 @@ fn value_out_of_range(case: &mut Draft) -> Option<String> {
         "/extensions/{RB}/physicsMaterials/{m}/staticFriction"
     ))
 }
-fn negative_mass(case: &mut Draft) -> Option<String> {
+pub(super) fn negative_mass(case: &mut Draft) -> Option<String> {
     set(case, "motion", "mass", json!(-1.0))
 }
 fn mass_zero_infinite(case: &mut Draft) -> Option<String> {
@@ -165,19 +165,19 @@ fn mesh_index_out_of_range(case: &mut Draft) -> Option<String> {
     set_buffer0(case, bytes)?;
     Some(format!("/meshes/{m}/primitives/0/indices"))
 }
-fn limit_min_above_max(case: &mut Draft) -> Option<String> {
+pub(super) fn limit_min_above_max(case: &mut Draft) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     l["min"] = json!(1.0);
     l["max"] = json!(0.5);
     Some(at)
 }
-fn axis_out_of_range(case: &mut Draft) -> Option<String> {
+pub(super) fn axis_out_of_range(case: &mut Draft) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     let key = axes_key(l);
     l[key][0] = json!(3);
     Some(format!("{at}/{key}/0"))
 }
-fn axis_duplicate(case: &mut Draft) -> Option<String> {
+pub(super) fn axis_duplicate(case: &mut Draft) -> Option<String> {
     let (at, l) = limit(case, |l| {
         l[axes_key(l)].as_array().is_some_and(|a| a.len() < 3)
     })?;
@@ -186,17 +186,17 @@ fn axis_duplicate(case: &mut Draft) -> Option<String> {
     axes.push(axes[0].clone());
     Some(format!("{at}/{key}/{}", axes.len() - 1))
 }
-fn stiffness_not_positive(case: &mut Draft) -> Option<String> {
+pub(super) fn stiffness_not_positive(case: &mut Draft) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     l["stiffness"] = json!(0.0);
     Some(format!("{at}/stiffness"))
 }
-fn damping_negative(case: &mut Draft) -> Option<String> {
+pub(super) fn damping_negative(case: &mut Draft) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     l["damping"] = json!(-1.0);
     Some(format!("{at}/damping"))
 }
-fn inertia_orientation_not_unit(case: &mut Draft) -> Option<String> {
+pub(super) fn inertia_orientation_not_unit(case: &mut Draft) -> Option<String> {
     set(
         case,
         "motion",
@@ -204,12 +204,12 @@ fn inertia_orientation_not_unit(case: &mut Draft) -> Option<String> {
         json!([0.0, 0.0, 0.0, 2.0]),
     )
 }
-fn limit_axes_both(case: &mut Draft) -> Option<String> {
+pub(super) fn limit_axes_both(case: &mut Draft) -> Option<String> {
     let (at, l) = limit(case, |l| l.get("linearAxes").is_some())?;
     l["angularAxes"] = json!([0]);
     Some(at)
 }
-fn limit_axes_missing(case: &mut Draft) -> Option<String> {
+pub(super) fn limit_axes_missing(case: &mut Draft) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     let o = l.as_object_mut()?;
     o.remove("linearAxes");
@@ -222,7 +222,7 @@ fn joint_no_limits(case: &mut Draft) -> Option<String> {
     Some(format!("{JOINTS}/0"))
 }
 /// A new joint between two plain root nodes: nothing has motion.
-fn joint_no_motion(case: &mut Draft) -> Option<String> {
+pub(super) fn joint_no_motion(case: &mut Draft) -> Option<String> {
     let doc = case.json_mut()?;
     doc.pointer(JOINTS)?;
     let b = add_node(
@@ -260,7 +260,7 @@ fn trigger_shape_and_nodes(case: &mut Draft) -> Option<String> {
     case.json_mut()?["nodes"][n]["extensions"][RB]["trigger"]["shape"] = json!(0);
     Some(at)
 }
-fn trigger_empty(case: &mut Draft) -> Option<String> {
+pub(super) fn trigger_empty(case: &mut Draft) -> Option<String> {
     let doc = case.json_mut()?;
     let n = add_node(
         doc,
@@ -281,7 +281,7 @@ fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
     nodes.push(json!(outside));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
-fn trigger_node_not_trigger(case: &mut Draft) -> Option<String> {
+pub(super) fn trigger_node_not_trigger(case: &mut Draft) -> Option<String> {
     let (n, at) = compound(case)?;
     let doc = case.json_mut()?;
     let plain = add_node(doc, json!({"name": "NotATrigger"}), Some(n));

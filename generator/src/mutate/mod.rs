@@ -9,6 +9,7 @@ mod core;
 mod file;
 mod json;
 mod khr;
+mod khr25;
 mod omi;
 mod omi_current;
 mod vrm;
@@ -77,6 +78,7 @@ pub fn all() -> Vec<Mutator> {
     v.extend(file::mutators());
     v.extend(core::mutators());
     v.extend(khr::mutators());
+    v.extend(khr25::mutators());
     v.extend(omi::mutators());
     v.extend(omi_current::mutators());
     v.extend(vrm::mutators());

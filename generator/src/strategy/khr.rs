@@ -1,5 +1,6 @@
 //! Valid `khr-2024-draft` scenes: KHR_physics_rigid_bodies + KHR_collision_shapes, spelled as
-//! seed 002 and the seed-era samples spell them.
+//! seed 002 and the seed-era samples spell them. The same scenes render as `khr-2025` (with
+//! what [`super::khr25`] adds) through [`render_2025`]: one renderer, the revision a parameter.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,14 +13,17 @@ use super::body::{MotionSpec, motion};
 use super::filter::{FilterSpec, filter};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
 use super::joint::{JointDescSpec, joint_desc};
+use super::khr25::{Extras2025, GeometryMode};
 use super::material::{MaterialSpec, material, pair_tags};
-use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
+use super::shape::{Dialect, ShapeKind, ShapeSpec, shape, solid_mesh};
 use super::{Rendered, Tags, maybe, tag, transform};
-use crate::case::PoseSet;
+use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::{BufferMode, DocBuilder, Trs};
+use reference::issue::Code;
 
 const RB: &str = "KHR_physics_rigid_bodies";
 const CS: &str = "KHR_collision_shapes";
+const IS: &str = "KHR_implicit_shapes";
 
 /// A collider: a shape with an optional material and filter (raw indices, taken modulo the
 /// number of materials / filters; `None` or no materials: omitted).
@@ -237,10 +241,14 @@ fn group_radius(g: &Group) -> f64 {
 
 struct Ctx<'a> {
     scene: &'a KhrScene,
+    /// `Some`: render as `khr-2025`.
+    r2025: Option<&'a Extras2025>,
     doc: DocBuilder,
     tags: Tags,
     decisions: BTreeSet<Decision>,
     used_materials: BTreeSet<usize>,
+    /// Issues a valid 2025 scene draws on purpose.
+    expected: Vec<ExpectedIssue>,
 }
 
 impl Ctx<'_> {
@@ -248,6 +256,82 @@ impl Ctx<'_> {
         s.tags(&mut self.tags);
         let v = s.render(Dialect::Khr, &mut self.doc);
         self.doc.push_root(CS, "shapes", Tree::from(v))
+    }
+
+    /// The shape reference of a collider or trigger on `node`: the draft's `"shape": i`, or
+    /// 2025's `"geometry": {...}` (mesh kinds as node geometry [D-GEOMETRY-NODE]).
+    fn shape_member(&mut self, node: usize, s: &ShapeSpec, target: &mut Obj) {
+        let Some(extras) = self.r2025 else {
+            let shape = self.shape(s);
+            target.insert("shape", Tree::from(shape));
+            return;
+        };
+        let mut geometry = Obj::new();
+        if s.kind.is_mesh() {
+            s.tags(&mut self.tags);
+            let convex = s.kind == ShapeKind::Convex;
+            let mesh = self.doc.mesh(&solid_mesh(s.solid, s.a));
+            let source = match extras.geometry {
+                GeometryMode::SelfNode => {
+                    self.doc.node_member(node, "mesh", Tree::from(mesh));
+                    tag(&mut self.tags, &["geometry", "node", "self"]);
+                    node
+                }
+                GeometryMode::Detached => {
+                    let g = self
+                        .doc
+                        .detached_node(format!("Geometry{node}"), Trs::default());
+                    self.doc.node_member(g, "mesh", Tree::from(mesh));
+                    tag(&mut self.tags, &["geometry", "node", "detached"]);
+                    g
+                }
+                GeometryMode::Children => {
+                    // Two children: the solid turned a quarter about +Y, and the solid at half
+                    // size; both inside the solid's bounding sphere.
+                    let g = self
+                        .doc
+                        .detached_node(format!("Geometry{node}"), Trs::default());
+                    let turned = Trs {
+                        translation: None,
+                        rotation: Some([
+                            0.0,
+                            std::f64::consts::FRAC_1_SQRT_2,
+                            0.0,
+                            std::f64::consts::FRAC_1_SQRT_2,
+                        ]),
+                        scale: None,
+                    };
+                    let c0 = self
+                        .doc
+                        .node(format!("Geometry{node}Part0"), turned, Some(g));
+                    self.doc.node_member(c0, "mesh", Tree::from(mesh));
+                    let half = Trs {
+                        translation: None,
+                        rotation: None,
+                        scale: Some([0.5, 0.5, 0.5]),
+                    };
+                    let c1 = self.doc.node(format!("Geometry{node}Part1"), half, Some(g));
+                    self.doc.node_member(c1, "mesh", Tree::from(mesh));
+                    tag(&mut self.tags, &["geometry", "node", "children"]);
+                    g
+                }
+            };
+            geometry.insert("convexHull", Tree::from(convex));
+            geometry.insert("node", Tree::from(source));
+            self.decisions.insert(Decision::GeometryNode);
+        } else {
+            s.tags(&mut self.tags);
+            if s.explicit
+                && matches!(s.kind, ShapeKind::Capsule | ShapeKind::Cylinder)
+                && s.b != s.c
+            {
+                tag(&mut self.tags, &["shape", s.kind.tag(), "tapered"]);
+            }
+            let v = s.render(Dialect::Khr, &mut self.doc);
+            let shape = self.doc.push_root(IS, "shapes", Tree::from(v));
+            geometry.insert("shape", Tree::from(shape));
+        }
+        target.insert("geometry", Tree::from(geometry));
     }
 
     fn filter(&mut self, raw: Option<usize>) -> Option<usize> {
@@ -278,9 +362,8 @@ impl Ctx<'_> {
                 self.decisions.insert(Decision::Frames);
             }
         }
-        let shape = self.shape(&c.item.shape);
         let mut col = Obj::new();
-        col.insert("shape", Tree::from(shape));
+        self.shape_member(node, &c.item.shape, &mut col);
         match pick(c.item.material, self.scene.materials.len()) {
             Some(m) => {
                 self.scene.materials[m].tags(&mut self.tags);
@@ -302,9 +385,8 @@ impl Ctx<'_> {
     }
 
     fn trigger(&mut self, node: usize, t: &TriggerShape) {
-        let shape = self.shape(&t.shape);
         let mut trig = Obj::new();
-        trig.insert("shape", Tree::from(shape));
+        self.shape_member(node, &t.shape, &mut trig);
         if let Some(f) = self.filter(t.filter) {
             trig.insert("collisionFilter", Tree::from(f));
             tag(&mut self.tags, &["trigger", "simple", "filter"]);
@@ -327,6 +409,13 @@ impl Ctx<'_> {
         );
         self.doc
             .node_extension_member(node, RB, "motion", leaf.motion.render());
+        if self.r2025.is_some() && leaf.motion.mass == Some(0.0) {
+            // [D-MASS-ZERO-SCHEMA]: a warning, read as infinite.
+            self.expected.push(ExpectedIssue::new(
+                Code::KhrMassZero,
+                format!("/nodes/{node}/extensions/{RB}/motion/mass"),
+            ));
+        }
         leaf.motion.tags(&mut self.tags);
         if leaf.colliders.len() > 1 {
             tag(&mut self.tags, &["collider", "compound"]);
@@ -344,14 +433,25 @@ impl Ctx<'_> {
     }
 }
 
-/// Render `scene` as a glTF document.
+/// Render `scene` as a `khr-2024-draft` glTF document.
 pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
+    render_revision(scene, None, stem)
+}
+
+/// Render `scene` as a `khr-2025` glTF document with `extras`.
+pub fn render_2025(scene: &KhrScene, extras: &Extras2025, stem: &str) -> Rendered {
+    render_revision(scene, Some(extras), stem)
+}
+
+fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> Rendered {
     let mut cx = Ctx {
         scene,
+        r2025,
         doc: DocBuilder::new(stem, scene.buffer),
         tags: Tags::new(),
         decisions: BTreeSet::new(),
         used_materials: BTreeSet::new(),
+        expected: Vec::new(),
     };
     for m in &scene.materials {
         cx.doc.push_root(RB, "physicsMaterials", m.render());
@@ -416,9 +516,8 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
                     if m.effective(false) == Placement::Descendant {
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }
-                    let shape = cx.shape(&m.item);
                     let mut trigger = Obj::new();
-                    trigger.insert("shape", Tree::from(shape));
+                    cx.shape_member(member, &m.item, &mut trigger);
                     cx.doc
                         .node_extension_member(member, RB, "trigger", Tree::from(trigger));
                     nodes.push(member);
@@ -441,6 +540,17 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
         cx.decisions.insert(Decision::Combine);
     }
     let poses = joints(&mut cx, &bodies);
+    if let Some(extras) = r2025 {
+        let below = -(radii.iter().fold(0.0_f64, |m, r| m.max(*r)) + 1.0).ceil();
+        let disabled = super::khr25::render_extras(
+            extras,
+            &mut cx.doc,
+            &mut cx.tags,
+            &mut cx.decisions,
+            below,
+        );
+        cx.expected.extend(disabled);
+    }
     let summary = format!(
         "{} dynamic or kinematic bodies, {} static collider groups, {} simple and {} compound triggers, {} joints",
         counts[0], counts[1], counts[2], counts[3], poses.1
@@ -451,6 +561,7 @@ pub fn render(scene: &KhrScene, stem: &str) -> Rendered {
         decisions: cx.decisions,
         poses: poses.0,
         summary,
+        expected: cx.expected,
     }
 }
 
@@ -530,10 +641,15 @@ fn joints(
             None => {
                 let d = &cx.scene.descs[desc_index];
                 let mut v = Obj::new();
-                v.insert(
-                    "limits",
-                    Tree::Array(d.limits.iter().map(|l| l.render()).collect()),
-                );
+                // 2025: a description may hold no limit (the draft requires one).
+                if cx.r2025.is_some() && d.limits.is_empty() {
+                    tag(&mut cx.tags, &["joint", "no-limits"]);
+                } else {
+                    v.insert(
+                        "limits",
+                        Tree::Array(d.limits.iter().map(|l| l.render()).collect()),
+                    );
+                }
                 if !d.drives.is_empty() {
                     v.insert(
                         "drives",

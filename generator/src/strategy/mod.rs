@@ -13,6 +13,7 @@ pub mod filter;
 pub mod hierarchy;
 pub mod joint;
 pub mod khr;
+pub mod khr25;
 pub mod limit;
 pub mod material;
 pub mod maybe;
@@ -29,7 +30,7 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
 
-use crate::case::PoseSet;
+use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::Built;
 
 pub use self::maybe::maybe;
@@ -46,12 +47,16 @@ pub struct Rendered {
     pub poses: Vec<PoseSet>,
     /// One line saying what the scene holds.
     pub summary: String,
+    /// Warnings and information a valid scene draws on purpose (khr-2025's zero mass and
+    /// zero scale); empty for the other profiles.
+    pub expected: Vec<ExpectedIssue>,
 }
 
 /// A generated scene of any profile.
 #[derive(Clone, Debug)]
 pub enum Scene {
     Khr(khr::KhrScene),
+    Khr25(khr25::Khr25Scene),
     Omi(omi::OmiScene),
     Vrm(vrm::VrmScene),
     /// `omi-2024` or `omi-2025`.
@@ -63,6 +68,7 @@ impl Scene {
     pub fn profile(&self) -> Profile {
         match self {
             Scene::Khr(_) => Profile::Khr2024Draft,
+            Scene::Khr25(_) => Profile::Khr2025,
             Scene::Omi(_) => Profile::Omi2023,
             Scene::Vrm(_) => Profile::VrmcConstraintsDraft,
             Scene::OmiCurrent(s) => s.profile,
@@ -74,6 +80,7 @@ impl Scene {
     pub fn render(&self, stem: &str) -> Rendered {
         let mut r = match self {
             Scene::Khr(s) => khr::render(s, stem),
+            Scene::Khr25(s) => khr25::render(s, stem),
             Scene::Omi(s) => omi::render(s, stem),
             Scene::Vrm(s) => vrm::render(s, stem),
             Scene::OmiCurrent(s) => omi_current::render(s, stem),
@@ -95,6 +102,7 @@ impl Scene {
 pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
     match profile {
         Profile::Khr2024Draft => khr::scene().prop_map(Scene::Khr).boxed(),
+        Profile::Khr2025 => khr25::scene().prop_map(Scene::Khr25).boxed(),
         Profile::Omi2023 => omi::scene().prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene().prop_map(Scene::Vrm).boxed(),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene(profile)
@@ -108,6 +116,7 @@ pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
 pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
     match profile {
         Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(Scene::Khr).boxed(),
+        Profile::Khr2025 => khr25::scene_of(4..=10).prop_map(Scene::Khr25).boxed(),
         Profile::Omi2023 => omi::scene_of(4..=10).prop_map(Scene::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(Scene::Vrm).boxed(),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene_of(profile, 4..=10)

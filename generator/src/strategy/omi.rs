@@ -452,6 +452,7 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
         decisions: cx.decisions,
         poses,
         summary,
+        expected: Vec::new(),
     }
 }
 

@@ -230,6 +230,7 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
         decisions,
         poses,
         summary,
+        expected: Vec::new(),
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-pub(crate) use ::reference::expect::colliders::{nearly_equal, stretch};
+pub(crate) use ::reference::expect::colliders::nearly_equal;
 use ::reference::expect::{ScaledShape, Unabsorbed};
 use ::reference::scene::{MeshId, Shape, TriangleMesh};
 
@@ -63,6 +63,16 @@ pub(crate) fn parameters(
             } else {
                 "convex"
             }
+        }
+        Shape::Plane {
+            double_sided,
+            size_x,
+            size_z,
+        } => {
+            p.insert("double_sided".into(), json!(double_sided));
+            p.insert("size_x".into(), json!(size_x));
+            p.insert("size_z".into(), json!(size_z));
+            "plane"
         }
     };
     match &scaled.unabsorbed {

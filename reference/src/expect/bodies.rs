@@ -159,6 +159,13 @@ pub fn body(scene: &Scene, world: &World, index: BodyId, body: &Body) -> BodyExp
         }
         _ => decisions.push(Decision::MassZero),
     }
+    let zero_inertia = matches!(
+        body.inertia,
+        Inertia::Principal { diagonal, .. } if diagonal.contains(&MassValue::Infinite)
+    );
+    if scene.profile == Profile::Khr2025 && (body.mass == MassValue::Infinite || zero_inertia) {
+        decisions.push(Decision::MassZeroSchema);
+    }
     // [D-STATIC-VELOCITY]: a static body does not move, whatever velocity the file gives.
     let (linear_velocity, angular_velocity) = if body.kind == BodyKind::Static {
         decisions.push(Decision::StaticVelocity);

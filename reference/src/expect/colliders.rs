@@ -76,6 +76,20 @@ pub fn stretch(world: &Matrix4<f64>) -> Matrix3<f64> {
     stretch_with(world, &crate::math::rotation_of(&linear))
 }
 
+/// The stretch a profile simulates for a collider of world matrix `world`: [`stretch`], except
+/// under `khr-2025` for a mirroring matrix [D-SHAPE-SCALE]: a negative scale acts by its
+/// absolute value, so the rotation is taken from the matrix with its z column turned over
+/// (exact when the scale is axis-aligned), and the stretch keeps the signs the absolute value
+/// then drops.
+pub fn stretch_of(profile: Profile, world: &Matrix4<f64>) -> Matrix3<f64> {
+    let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
+    if profile == Profile::Khr2025 && linear.determinant() < 0.0 {
+        let flipped = linear * Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, -1.0));
+        return stretch_with(world, &crate::math::rotation_of(&flipped));
+    }
+    stretch(world)
+}
+
 /// [`stretch`] of a world matrix whose closest rotation `math::rotation_of` is known (the
 /// rotation of its pose, `math::pose_of`).
 fn stretch_with(world: &Matrix4<f64>, rotation: &UnitQuaternion<f64>) -> Matrix3<f64> {
@@ -177,6 +191,23 @@ pub fn scaled(shape: &Shape, s: &Matrix3<f64>) -> ScaledShape {
         },
         // A mesh's vertices take any stretch: the shape stays a mesh of the same counts.
         Shape::Convex { .. } | Shape::Trimesh { .. } => (shape.clone(), None),
+        // A plane's sizes take the x and z scales of an axis-aligned stretch (y only moves
+        // points along the normal; an unbounded side stays unbounded).
+        Shape::Plane {
+            double_sided,
+            size_x,
+            size_z,
+        } => match k {
+            Some(k) => (
+                Shape::Plane {
+                    double_sided,
+                    size_x: size_x.map(|x| x * k.x),
+                    size_z: size_z.map(|z| z * k.z),
+                },
+                None,
+            ),
+            None => (shape.clone(), left),
+        },
     };
     ScaledShape { shape, unabsorbed }
 }
@@ -185,7 +216,11 @@ pub fn scaled(shape: &Shape, s: &Matrix3<f64>) -> ScaledShape {
 pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> ColliderExpect {
     let body_node = c.body.and_then(|b| scene.bodies.get(b)).map(|b| b.node);
     let s = world.rest.get(c.node).map_or_else(Matrix3::identity, |m| {
-        stretch_with(m, &world.rest_pose(Some(c.node)).rotation)
+        if scene.profile == Profile::Khr2025 && m.fixed_view::<3, 3>(0, 0).determinant() < 0.0 {
+            stretch_of(scene.profile, m)
+        } else {
+            stretch_with(m, &world.rest_pose(Some(c.node)).rotation)
+        }
     });
     let shape = scene.shapes.get(c.shape).map(|shape| scaled(shape, &s));
     let mut decisions = vec![Decision::Frames];
@@ -213,6 +248,20 @@ pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> Col
     }
     if !unscaled(&s) {
         decisions.push(Decision::ColliderScale);
+    }
+    if scene.profile == Profile::Khr2025 {
+        if matches!(
+            shape,
+            Some(ScaledShape {
+                shape: Shape::Convex { .. } | Shape::Trimesh { .. },
+                ..
+            })
+        ) {
+            decisions.push(Decision::GeometryNode);
+        }
+        if !unscaled(&s) {
+            decisions.push(Decision::ShapeScale);
+        }
     }
     ColliderExpect {
         index,

@@ -31,9 +31,10 @@ impl FrameRule {
         match profile {
             Profile::Omi2023 => FrameRule::CarriedByBody,
             Profile::Khr2024Draft
+            | Profile::Khr2025
             | Profile::VrmcConstraintsDraft
             | Profile::Omi2024
-            | Profile::Omi2025 => FrameRule::Node,
+            | Profile::Omi2025
             | Profile::VrmcNodeConstraint10 => FrameRule::Node,
         }
     }

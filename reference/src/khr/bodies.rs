@@ -10,6 +10,10 @@
 //! orientation without a diagonal says nothing: the engine computes the inertia. Velocities are
 //! in the body's local space; `gravityFactor` defaults to 1.
 //!
+//! `khr-2025`: a mass or inertia component of 0 is `KHR_MASS_ZERO` (a warning: the schema's
+//! exclusive minimum against the prose) and still infinite [D-MASS-ZERO-SCHEMA]; colliders and
+//! simple triggers give a `geometry` (see [`super::geometry`]) instead of a `shape`.
+//!
 //! Colliders and simple triggers [D-FRAMES] belong to the nearest ancestor-or-self body (else
 //! static). A compound trigger (`trigger.nodes`) lists descendants that have a `trigger`.
 
@@ -24,12 +28,13 @@ use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::math::quaternion_xyzw;
 use crate::scene::{
-    Body, BodyKind, Collider, CompoundTrigger, Inertia, MassValue, NodeId, Scene, VelocitySpace,
+    Body, BodyKind, Collider, CompoundTrigger, Inertia, MassValue, NodeId, Scene, ShapeId,
+    VelocitySpace,
 };
 
 use super::{
-    FILTERS_ARRAY, MATERIALS_ARRAY, NODES_ARRAY, RIGID_BODIES, SHAPES_ARRAY, Tables, array_length,
-    clean_since, non_negative, object,
+    FILTERS_ARRAY, MATERIALS_ARRAY, NODES_ARRAY, RIGID_BODIES, Revision, SHAPES_ARRAY, Tables,
+    array_length, clean_since, geometry, non_negative, object,
 };
 
 /// How far from 1 the length of `inertiaOrientation` may be before it is an error.
@@ -52,6 +57,7 @@ struct MotionJson {
 #[serde(rename_all = "camelCase")]
 struct ColliderJson {
     shape: Option<usize>,
+    geometry: Option<Value>,
     physics_material: Option<usize>,
     collision_filter: Option<usize>,
 }
@@ -60,6 +66,7 @@ struct ColliderJson {
 #[serde(rename_all = "camelCase")]
 struct TriggerJson {
     shape: Option<usize>,
+    geometry: Option<Value>,
     nodes: Option<Vec<usize>>,
     collision_filter: Option<usize>,
 }
@@ -79,6 +86,7 @@ const MOTION_PROPERTIES: &[&str] = &[
 /// extension as an object (with its pointer) for the second pass.
 pub(super) fn read_bodies<'a>(
     doc: &'a Document,
+    revision: Revision,
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Vec<(NodeId, &'a Map, String)> {
@@ -98,7 +106,8 @@ pub(super) fn read_bodies<'a>(
             issues,
         );
         if let Some(motion) = extension.get("motion") {
-            let body = read_motion(node, motion, &push_pointer(&pointer, "motion"), issues);
+            let at = push_pointer(&pointer, "motion");
+            let body = read_motion(node, motion, &at, revision, issues);
             scene.bodies.push(body);
         }
         nodes.push((node, extension, pointer));
@@ -107,7 +116,13 @@ pub(super) fn read_bodies<'a>(
 }
 
 /// The body of node `node`. Always a body: an unreadable motion gives every default.
-fn read_motion(node: NodeId, value: &Value, pointer: &str, issues: &mut Issues) -> Body {
+fn read_motion(
+    node: NodeId,
+    value: &Value,
+    pointer: &str,
+    revision: Revision,
+    issues: &mut Issues,
+) -> Body {
     let m: MotionJson = object(value, pointer, issues)
         .and_then(|_| {
             check_properties(value, pointer, MOTION_PROPERTIES, issues);
@@ -122,7 +137,7 @@ fn read_motion(node: NodeId, value: &Value, pointer: &str, issues: &mut Issues) 
             MassValue::EngineComputes
         }
         Some(0.0) => {
-            issues.push(Issue::new(Code::MassZeroInfinite, at("mass")).arg("property", "mass"));
+            issues.push(Issue::new(zero_code(revision), at("mass")).arg("property", "mass"));
             MassValue::Infinite
         }
         Some(v) => MassValue::Finite(v),
@@ -132,7 +147,7 @@ fn read_motion(node: NodeId, value: &Value, pointer: &str, issues: &mut Issues) 
         .and_then(|q| unit_orientation(q, &at("inertiaOrientation"), issues));
     let inertia = m
         .inertia_diagonal
-        .and_then(|d| principal_moments(d, &at("inertiaDiagonal"), issues))
+        .and_then(|d| principal_moments(d, &at("inertiaDiagonal"), revision, issues))
         .map_or(Inertia::EngineComputes, |diagonal| Inertia::Principal {
             diagonal,
             orientation: orientation.unwrap_or_else(UnitQuaternion::identity),
@@ -158,7 +173,21 @@ fn read_motion(node: NodeId, value: &Value, pointer: &str, issues: &mut Issues) 
 }
 
 /// `inertiaDiagonal` components (0: infinite), or `None` when one is negative.
-fn principal_moments(d: [f64; 3], pointer: &str, issues: &mut Issues) -> Option<[MassValue; 3]> {
+/// The code of a zero mass or inertia component: information in the draft (its schema allows
+/// 0), a warning in 2025 (its schema does not) [D-MASS-ZERO-SCHEMA].
+fn zero_code(revision: Revision) -> Code {
+    match revision {
+        Revision::Draft2024 => Code::MassZeroInfinite,
+        Revision::R2025 => Code::KhrMassZero,
+    }
+}
+
+fn principal_moments(
+    d: [f64; 3],
+    pointer: &str,
+    revision: Revision,
+    issues: &mut Issues,
+) -> Option<[MassValue; 3]> {
     let mut out = [MassValue::EngineComputes; 3];
     let mut ok = true;
     for (i, v) in d.into_iter().enumerate() {
@@ -168,7 +197,7 @@ fn principal_moments(d: [f64; 3], pointer: &str, issues: &mut Issues) -> Option<
         } else if v == 0.0 {
             // Written only for an issue.
             issues.push(
-                Issue::new(Code::MassZeroInfinite, push_pointer(pointer, i))
+                Issue::new(zero_code(revision), push_pointer(pointer, i))
                     .arg("property", format!("inertiaDiagonal[{i}]")),
             );
             MassValue::Infinite
@@ -197,10 +226,11 @@ fn unit_orientation(
 
 /// The `collider` of node `node`, if any.
 pub(super) fn read_collider(
+    doc: &Document,
     node: NodeId,
     extension: &Map,
     pointer: &str,
-    tables: &Tables,
+    tables: &mut Tables,
     scene: &mut Scene,
     issues: &mut Issues,
 ) {
@@ -211,10 +241,11 @@ pub(super) fn read_collider(
     if object(value, &pointer, issues).is_none() {
         return;
     }
+    let shape_key = shape_key(tables.revision);
     check_properties(
         value,
         &pointer,
-        &["shape", "physicsMaterial", "collisionFilter"],
+        &[shape_key, "physicsMaterial", "collisionFilter"],
         issues,
     );
     let Some(c) = parse::<ColliderJson>(value, &pointer, issues) else {
@@ -231,14 +262,22 @@ pub(super) fn read_collider(
             .filters
             .resolve(f, FILTERS_ARRAY, (&pointer, "collisionFilter"), issues)
     });
-    let Some(shape) = c.shape else {
-        issues.push(Issue::new(Code::ExtRequired, &pointer).arg("property", "shape"));
-        return;
+    let given = match tables.revision {
+        Revision::Draft2024 => c.shape.is_some(),
+        Revision::R2025 => c.geometry.is_some(),
     };
-    let Some(shape) = tables
-        .shapes
-        .resolve(shape, SHAPES_ARRAY, (&pointer, "shape"), issues)
-    else {
+    if !given {
+        issues.push(Issue::new(Code::ExtRequired, &pointer).arg("property", shape_key));
+        return;
+    }
+    let Some(shape) = collider_shape(
+        doc,
+        (c.shape, c.geometry.as_ref()),
+        &pointer,
+        tables,
+        scene,
+        issues,
+    ) else {
         return;
     };
     if !clean_since(issues, mark) {
@@ -254,14 +293,52 @@ pub(super) fn read_collider(
     });
 }
 
-/// The `trigger` of node `node`, if any: a trigger collider (`shape`) or a compound trigger
-/// (`nodes`).
+/// The property that gives a collider's or simple trigger's shape in `revision`.
+fn shape_key(revision: Revision) -> &'static str {
+    match revision {
+        Revision::Draft2024 => "shape",
+        Revision::R2025 => "geometry",
+    }
+}
+
+/// The shape id of a collider's or simple trigger's `shape` (draft) or `geometry` (2025), the
+/// one its revision reads; `None` when it is absent or left out (an issue says why).
+fn collider_shape(
+    doc: &Document,
+    (shape, geometry_value): (Option<usize>, Option<&Value>),
+    pointer: &str,
+    tables: &mut Tables,
+    scene: &mut Scene,
+    issues: &mut Issues,
+) -> Option<ShapeId> {
+    match tables.revision {
+        Revision::Draft2024 => {
+            tables
+                .shapes
+                .resolve(shape?, SHAPES_ARRAY, (pointer, "shape"), issues)
+        }
+        Revision::R2025 => {
+            let at = push_pointer(pointer, "geometry");
+            geometry::read(
+                doc,
+                geometry_value?,
+                &at,
+                (&tables.shapes, &mut tables.geometry),
+                scene,
+                issues,
+            )
+        }
+    }
+}
+
+/// The `trigger` of node `node`, if any: a trigger collider (`shape`, 2025: `geometry`) or a
+/// compound trigger (`nodes`).
 pub(super) fn read_trigger(
     doc: &Document,
     node: NodeId,
     extension: &Map,
     pointer: &str,
-    tables: &Tables,
+    tables: &mut Tables,
     scene: &mut Scene,
     issues: &mut Issues,
 ) {
@@ -272,26 +349,31 @@ pub(super) fn read_trigger(
     if object(value, &pointer, issues).is_none() {
         return;
     }
+    let shape_key = shape_key(tables.revision);
     check_properties(
         value,
         &pointer,
-        &["shape", "nodes", "collisionFilter"],
+        &[shape_key, "nodes", "collisionFilter"],
         issues,
     );
     let Some(t) = parse::<TriggerJson>(value, &pointer, issues) else {
         return;
     };
     let mark = issues.0.len();
-    match (&t.shape, &t.nodes, &t.collision_filter) {
-        (Some(_), Some(_), _) => issues.push(
+    let given = match tables.revision {
+        Revision::Draft2024 => t.shape.is_some(),
+        Revision::R2025 => t.geometry.is_some(),
+    };
+    match (given, &t.nodes, &t.collision_filter) {
+        (true, Some(_), _) => issues.push(
             Issue::new(Code::KhrTriggerShapeAndNodes, &pointer)
-                .arg("detail", "both shape and nodes"),
+                .arg("detail", format!("both {shape_key} and nodes")),
         ),
-        (None, Some(_), Some(_)) => issues.push(
+        (false, Some(_), Some(_)) => issues.push(
             Issue::new(Code::KhrTriggerShapeAndNodes, &pointer)
                 .arg("detail", "nodes with a collisionFilter"),
         ),
-        (None, None, _) => issues.push(Issue::new(Code::KhrTriggerEmpty, &pointer)),
+        (false, None, _) => issues.push(Issue::new(Code::KhrTriggerEmpty, &pointer)),
         _ => {}
     }
     let filter = t.collision_filter.and_then(|f| {
@@ -299,11 +381,18 @@ pub(super) fn read_trigger(
             .filters
             .resolve(f, FILTERS_ARRAY, (&pointer, "collisionFilter"), issues)
     });
-    let shape = t.shape.and_then(|s| {
-        tables
-            .shapes
-            .resolve(s, SHAPES_ARRAY, (&pointer, "shape"), issues)
-    });
+    let shape = if given {
+        collider_shape(
+            doc,
+            (t.shape, t.geometry.as_ref()),
+            &pointer,
+            tables,
+            scene,
+            issues,
+        )
+    } else {
+        None
+    };
     let members = t.nodes.as_deref().map(|list| {
         compound_members(
             doc,

@@ -14,6 +14,11 @@
 //! `stiffness` have minimum 0, `damping` too (`DAMPING_NEGATIVE`); stiffness and damping default
 //! to 0, a missing `maxForce` means not force-limited.
 //!
+//! `khr-2025`: a description may hold zero limits (no `KHR_JOINT_NO_LIMITS`); a drive's
+//! `positionTarget` and `stiffness` come together, and so do `velocityTarget` and `damping` (the
+//! schema's `dependencies`, both ways: `KHR_DRIVE_DEPENDENCY`, the drive is left out and so is
+//! its description).
+//!
 //! Node joints [D-FRAMES]: frame A is the joint node, frame B `connectedNode`, each attached to
 //! its nearest ancestor-or-self body (or the world); `enableCollision` defaults to false. A joint
 //! neither of whose frames is on a body is `KHR_JOINT_NO_MOTION` (a warning, the joint is kept).
@@ -28,8 +33,8 @@ use crate::issue::{Code, Issue, Issues, Token, push_pointer};
 use crate::scene::{Attachment, DofKind, Drive, DriveMode, Joint, Limit, LimitSet, NodeId, Scene};
 
 use super::{
-    JOINTS_ARRAY, NODES_ARRAY, Tables, array_length, check_index_at, clean_since, enum_unknown,
-    non_negative, object,
+    JOINTS_ARRAY, NODES_ARRAY, Revision, Tables, array_length, check_index_at, clean_since,
+    enum_unknown, non_negative, object,
 };
 
 /// A joint description as read: limits and drives, ready to copy into each joint using it.
@@ -133,6 +138,7 @@ const DRIVE_MODES: [&str; 2] = [DriveMode::Force.name(), DriveMode::Acceleration
 pub(super) fn read_descriptions(
     list: &[Value],
     pointer: &str,
+    revision: Revision,
     issues: &mut Issues,
 ) -> Descriptions {
     Descriptions {
@@ -140,20 +146,27 @@ pub(super) fn read_descriptions(
         list: list
             .iter()
             .enumerate()
-            .map(|(index, value)| read_description(value, &push_pointer(pointer, index), issues))
+            .map(|(index, value)| {
+                read_description(value, &push_pointer(pointer, index), revision, issues)
+            })
             .collect(),
     }
 }
 
 /// One description, or `None` when it has any error.
-fn read_description(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Description> {
+fn read_description(
+    value: &Value,
+    pointer: &str,
+    revision: Revision,
+    issues: &mut Issues,
+) -> Option<Description> {
     object(value, pointer, issues)?;
     check_properties(value, pointer, &["limits", "drives"], issues);
     let d: DescriptionJson = parse(value, pointer, issues)?;
     let mark = issues.0.len();
     let limits_pointer = push_pointer(pointer, "limits");
     let limit_values = d.limits.unwrap_or_default();
-    if limit_values.is_empty() {
+    if limit_values.is_empty() && revision == Revision::Draft2024 {
         issues.push(Issue::new(Code::KhrJointNoLimits, pointer));
     }
     let limits: Vec<Option<Limit>> = limit_values
@@ -167,7 +180,7 @@ fn read_description(value: &Value, pointer: &str, issues: &mut Issues) -> Option
         .unwrap_or_default()
         .iter()
         .enumerate()
-        .map(|(i, v)| read_drive(v, &push_pointer(&drives_pointer, i), issues))
+        .map(|(i, v)| read_drive(v, &push_pointer(&drives_pointer, i), revision, issues))
         .collect();
     if !clean_since(issues, mark) {
         return None;
@@ -280,10 +293,53 @@ fn check_damping(damping: f64, pointer: &str, issues: &mut Issues) -> bool {
 
 /// One drive, or `None` when it has an error or an unknown type or mode (a warning: the drive is
 /// ignored, the description is not).
-fn read_drive(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Drive> {
+fn read_drive(
+    value: &Value,
+    pointer: &str,
+    revision: Revision,
+    issues: &mut Issues,
+) -> Option<Drive> {
     object(value, pointer, issues)?;
     check_properties(value, pointer, DRIVE_PROPERTIES, issues);
     let d: DriveJson = parse(value, pointer, issues)?;
+    let mut dependencies_ok = true;
+    if revision == Revision::R2025 {
+        for (property, given, needs, present) in [
+            (
+                "positionTarget",
+                d.position_target.is_some(),
+                "stiffness",
+                d.stiffness.is_some(),
+            ),
+            (
+                "stiffness",
+                d.stiffness.is_some(),
+                "positionTarget",
+                d.position_target.is_some(),
+            ),
+            (
+                "velocityTarget",
+                d.velocity_target.is_some(),
+                "damping",
+                d.damping.is_some(),
+            ),
+            (
+                "damping",
+                d.damping.is_some(),
+                "velocityTarget",
+                d.velocity_target.is_some(),
+            ),
+        ] {
+            if given && !present {
+                dependencies_ok = false;
+                issues.push(
+                    Issue::new(Code::KhrDriveDependency, push_pointer(pointer, property))
+                        .arg("property", property)
+                        .arg("needs", needs),
+                );
+            }
+        }
+    }
     let at = |key: &str| push_pointer(pointer, key);
     for (key, present) in [
         ("type", d.kind.is_some()),
@@ -319,7 +375,7 @@ fn read_drive(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Drive
     let stiffness_ok = non_negative(stiffness, pointer, "stiffness", issues);
     let damping = d.damping.unwrap_or(0.0);
     let damping_ok = check_damping(damping, pointer, issues);
-    if !(max_force_ok && stiffness_ok && damping_ok) {
+    if !(max_force_ok && stiffness_ok && damping_ok && dependencies_ok) {
         return None;
     }
     Some(Drive {

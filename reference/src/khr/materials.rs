@@ -6,7 +6,9 @@
 //!   make the file invalid [D-COMBINE-DEFAULT].
 //! - Filter lists are `string[1-*]` in the seed (`EXT_ARRAY_LENGTH` when empty); both
 //!   `collideWithSystems` and `notCollideWithSystems` on one filter is `KHR_FILTER_BOTH_LISTS`.
-//!   A missing `collisionSystems` is the empty set [D-FILTER-EMPTY].
+//!   A missing `collisionSystems` is the empty set [D-FILTER-EMPTY]. `khr-2025`'s schema has no
+//!   `minItems` on the lists: an empty list is the empty set; both lists is still an error
+//!   (the schema's `not`, the prose's "only one of these must be specified").
 
 use crate::json::Value;
 use serde::Deserialize;
@@ -15,7 +17,7 @@ use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{Combine, Filter, Material, Scene};
 
-use super::{Table, array_length, clean_since, enum_unknown, non_negative, object};
+use super::{Revision, Table, array_length, clean_since, enum_unknown, non_negative, object};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -122,6 +124,7 @@ fn combine(
 pub(super) fn read_filters(
     list: &[Value],
     pointer: &str,
+    revision: Revision,
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Table {
@@ -129,7 +132,7 @@ pub(super) fn read_filters(
         .iter()
         .enumerate()
         .map(|(index, value)| {
-            let filter = read_filter(value, &push_pointer(pointer, index), issues)?;
+            let filter = read_filter(value, &push_pointer(pointer, index), revision, issues)?;
             scene.filters.push(filter);
             Some(scene.filters.len() - 1)
         })
@@ -140,7 +143,12 @@ pub(super) fn read_filters(
     }
 }
 
-fn read_filter(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Filter> {
+fn read_filter(
+    value: &Value,
+    pointer: &str,
+    revision: Revision,
+    issues: &mut Issues,
+) -> Option<Filter> {
     object(value, pointer, issues)?;
     check_properties(
         value,
@@ -159,7 +167,7 @@ fn read_filter(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Filt
         ("collideWithSystems", &f.collide_with_systems),
         ("notCollideWithSystems", &f.not_collide_with_systems),
     ] {
-        if list.as_ref().is_some_and(Vec::is_empty) {
+        if revision == Revision::Draft2024 && list.as_ref().is_some_and(Vec::is_empty) {
             issues.push(array_length(&push_pointer(pointer, key), 0, "at least 1"));
         }
     }

@@ -1,5 +1,17 @@
-//! Reader and rules of the `khr-2024-draft` profile: KHR_physics_rigid_bodies (seed 002, March
-//! 2024 draft) with KHR_collision_shapes, read into the canonical [`Scene`].
+//! Reader and rules of the KHR profiles, one reader with the revision as a parameter
+//! ([`Revision`]): `khr-2024-draft` (KHR_physics_rigid_bodies seed 002, March 2024 draft, with
+//! KHR_collision_shapes) and `khr-2025` (glTF PR #2424 with KHR_implicit_shapes, PR #2370), read
+//! into the canonical [`Scene`].
+//!
+//! What the 2025 revision changes in meaning (each part's module docs say how):
+//! - colliders and triggers give a `geometry` (an implicit `shape`, or the meshes of a `node`
+//!   and its descendants [D-GEOMETRY-NODE], with `convexHull`) instead of a `shape`;
+//! - shapes: box, sphere, capsule, cylinder and plane from `KHR_implicit_shapes`; degenerate
+//!   shapes are invalid (`KHR_SHAPE_DEGENERATE`); a collider whose world scale is zero on all axes
+//!   is disabled [D-SHAPE-SCALE];
+//! - a mass or inertia component of 0 is a warning, read as infinite [D-MASS-ZERO-SCHEMA];
+//! - a joint description may hold no limit; drive targets and gains come in pairs;
+//! - filter lists may be empty.
 //!
 //! Reading order: the document-level arrays first (shapes, materials, filters, joint
 //! descriptions), then every node's `motion` (so that owning bodies are known), then every
@@ -19,6 +31,7 @@
 //!   as absent.
 
 mod bodies;
+mod geometry;
 mod joints;
 mod materials;
 mod shapes;
@@ -33,25 +46,65 @@ use crate::scene::Scene;
 
 /// The node-level and document-level key of the rigid-body extension.
 pub const RIGID_BODIES: &str = "KHR_physics_rigid_bodies";
-/// The document-level key of the shape extension.
+/// The document-level key of the shape extension (draft).
 pub const COLLISION_SHAPES: &str = "KHR_collision_shapes";
+/// The document-level key of the shape extension (2025).
+pub const IMPLICIT_SHAPES: &str = "KHR_implicit_shapes";
 
-/// Read this profile's extensions from `doc` into `scene`, pushing every issue found.
+/// The revision of KHR_physics_rigid_bodies a document is read under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revision {
+    /// The March 2024 draft with KHR_collision_shapes (`khr-2024-draft`).
+    Draft2024,
+    /// PR #2424 with KHR_implicit_shapes (`khr-2025`).
+    R2025,
+}
+
+/// Read the draft's extensions from `doc` into `scene`, pushing every issue found.
 pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
-    let shapes = shapes::read(doc, scene, issues);
-    let resources = read_resources(doc, scene, issues);
-    let nodes = bodies::read_bodies(doc, scene, issues);
+    read_revision(doc, Revision::Draft2024, scene, issues);
+}
+
+/// Read the extensions of `revision` from `doc` into `scene`, pushing every issue found.
+pub fn read_revision(doc: &Document, revision: Revision, scene: &mut Scene, issues: &mut Issues) {
+    let shapes = shapes::read(doc, revision, scene, issues);
+    let resources = read_resources(doc, revision, scene, issues);
+    let nodes = bodies::read_bodies(doc, revision, scene, issues);
     let tables = Tables {
+        revision,
         shapes,
         materials: resources.materials,
         filters: resources.filters,
         joints: resources.joints,
+        geometry: geometry::Cache::default(),
     };
+    let mut tables = tables;
     for (node, object, pointer) in &nodes {
-        bodies::read_collider(*node, object, pointer, &tables, scene, issues);
-        bodies::read_trigger(doc, *node, object, pointer, &tables, scene, issues);
+        bodies::read_collider(doc, *node, object, pointer, &mut tables, scene, issues);
+        bodies::read_trigger(doc, *node, object, pointer, &mut tables, scene, issues);
         joints::read_node_joint(*node, object, pointer, &tables, scene, issues);
     }
+    if revision == Revision::R2025 {
+        geometry::disable_zero_scale(scene, issues);
+    }
+}
+
+/// Whether a collider or trigger of `doc` gives a `geometry` (the mark of the 2025 revision
+/// when a document uses no shape extension).
+pub fn uses_geometry(doc: &Document) -> bool {
+    let extensions = doc.node_extensions();
+    (0..doc.node_count()).any(|node| {
+        extensions
+            .get(node, RIGID_BODIES)
+            .and_then(|(v, _)| v.as_object())
+            .is_some_and(|o| {
+                ["collider", "trigger"].iter().any(|k| {
+                    o.get(k)
+                        .and_then(Value::as_object)
+                        .is_some_and(|c| c.contains_key("geometry"))
+                })
+            })
+    })
 }
 
 /// What the document-level `KHR_physics_rigid_bodies` object gave.
@@ -62,7 +115,12 @@ struct Resources {
 }
 
 /// Read `physicsMaterials`, `collisionFilters` and `physicsJoints`.
-fn read_resources(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Resources {
+fn read_resources(
+    doc: &Document,
+    revision: Revision,
+    scene: &mut Scene,
+    issues: &mut Issues,
+) -> Resources {
     let Some((value, pointer)) = doc.root_extension(RIGID_BODIES) else {
         return Resources {
             materials: Table::empty(),
@@ -88,11 +146,11 @@ fn read_resources(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Res
         None => Table::unknown(),
     };
     let filters = match items(object, &pointer, "collisionFilters", issues) {
-        Some((list, at)) => materials::read_filters(list, &at, scene, issues),
+        Some((list, at)) => materials::read_filters(list, &at, revision, scene, issues),
         None => Table::unknown(),
     };
     let joints = match items(object, &pointer, "physicsJoints", issues) {
-        Some((list, at)) => joints::read_descriptions(list, &at, issues),
+        Some((list, at)) => joints::read_descriptions(list, &at, revision, issues),
         None => joints::Descriptions::unknown(),
     };
     Resources {
@@ -104,10 +162,13 @@ fn read_resources(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Res
 
 /// Every document-level table a node-level object refers to.
 struct Tables {
+    revision: Revision,
     shapes: Table,
     materials: Table,
     filters: Table,
     joints: joints::Descriptions,
+    /// Node geometries already read (2025), shared by the colliders that use them.
+    geometry: geometry::Cache,
 }
 
 /// A document-level array as read: its length in the file and, per file index, the canonical
@@ -153,6 +214,7 @@ impl Table {
 
 /// Names of the arrays in `INDEX_OUT_OF_RANGE` messages.
 const SHAPES_ARRAY: &str = "KHR_collision_shapes.shapes";
+const IMPLICIT_SHAPES_ARRAY: &str = "KHR_implicit_shapes.shapes";
 const MATERIALS_ARRAY: &str = "physicsMaterials";
 const FILTERS_ARRAY: &str = "collisionFilters";
 const JOINTS_ARRAY: &str = "physicsJoints";

@@ -12,6 +12,13 @@
 //! - Negative sizes are `VALUE_OUT_OF_RANGE`; a shape without volume is `SHAPE_DEGENERATE`
 //!   (information): a zero sphere radius, a zero box extent, a capsule whose radii are both 0, a
 //!   cylinder of height 0 or whose radii are both 0. A cone (one radius 0) has volume.
+//!
+//! `khr-2025` (`KHR_implicit_shapes.shapes[]`, schemas 2025-10-22): the types are plane, sphere,
+//! box, capsule and cylinder (no mesh types: meshes come through a collider's `geometry.node`).
+//! A plane has `sizeX`, `sizeZ` (absent: unbounded along that axis) and `doubleSided` (default
+//! false). Degenerate shapes are prohibited: a zero radius, box extent, height or plane size, and
+//! a capsule or cylinder whose radii are both 0, are `KHR_SHAPE_DEGENERATE` (an error, at the
+//! property, or at the parameter object for the radii) and leave the shape out.
 
 use std::collections::btree_map::Entry;
 
@@ -25,12 +32,30 @@ use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{Scene, Shape};
 
 use super::{
-    COLLISION_SHAPES, MESHES_ARRAY, Table, below_minimum, clean_since, enum_unknown, items,
-    non_negative, object,
+    COLLISION_SHAPES, IMPLICIT_SHAPES, MESHES_ARRAY, Revision, Table, below_minimum, clean_since,
+    enum_unknown, items, non_negative, object,
 };
 
-/// The shape types of this revision; each is also the name of its parameter object.
+/// The shape types of the draft; each is also the name of its parameter object.
 const TYPES: [&str; 6] = ["sphere", "box", "capsule", "cylinder", "convex", "trimesh"];
+/// The shape types of KHR_implicit_shapes.
+const TYPES_2025: [&str; 5] = ["plane", "sphere", "box", "capsule", "cylinder"];
+
+/// The shape types of `revision`.
+fn types(revision: Revision) -> &'static [&'static str] {
+    match revision {
+        Revision::Draft2024 => &TYPES,
+        Revision::R2025 => &TYPES_2025,
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PlaneParams {
+    size_x: Option<f64>,
+    size_z: Option<f64>,
+    double_sided: Option<bool>,
+}
 
 #[derive(Deserialize)]
 struct Header {
@@ -64,8 +89,17 @@ struct MeshParams {
 }
 
 /// Read every shape into `scene.shapes`; the table maps file indices to canonical ids.
-pub(super) fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Table {
-    let Some((value, pointer)) = doc.root_extension(COLLISION_SHAPES) else {
+pub(super) fn read(
+    doc: &Document,
+    revision: Revision,
+    scene: &mut Scene,
+    issues: &mut Issues,
+) -> Table {
+    let key = match revision {
+        Revision::Draft2024 => COLLISION_SHAPES,
+        Revision::R2025 => IMPLICIT_SHAPES,
+    };
+    let Some((value, pointer)) = doc.root_extension(key) else {
         return Table::empty();
     };
     let Some(root) = object(value, &pointer, issues) else {
@@ -82,7 +116,7 @@ pub(super) fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Ta
     let mut ids = Vec::with_capacity(list.len());
     for (index, shape) in list.iter().enumerate() {
         let shape_pointer = push_pointer(&at, index);
-        let id = read_shape(doc, shape, &shape_pointer, scene, issues).map(|s| {
+        let id = read_shape(doc, revision, shape, &shape_pointer, scene, issues).map(|s| {
             scene.shapes.push(s);
             scene.shapes.len() - 1
         });
@@ -97,20 +131,22 @@ pub(super) fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Ta
 /// One shape, or `None` when it is left out (an issue says why).
 fn read_shape(
     doc: &Document,
+    revision: Revision,
     value: &Value,
     pointer: &str,
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Option<Shape> {
+    let types = types(revision);
     let object = object(value, pointer, issues)?;
     let header: Option<Header> = parse(value, pointer, issues);
     let kind = header.and_then(|h| h.kind);
     // "type", the types, and an unknown type (a later revision's parameter object).
     let mut known = [""; TYPES.len() + 2];
     known[0] = "type";
-    known[1..=TYPES.len()].copy_from_slice(&TYPES);
-    let mut count = 1 + TYPES.len();
-    if let Some(k) = kind.as_deref().filter(|k| !TYPES.contains(k)) {
+    known[1..=types.len()].copy_from_slice(types);
+    let mut count = 1 + types.len();
+    if let Some(k) = kind.as_deref().filter(|k| !types.contains(k)) {
         known[count] = k;
         count += 1;
     }
@@ -121,29 +157,46 @@ fn read_shape(
         }
         return None;
     };
-    if !TYPES.contains(&kind.as_str()) {
-        issues.push(enum_unknown(&push_pointer(pointer, "type"), &kind, &TYPES));
+    if !types.contains(&kind.as_str()) {
+        issues.push(enum_unknown(&push_pointer(pointer, "type"), &kind, types));
         return None;
     }
     let mark = issues.0.len();
-    check_parameters(object, &kind, pointer, issues);
+    check_parameters(object, types, &kind, pointer, issues);
     let params = object.get(kind.as_str())?;
     let params_pointer = push_pointer(pointer, &kind);
     let shape = read_parameters(doc, &kind, params, &params_pointer, scene, issues)?;
     if !clean_since(issues, mark) {
         return None;
     }
-    if let Some(detail) = degenerate(&shape) {
-        issues.push(Issue::new(Code::ShapeDegenerate, &params_pointer).arg("detail", detail));
+    match revision {
+        Revision::Draft2024 => {
+            if let Some(detail) = degenerate(&shape) {
+                issues
+                    .push(Issue::new(Code::ShapeDegenerate, &params_pointer).arg("detail", detail));
+            }
+        }
+        Revision::R2025 => {
+            if let Some((token, detail)) = prohibited(&shape) {
+                let at = match token {
+                    None => params_pointer.clone(),
+                    Some((key, None)) => push_pointer(&params_pointer, key),
+                    Some((key, Some(i))) => push_pointer(&push_pointer(&params_pointer, key), i),
+                };
+                issues.push(Issue::new(Code::KhrShapeDegenerate, at).arg("detail", detail));
+                return None;
+            }
+        }
     }
     Some(shape)
 }
 
 /// `SHAPE_PARAMETERS_MISMATCH` unless the object holds exactly the parameter object its type
 /// names.
-fn check_parameters(object: &Map, kind: &str, pointer: &str, issues: &mut Issues) {
-    let present: Vec<&str> = TYPES
-        .into_iter()
+fn check_parameters(object: &Map, types: &[&str], kind: &str, pointer: &str, issues: &mut Issues) {
+    let present: Vec<&str> = types
+        .iter()
+        .copied()
         .filter(|t| object.contains_key(t))
         .collect();
     if present == [kind] {
@@ -202,6 +255,18 @@ fn read_parameters(
             }
             ok.then(|| Shape::Box {
                 size: Vector3::from(size),
+            })
+        }
+        "plane" => {
+            check_properties(value, pointer, &["sizeX", "sizeZ", "doubleSided"], issues);
+            let p: PlaneParams = parse(value, pointer, issues)?;
+            let ok = [("sizeX", p.size_x), ("sizeZ", p.size_z)]
+                .iter()
+                .all(|&(key, v)| v.is_none_or(|v| non_negative(v, pointer, key, issues)));
+            ok.then_some(Shape::Plane {
+                double_sided: p.double_sided.unwrap_or(false),
+                size_x: p.size_x,
+                size_z: p.size_z,
             })
         }
         "capsule" | "cylinder" => {
@@ -268,6 +333,38 @@ fn read_parameters(
                 Shape::Trimesh { mesh }
             })
         }
+    }
+}
+
+/// Where below a shape's parameter object a defect is: a property and, for an array, an index
+/// (`None`: the object itself).
+type Place = Option<(&'static str, Option<usize>)>;
+
+/// Why a shape is degenerate under KHR_implicit_shapes, and the property that makes it so.
+fn prohibited(shape: &Shape) -> Option<(Place, &'static str)> {
+    let key = |k: &'static str| Some((k, None));
+    match shape {
+        Shape::Sphere { radius } if *radius == 0.0 => Some((key("radius"), "radius is 0")),
+        Shape::Box { size } => size
+            .iter()
+            .position(|s| *s == 0.0)
+            .map(|i| (Some(("size", Some(i))), "size has a zero extent")),
+        Shape::Capsule { height, .. } | Shape::Cylinder { height, .. } if *height == 0.0 => {
+            Some((key("height"), "height is 0"))
+        }
+        Shape::Capsule {
+            radius_top,
+            radius_bottom,
+            ..
+        }
+        | Shape::Cylinder {
+            radius_top,
+            radius_bottom,
+            ..
+        } if *radius_top == 0.0 && *radius_bottom == 0.0 => Some((None, "both radii are 0")),
+        Shape::Plane { size_x, .. } if *size_x == Some(0.0) => Some((key("sizeX"), "sizeX is 0")),
+        Shape::Plane { size_z, .. } if *size_z == Some(0.0) => Some((key("sizeZ"), "sizeZ is 0")),
+        _ => None,
     }
 }
 

@@ -29,8 +29,10 @@ pub const ENGINE: &str = "rapier3d 0.36 (f32)";
 
 /// Feature tags (prefixes end with `.`) Rapier supports, in the generator's vocabulary.
 ///
-/// Left out on purpose: `joint.limit.angular.3` (Rapier couples at most 2 angular axes) and
-/// everything `vrm.` (Rapier has no VRM constraints). Some scenes under a declared tag are
+/// Left out on purpose: `joint.limit.angular.3` (Rapier couples at most 2 angular axes),
+/// everything `vrm.` (Rapier has no VRM constraints), and khr-2025's bounded and double-sided
+/// planes (`shape.plane.bounded`, `shape.plane.double-sided`: Rapier's half-space is unbounded
+/// and single-sided). Some scenes under a declared tag are
 /// still refused at load when Rapier cannot express the exact values (a non-uniformly scaled
 /// sphere, a coupled linear minimum, joints mixing softness): see
 /// [`shapes`] and [`joints`].
@@ -39,6 +41,7 @@ pub const FEATURES: &[&str] = &[
     "buffer.",
     "collider.",
     "filter.",
+    "geometry.",
     "joint.between-bodies",
     "joint.drive.",
     "joint.enable-collision",
@@ -53,11 +56,20 @@ pub const FEATURES: &[&str] = &[
     "joint.limit.range",
     "joint.limit.soft",
     "joint.limit.unbounded",
+    "joint.no-limits",
     "joint.shared-description",
     "joint.to-world",
     "material.",
     "omi.",
-    "shape.",
+    "shape.box.",
+    "shape.capsule.",
+    "shape.convex",
+    "shape.cylinder.",
+    "shape.mesh.",
+    "shape.plane.single-sided",
+    "shape.plane.unbounded",
+    "shape.sphere.",
+    "shape.trimesh",
     "trigger.",
 ];
 
@@ -66,6 +78,7 @@ pub fn capabilities() -> Capabilities {
     Capabilities {
         profiles: vec![
             "khr-2024-draft".into(),
+            "khr-2025".into(),
             "omi-2023".into(),
             "omi-2024".into(),
             "omi-2025".into(),

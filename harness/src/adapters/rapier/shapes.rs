@@ -13,7 +13,11 @@
 //!   approximated by the convex hull of two 64-gons (radial error below 0.13 %, said in the
 //!   load notes);
 //! - convex, trimesh: any `S` (even a shear) is applied to the vertices exactly; a mirroring `S`
-//!   flips the triangles' winding so the trimesh keeps its outward side.
+//!   flips the triangles' winding so the trimesh keeps its outward side;
+//! - plane (khr-2025): an unbounded single-sided plane is a Rapier half-space (solid below the
+//!   plane, normal +Y, exact; a stretch only moves points along or across it). Rapier has no
+//!   bounded or double-sided plane: those are not supported (a thin box would collide on its
+//!   underside and edges, which neither plane does).
 
 use std::collections::BTreeMap;
 use std::f64::consts::PI;
@@ -103,10 +107,30 @@ pub(super) fn build(
                 radius_top,
                 radius_bottom,
             } => cylinder(height, radius_top, radius_bottom),
-            Shape::Convex { .. } | Shape::Trimesh { .. } => {
-                Err(ImplError::Failed("a primitive scaled into a mesh".into()))
-            }
+            Shape::Convex { .. } | Shape::Trimesh { .. } | Shape::Plane { .. } => Err(
+                ImplError::Failed("a primitive scaled into another kind".into()),
+            ),
         },
+        Shape::Plane {
+            double_sided: false,
+            size_x: None,
+            size_z: None,
+        } => {
+            if axis_scale_mirrors_y(s) {
+                return Err(unsupported(
+                    "a single-sided plane under a scale that flips its normal",
+                ));
+            }
+            exact(SharedShape::halfspace(Vector::Y))
+        }
+        Shape::Plane {
+            double_sided: true, ..
+        } => Err(unsupported(
+            "a double-sided plane (Rapier's half-space has one side)",
+        )),
+        Shape::Plane { .. } => Err(unsupported(
+            "a bounded plane (Rapier's half-space is unbounded)",
+        )),
         Shape::Convex { mesh } => {
             let points = stretched_points(mesh_of(meshes, *mesh)?, s)?;
             let hull = SharedShape::convex_hull(&points).ok_or_else(|| {
@@ -135,6 +159,12 @@ pub(super) fn build(
             exact(trimesh)
         }
     }
+}
+
+/// Whether stretch `s` turns local +Y to a direction below the plane (its (1, 1) entry is
+/// negative: a mirrored normal), or shears it out of the plane's normal.
+fn axis_scale_mirrors_y(s: &Matrix3<f64>) -> bool {
+    s[(1, 1)] <= 0.0 || s[(0, 1)] != 0.0 || s[(2, 1)] != 0.0
 }
 
 fn mesh_of(
@@ -300,6 +330,12 @@ pub(super) fn describe(shape: &SharedShape) -> (String, Map<String, Value>) {
             p.insert("vertex_count".into(), json!(t.vertices().len()));
             p.insert("triangle_count".into(), json!(t.indices().len()));
             "trimesh"
+        }
+        TypedShape::HalfSpace(_) => {
+            p.insert("double_sided".into(), json!(false));
+            p.insert("size_x".into(), Value::Null);
+            p.insert("size_z".into(), Value::Null);
+            "plane"
         }
         _ => "other",
     };

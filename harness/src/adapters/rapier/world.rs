@@ -21,7 +21,7 @@ use rapier3d::pipeline::{ActiveEvents, ActiveHooks, ChannelEventCollector, Physi
 use rapier3d::prelude::MassProperties;
 
 use ::reference::math::pose_of;
-use ::reference::scene::{NodeId, Scene};
+use ::reference::scene::{NodeId, Scene, Shape};
 
 use super::hooks::{ColliderRule, Hooks};
 use super::joints::{JointFrames, JointMasses};
@@ -103,9 +103,13 @@ pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes),
         let world = rest
             .get(c.node)
             .ok_or_else(|| ImplError::Failed(format!("node {} does not exist", c.node)))?;
+        if c.body.is_some() && matches!(shape, Shape::Plane { .. }) {
+            // A half-space has no finite mass properties: Rapier cannot move one.
+            return Err(ImplError::NotSupported("a plane on a moving body".into()));
+        }
         let built = shapes::build(
             shape,
-            &crate::adapters::scale::stretch(world),
+            &::reference::expect::colliders::stretch_of(scene.profile, world),
             &scene.meshes,
         )?;
         if let Some(a) = built.approximation {

@@ -1,0 +1,418 @@
+//! `khr-2025` defects: KHR_physics_rigid_bodies (PR #2424) with KHR_implicit_shapes. Every
+//! code whose scope names `khr-2025` has a mutator here, on a `khr-2025` base; the rules the two
+//! KHR revisions share reuse the draft's edits where the spelling is the same.
+
+use reference::issue::Code;
+use reference::profile::Profile;
+use serde_json::{Value, json};
+
+use super::Mutator;
+use super::json::{add_mesh, add_node, node_ext, nodes_with, push_root_ext};
+use super::khr as draft;
+use crate::case::Draft;
+
+const RB: &str = "KHR_physics_rigid_bodies";
+const SHAPES: &str = "/extensions/KHR_implicit_shapes/shapes";
+const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
+
+/// The first implicit shape whose type is one of `types`: (pointer, shape).
+fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Value)> {
+    let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
+    let (i, s) = shapes
+        .iter_mut()
+        .enumerate()
+        .find(|(_, s)| types.iter().any(|t| s["type"] == *t))?;
+    Some((format!("{SHAPES}/{i}"), s))
+}
+
+/// The first collider whose geometry names a `key` (`shape` or `node`): (pointer of the
+/// collider's geometry, geometry).
+fn geometry<'a>(case: &'a mut Draft, key: &str) -> Option<(String, &'a mut Value)> {
+    let doc = case.json_mut()?;
+    let n = *nodes_with(doc, RB, "collider").iter().find(|&&n| {
+        doc["nodes"][n]["extensions"][RB]["collider"]["geometry"]
+            .get(key)
+            .is_some()
+    })?;
+    Some((
+        format!("{}/collider/geometry", node_ext(n, RB)),
+        &mut doc["nodes"][n]["extensions"][RB]["collider"]["geometry"],
+    ))
+}
+
+/// A new static collider far below the scene whose geometry is its own node, carrying mesh
+/// `mesh`; returns the pointer of its `geometry/node`.
+fn mesh_collider(doc: &mut Value, mesh: usize) -> Option<String> {
+    let n = doc["nodes"].as_array()?.len();
+    let added = add_node(
+        doc,
+        json!({"name": "MeshCollider", "mesh": mesh, "translation": [0.0, -30.0, 0.0],
+            "extensions": {RB: {"collider": {"geometry": {"node": n, "convexHull": true}}}}}),
+        None,
+    );
+    (added == n).then(|| format!("{}/collider/geometry/node", node_ext(n, RB)))
+}
+
+/// A tetrahedron.
+fn tetrahedron(doc: &mut Value) -> usize {
+    add_mesh(
+        doc,
+        &[
+            [1.0, 1.0, 1.0],
+            [1.0, -1.0, -1.0],
+            [-1.0, 1.0, -1.0],
+            [-1.0, -1.0, 1.0],
+        ],
+        &[0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2],
+    )
+}
+
+fn ext_type(case: &mut Draft) -> Option<String> {
+    let (at, g) = geometry(case, "shape")?;
+    g["shape"] = json!("0");
+    Some(format!("{at}/shape"))
+}
+fn ext_required(case: &mut Draft) -> Option<String> {
+    let at = match geometry(case, "shape") {
+        Some((at, _)) => at,
+        None => geometry(case, "node")?.0,
+    };
+    let collider = at.strip_suffix("/geometry")?.to_owned();
+    case.json_mut()?
+        .pointer_mut(&collider)?
+        .as_object_mut()?
+        .remove("geometry");
+    Some(collider)
+}
+fn index_out_of_range(case: &mut Draft) -> Option<String> {
+    let (at, g) = geometry(case, "shape")?;
+    g["shape"] = json!(999);
+    Some(format!("{at}/shape"))
+}
+fn shape_parameters_mismatch(case: &mut Draft) -> Option<String> {
+    let (at, s) = shape(case, &["sphere"])?;
+    s["type"] = json!("box");
+    Some(at)
+}
+fn mesh_not_triangles(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let m = tetrahedron(doc);
+    let prims = doc["meshes"][m]["primitives"].as_array_mut()?;
+    let mut lines = prims.first()?.clone();
+    lines["mode"] = json!(1);
+    prims.push(lines);
+    mesh_collider(doc, m)?;
+    Some(format!("/meshes/{m}/primitives/1/mode"))
+}
+fn mesh_empty(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let m = tetrahedron(doc);
+    // Two vertices and no index list: no triangle at all.
+    let prim = doc["meshes"][m]["primitives"][0].as_object_mut()?;
+    prim.remove("indices");
+    let pos = usize::try_from(prim["attributes"]["POSITION"].as_u64()?).ok()?;
+    doc["accessors"][pos]["count"] = json!(2);
+    mesh_collider(doc, m)
+}
+fn geometry_shape_and_node(case: &mut Draft) -> Option<String> {
+    let (at, g) = geometry(case, "shape")?;
+    g["node"] = json!(0);
+    Some(at)
+}
+fn geometry_empty(case: &mut Draft) -> Option<String> {
+    let (at, g) = geometry(case, "shape")?;
+    g.as_object_mut()?.remove("shape");
+    Some(at)
+}
+/// A new static collider whose geometry names a plain node (no mesh below it).
+fn geometry_no_mesh(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let plain = add_node(doc, json!({"name": "NoMesh"}), None);
+    let n = add_node(
+        doc,
+        json!({"name": "EmptyGeometry", "translation": [0.0, -30.0, 0.0],
+            "extensions": {RB: {"collider": {"geometry": {"node": plain}}}}}),
+        None,
+    );
+    Some(format!("{}/collider/geometry/node", node_ext(n, RB)))
+}
+/// Morph weights on a node geometry: a target that moves nothing, weighted 0.5.
+fn geometry_deformed(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let m = tetrahedron(doc);
+    let position = doc["meshes"][m]["primitives"][0]["attributes"]["POSITION"].clone();
+    doc["meshes"][m]["primitives"][0]["targets"] = json!([{"POSITION": position}]);
+    doc["meshes"][m]["weights"] = json!([0.5]);
+    mesh_collider(doc, m)
+}
+fn shape_degenerate(case: &mut Draft) -> Option<String> {
+    let (at, s) = shape(case, &["sphere"])?;
+    s["sphere"]["radius"] = json!(0.0);
+    Some(format!("{at}/sphere/radius"))
+}
+/// A scale of zero on every axis of a collider node without motion or children: disabled
+/// (information).
+fn shape_disabled(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let n = *nodes_with(doc, RB, "collider").iter().find(|&&n| {
+        let node = &doc["nodes"][n];
+        node["extensions"][RB]["collider"]["geometry"]
+            .get("shape")
+            .is_some()
+            && node["extensions"][RB].get("motion").is_none()
+            && node.get("children").is_none()
+    })?;
+    doc["nodes"][n]["scale"] = json!([0.0, 0.0, 0.0]);
+    Some(format!("{}/collider", node_ext(n, RB)))
+}
+fn mass_zero(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let n = *nodes_with(doc, RB, "motion").first()?;
+    doc["nodes"][n]["extensions"][RB]["motion"]["mass"] = json!(0.0);
+    Some(format!("{}/motion/mass", node_ext(n, RB)))
+}
+fn drive_dependency(case: &mut Draft) -> Option<String> {
+    let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
+    for (j, joint) in joints.iter_mut().enumerate() {
+        if let Some(drives) = joint["drives"].as_array_mut() {
+            for (d, drive) in drives.iter_mut().enumerate() {
+                let o = drive.as_object_mut()?;
+                if o.contains_key("positionTarget") {
+                    o.remove("stiffness");
+                    return Some(format!("{JOINTS}/{j}/drives/{d}/positionTarget"));
+                }
+            }
+        }
+    }
+    None
+}
+fn trigger_shape_and_nodes(case: &mut Draft) -> Option<String> {
+    let doc = case.json()?;
+    let n = *nodes_with(doc, RB, "trigger")
+        .iter()
+        .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
+    // A member's own (valid) geometry: the defect is only that both are given.
+    let member =
+        usize::try_from(doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"][0].as_u64()?).ok()?;
+    let geometry = doc["nodes"][member]["extensions"][RB]["trigger"]["geometry"].clone();
+    let doc = case.json_mut()?;
+    doc["nodes"][n]["extensions"][RB]["trigger"]["geometry"] = geometry;
+    Some(format!("{}/trigger", node_ext(n, RB)))
+}
+fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
+    let doc = case.json()?;
+    let n = *nodes_with(doc, RB, "trigger")
+        .iter()
+        .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
+    let member = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"][0].as_u64()?;
+    let geometry =
+        doc["nodes"][usize::try_from(member).ok()?]["extensions"][RB]["trigger"]["geometry"]
+            .clone();
+    let doc = case.json_mut()?;
+    let outside = add_node(
+        doc,
+        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0],
+            "extensions": {RB: {"trigger": {"geometry": geometry}}}}),
+        None,
+    );
+    let nodes = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].as_array_mut()?;
+    nodes.push(json!(outside));
+    Some(format!(
+        "{}/trigger/nodes/{}",
+        node_ext(n, RB),
+        nodes.len() - 1
+    ))
+}
+/// Both filter lists, empty: the 2025 schema allows empty lists, not both.
+fn filter_both_lists(case: &mut Draft) -> Option<String> {
+    let doc = case.json_mut()?;
+    let f = push_root_ext(
+        doc,
+        RB,
+        "collisionFilters",
+        json!({"collisionSystems": ["A"], "collideWithSystems": [], "notCollideWithSystems": ["C"]}),
+    );
+    Some(format!("/extensions/{RB}/collisionFilters/{f}"))
+}
+
+pub fn mutators() -> Vec<Mutator> {
+    let p = Profile::Khr2025;
+    let m = |code, name, needs, apply| Mutator {
+        code,
+        name,
+        profile: p,
+        needs,
+        apply,
+    };
+    let body = Some("body.");
+    let joint = Some("joint.kind");
+    let sphere = Some("shape.sphere");
+    let collider = Some("collider.");
+    let compound_t = Some("trigger.compound");
+    vec![
+        m(Code::ExtType, "k25-geometry-shape-string", sphere, ext_type),
+        m(
+            Code::ExtRequired,
+            "k25-collider-without-geometry",
+            collider,
+            ext_required,
+        ),
+        m(
+            Code::IndexOutOfRange,
+            "k25-geometry-shape-999",
+            sphere,
+            index_out_of_range,
+        ),
+        m(
+            Code::NegativeMass,
+            "k25-mass-minus-one",
+            body,
+            draft::negative_mass,
+        ),
+        m(
+            Code::ShapeParametersMismatch,
+            "k25-box-with-sphere-parameters",
+            sphere,
+            shape_parameters_mismatch,
+        ),
+        m(
+            Code::MeshShapeNotTriangles,
+            "k25-mesh-lines",
+            None,
+            mesh_not_triangles,
+        ),
+        m(
+            Code::MeshShapeEmpty,
+            "k25-mesh-two-vertices",
+            None,
+            mesh_empty,
+        ),
+        m(
+            Code::LimitMinAboveMax,
+            "k25-min-above-max",
+            joint,
+            draft::limit_min_above_max,
+        ),
+        m(
+            Code::AxisOutOfRange,
+            "k25-axis-3",
+            joint,
+            draft::axis_out_of_range,
+        ),
+        m(
+            Code::AxisDuplicate,
+            "k25-axis-twice",
+            joint,
+            draft::axis_duplicate,
+        ),
+        m(
+            Code::StiffnessNotPositive,
+            "k25-stiffness-zero",
+            joint,
+            draft::stiffness_not_positive,
+        ),
+        m(
+            Code::DampingNegative,
+            "k25-damping-minus-one",
+            joint,
+            draft::damping_negative,
+        ),
+        m(
+            Code::KhrInertiaOrientationNotUnit,
+            "k25-inertia-orientation-length-2",
+            body,
+            draft::inertia_orientation_not_unit,
+        ),
+        m(
+            Code::KhrLimitAxesBoth,
+            "k25-limit-both-axes",
+            Some("joint.limit.linear"),
+            draft::limit_axes_both,
+        ),
+        m(
+            Code::KhrLimitAxesMissing,
+            "k25-limit-no-axes",
+            joint,
+            draft::limit_axes_missing,
+        ),
+        m(
+            Code::KhrJointNoMotion,
+            "k25-joint-between-static-nodes",
+            joint,
+            draft::joint_no_motion,
+        ),
+        m(
+            Code::KhrFilterBothLists,
+            "k25-filter-both-lists",
+            None,
+            filter_both_lists,
+        ),
+        m(
+            Code::KhrTriggerShapeAndNodes,
+            "k25-compound-with-geometry",
+            compound_t,
+            trigger_shape_and_nodes,
+        ),
+        m(
+            Code::KhrTriggerEmpty,
+            "k25-trigger-empty",
+            None,
+            draft::trigger_empty,
+        ),
+        m(
+            Code::KhrTriggerNodeNotDescendant,
+            "k25-compound-member-outside",
+            compound_t,
+            trigger_node_not_descendant,
+        ),
+        m(
+            Code::KhrTriggerNodeNotTrigger,
+            "k25-compound-member-plain",
+            compound_t,
+            draft::trigger_node_not_trigger,
+        ),
+        m(
+            Code::KhrGeometryShapeAndNode,
+            "k25-geometry-shape-and-node",
+            sphere,
+            geometry_shape_and_node,
+        ),
+        m(
+            Code::KhrGeometryEmpty,
+            "k25-geometry-empty",
+            sphere,
+            geometry_empty,
+        ),
+        m(
+            Code::KhrGeometryNoMesh,
+            "k25-geometry-no-mesh",
+            None,
+            geometry_no_mesh,
+        ),
+        m(
+            Code::KhrGeometryDeformed,
+            "k25-geometry-morphed",
+            None,
+            geometry_deformed,
+        ),
+        m(
+            Code::KhrShapeDegenerate,
+            "k25-sphere-radius-zero",
+            sphere,
+            shape_degenerate,
+        ),
+        m(
+            Code::KhrShapeDisabled,
+            "k25-collider-scale-zero",
+            sphere,
+            shape_disabled,
+        ),
+        m(Code::KhrMassZero, "k25-mass-zero", body, mass_zero),
+        m(
+            Code::KhrDriveDependency,
+            "k25-position-target-without-stiffness",
+            Some("joint.drive"),
+            drive_dependency,
+        ),
+    ]
+}

@@ -1,0 +1,330 @@
+//! Valid `khr-2025` scenes: a draft scene ([`super::khr`]) made valid under the 2025 revision
+//! (drive targets with their gains) plus what the revision adds ([`Extras2025`]): node geometry
+//! (on the collider's node, on a node outside the scene, or merged from child meshes), planes,
+//! zero and negative scale, a zero (infinite) mass, descriptions without limits.
+//!
+//! Tapered capsules and cylinders and single-sided or bounded planes are tagged as features
+//! (`shape.capsule.tapered`, `shape.plane.single-sided`...), so an engine that lacks them can
+//! declare so and get NOT_SUPPORTED rather than failures in unrelated areas; untapered
+//! capsules and cylinders are the default (a tapered draw is rarer).
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use reference::decision::Decision;
+
+use super::khr::{Group, KhrScene, scene_of as draft_scene_of};
+use super::shape::ShapeSpec;
+use super::{Rendered, Tags, maybe, tag};
+use crate::case::ExpectedIssue;
+use crate::doc::{DocBuilder, Trs};
+use crate::tree::{Obj, Tree};
+use reference::issue::Code;
+
+const RB: &str = "KHR_physics_rigid_bodies";
+const IS: &str = "KHR_implicit_shapes";
+
+/// How mesh shapes are written as `geometry.node`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeometryMode {
+    /// The collider's own node carries the mesh.
+    SelfNode,
+    /// A node outside the scene carries the mesh (as the public samples do).
+    Detached,
+    /// A node outside the scene whose two children carry the mesh (merged geometry).
+    Children,
+}
+
+/// A plane shape: bounded when `size` is given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaneSpec {
+    pub size: Option<(f64, f64)>,
+    pub double_sided: bool,
+}
+
+/// A static collider on a node of unusual scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScaleMode {
+    /// `[-1, 2, 1]` on a box: the absolute value acts.
+    Negative,
+    /// `[0, 0, 0]` on a sphere: disabled.
+    Zero,
+}
+
+/// What a `khr-2025` scene adds to a draft scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Extras2025 {
+    pub geometry: GeometryMode,
+    pub tapered: bool,
+    pub plane: Option<PlaneSpec>,
+    pub scaled: Option<ScaleMode>,
+    /// The first body's mass is 0 (infinite, a warning) when there is a body.
+    pub mass_zero: bool,
+    /// The first joint description has no limit.
+    pub free_joint: bool,
+}
+
+/// A `khr-2025` scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Khr25Scene {
+    pub base: KhrScene,
+    pub extras: Extras2025,
+}
+
+fn plane() -> impl Strategy<Value = PlaneSpec> + Clone {
+    (
+        maybe(0.5, (super::dec(5, 40, 1.0), super::dec(5, 40, 1.0))),
+        any::<bool>(),
+    )
+        .prop_map(|(size, double_sided)| PlaneSpec { size, double_sided })
+}
+
+fn extras() -> impl Strategy<Value = Extras2025> + Clone {
+    (
+        prop::sample::select(vec![
+            GeometryMode::SelfNode,
+            GeometryMode::Detached,
+            GeometryMode::Children,
+        ]),
+        prop::bool::weighted(0.2),
+        maybe(0.3, plane()),
+        maybe(
+            0.3,
+            prop::sample::select(vec![ScaleMode::Negative, ScaleMode::Zero]),
+        ),
+        prop::bool::weighted(0.15),
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(
+            |(geometry, tapered, plane, scaled, mass_zero, free_joint)| Extras2025 {
+                geometry,
+                tapered,
+                plane,
+                scaled,
+                mass_zero,
+                free_joint,
+            },
+        )
+}
+
+/// Valid `khr-2025` scenes of 1 to 3 groups.
+pub fn scene() -> impl Strategy<Value = Khr25Scene> {
+    scene_of(1..=3)
+}
+
+/// Valid `khr-2025` scenes with a number of groups in `groups`.
+pub fn scene_of(groups: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Khr25Scene> {
+    (draft_scene_of(groups), extras()).prop_map(|(base, extras)| normalise(base, extras))
+}
+
+/// Make a draft scene valid under 2025 and apply the extras that change the base.
+fn normalise(mut base: KhrScene, mut extras: Extras2025) -> Khr25Scene {
+    for d in &mut base.descs {
+        for drive in &mut d.drives {
+            // The schema's dependencies: a target comes with its gain and a gain with its target.
+            drive.stiffness = drive
+                .position_target
+                .map(|_| drive.stiffness.unwrap_or(50.0));
+            drive.damping = drive.velocity_target.map(|_| drive.damping.unwrap_or(5.0));
+        }
+    }
+    if extras.free_joint
+        && let Some(first) = base.descs.first_mut()
+    {
+        first.kind = "free";
+        first.limits.clear();
+    }
+    if !extras.tapered {
+        let untaper = |s: &mut ShapeSpec| s.c = s.b;
+        for g in &mut base.groups {
+            match g {
+                Group::Body { main, nested } => {
+                    for leaf in std::iter::once(main).chain(nested.as_mut()) {
+                        leaf.colliders
+                            .iter_mut()
+                            .for_each(|c| untaper(&mut c.item.shape));
+                        if let Some(t) = &mut leaf.trigger {
+                            untaper(&mut t.item.shape);
+                        }
+                    }
+                }
+                Group::Static { colliders, .. } => {
+                    colliders
+                        .iter_mut()
+                        .for_each(|c| untaper(&mut c.item.shape));
+                }
+                Group::SimpleTrigger(t) => untaper(&mut t.shape),
+                Group::CompoundTrigger(members) => {
+                    members.iter_mut().for_each(|m| untaper(&mut m.item));
+                }
+            }
+        }
+    }
+    let first_body = base.groups.iter_mut().find_map(|g| match g {
+        Group::Body { main, .. } => Some(main),
+        _ => None,
+    });
+    match first_body {
+        Some(main) if extras.mass_zero => main.motion.mass = Some(0.0),
+        _ => extras.mass_zero = false,
+    }
+    Khr25Scene { base, extras }
+}
+
+/// Render a `khr-2025` scene.
+pub fn render(scene: &Khr25Scene, stem: &str) -> Rendered {
+    super::khr::render_2025(&scene.base, &scene.extras, stem)
+}
+
+/// Write the extras that add nodes: the plane `below` every group (at `y = below`), the
+/// scaled collider above them; tag what the base scene's extras changed. Returns the issues
+/// they draw on purpose (a zero-scale collider is disabled: information).
+pub(super) fn render_extras(
+    extras: &Extras2025,
+    doc: &mut DocBuilder,
+    tags: &mut Tags,
+    decisions: &mut BTreeSet<Decision>,
+    below: f64,
+) -> Vec<ExpectedIssue> {
+    let mut expected = Vec::new();
+    if let Some(p) = &extras.plane {
+        let mut params = Obj::new();
+        if let Some((x, z)) = p.size {
+            params.insert("sizeX", Tree::from(x));
+            params.insert("sizeZ", Tree::from(z));
+            tag(tags, &["shape", "plane", "bounded"]);
+        } else {
+            tag(tags, &["shape", "plane", "unbounded"]);
+        }
+        if p.double_sided {
+            params.insert("doubleSided", Tree::from(true));
+            tag(tags, &["shape", "plane", "double-sided"]);
+        } else {
+            tag(tags, &["shape", "plane", "single-sided"]);
+        }
+        let node = doc.node("Ground", Trs::at([0.0, below, 0.0]), None);
+        collider_on(doc, node, "plane", params);
+    }
+    if let Some(mode) = extras.scaled {
+        let (scale, kind, params) = match mode {
+            ScaleMode::Negative => {
+                let mut p = Obj::new();
+                p.insert("size", Tree::from([0.5, 0.5, 0.5]));
+                tag(tags, &["collider", "scale", "negative"]);
+                decisions.insert(Decision::ColliderScale);
+                ([-1.0, 2.0, 1.0], "box", p)
+            }
+            ScaleMode::Zero => {
+                let mut p = Obj::new();
+                p.insert("radius", Tree::from(0.5));
+                tag(tags, &["collider", "scale", "zero"]);
+                ([0.0, 0.0, 0.0], "sphere", p)
+            }
+        };
+        decisions.insert(Decision::ShapeScale);
+        let node = doc.node(
+            "Scaled",
+            Trs {
+                translation: Some([0.0, 2.0 - below, 0.0]),
+                rotation: None,
+                scale: Some(scale),
+            },
+            None,
+        );
+        collider_on(doc, node, kind, params);
+        if mode == ScaleMode::Zero {
+            expected.push(ExpectedIssue::new(
+                Code::KhrShapeDisabled,
+                format!("/nodes/{node}/extensions/{RB}/collider"),
+            ));
+        }
+    }
+    if extras.mass_zero {
+        tag(tags, &["body", "mass", "zero"]);
+        decisions.insert(Decision::MassZeroSchema);
+    }
+    expected
+}
+
+/// A static collider on `node` whose implicit shape is `kind` with `params`.
+fn collider_on(doc: &mut DocBuilder, node: usize, kind: &'static str, params: Obj) {
+    let mut shape = Obj::new();
+    shape.insert("type", Tree::from(kind));
+    shape.insert(kind, Tree::from(params));
+    let index = doc.push_root(IS, "shapes", Tree::from(shape));
+    let mut geometry = Obj::new();
+    geometry.insert("shape", Tree::from(index));
+    let mut collider = Obj::new();
+    collider.insert("geometry", Tree::from(geometry));
+    doc.node_extension_member(node, RB, "collider", Tree::from(collider));
+}
+
+/// Every tag a `khr-2025` scene can carry.
+pub fn universe(tags: &mut Tags) {
+    super::khr::universe(tags);
+    for t in [
+        "geometry.node.self",
+        "geometry.node.detached",
+        "geometry.node.children",
+        "shape.plane.bounded",
+        "shape.plane.unbounded",
+        "shape.plane.single-sided",
+        "shape.plane.double-sided",
+        "shape.capsule.tapered",
+        "shape.cylinder.tapered",
+        "collider.scale.negative",
+        "collider.scale.zero",
+        "body.mass.zero",
+        "joint.no-limits",
+        "joint.kind.free",
+    ] {
+        tags.insert(t.to_owned());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::sample;
+
+    /// Every drawn scene reads under khr-2025 without an error, and its drives keep the
+    /// schema's dependencies.
+    #[test]
+    fn scenes_are_valid_khr_2025() {
+        let strategy = scene();
+        for index in 0..48 {
+            let mut s = sample(&strategy, 3, index, 0).expect("a scene");
+            s.base.buffer = crate::doc::BufferMode::DataUri;
+            for d in s.base.descs.iter().flat_map(|d| &d.drives) {
+                assert_eq!(d.position_target.is_some(), d.stiffness.is_some());
+                assert_eq!(d.velocity_target.is_some(), d.damping.is_some());
+            }
+            let r = render(&s, "s");
+            let json = crate::canonical::to_string(&r.built.json);
+            let reading = reference::read_bytes(json.as_bytes(), None, None);
+            assert_eq!(
+                reading.profile,
+                Some(reference::profile::Profile::Khr2025),
+                "{index}"
+            );
+            assert!(
+                !reading.has_errors(),
+                "{index}: {:?}\n{json}",
+                reading.issues
+            );
+            let mut want: Vec<(String, String)> = r
+                .expected
+                .iter()
+                .map(|e| (e.code.id().to_owned(), e.pointer.clone()))
+                .collect();
+            let mut got: Vec<(String, String)> = reading
+                .issues
+                .iter()
+                .map(|i| (i.code.id().to_owned(), i.pointer.clone()))
+                .collect();
+            want.sort();
+            got.sort();
+            assert_eq!(want, got, "{index}\n{json}");
+        }
+    }
+}
