@@ -444,6 +444,7 @@ pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
         decisions: cx.decisions,
         poses,
         summary,
+        expected: Vec::new(),
     }
 }
 

@@ -463,6 +463,7 @@ pub fn render(scene: &Vrm1Scene, stem: &str) -> Rendered {
         decisions,
         poses,
         summary,
+        expected: Vec::new(),
     }
 }
 

@@ -40,7 +40,8 @@ pub fn render(run: &Run) -> std::io::Result<String> {
     let opt = |x: Option<f64>| x.map(number).unwrap_or_default();
     for r in &run.results {
         for c in &r.checks {
-            w.write_record([
+            let decisions = c.decisions.join(" ");
+            let row: [std::borrow::Cow<'_, str>; 15] = [
                 text(&r.implementation),
                 text(&r.case),
                 text(&r.profile),
@@ -54,9 +55,10 @@ pub fn render(run: &Run) -> std::io::Result<String> {
                 opt(c.measured).into(),
                 opt(c.recommended).into(),
                 opt(c.allowed).into(),
-                text(&c.decisions.join(" ")),
+                text(&decisions),
                 text(&c.message),
-            ])?;
+            ];
+            w.write_record(row.iter().map(|cell| cell.as_bytes()))?;
         }
     }
     let bytes = w
