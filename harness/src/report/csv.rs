@@ -73,7 +73,10 @@ mod tests {
 
     #[test]
     fn formula_cells_are_neutralised_and_others_kept() {
-        assert_eq!(text("=HYPERLINK(\"http://x\")"), "'=HYPERLINK(\"http://x\")");
+        assert_eq!(
+            text("=HYPERLINK(\"http://x\")"),
+            "'=HYPERLINK(\"http://x\")"
+        );
         assert_eq!(text("+1"), "'+1");
         assert_eq!(text("-2+3"), "'-2+3");
         assert_eq!(text("@SUM(A1)"), "'@SUM(A1)");

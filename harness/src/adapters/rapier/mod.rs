@@ -65,6 +65,7 @@ pub const FEATURES: &[&str] = &[
     "shape.capsule.",
     "shape.convex",
     "shape.cylinder.",
+    "shape.is-trigger.",
     "shape.mesh.",
     "shape.plane.single-sided",
     "shape.plane.unbounded",
