@@ -81,11 +81,11 @@ fn scene(nodes: &[String], roots: &[usize]) -> Scene {
     reading.scene.expect("scene")
 }
 
-/// Evaluate at rest with the given local overrides (translation, rotation).
-fn eval(
-    scene: &Scene,
-    overrides: &[(usize, Option<[f64; 3]>, Option<UnitQuaternion<f64>>)],
-) -> Vec<Trs> {
+/// A node's local override: its index, translation and rotation (each optional).
+type Override = (usize, Option<[f64; 3]>, Option<UnitQuaternion<f64>>);
+
+/// Evaluate at rest with the given local overrides.
+fn eval(scene: &Scene, overrides: &[Override]) -> Vec<Trs> {
     let mut p = Poses::default();
     for &(n, t, r) in overrides {
         p.nodes.insert(

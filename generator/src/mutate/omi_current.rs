@@ -400,16 +400,19 @@ fn negative_sentinel(case: &mut Draft) -> Option<String> {
 }
 
 type Apply = fn(&mut Draft) -> Option<String>;
-
-/// Mutators of both revisions (the last flag: omi-2025 only, for the codes about its
-/// spelling or about undated documents; omi-2024 only for the full-height capsule).
-fn table() -> Vec<(
+/// A row of [`table`]: code, name, the feature its base needs, the edit, the one revision it
+/// is for (`None`: both).
+type Row = (
     Code,
     &'static str,
     Option<&'static str>,
     Apply,
     Option<Profile>,
-)> {
+);
+
+/// Mutators of both revisions (the last flag: omi-2025 only, for the codes about its
+/// spelling or about undated documents; omi-2024 only for the full-height capsule).
+fn table() -> Vec<Row> {
     let body = Some("body.");
     let joint = Some("joint.kind");
     let collider = Some("collider.");

@@ -408,8 +408,8 @@ pub fn render(scene: &Vrm1Scene, stem: &str) -> Rendered {
         }
         let weight = match c.weight {
             None => "default",
-            Some(w) if w == 0.0 => "zero",
-            Some(w) if w == 1.0 => "one",
+            Some(0.0) => "zero",
+            Some(1.0) => "one",
             Some(_) => "partial",
         };
         tag(&mut tags, &["vrm1", "weight", weight]);

@@ -272,7 +272,7 @@ pub(super) fn read_bodies<'a>(
         check_properties(value, &pointer, &["motion", "collider", "trigger"], issues);
         let present: Vec<&str> = ["motion", "collider", "trigger"]
             .into_iter()
-            .filter(|k| extension.contains_key(*k))
+            .filter(|k| extension.contains_key(k))
             .collect();
         if present.len() > 1 {
             issues.push(
