@@ -215,7 +215,11 @@ fn acyclic(parents: &[Option<usize>], cs: &[(usize, usize, Kind1)]) -> bool {
 }
 
 /// The constraints that survive the validity rules, in order: one per destination, source not
-/// the destination, no circular dependency. Never empty.
+/// the destination, no circular dependency. Never empty. A constraint of weight 0 leaves its
+/// destination at rest, so no constraint reads one: a constraint reading it could not show its
+/// own kind, axis or weight, nor an evaluation order, under any pose. Nor does a roll read a
+/// rolled node: that node only twists about its roll axis, which the reading roll may see as no
+/// twist at all (axes perpendicular in its frame) whatever the pose.
 pub fn resolve(scene: &Vrm1Scene) -> Vec<(usize, usize, &Constraint1)> {
     let n = scene.nodes.len();
     let parents = parents(scene);
@@ -223,6 +227,20 @@ pub fn resolve(scene: &Vrm1Scene) -> Vec<(usize, usize, &Constraint1)> {
     for c in &scene.constraints {
         let (d, s) = (c.destination % n, c.source % n);
         if s == d || kept.iter().any(|k| k.0 == d) {
+            continue;
+        }
+        let reads_still = kept
+            .iter()
+            .any(|k| k.2.weight == Some(0.0) && reads(&parents, d, s, c.kind).contains(&k.0));
+        let read_while_still = c.weight == Some(0.0)
+            && kept
+                .iter()
+                .any(|k| reads(&parents, k.0, k.1, k.2.kind).contains(&d));
+        let is_roll = |k: &Kind1| matches!(k, Kind1::Roll(_));
+        let roll_of_roll = kept
+            .iter()
+            .any(|k| is_roll(&k.2.kind) && is_roll(&c.kind) && (k.0 == s || k.1 == d));
+        if reads_still || read_while_still || roll_of_roll {
             continue;
         }
         let mut trial: Vec<(usize, usize, Kind1)> =
