@@ -7,18 +7,28 @@
 // - joint.kind.generic / omi.joint.generic: random limit mixes, often outside what D6 holds;
 // - omi.constraint.angular.2 / .3: per-axis twist bounds about several axes (D6 twists about
 //   one axis and bounds swings with a cone or pyramid, a different metric);
-// - vrm.*: PhysX has no VRM constraints.
+// - vrm.*: PhysX has no VRM constraints;
+// - shape.plane.double-sided (khr-2025): a PhysX plane is a half-space and PhysX has no
+//   zero-thickness surface; a box would put the two faces off the plane;
+// - skinned or morphed node geometry (tags with `skin` or `morph`): the adapter reads rest
+//   positions only. Shape and geometry tags are therefore listed one by one, not by a prefix
+//   that would also claim such tags.
+// Declared approximations (see README.md): a bounded single-sided plane is a thin box whose top
+// face is the plane; tapered capsules and cylinders are 48-segment convex hulls.
 // Some scenes under a declared tag are still refused at load when the exact values cannot be
 // expressed (a coupled linear minimum distance, a non-uniformly scaled sphere, a triangle mesh
 // on a dynamic body...): see README.md.
 
-export const PROFILES = ['khr-2024-draft', 'omi-2023', 'omi-2024', 'omi-2025'];
+export const PROFILES = ['khr-2024-draft', 'khr-2025', 'omi-2023', 'omi-2024', 'omi-2025'];
 
 export const FEATURES = [
   'body.',
   'buffer.',
   'collider.',
   'filter.',
+  'geometry.node.self',
+  'geometry.node.detached',
+  'geometry.node.children',
   'joint.between-bodies',
   'joint.to-world',
   'joint.enable-collision',
@@ -40,8 +50,23 @@ export const FEATURES = [
   'joint.limit.range',
   'joint.limit.soft',
   'joint.limit.unbounded',
+  'joint.no-limits',
+  'joint.kind.free',
   'material.',
-  'shape.',
+  'shape.box.',
+  'shape.sphere.',
+  'shape.capsule.',
+  'shape.cylinder.',
+  'shape.convex',
+  'shape.trimesh',
+  'shape.mesh.cube',
+  'shape.mesh.octahedron',
+  'shape.mesh.tetrahedron',
+  'shape.dating-cylinder',
+  'shape.is-trigger.',
+  'shape.plane.unbounded',
+  'shape.plane.bounded',
+  'shape.plane.single-sided',
   'trigger.',
   'omi.dialect.',
   'omi.constraint.linear.',

@@ -6,6 +6,10 @@
 // omi-2023: OMI_physics_body (type string) + OMI_collider (flat colliders) or OMI_physics_shape
 //   (type + parameter sub-object) + OMI_physics_joint (document constraints, joint nodes).
 // omi-2024 / omi-2025: the restructured OMI extensions, read by omi-current.js.
+// khr-2025: KHR_physics_rigid_bodies (PR #2424) + KHR_implicit_shapes (PR #2370), read by the
+//   KHR reader with the revision's shape rules from khr-geometry.js: a collider's `geometry`
+//   (an implicit shape or a node's meshes), planes, zero / negative scale, zero-limit joints,
+//   drive targets with their gains, no filter on a compound trigger.
 //
 // The model keeps what differs in meaning: KHR limits are coupled (2 linear axes = distance from
 // a line), OMI limits are per axis; KHR mass 0 is infinite; capsule height is the distance
@@ -13,9 +17,10 @@
 
 import { NotSupported, Rejected } from './errors.js';
 import { mat3ToQ, poseOfMat4, qrotate, qnormalize, symmetricEigen } from './math.js';
+import { colliderWorld, geometryShape, IMPLICIT_SHAPES, implicitShape, zeroScale } from './khr-geometry.js';
 import { readOmiCurrent } from './omi-current.js';
 
-export const PROFILES = ['khr-2024-draft', 'omi-2023', 'omi-2024', 'omi-2025'];
+export const PROFILES = ['khr-2024-draft', 'khr-2025', 'omi-2023', 'omi-2024', 'omi-2025'];
 const KHR_BODIES = 'KHR_physics_rigid_bodies';
 const KHR_SHAPES = 'KHR_collision_shapes';
 
@@ -33,7 +38,7 @@ export function readScene(doc, profile) {
     joints: [],
     notes: [],
   };
-  if (profile === 'khr-2024-draft') readKhr(doc, scene);
+  if (profile === 'khr-2024-draft' || profile === 'khr-2025') readKhr(doc, scene, profile === 'khr-2025');
   else if (profile === 'omi-2023') readOmi(doc, scene);
   else if (profile === 'omi-2024' || profile === 'omi-2025') readOmiCurrent(doc, scene, profile);
   else throw new Rejected(`unknown profile ${JSON.stringify(profile)}`);
@@ -94,10 +99,13 @@ function worldRotation(doc, node) {
 // ------------------------------------------------------------------------------------------
 // KHR
 
-function readKhr(doc, scene) {
+/** Read KHR_physics_rigid_bodies: the March 2024 draft, or the 2025 revision when `r2025`. */
+function readKhr(doc, scene, r2025) {
   const root = doc.rootExtension(KHR_BODIES) ?? {};
-  const shapesRoot = doc.rootExtension(KHR_SHAPES) ?? {};
-  for (const [i, s] of (shapesRoot.shapes ?? []).entries()) scene.shapes.push(khrShape(s, i, doc));
+  const shapesRoot = doc.rootExtension(r2025 ? IMPLICIT_SHAPES : KHR_SHAPES) ?? {};
+  for (const [i, s] of (shapesRoot.shapes ?? []).entries()) scene.shapes.push(r2025 ? implicitShape(s, i) : khrShape(s, i, doc));
+  // 2025: implicit shapes first, node geometries appended as colliders name them.
+  const geometry = { implicit: scene.shapes.length, nodes: new Map() };
   for (const [i, m] of (root.physicsMaterials ?? []).entries()) {
     const at = `physicsMaterials[${i}]`;
     scene.materials.push({
@@ -136,15 +144,34 @@ function readKhr(doc, scene) {
     for (const a of doc.ancestors(n)) if (bodyOfNode.has(a)) return bodyOfNode.get(a);
     return null;
   };
+  // The shape of a collider or simple trigger at `at`: draft `shape`, 2025 `geometry` (null: a
+  // node geometry without a mesh, left out).
+  const shapeOf = (o, at) => (r2025
+    ? geometryShape(o.geometry, `${at}.geometry`, doc, scene, geometry)
+    : index(o.shape, scene.shapes.length, `${at}.shape`));
+  const given = (o) => (r2025 ? o.geometry !== undefined : o.shape !== undefined);
+  const push = (collider) => {
+    if (collider.shape === null) return;
+    if (r2025) {
+      // [D-SHAPE-SCALE]: a zero world scale disables the shape; a mirror acts by |scale|.
+      if (zeroScale(doc.world[collider.node])) {
+        scene.notes.push(`collider at node ${collider.node}: zero scale on all axes, left out`);
+        return;
+      }
+      collider.world = colliderWorld(doc.world[collider.node], scene.shapes[collider.shape]);
+    }
+    scene.colliders.push(collider);
+  };
   for (let n = 0; n < doc.nodes.length; n++) {
     const e = ext(n);
     if (!e) continue;
     const at = `nodes[${n}].${KHR_BODIES}`;
     if (e.collider !== undefined) {
       const c = e.collider;
-      scene.colliders.push({
+      if (!given(c)) throw new Rejected(`${at}.collider has no ${r2025 ? 'geometry' : 'shape'}`);
+      push({
         node: n,
-        shape: index(c.shape, scene.shapes.length, `${at}.collider.shape`),
+        shape: shapeOf(c, `${at}.collider`),
         material: c.physicsMaterial === undefined ? null : index(c.physicsMaterial, scene.materials.length, `${at}.collider.physicsMaterial`),
         filter: c.collisionFilter === undefined ? null : index(c.collisionFilter, scene.filters.length, `${at}.collider.collisionFilter`),
         isTrigger: false,
@@ -153,16 +180,18 @@ function readKhr(doc, scene) {
     }
     if (e.trigger !== undefined) {
       const t = e.trigger;
-      if (t.shape !== undefined) {
-        scene.colliders.push({
+      if (given(t) && t.nodes !== undefined) throw new Rejected(`${at}.trigger gives both ${r2025 ? 'geometry' : 'shape'} and nodes`);
+      if (given(t)) {
+        push({
           node: n,
-          shape: index(t.shape, scene.shapes.length, `${at}.trigger.shape`),
+          shape: shapeOf(t, `${at}.trigger`),
           material: null,
           filter: t.collisionFilter === undefined ? null : index(t.collisionFilter, scene.filters.length, `${at}.trigger.collisionFilter`),
           isTrigger: true,
           body: owner(n),
         });
       } else if (Array.isArray(t.nodes) && t.nodes.length > 0) {
+        if (r2025 && t.collisionFilter !== undefined) throw new Rejected(`${at}.trigger: a compound trigger may not have a collisionFilter`);
         const members = t.nodes.map((m) => index(m, doc.nodes.length, `${at}.trigger.nodes`));
         for (const m of members) {
           if (!doc.isDescendant(m, n) || ext(m)?.trigger === undefined) {
@@ -185,7 +214,7 @@ function readKhr(doc, scene) {
         b: { frame: connected, body: bodyNode(owner(connected)) },
         coupling: 'coupled',
         limits: (desc.limits ?? []).map((l, i) => khrLimit(l, `physicsJoints[${j.joint}].limits[${i}]`)),
-        drives: (desc.drives ?? []).map((d, i) => khrDrive(d, `physicsJoints[${j.joint}].drives[${i}]`)),
+        drives: (desc.drives ?? []).map((d, i) => khrDrive(d, `physicsJoints[${j.joint}].drives[${i}]`, r2025)),
         enableCollision: j.enableCollision === true,
       });
     }
@@ -262,7 +291,13 @@ function khrLimit(l, at) {
   };
 }
 
-function khrDrive(d, at) {
+function khrDrive(d, at, r2025 = false) {
+  // 2025: a target comes with its gain and a gain with its target (the schema's dependencies).
+  if (r2025) {
+    for (const [a, b] of [['positionTarget', 'stiffness'], ['velocityTarget', 'damping']]) {
+      if ((d[a] === undefined) !== (d[b] === undefined)) throw new Rejected(`${at}: ${a} and ${b} come together`);
+    }
+  }
   // The schema admits any string for type and mode (for later revisions): unknown ones cannot be
   // simulated, which is not the file's fault.
   if (d.type !== 'linear' && d.type !== 'angular') throw new NotSupported(`${at}.type ${JSON.stringify(d.type)}`);

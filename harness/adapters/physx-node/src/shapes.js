@@ -7,12 +7,19 @@
 // triangle meshes (vertices are transformed). Anything else is `not_supported`.
 //
 // PhysX capsules and convex-core cylinders lie along X; the model's lie along Y, so their local
-// pose gets a quarter turn about Z (X -> Y).
+// pose gets a quarter turn about Z (X -> Y). A PhysX plane is x = 0 with normal +X, solid
+// behind: the same quarter turn makes it the khr-2025 plane (normal +Y, the half-space below
+// solid), exactly for an unbounded single-sided plane. A bounded single-sided plane is a thin box
+// whose top face is the plane (a rectangle that is solid below, 2 * PLANE_HALF_THICKNESS deep).
+// A double-sided plane is `not_supported`: PhysX has no zero-thickness surface, and a box would
+// put its two faces off the plane.
 
 import { NotSupported } from './errors.js';
-import { mat3ToQ, mat3Vec, mat4Linear, mat4Translation, qaxisAngle, qmul, qrDecompose } from './math.js';
+import { add, mat3ToQ, mat3Vec, mat4Linear, mat4Translation, qaxisAngle, qmul, qrDecompose, qrotate } from './math.js';
 
 const QUARTER_Z = qaxisAngle([0, 0, 1], Math.PI / 2);
+/** Half the depth (m, after scale) of the box that stands in for a bounded plane. */
+export const PLANE_HALF_THICKNESS = 0.05;
 const TOLERANCE = 1e-9;
 /** Segments of the hull that stands in for a tapered capsule or cylinder (an approximation). */
 export const HULL_SEGMENTS = 48;
@@ -70,8 +77,10 @@ export function roundPoints(shape) {
 
 /**
  * The PhysX geometry of one collider. `cook` turns points (and triangles) into PhysX meshes.
- * Returns {geometry, pose, report: {shape, parameters}, note, kind} where `kind` is the PhysX
- * geometry family ('sphere', 'box', 'capsule', 'core', 'convex', 'trimesh').
+ * Returns {geometry, pose, report: {shape, parameters}, note, kind, fix} where `kind` is the
+ * PhysX geometry family ('sphere', 'box', 'capsule', 'core', 'convex', 'trimesh', 'plane') and
+ * `fix` the pose buildGeometry appended to the collider's frame (pose = frame * fix), so that
+ * reports can undo it.
  */
 export function buildGeometry(P, shape, rel, mesh, cook, keep) {
   const s = splitScale(rel);
@@ -165,6 +174,33 @@ export function buildGeometry(P, shape, rel, mesh, cook, keep) {
         report: { shape: 'trimesh', parameters: { vertex_count: tri.getNbVertices(), triangle_count: tri.getNbTriangles() } },
       };
     }
+    case 'plane': {
+      noShear();
+      if (shape.doubleSided) {
+        throw new NotSupported('a double-sided plane (PhysX planes are half-spaces, and a box would put the two faces off the plane)');
+      }
+      const q = qmul(s.pose.q, QUARTER_Z);
+      if (shape.sizeX === null && shape.sizeZ === null) {
+        return {
+          kind: 'plane',
+          geometry: keep(new P.PxPlaneGeometry()),
+          pose: { p: s.pose.p, q },
+          report: { shape: 'plane', parameters: {} },
+        };
+      }
+      if (shape.sizeX === null || shape.sizeZ === null) throw new NotSupported('a plane bounded along one axis only');
+      const sizeX = shape.sizeX * s.diag[0];
+      const sizeZ = shape.sizeZ * s.diag[2];
+      const fix = { p: [0, -PLANE_HALF_THICKNESS, 0], q: [0, 0, 0, 1] };
+      return {
+        kind: 'box',
+        geometry: keep(new P.PxBoxGeometry(sizeX / 2, PLANE_HALF_THICKNESS, sizeZ / 2)),
+        pose: { p: add(s.pose.p, qrotate(s.pose.q, fix.p)), q: s.pose.q },
+        fix,
+        report: { shape: 'plane', parameters: { size_x: sizeX, size_z: sizeZ } },
+        note: `a bounded plane ${sizeX} x ${sizeZ} is a box ${2 * PLANE_HALF_THICKNESS} deep below it (PhysX planes are unbounded)`,
+      };
+    }
     default:
       throw new NotSupported(`shape type ${shape.type}`);
   }
@@ -172,5 +208,5 @@ export function buildGeometry(P, shape, rel, mesh, cook, keep) {
 
 /** The rotation that `buildGeometry` added to a shape's pose, so reports can undo it. */
 export function canonicalFix(kind) {
-  return kind === 'capsule' || kind === 'core' ? QUARTER_Z : [0, 0, 0, 1];
+  return kind === 'capsule' || kind === 'core' || kind === 'plane' ? QUARTER_Z : [0, 0, 0, 1];
 }

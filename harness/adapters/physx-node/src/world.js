@@ -18,7 +18,7 @@
 
 import { Failed, NotSupported } from './errors.js';
 import { planJoint } from './joints.js';
-import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qconj, qintegrate, qmul, qnormalize } from './math.js';
+import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qconj, qintegrate, qnormalize } from './math.js';
 import { PHYSX_ORDER, apply, filtersCollide, pairMode, physxPairMode } from './rules.js';
 
 /** Position iterations of every moving body (PhysX's default is 4; the Rapier adapter uses 8). */
@@ -108,8 +108,10 @@ export class World {
     for (const [ci, c] of scene.colliders.entries()) {
       const shape = scene.shapes[c.shape];
       let holder;
+      // khr-2025 gives the world matrix to simulate (a mirror acts by |scale|).
+      const world = c.world ?? doc.world[c.node];
       if (c.body === null) {
-        const pose = poseOfMat4(doc.world[c.node]);
+        const pose = poseOfMat4(world);
         holder = { actor: this.rt.physics.createRigidStatic(this.transform(pose)), pose, body: null };
         this.staticActors.set(ci, holder);
       } else {
@@ -121,8 +123,12 @@ export class World {
       if (shape.type === 'trimesh' && holder.body?.kind === 'dynamic') {
         throw new NotSupported('a triangle mesh on a dynamic body (PhysX simulates triangle meshes on static and kinematic actors only)');
       }
-      const rel = poseInvTimesMat4(holder.pose, doc.world[c.node]);
-      const mesh = shape.type === 'convex' || shape.type === 'trimesh' ? meshOf(shape.mesh) : null;
+      if (shape.type === 'plane' && (c.isTrigger || holder.body !== null)) {
+        throw new NotSupported(`a plane ${c.isTrigger ? 'trigger' : 'on a body'} (PhysX planes are static colliders, without volume or mass)`);
+      }
+      const rel = poseInvTimesMat4(holder.pose, world);
+      // Node geometry (khr-2025) carries its merged triangles; draft meshes are read by index.
+      const mesh = shape.type === 'convex' || shape.type === 'trimesh' ? shape.triangles ?? meshOf(shape.mesh) : null;
       const built = buildGeometry(P, shape, rel, mesh, cook, (o) => this.keep(o));
       if (built.note) this.notes.push(`collider at node ${c.node}: ${built.note}`);
       const flags = this.keep(new P.PxShapeFlags(c.isTrigger
@@ -138,7 +144,8 @@ export class World {
       });
       holder.actor.attachShape(variants[0].shape);
       for (const v of variants.slice(1)) extras.push([holder.actor, v.shape]);
-      this.shapeOf[ci] = { kind: built.kind, report: built.report, variants, holder };
+      const fix = built.fix ?? { p: [0, 0, 0], q: canonicalFix(built.kind) };
+      this.shapeOf[ci] = { kind: built.kind, report: built.report, variants, holder, fix };
     }
     for (const [, h] of this.actors) this.#massProperties(h);
     for (const [actor, shape] of extras) actor.attachShape(shape);
@@ -623,8 +630,7 @@ export class World {
       const s = this.shapeOf[ci];
       const primary = s.variants[0].shape;
       const lp = primary.getLocalPose();
-      let pose = { p: xyz(lp.p), q: [lp.q.x, lp.q.y, lp.q.z, lp.q.w] };
-      pose = { p: pose.p, q: qnormalize(qmul(pose.q, qconj(canonicalFix(s.kind)))) };
+      let pose = poseMul({ p: xyz(lp.p), q: [lp.q.x, lp.q.y, lp.q.z, lp.q.w] }, poseInv(s.fix));
       if (c.body === null) pose = poseMul(s.holder.pose, pose);
       return {
         node: c.node,

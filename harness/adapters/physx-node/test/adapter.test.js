@@ -41,12 +41,20 @@ describe('handshake', () => {
     assert.equal(h.name, 'physx-node');
     assert.equal(h.protocol_version, 1);
     assert.match(h.engine, /^PhysX 5\.6\.1 \(physx-js-webidl 2\.7\.3, WebAssembly\)$/);
-    assert.deepEqual(h.capabilities.profiles, ['khr-2024-draft', 'omi-2023', 'omi-2024', 'omi-2025']);
+    assert.deepEqual(h.capabilities.profiles, ['khr-2024-draft', 'khr-2025', 'omi-2023', 'omi-2024', 'omi-2025']);
     assert.deepEqual(h.capabilities.checks, ['interpretation', 'dynamics']);
     assert.equal(h.capabilities.batch, true);
     const f = h.capabilities.features;
-    for (const tag of ['shape.', 'material.', 'filter.', 'trigger.', 'joint.limit.angular.1', 'joint.drive.']) assert.ok(f.includes(tag), tag);
+    for (const tag of ['shape.box.', 'material.', 'filter.', 'trigger.', 'joint.limit.angular.1', 'joint.drive.']) assert.ok(f.includes(tag), tag);
     for (const tag of ['joint.limit.angular.3', 'joint.kind.generic', 'omi.constraint.angular.2', 'vrm.']) assert.ok(!f.includes(tag), tag);
+    // khr-2025: planes as PhysX can hold them, node geometry without skins or morphs.
+    const { supportsFeature } = await import('../src/capabilities.js');
+    for (const tag of ['shape.plane.unbounded', 'shape.plane.bounded', 'shape.plane.single-sided', 'geometry.node.children', 'collider.scale.negative', 'body.mass.zero', 'joint.no-limits']) {
+      assert.ok(supportsFeature(tag), tag);
+    }
+    for (const tag of ['shape.plane.double-sided', 'geometry.node.skinned', 'geometry.node.morphed', 'shape.mesh.skinned', 'geometry.skin', 'shape.morph-weights']) {
+      assert.ok(!supportsFeature(tag), tag);
+    }
   });
 
   test('refuses another protocol version', async () => {

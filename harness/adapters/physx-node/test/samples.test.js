@@ -45,3 +45,32 @@ test('seed-era samples load or are refused with a reason', { skip: !existsSync(R
   assert.ok(outcomes.loaded > 0);
   adapter.unload();
 });
+
+// The public samples of the 2025 revision (glTF_Physics 2025-10), beside the workspace: valid
+// files, so none may be rejected; each loads and steps, or is refused as not supported.
+const CURRENT = new URL('../../../../../shared/specs/current-samples/glTF_Physics_2025-10', import.meta.url).pathname;
+
+test('khr-2025 public samples load or are not supported, never rejected', { skip: !existsSync(CURRENT) && `${CURRENT} is absent` }, async (t) => {
+  const adapter = new Adapter(await createRuntime());
+  const outcomes = {};
+  for (const path of files(CURRENT)) {
+    let outcome;
+    try {
+      const out = adapter.load({ path, profile: 'khr-2025' });
+      assert.equal(out.outcome, 'loaded', `${path}: ${out.reason}`);
+      adapter.interpretation();
+      adapter.step({ steps: 30 });
+      for (const n of adapter.observe().nodes) assert.ok(n.translation.every(Number.isFinite), `${path}: node ${n.node} left the finite world`);
+      outcome = 'loaded';
+    } catch (error) {
+      if (error instanceof assert.AssertionError) throw error;
+      assert.equal(error.kind, 'not_supported', `${path}: ${error.stack}`);
+      outcome = 'not_supported';
+      t.diagnostic(`${path.slice(CURRENT.length + 1)}: ${error.message}`);
+    }
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+  }
+  t.diagnostic(JSON.stringify(outcomes));
+  assert.ok(outcomes.loaded > 0);
+  adapter.unload();
+});
