@@ -40,7 +40,10 @@ fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Val
 }
 
 /// The first limit (pointer, limit object) with `pred`.
-fn limit(case: &mut Draft, pred: impl Fn(&Value) -> bool) -> Option<(String, &mut Value)> {
+pub(super) fn limit(
+    case: &mut Draft,
+    pred: impl Fn(&Value) -> bool,
+) -> Option<(String, &mut Value)> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
         if let Some(limits) = joint["limits"].as_array_mut()

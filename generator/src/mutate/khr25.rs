@@ -67,6 +67,13 @@ fn tetrahedron(doc: &mut Value) -> usize {
     )
 }
 
+/// A limit stiffness below the 2025 schema's minimum of 0 (0 itself is allowed there).
+fn stiffness_negative(case: &mut Draft) -> Option<String> {
+    let (at, l) = draft::limit(case, |_| true)?;
+    l["stiffness"] = json!(-1.0);
+    Some(format!("{at}/stiffness"))
+}
+
 fn ext_type(case: &mut Draft) -> Option<String> {
     let (at, g) = geometry(case, "shape")?;
     g["shape"] = json!("0");
@@ -307,9 +314,9 @@ pub fn mutators() -> Vec<Mutator> {
         ),
         m(
             Code::StiffnessNotPositive,
-            "k25-stiffness-zero",
+            "k25-stiffness-negative",
             joint,
-            draft::stiffness_not_positive,
+            stiffness_negative,
         ),
         m(
             Code::DampingNegative,

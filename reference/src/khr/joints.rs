@@ -172,7 +172,7 @@ fn read_description(
     let limits: Vec<Option<Limit>> = limit_values
         .iter()
         .enumerate()
-        .map(|(i, v)| read_limit(v, &push_pointer(&limits_pointer, i), issues))
+        .map(|(i, v)| read_limit(v, &push_pointer(&limits_pointer, i), revision, issues))
         .collect();
     let drives_pointer = push_pointer(pointer, "drives");
     let drives: Vec<Option<Drive>> = d
@@ -192,8 +192,14 @@ fn read_description(
     })
 }
 
-/// One limit, or `None` on any error.
-fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Limit> {
+/// One limit, or `None` on any error. The draft (seed 000) wants a positive stiffness; the 2025
+/// limit schema allows 0 (`minimum: 0`: a soft limit without a spring, damping only).
+fn read_limit(
+    value: &Value,
+    pointer: &str,
+    revision: Revision,
+    issues: &mut Issues,
+) -> Option<Limit> {
     object(value, pointer, issues)?;
     check_properties(value, pointer, LIMIT_PROPERTIES, issues);
     let l: LimitJson = parse(value, pointer, issues)?;
@@ -220,7 +226,11 @@ fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Limit
                 .arg("max", max),
         );
     }
-    if let Some(stiffness) = l.stiffness.filter(|s| *s <= 0.0) {
+    let refused = |s: f64| match revision {
+        Revision::Draft2024 => s <= 0.0,
+        Revision::R2025 => s < 0.0,
+    };
+    if let Some(stiffness) = l.stiffness.filter(|s| refused(*s)) {
         issues.push(
             Issue::new(
                 Code::StiffnessNotPositive,
