@@ -61,6 +61,7 @@ pub fn data_uri(bytes: &[u8]) -> String {
 pub struct DocBuilder {
     nodes: Vec<NodeDraft>,
     meshes: Vec<Tree>,
+    skins: Vec<Tree>,
     accessors: Vec<Tree>,
     views: Vec<Tree>,
     bin: Vec<u8>,
@@ -121,6 +122,7 @@ impl DocBuilder {
         DocBuilder {
             nodes: Vec::new(),
             meshes: Vec::new(),
+            skins: Vec::new(),
             accessors: Vec::new(),
             views: Vec::new(),
             bin: Vec::new(),
@@ -231,6 +233,91 @@ impl DocBuilder {
         self.meshes.len() - 1
     }
 
+    /// `data` stored at half size with one morph target whose deltas are the full positions,
+    /// and a default weight of 0: at weight 0.5 (the node's, which wins) the mesh is `data`
+    /// exactly (0.5 p + 0.5 p; halving is exact in binary floats) [D-GEOMETRY-NODE].
+    pub fn morphed_mesh(&mut self, data: &MeshData) -> usize {
+        let half: Vec<[f32; 3]> = data.positions.iter().map(|p| p.map(|c| c * 0.5)).collect();
+        let mesh = self.mesh(&MeshData {
+            positions: half,
+            indices: data.indices.clone(),
+        });
+        let target = self.accessor_vec3(&data.positions);
+        if let Some(m) = self.meshes.get_mut(mesh) {
+            *m = object([
+                (
+                    "primitives",
+                    Tree::from([object([
+                        ("attributes", object([("POSITION", Tree::from(target - 2))])),
+                        ("indices", Tree::from(target - 1)),
+                        ("mode", Tree::from(4_u32)),
+                        (
+                            "targets",
+                            Tree::from([object([("POSITION", Tree::from(target))])]),
+                        ),
+                    ])]),
+                ),
+                ("weights", Tree::from([0.0])),
+            ]);
+        }
+        mesh
+    }
+
+    /// `data` stored at half size, every vertex weighted 1 to joint 0 (JOINTS_0 unsigned
+    /// bytes, WEIGHTS_0 floats): under a skin whose one joint has scale 2 at rest (identity
+    /// inverse bind matrix) it is `data` exactly [D-GEOMETRY-NODE].
+    pub fn skinned_mesh(&mut self, data: &MeshData) -> usize {
+        let half: Vec<[f32; 3]> = data.positions.iter().map(|p| p.map(|c| c * 0.5)).collect();
+        let n = half.len();
+        let mesh = self.mesh(&MeshData {
+            positions: half,
+            indices: data.indices.clone(),
+        });
+        let joints = self.view(&vec![0u8; 4 * n], 34962);
+        self.accessors.push(object([
+            ("bufferView", Tree::from(joints)),
+            ("componentType", Tree::from(5121_u32)),
+            ("count", Tree::from(n)),
+            ("type", Tree::from("VEC4")),
+        ]));
+        let one: Vec<u8> = [1.0f32, 0.0, 0.0, 0.0]
+            .repeat(n)
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let weights = self.view(&one, 34962);
+        self.accessors.push(object([
+            ("bufferView", Tree::from(weights)),
+            ("componentType", Tree::from(5126_u32)),
+            ("count", Tree::from(n)),
+            ("type", Tree::from("VEC4")),
+        ]));
+        let a = self.accessors.len();
+        self.meshes[mesh] = object([(
+            "primitives",
+            Tree::from([object([
+                (
+                    "attributes",
+                    object([
+                        ("JOINTS_0", Tree::from(a - 2)),
+                        ("POSITION", Tree::from(a - 4)),
+                        ("WEIGHTS_0", Tree::from(a - 1)),
+                    ]),
+                ),
+                ("indices", Tree::from(a - 3)),
+                ("mode", Tree::from(4_u32)),
+            ])]),
+        )]);
+        mesh
+    }
+
+    /// A skin over `joints` without inverse bind matrices (identity); returns its index.
+    pub fn skin(&mut self, joints: &[usize]) -> usize {
+        self.skins
+            .push(object([("joints", Tree::from(joints.to_vec()))]));
+        self.skins.len() - 1
+    }
+
     fn view(&mut self, bytes: &[u8], target: u32) -> usize {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
@@ -335,6 +422,9 @@ impl DocBuilder {
             doc.insert("bufferViews", Tree::from(self.views));
             doc.insert("accessors", Tree::from(self.accessors));
             doc.insert("meshes", Tree::from(self.meshes));
+        }
+        if !self.skins.is_empty() {
+            doc.insert("skins", Tree::from(self.skins));
         }
         if !self.root_extensions.is_empty() {
             let mut extensions = Obj::new();

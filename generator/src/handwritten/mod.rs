@@ -3,6 +3,7 @@
 
 mod dynamics;
 mod khr;
+mod khr25;
 mod omi;
 mod omi_current;
 mod vrm;
@@ -19,6 +20,7 @@ pub fn all() -> Vec<Case> {
     v.extend(vrm1::cases());
     v.extend(dynamics::cases());
     v.extend(omi_current::cases());
+    v.extend(khr25::cases());
     v
 }
 

@@ -136,6 +136,32 @@ pub fn into_bytes(case: &mut Draft, bytes: Vec<u8>, extension: &'static str) {
     case.payload = Payload::Bytes { bytes, extension };
 }
 
+/// Append an accessor of `count` elements of `kind` (`"VEC4"`...) and GL component type
+/// `component` over `bytes` (own data-URI buffer and view); returns its index.
+pub fn add_accessor(
+    doc: &mut Value,
+    bytes: &[u8],
+    component: u32,
+    count: usize,
+    kind: &str,
+) -> usize {
+    let buffer = push_top(
+        doc,
+        "buffers",
+        json!({"byteLength": bytes.len(), "uri": data_uri(bytes)}),
+    );
+    let view = push_top(
+        doc,
+        "bufferViews",
+        json!({"buffer": buffer, "byteLength": bytes.len()}),
+    );
+    push_top(
+        doc,
+        "accessors",
+        json!({"bufferView": view, "componentType": component, "count": count, "type": kind}),
+    )
+}
+
 /// Append a triangle mesh (own data-URI buffer) to the document; returns the mesh index.
 pub fn add_mesh(doc: &mut Value, positions: &[[f32; 3]], indices: &[u16]) -> usize {
     let mut bytes: Vec<u8> = positions

@@ -7,7 +7,9 @@ use reference::profile::Profile;
 use serde_json::{Value, json};
 
 use super::Mutator;
-use super::json::{add_mesh, add_node, node_ext, nodes_with, push_root_ext};
+use super::json::{
+    add_accessor, add_mesh, add_node, node_ext, nodes_with, push_root_ext, push_top,
+};
 use super::khr as draft;
 use crate::case::Draft;
 
@@ -143,14 +145,133 @@ fn geometry_no_mesh(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/collider/geometry/node", node_ext(n, RB)))
 }
-/// Morph weights on a node geometry: a target that moves nothing, weighted 0.5.
+/// What to spoil in [`skinned_collider`]'s skin.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SkinDefect {
+    /// WEIGHTS_0 left out.
+    NoWeights,
+    /// One inverse bind matrix for two joints.
+    OneInverseBind,
+    /// Vertices weighted to joint 5 of 2.
+    JointFive,
+    /// Weights summing to 0.5.
+    HalfWeights,
+    /// The skinned node is the child of an out-of-scene geometry node of scale [1, 0, 1].
+    SingularGeometry,
+}
+
+/// A tetrahedron skinned to two new joints at y = -30 (joint 1, weighted 1 on vertex 0, is
+/// 1 m higher), on a new static collider node whose geometry is itself (or, for
+/// [`SkinDefect::SingularGeometry`], an out-of-scene parent), with `defect`. Returns
+/// (mesh, skin, collider node).
+fn skinned_collider(doc: &mut Value, defect: SkinDefect) -> Option<(usize, usize, usize)> {
+    let m = tetrahedron(doc);
+    let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let far = json!([0.0, -30.0, 0.0]);
+    let j0 = add_node(doc, json!({"name": "SkinJoint0", "translation": far}), None);
+    let j1 = add_node(
+        doc,
+        json!({"name": "SkinJoint1", "translation": [0.0, -29.0, 0.0]}),
+        None,
+    );
+    let second = if defect == SkinDefect::JointFive {
+        5
+    } else {
+        1
+    };
+    let joints: Vec<u8> = [second, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0].to_vec();
+    let w = if defect == SkinDefect::HalfWeights {
+        0.5
+    } else {
+        1.0
+    };
+    let weights = bytes(&[w, 0.0, 0.0, 0.0].repeat(4));
+    let ja = add_accessor(doc, &joints, 5121, 4, "VEC4");
+    let wa = add_accessor(doc, &weights, 5126, 4, "VEC4");
+    // Identity inverse bind matrices (column-major): joint 0 at (0, -30, 0) puts the
+    // tetrahedron there at rest, joint 1 lifts vertex 0 by 1 m.
+    let identity = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
+    let mut ibm = identity.to_vec();
+    if defect != SkinDefect::OneInverseBind {
+        ibm.extend(identity);
+    }
+    let ia = add_accessor(doc, &bytes(&ibm), 5126, ibm.len() / 16, "MAT4");
+    let attributes = &mut doc["meshes"][m]["primitives"][0]["attributes"];
+    attributes["JOINTS_0"] = json!(ja);
+    if defect != SkinDefect::NoWeights {
+        attributes["WEIGHTS_0"] = json!(wa);
+    }
+    let skin = push_top(
+        doc,
+        "skins",
+        json!({"joints": [j0, j1], "inverseBindMatrices": ia}),
+    );
+    let n = doc["nodes"].as_array()?.len();
+    let collider = json!({"collider": {"geometry": {"node": n, "convexHull": true}}});
+    if defect == SkinDefect::SingularGeometry {
+        let skinned = push_top(
+            doc,
+            "nodes",
+            json!({"name": "Skinned", "mesh": m, "skin": skin}),
+        );
+        let g = push_top(
+            doc,
+            "nodes",
+            json!({"name": "SingularGeometry", "scale": [1.0, 0.0, 1.0], "children": [skinned]}),
+        );
+        let c = add_node(
+            doc,
+            json!({"name": "SkinCollider", "translation": far,
+                "extensions": {RB: {"collider": {"geometry": {"node": g, "convexHull": true}}}}}),
+            None,
+        );
+        return Some((m, skin, c));
+    }
+    let added = add_node(
+        doc,
+        json!({"name": "SkinCollider", "mesh": m, "skin": skin, "translation": far,
+            "extensions": {RB: collider}}),
+        None,
+    );
+    (added == n).then_some((m, skin, n))
+}
+fn skin_attribute_missing(case: &mut Draft) -> Option<String> {
+    let (m, _, _) = skinned_collider(case.json_mut()?, SkinDefect::NoWeights)?;
+    Some(format!("/meshes/{m}/primitives/0/attributes"))
+}
+fn skin_accessor_invalid(case: &mut Draft) -> Option<String> {
+    let (_, s, _) = skinned_collider(case.json_mut()?, SkinDefect::OneInverseBind)?;
+    Some(format!("/skins/{s}/inverseBindMatrices"))
+}
+fn skin_joint_out_of_range(case: &mut Draft) -> Option<String> {
+    let (m, _, _) = skinned_collider(case.json_mut()?, SkinDefect::JointFive)?;
+    Some(format!("/meshes/{m}/primitives/0/attributes/JOINTS_0"))
+}
+fn skin_weights_not_normalized(case: &mut Draft) -> Option<String> {
+    let (m, _, _) = skinned_collider(case.json_mut()?, SkinDefect::HalfWeights)?;
+    Some(format!("/meshes/{m}/primitives/0/attributes/WEIGHTS_0"))
+}
+/// A skin under a geometry node whose world transform is singular: left unapplied.
 fn geometry_deformed(case: &mut Draft) -> Option<String> {
+    let (_, _, c) = skinned_collider(case.json_mut()?, SkinDefect::SingularGeometry)?;
+    Some(format!("{}/collider/geometry/node", node_ext(c, RB)))
+}
+/// A morph target whose POSITION is a VEC2, weighted 0.5.
+fn morph_target_invalid(case: &mut Draft) -> Option<String> {
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
-    let position = doc["meshes"][m]["primitives"][0]["attributes"]["POSITION"].clone();
-    doc["meshes"][m]["primitives"][0]["targets"] = json!([{"POSITION": position}]);
+    let deltas: Vec<u8> = [0.0f32, 1.0]
+        .repeat(4)
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let t = add_accessor(doc, &deltas, 5126, 4, "VEC2");
+    doc["meshes"][m]["primitives"][0]["targets"] = json!([{"POSITION": t}]);
     doc["meshes"][m]["weights"] = json!([0.5]);
-    mesh_collider(doc, m)
+    mesh_collider(doc, m)?;
+    Some(format!("/meshes/{m}/primitives/0/targets/0/POSITION"))
 }
 fn shape_degenerate(case: &mut Draft) -> Option<String> {
     let (at, s) = shape(case, &["sphere"])?;
@@ -398,9 +519,39 @@ pub fn mutators() -> Vec<Mutator> {
         ),
         m(
             Code::KhrGeometryDeformed,
-            "k25-geometry-morphed",
+            "k25-skin-under-singular-geometry-node",
             None,
             geometry_deformed,
+        ),
+        m(
+            Code::KhrSkinAttributeMissing,
+            "k25-skin-without-weights",
+            None,
+            skin_attribute_missing,
+        ),
+        m(
+            Code::KhrSkinAccessorInvalid,
+            "k25-skin-one-inverse-bind-for-two-joints",
+            None,
+            skin_accessor_invalid,
+        ),
+        m(
+            Code::KhrSkinJointOutOfRange,
+            "k25-skin-joint-5-of-2",
+            None,
+            skin_joint_out_of_range,
+        ),
+        m(
+            Code::KhrSkinWeightsNotNormalized,
+            "k25-skin-weights-half",
+            None,
+            skin_weights_not_normalized,
+        ),
+        m(
+            Code::KhrMorphTargetInvalid,
+            "k25-morph-target-vec2",
+            None,
+            morph_target_invalid,
         ),
         m(
             Code::KhrShapeDegenerate,

@@ -7,7 +7,7 @@
 
 mod core;
 mod file;
-mod json;
+pub(crate) mod json;
 mod khr;
 mod khr25;
 mod omi;

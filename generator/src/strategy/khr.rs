@@ -270,14 +270,52 @@ impl Ctx<'_> {
         if s.kind.is_mesh() {
             s.tags(&mut self.tags);
             let convex = s.kind == ShapeKind::Convex;
-            let mesh = self.doc.mesh(&solid_mesh(s.solid, s.a));
+            let data = solid_mesh(s.solid, s.a);
             let source = match extras.geometry {
+                GeometryMode::Morphed => {
+                    // The solid stored at half size, morphed back to full size by the node's
+                    // weight 0.5 (the mesh's default weight is 0).
+                    let g = self
+                        .doc
+                        .detached_node(format!("Geometry{node}"), Trs::default());
+                    let mesh = self.doc.morphed_mesh(&data);
+                    self.doc.node_member(g, "mesh", Tree::from(mesh));
+                    self.doc.node_member(g, "weights", Tree::from([0.5]));
+                    tag(&mut self.tags, &["geometry", "node", "morphed"]);
+                    g
+                }
+                GeometryMode::Skinned => {
+                    // The solid stored at half size, skinned back to full size by a joint of
+                    // scale 2 beside it under the geometry node.
+                    let g = self
+                        .doc
+                        .detached_node(format!("Geometry{node}"), Trs::default());
+                    let twice = Trs {
+                        translation: None,
+                        rotation: None,
+                        scale: Some([2.0, 2.0, 2.0]),
+                    };
+                    let joint = self
+                        .doc
+                        .node(format!("Geometry{node}Joint"), twice, Some(g));
+                    let skinned =
+                        self.doc
+                            .node(format!("Geometry{node}Skinned"), Trs::default(), Some(g));
+                    let mesh = self.doc.skinned_mesh(&data);
+                    let skin = self.doc.skin(&[joint]);
+                    self.doc.node_member(skinned, "mesh", Tree::from(mesh));
+                    self.doc.node_member(skinned, "skin", Tree::from(skin));
+                    tag(&mut self.tags, &["geometry", "node", "skinned"]);
+                    g
+                }
                 GeometryMode::SelfNode => {
+                    let mesh = self.doc.mesh(&data);
                     self.doc.node_member(node, "mesh", Tree::from(mesh));
                     tag(&mut self.tags, &["geometry", "node", "self"]);
                     node
                 }
                 GeometryMode::Detached => {
+                    let mesh = self.doc.mesh(&data);
                     let g = self
                         .doc
                         .detached_node(format!("Geometry{node}"), Trs::default());
@@ -286,6 +324,7 @@ impl Ctx<'_> {
                     g
                 }
                 GeometryMode::Children => {
+                    let mesh = self.doc.mesh(&data);
                     // Two children: the solid turned a quarter about +Y, and the solid at half
                     // size; both inside the solid's bounding sphere.
                     let g = self

@@ -1,6 +1,7 @@
 //! Valid `khr-2025` scenes: a draft scene ([`super::khr`]) made valid under the 2025 revision
 //! (drive targets with their gains) plus what the revision adds ([`Extras2025`]): node geometry
-//! (on the collider's node, on a node outside the scene, or merged from child meshes), planes,
+//! (on the collider's node, on a node outside the scene, merged from child meshes, morphed or
+//! skinned at rest), planes,
 //! zero and negative scale, a zero (infinite) mass, descriptions without limits.
 //!
 //! Tapered capsules and cylinders and single-sided or bounded planes are tagged as features
@@ -33,6 +34,12 @@ pub enum GeometryMode {
     Detached,
     /// A node outside the scene whose two children carry the mesh (merged geometry).
     Children,
+    /// A node outside the scene carrying the mesh at half size with a morph target that
+    /// brings it back at the node's weight 0.5 [D-GEOMETRY-NODE].
+    Morphed,
+    /// A node outside the scene whose child carries the mesh at half size, skinned to a joint
+    /// of scale 2 (its other child) [D-GEOMETRY-NODE].
+    Skinned,
 }
 
 /// A plane shape: bounded when `size` is given.
@@ -85,6 +92,8 @@ fn extras() -> impl Strategy<Value = Extras2025> + Clone {
             GeometryMode::SelfNode,
             GeometryMode::Detached,
             GeometryMode::Children,
+            GeometryMode::Morphed,
+            GeometryMode::Skinned,
         ]),
         prop::bool::weighted(0.2),
         maybe(0.3, plane()),
@@ -266,6 +275,8 @@ pub fn universe(tags: &mut Tags) {
         "geometry.node.self",
         "geometry.node.detached",
         "geometry.node.children",
+        "geometry.node.morphed",
+        "geometry.node.skinned",
         "shape.plane.bounded",
         "shape.plane.unbounded",
         "shape.plane.single-sided",
@@ -286,6 +297,58 @@ pub fn universe(tags: &mut Tags) {
 mod tests {
     use super::*;
     use crate::sample::sample;
+
+    /// The positions of every mesh collider's mesh, collider by collider.
+    fn collider_meshes(s: &Khr25Scene) -> Vec<Vec<[f64; 3]>> {
+        let r = render(s, "s");
+        let json = crate::canonical::to_string(&r.built.json);
+        let reading = reference::read_bytes(json.as_bytes(), None, None);
+        assert!(!reading.has_errors(), "{:?}", reading.issues);
+        let scene = reading.scene.expect("scene");
+        scene
+            .colliders
+            .iter()
+            .filter_map(|c| match &scene.shapes[c.shape] {
+                reference::scene::Shape::Convex { mesh }
+                | reference::scene::Shape::Trimesh { mesh } => {
+                    Some(scene.meshes[mesh].positions.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A morphed or skinned node geometry is the solid a plain detached one gives: the half-size
+    /// mesh brought back by the morph weight 0.5 or the joint of scale 2 [D-GEOMETRY-NODE].
+    #[test]
+    fn morphed_and_skinned_geometry_is_the_plain_solid() {
+        let strategy = scene();
+        let mut compared = 0;
+        for index in 0..48 {
+            let mut s = sample(&strategy, 7, index, 0).expect("a scene");
+            s.base.buffer = crate::doc::BufferMode::DataUri;
+            s.extras.geometry = GeometryMode::Detached;
+            let plain = collider_meshes(&s);
+            if plain.is_empty() {
+                continue;
+            }
+            for mode in [GeometryMode::Morphed, GeometryMode::Skinned] {
+                s.extras.geometry = mode;
+                let deformed = collider_meshes(&s);
+                assert_eq!(deformed.len(), plain.len(), "{index} {mode:?}");
+                for (a, b) in plain.iter().zip(&deformed) {
+                    assert_eq!(a.len(), b.len());
+                    for (p, q) in a.iter().zip(b) {
+                        for k in 0..3 {
+                            assert!((p[k] - q[k]).abs() < 1e-9, "{index} {mode:?}: {p:?} {q:?}");
+                        }
+                    }
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 0, "no scene with a mesh collider");
+    }
 
     /// Every drawn scene reads under khr-2025 without an error, and its drives keep the
     /// schema's dependencies.

@@ -239,6 +239,30 @@ impl Document<'_> {
     }
 }
 
+impl Document<'_> {
+    /// Every component of accessor `a` as a number ([`read_component`]: integers normalised
+    /// when the accessor says so), element after element, sparse values applied; with the
+    /// accessor's type, component type and `normalized` flag. `None` when the data is not
+    /// available (reported elsewhere) or the type is a matrix of small components (whose
+    /// columns are padded: no deformation accessor may be one).
+    pub(crate) fn accessor_numbers(
+        &self,
+        a: usize,
+    ) -> Option<(Vec<f64>, Type, ComponentType, bool)> {
+        let normalized = self.root.accessors.get(a)?.normalized;
+        let (bytes, kind, component) = self.packed(a)?;
+        let c = component.size();
+        if element_size(kind, component) != kind.multiplicity() * c {
+            return None;
+        }
+        let numbers = bytes
+            .chunks_exact(c)
+            .map(|x| read_component(x, component, normalized))
+            .collect();
+        Some((numbers, kind, component, normalized))
+    }
+}
+
 /// A little-endian unsigned integer of 1, 2 or 4 bytes.
 pub(crate) fn read_uint(bytes: &[u8]) -> u64 {
     match *bytes {

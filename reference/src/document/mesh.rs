@@ -34,8 +34,20 @@ impl Document<'_> {
         pointer: &str,
         issues: &mut Issues,
     ) -> Option<TriangleMesh> {
+        self.mesh_parts(mesh, pointer, issues).map(|(m, _)| m)
+    }
+
+    /// [`Document::mesh_triangles`], with where each primitive's vertices went (for morph
+    /// targets and skin attributes, which are per primitive).
+    pub fn mesh_parts(
+        &self,
+        mesh: MeshId,
+        pointer: &str,
+        issues: &mut Issues,
+    ) -> Option<(TriangleMesh, Vec<Part>)> {
         let typed = self.root.meshes.get(mesh)?;
         let mut out = TriangleMesh::default();
+        let mut parts = Vec::new();
         for (p, primitive) in typed.primitives.iter().enumerate() {
             let at = format!("/meshes/{mesh}/primitives/{p}");
             // The JSON at `{at}/mode`, looked up without writing and parsing that pointer.
@@ -109,6 +121,11 @@ impl Document<'_> {
                         .arg("count", vertex_count),
                 );
             }
+            parts.push(Part {
+                primitive: p,
+                first: out.positions.len(),
+                count: positions.len(),
+            });
             if out.positions.is_empty() {
                 out.positions = positions;
             } else {
@@ -119,7 +136,7 @@ impl Document<'_> {
             issues.push(Issue::new(Code::MeshShapeEmpty, pointer));
             return None;
         }
-        Some(out)
+        Some((out, parts))
     }
 
     /// Number of primitives of mesh `mesh` (0 when out of range).
@@ -210,6 +227,15 @@ impl Document<'_> {
         }
         Some(Indices::Packed(bytes, component.size()))
     }
+}
+
+/// The vertices one primitive gave a [`TriangleMesh`]: `count` positions from index `first`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The primitive's index in its mesh.
+    pub primitive: usize,
+    pub first: usize,
+    pub count: usize,
 }
 
 /// The vertex indices of a primitive.

@@ -28,7 +28,7 @@ use crate::issue::{Code, Issue, Issues, push_token};
 pub use accessor::MAX_ZERO_ACCESSOR_BYTES;
 pub use buffers::{Buffer, data_uri_bytes, is_data_uri, sibling_files};
 pub use hierarchy::{MATRIX_TRS_TOLERANCE, ROTATION_UNIT_TOLERANCE, decompose, read_nodes};
-pub use mesh::distinct_vertex_count;
+pub use mesh::{Part, distinct_vertex_count};
 
 /// Files above this size are not read (`FILE_TOO_LARGE`); external buffers above it are
 /// `BUFFER_UNREADABLE`.

@@ -7,7 +7,9 @@
 //! - Node geometry [D-GEOMETRY-NODE]: the meshes of the node and of its descendants, each placed
 //!   by its transform relative to the geometry node, make one mesh in the collider's local frame.
 //!   A node with no mesh below it gives no geometry (`KHR_GEOMETRY_NO_MESH`, the collider is left
-//!   out); a skin or non-zero morph weights are not applied (`KHR_GEOMETRY_DEFORMED`).
+//!   out). Skins and morph weights are applied at rest ([`super::deform`]); a skin is left
+//!   unapplied (`KHR_GEOMETRY_DEFORMED`) only when the geometry node's rest world transform
+//!   is singular, so that world-space skinned vertices cannot be brought into its frame.
 //!   A node geometry used by several colliders is read once ([`Cache`]).
 
 use std::collections::HashMap;
@@ -15,21 +17,26 @@ use std::collections::HashMap;
 use nalgebra::{Matrix4, Point3};
 use serde::Deserialize;
 
-use crate::document::Document;
+use crate::document::{Document, Part};
 use crate::ext::{check_index, check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::json::Value;
 use crate::scene::{MeshId, NodeId, Scene, Shape, ShapeId, TriangleMesh};
 
+use super::deform::{self, Deformed};
 use super::{IMPLICIT_SHAPES_ARRAY, NODES_ARRAY, RIGID_BODIES, Table, object};
 
 /// Node geometries already read, by (node, convexHull): the shape id (`None`: no geometry);
-/// and every glTF mesh read for them (`None`: no triangle), so that a mesh's issues are
-/// reported once however many geometries use it.
+/// every glTF mesh read for them (`None`: no triangle) with its primitives' vertex ranges, and
+/// every mesh node's rest deformation, so that a mesh's or a node's issues are reported once
+/// however many geometries use it; the rest world transforms, computed once when a skin needs
+/// them.
 #[derive(Debug, Default)]
 pub(super) struct Cache {
     shapes: HashMap<(NodeId, bool), Option<ShapeId>>,
-    meshes: HashMap<MeshId, Option<TriangleMesh>>,
+    meshes: HashMap<MeshId, Option<(TriangleMesh, Vec<Part>)>>,
+    deformed: HashMap<NodeId, Deformed>,
+    world: Option<Vec<Matrix4<f64>>>,
 }
 
 impl Cache {
@@ -43,8 +50,30 @@ impl Cache {
     ) -> Option<&TriangleMesh> {
         self.meshes
             .entry(mesh)
-            .or_insert_with(|| doc.mesh_triangles(mesh, pointer, issues))
+            .or_insert_with(|| doc.mesh_parts(mesh, pointer, issues))
             .as_ref()
+            .map(|(m, _)| m)
+    }
+
+    /// The rest deformation of node `node`'s mesh `mesh`, worked out once.
+    fn deformed(
+        &mut self,
+        doc: &Document,
+        scene: &Scene,
+        (node, mesh): (NodeId, MeshId),
+        issues: &mut Issues,
+    ) -> &Deformed {
+        if !self.deformed.contains_key(&node) {
+            let world = self.world.get_or_insert_with(|| scene.rest_world());
+            let d = match self.meshes.get(&mesh) {
+                Some(Some((base, parts))) => {
+                    deform::deform(doc, (node, mesh), (base, parts), world, issues)
+                }
+                _ => Deformed::Dropped,
+            };
+            self.deformed.insert(node, d);
+        }
+        &self.deformed[&node]
     }
 }
 
@@ -110,16 +139,12 @@ fn node_shape(
         issues.push(Issue::new(Code::KhrGeometryNoMesh, pointer).arg("node", node));
         return None;
     }
-    if let Some(what) = deformation(doc, &placed) {
-        issues.push(
-            Issue::new(Code::KhrGeometryDeformed, pointer)
-                .arg("node", node)
-                .arg("what", what),
-        );
-    }
+    let deformed = placed
+        .iter()
+        .any(|(n, mesh, _)| deform::deforms(doc, *n, *mesh));
     let mesh = match placed.as_slice() {
-        // One mesh on the node itself: the glTF mesh as it is.
-        [(n, mesh, _)] if *n == node => {
+        // One undeformed mesh on the node itself: the glTF mesh as it is.
+        [(n, mesh, _)] if *n == node && !deformed => {
             let triangles = cache.triangles(doc, *mesh, pointer, issues)?;
             if !scene.meshes.contains_key(mesh) {
                 scene.meshes.insert(*mesh, triangles.clone());
@@ -128,9 +153,47 @@ fn node_shape(
         }
         _ => {
             let mut merged = TriangleMesh::default();
-            for (_, mesh, matrix) in &placed {
-                if let Some(part) = cache.triangles(doc, *mesh, pointer, issues) {
-                    append(&mut merged, part, matrix);
+            // Into the geometry node's frame from world space, for skinned meshes.
+            let mut from_world: Option<Option<Matrix4<f64>>> = None;
+            for (n, mesh, matrix) in &placed {
+                if cache.triangles(doc, *mesh, pointer, issues).is_none() {
+                    continue;
+                }
+                let positions = match cache.deformed(doc, scene, (*n, *mesh), issues).clone() {
+                    Deformed::Not => None,
+                    Deformed::Dropped => continue,
+                    Deformed::Local(p) => Some((p, *matrix)),
+                    Deformed::World(p) => {
+                        let inverse = *from_world.get_or_insert_with(|| {
+                            cache
+                                .world
+                                .as_ref()
+                                .and_then(|w| w.get(node))
+                                .and_then(|m| m.try_inverse())
+                        });
+                        match inverse {
+                            Some(inverse) => Some((p, inverse)),
+                            None => {
+                                issues.push(
+                                    Issue::new(Code::KhrGeometryDeformed, pointer).arg("node", *n),
+                                );
+                                None
+                            }
+                        }
+                    }
+                };
+                let Some(Some((part, _))) = cache.meshes.get(mesh) else {
+                    continue;
+                };
+                match positions {
+                    Some((positions, m)) => {
+                        let moved = TriangleMesh {
+                            positions,
+                            triangles: part.triangles.clone(),
+                        };
+                        append(&mut merged, &moved, &m);
+                    }
+                    None => append(&mut merged, part, matrix),
                 }
             }
             if merged.triangles.is_empty() {
@@ -174,33 +237,6 @@ pub fn placed_meshes(scene: &Scene, node: NodeId) -> Vec<(NodeId, MeshId, Matrix
         }
     }
     out
-}
-
-/// What deforms the placed meshes at rest, if anything: a skin, or morph weights not all 0.
-fn deformation(doc: &Document, placed: &[(NodeId, MeshId, Matrix4<f64>)]) -> Option<&'static str> {
-    let nodes = doc.json.get("nodes");
-    let meshes = doc.json.get("meshes");
-    for (n, mesh, _) in placed {
-        let node = nodes.and_then(|v| v.get(*n));
-        if node.and_then(|v| v.get("skin")).is_some() {
-            return Some("a skin");
-        }
-        let mesh = meshes.and_then(|v| v.get(*mesh));
-        let weights = node
-            .and_then(|v| v.get("weights"))
-            .or_else(|| mesh.and_then(|m| m.get("weights")))
-            .and_then(Value::as_array);
-        let has_targets = mesh
-            .and_then(|m| m.get("primitives"))
-            .and_then(Value::as_array)
-            .is_some_and(|ps| ps.iter().any(|p| p.get("targets").is_some()));
-        let weighted =
-            weights.is_some_and(|w| w.iter().any(|x| x.as_f64().is_some_and(|x| x != 0.0)));
-        if has_targets && weighted {
-            return Some("morph weights");
-        }
-    }
-    None
 }
 
 /// Append `part`'s triangles to `merged`, its positions moved by `matrix`.

@@ -31,6 +31,7 @@
 //!   as absent.
 
 mod bodies;
+mod deform;
 mod geometry;
 mod joints;
 mod materials;

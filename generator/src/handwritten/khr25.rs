@@ -1,0 +1,200 @@
+//! Hand-written `khr-2025` cases: node geometry deformed at rest [D-GEOMETRY-NODE], a morphed
+//! and a skinned ground under a falling ball. Both grounds are a slab 4 x 0.2 x 4 m (corners
+//! +-2, +-0.1, +-2) whose top face the deformation lifts by 0.5 m, to y = 0.6: an engine that
+//! reads the mesh undeformed has its top at 0.1. The ball (radius 0.5, centre at y = 2) comes
+//! to rest on the deformed top with its centre at 0.6 + 0.5 = 1.1: a displacement of -0.9 m
+//! along y over the run (on the undeformed slab it would be -1.4 m, 0.5 m off).
+
+use reference::decision::Decision;
+use reference::profile::Profile;
+use serde_json::{Value, json};
+
+use super::case;
+use crate::case::{Case, Tier};
+use crate::mutate::json::{add_accessor, add_mesh};
+use crate::scenario::{self as generic, DT, GRAVITY, STEPS};
+use crate::tree::Tree;
+
+const P: Profile = Profile::Khr2025;
+const RB: &str = "KHR_physics_rigid_bodies";
+const IS: &str = "KHR_implicit_shapes";
+
+pub fn cases() -> Vec<Case> {
+    vec![morphed(), skinned()]
+}
+
+/// The slab's corners (x slowest, then y, then z) and its 12 triangles.
+fn slab() -> ([[f32; 3]; 8], [u16; 36]) {
+    let mut corners = [[0.0; 3]; 8];
+    let mut k = 0;
+    for x in [-2.0, 2.0] {
+        for y in [-0.1, 0.1] {
+            for z in [-2.0, 2.0] {
+                corners[k] = [x, y, z];
+                k += 1;
+            }
+        }
+    }
+    let triangles = [
+        0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
+        1, 5, 7, 1, 7, 3,
+    ];
+    (corners, triangles)
+}
+
+/// The ball's displacement along y at rest: 1.1 - 2.0.
+const SETTLE: f64 = -0.9;
+/// Settling tolerance: a resting contact in a good engine sinks by millimetres (solver slop,
+/// contact skin), so 0.01 m recommended and 0.05 m allowed; reading the mesh undeformed is
+/// 0.5 m off.
+const SETTLE_TOL: (f64, f64) = (0.01, 0.05);
+
+/// A hand-written case whose scenario adds to the generic checks that the ball (node 0)
+/// settles on the deformed top: 2 s, gravity, no action.
+fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf: Value) -> Case {
+    let gltf = Tree::from(gltf);
+    let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
+        let mut checks = generic::checks(&e);
+        checks.push(json!({
+            "name": "ball-settles-on-deformed-top", "kind": "displacement", "node": 0,
+            "direction": [0.0, 1.0, 0.0], "expected": SETTLE,
+            "tolerance": {"recommended": SETTLE_TOL.0, "allowed": SETTLE_TOL.1},
+            "decisions": ["D-GEOMETRY-NODE"],
+        }));
+        json!({
+            "config": {"gravity": GRAVITY, "dt": DT, "substeps": 1},
+            "steps": STEPS,
+            "observe_every": 1,
+            "actions": [],
+            "checks": checks,
+        })
+    });
+    let mut c = case(
+        id,
+        P,
+        "geometry",
+        description,
+        spec,
+        Tier::Required,
+        features,
+        &[Decision::GeometryNode],
+        gltf,
+        vec![],
+    );
+    c.scenario = scenario;
+    c
+}
+
+fn floats(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// A ball (sphere r = 0.5, mass 1) at y = 2 over a static ground node 1 whose geometry is
+/// node 2 (as a convex hull); nodes 2.. are `extra_nodes`.
+fn scene(extra_nodes: Vec<Value>, roots: &[usize]) -> Value {
+    let mut nodes = vec![
+        json!({"name": "Ball", "translation": [0.0, 2.0, 0.0],
+            "extensions": {RB: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}}),
+        json!({"name": "Ground",
+            "extensions": {RB: {"collider": {"geometry": {"node": 2, "convexHull": true}}}}}),
+    ];
+    nodes.extend(extra_nodes);
+    json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": [IS, RB],
+        "extensions": {IS: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
+        "nodes": nodes,
+        "scenes": [{"nodes": roots}],
+        "scene": 0
+    })
+}
+
+/// One morph target lifts the top face (y = +0.1, corners 2, 3, 6, 7) by 1 m; the mesh's
+/// default weight is 0 and the node's weight 0.5 wins: the top face at 0.1 + 0.5 = 0.6.
+fn morphed() -> Case {
+    let mut doc = scene(
+        vec![json!({"name": "MorphedSlab", "mesh": 0, "weights": [0.5]})],
+        &[0, 1],
+    );
+    let (corners, triangles) = slab();
+    let m = add_mesh(&mut doc, &corners, &triangles);
+    let deltas: Vec<f32> = corners
+        .iter()
+        .flat_map(|c| {
+            if c[1] > 0.0 {
+                [0.0, 1.0, 0.0]
+            } else {
+                [0.0; 3]
+            }
+        })
+        .collect();
+    let t = add_accessor(&mut doc, &floats(&deltas), 5126, 8, "VEC3");
+    doc["accessors"][t]["min"] = json!([0.0, 0.0, 0.0]);
+    doc["accessors"][t]["max"] = json!([0.0, 1.0, 0.0]);
+    doc["meshes"][m]["primitives"][0]["targets"] = json!([{"POSITION": t}]);
+    doc["meshes"][m]["weights"] = json!([0.0]);
+    settle_case(
+        "khr25/geometry/node-morphed",
+        "Node geometry with morph weights applied at rest: a 4 x 0.2 x 4 m slab whose one morph target lifts the top face by 1 m, weighted 0.5 by the node (the mesh's default weight 0 loses), so the ground's hull tops out at y = 0.6, not 0.1; a ball falls onto it.",
+        "KHR_physics_rigid_bodies Geometry (skin or weights applied)",
+        &[
+            "geometry.node.morphed",
+            "shape.convex",
+            "shape.sphere.explicit",
+            "body.dynamic",
+        ],
+        doc,
+    )
+}
+
+/// The slab skinned to two joints with identity inverse bind matrices: joint 0 at the origin
+/// holds the bottom corners, joint 1 at (0, 0.5, 0) at rest holds the top corners (weight 1):
+/// the top face at 0.1 + 0.5 = 0.6. The geometry node (2, at the origin, out of the scene)
+/// has the skinned node as its child, whose own translation (30, 0, 0) skinning ignores.
+fn skinned() -> Case {
+    let mut doc = scene(
+        vec![
+            json!({"name": "SlabGeometry", "children": [5]}),
+            json!({"name": "SlabJoint0"}),
+            json!({"name": "SlabJoint1", "translation": [0.0, 0.5, 0.0]}),
+            json!({"name": "SkinnedSlab", "mesh": 0, "skin": 0, "translation": [30.0, 0.0, 0.0]}),
+        ],
+        &[0, 1, 3, 4],
+    );
+    let (corners, triangles) = slab();
+    let m = add_mesh(&mut doc, &corners, &triangles);
+    debug_assert_eq!(m, 0, "the only mesh");
+    let joints: Vec<u8> = corners
+        .iter()
+        .flat_map(|c| {
+            if c[1] > 0.0 {
+                [1, 0, 0, 0]
+            } else {
+                [0, 0, 0, 0]
+            }
+        })
+        .collect();
+    let weights = floats(&[1.0, 0.0, 0.0, 0.0].repeat(8));
+    let j = add_accessor(&mut doc, &joints, 5121, 8, "VEC4");
+    let w = add_accessor(&mut doc, &weights, 5126, 8, "VEC4");
+    let identity = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
+    let b = add_accessor(&mut doc, &floats(&identity.repeat(2)), 5126, 2, "MAT4");
+    let attributes = &mut doc["meshes"][m]["primitives"][0]["attributes"];
+    attributes["JOINTS_0"] = json!(j);
+    attributes["WEIGHTS_0"] = json!(w);
+    doc["skins"] = json!([{"joints": [3, 4], "inverseBindMatrices": b}]);
+    settle_case(
+        "khr25/geometry/node-skinned",
+        "Node geometry with its skin applied at rest: a 4 x 0.2 x 4 m slab skinned to two joints (identity inverse bind matrices), the top corners weighted to a joint 0.5 m up at rest, so the ground's hull tops out at y = 0.6, not 0.1; the skinned node's own translation (30, 0, 0) is ignored as glTF skinning says; a ball falls onto it.",
+        "KHR_physics_rigid_bodies Geometry (skin or weights applied); glTF 2.0 Skins",
+        &[
+            "geometry.node.skinned",
+            "shape.convex",
+            "shape.sphere.explicit",
+            "body.dynamic",
+        ],
+        doc,
+    )
+}
