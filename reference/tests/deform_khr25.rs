@@ -248,3 +248,49 @@ fn a_joint_translated_at_rest_moves_the_hull_by_its_weighted_offset() {
     // Corner 4 (0.5, -0.5, -0.5): bottom, unmoved in world, z - 5 here.
     assert_close(positions[4], [0.5, -0.5, -5.5]);
 }
+
+/// The box skinned to two joints at rest translations `t0` and `t1` (identity inverse bind
+/// matrices), every vertex weighted `w` to joint 1 and `1 - w` to joint 0, the geometry node
+/// at the origin.
+fn two_joint_box(t0: [f32; 3], t1: [f32; 3], w: f32) -> Value {
+    let mut data = Data::default();
+    let (p, i) = data.unit_box();
+    let j = data.accessor(&[0u8, 1, 0, 0].repeat(8), 5121, 8, "VEC4");
+    let weights = data.floats(&[1.0 - w, w, 0.0, 0.0].repeat(8), 8, "VEC4");
+    data.into(json!({"asset": {"version": "2.0"}, "extensionsUsed": [RB],
+        "nodes": [
+            {"name": "Ground", "extensions": {RB: {"collider": {"geometry": {"node": 1}}}}},
+            {"name": "Skinned", "mesh": 0, "skin": 0},
+            {"name": "Joint0", "translation": t0},
+            {"name": "Joint1", "translation": t1}
+        ],
+        "scenes": [{"nodes": [0, 2, 3]}], "scene": 0,
+        "meshes": [{"primitives": [{"attributes": {"POSITION": p, "JOINTS_0": j,
+            "WEIGHTS_0": weights}, "indices": i}]}],
+        "skins": [{"joints": [2, 3]}]}))
+}
+
+proptest::proptest! {
+    /// Linear blend skinning of pure translations moves every vertex by the weighted mean of
+    /// the joints' translations: v + (1 - w) t0 + w t1.
+    #[test]
+    fn translated_joints_move_vertices_by_the_weighted_translation(
+        t0 in proptest::array::uniform3(-10i8..10),
+        t1 in proptest::array::uniform3(-10i8..10),
+        quarters in 0u8..=4,
+    ) {
+        let (t0, t1) = (t0.map(f32::from), t1.map(f32::from));
+        let w = f32::from(quarters) / 4.0;
+        let reading = read(&two_joint_box(t0, t1, w));
+        let positions = collider_positions(reading.scene.as_ref().expect("scene"));
+        let (corners, _) = unit_box();
+        for (got, v) in positions.iter().zip(corners) {
+            for k in 0..3 {
+                let want = f64::from(v[k])
+                    + f64::from(1.0 - w) * f64::from(t0[k])
+                    + f64::from(w) * f64::from(t1[k]);
+                proptest::prop_assert!((got[k] - want).abs() < 1e-9, "{got:?} vs {want}");
+            }
+        }
+    }
+}
