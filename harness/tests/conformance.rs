@@ -1,19 +1,20 @@
 //! `cargo test` conformance: one libtest-mimic trial per corpus case and implementation (the
-//! bundled ones, in process, and the named external ones, `physx` and `three-vrm`), named
-//! `impl/profile/area/case`.
+//! bundled ones, in process, and the named external ones, `physx` and `three-vrm`), over the
+//! committed corpora `corpus/v1` and `corpus/v2`, named `corpus/impl/profile/area/case`
+//! (`v2/rapier/khr-2025/joint/khr25/gen/joint/00042`).
 //!
-//! - Listing (`--list`) reads `corpus/v1/manifest.json` and each implementation's handshake and
+//! - Listing (`--list`) reads each corpus's `manifest.json` and each implementation's handshake and
 //!   known-failure file only: no scene is loaded, no engine steps, so `cargo nextest run` (one
 //!   process per trial) stays cheap; `cargo nextest run --partition count:K/N` splits the trials
 //!   across N machines.
-//! - Known failures (`corpus/v1/known-failures/<impl>.toml`) and cases the implementation does
+//! - Known failures (`<corpus>/known-failures/<impl>.toml`) and cases the implementation does
 //!   not support are ignored trials; each distinct reason is printed once on stderr with its
 //!   number of trials. Run them with `--include-ignored`: a known failure that still fails
 //!   passes, one that passes fails ("unexpected pass"), so the known-failure file cannot rot.
 //! - Without `--format`, progress is terse (one character per trial): a failure is not lost
 //!   among thousands of `ok` lines.
 //! - A filter that matches no trial is an error (exit 101), never a green run of nothing.
-//! - `CTS_CORPUS=DIR` runs another corpus folder.
+//! - `CTS_CORPUS=DIR` runs another corpus folder instead (trials named after its folder).
 //! - External implementations (`physx`, `three-vrm`: Node) run only where their runtime is on `PATH`;
 //!   elsewhere their trials are ignored with the reason "node not found". Their trials share a
 //!   pool of adapter processes (at most one per test thread), not one process per trial. If the
@@ -34,11 +35,18 @@ use physics_cts::known_failures::KnownFailures;
 use physics_cts::results::{CaseResult, Verdict};
 use physics_cts::runner::{self, Factory, ImplRunner, Options};
 
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("CTS_CORPUS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1"),
-        PathBuf::from,
-    )
+fn corpus_dirs() -> Vec<PathBuf> {
+    match std::env::var_os("CTS_CORPUS") {
+        Some(dir) => vec![PathBuf::from(dir)],
+        None => ["v1", "v2"]
+            .iter()
+            .map(|v| {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("../corpus")
+                    .join(v)
+            })
+            .collect(),
+    }
 }
 
 fn describe(r: &CaseResult) -> String {
@@ -52,9 +60,14 @@ fn describe(r: &CaseResult) -> String {
     s
 }
 
-fn trial_name(implementation: &str, entry: &CaseEntry) -> String {
+fn trial_name(corpus: &Corpus, implementation: &str, entry: &CaseEntry) -> String {
+    let label = corpus
+        .root
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy();
     format!(
-        "{implementation}/{}/{}/{}",
+        "{label}/{implementation}/{}/{}/{}",
         entry.profile_label(),
         entry.area,
         entry.id
@@ -126,7 +139,7 @@ fn bundled_trials(corpus: &Arc<Corpus>, notes: &mut Vec<String>) -> Result<Vec<T
             .map_err(|e| format!("{name}: handshake failed: {e}"))?
             .capabilities;
         for entry in &corpus.entries {
-            let trial_name = trial_name(name, entry);
+            let trial_name = trial_name(corpus, name, entry);
             let (known, ignored) = ignore_reason(&trial_name, &known, Some(&caps), entry, notes);
             let (corpus, factory, entry) = (Arc::clone(corpus), factory.clone(), entry.clone());
             let implementation = name.to_owned();
@@ -219,7 +232,11 @@ fn external_trials(
     let mut out = Vec::new();
     for name in external::names() {
         let known = known_failures(corpus, name)?;
-        let names: Vec<String> = corpus.entries.iter().map(|e| trial_name(name, e)).collect();
+        let names: Vec<String> = corpus
+            .entries
+            .iter()
+            .map(|e| trial_name(corpus, name, e))
+            .collect();
         // Would any of these trials run? (Ignored ones only run with --ignored/--include-ignored.)
         let selected = names.iter().zip(&corpus.entries).any(|(n, e)| {
             let probe =
@@ -284,9 +301,16 @@ fn main() -> ExitCode {
     if args.format.is_none() && !args.list {
         args.format = Some(libtest_mimic::FormatSetting::Terse);
     }
-    let dir = corpus_dir();
     let mut notes = Vec::new();
-    let all = if dir.join("manifest.json").exists() {
+    let mut all = Vec::new();
+    for dir in corpus_dirs() {
+        if !dir.join("manifest.json").exists() {
+            eprintln!(
+                "conformance: no corpus at {} (generate it, or set CTS_CORPUS): no trials of it",
+                dir.display()
+            );
+            continue;
+        }
         let corpus = match Corpus::open(&dir) {
             Ok(c) => Arc::new(c),
             Err(e) => {
@@ -295,22 +319,16 @@ fn main() -> ExitCode {
             }
         };
         match trials(&corpus, &args, &mut notes) {
-            Ok(t) => t,
+            Ok(t) => all.extend(t),
             Err(e) => {
-                eprintln!("conformance: {e}");
+                eprintln!("conformance: {}: {e}", dir.display());
                 return ExitCode::from(101);
             }
         }
-    } else {
-        eprintln!(
-            "conformance: no corpus at {} (generate it, or set CTS_CORPUS): no trials",
-            dir.display()
-        );
-        Vec::new()
-    };
+    }
     if args.filter.is_some() && all.iter().all(|t| args.is_filtered_out(t)) {
         eprintln!(
-            "conformance: the filter {:?} matches none of the {} trials; trial names are impl/profile/area/case",
+            "conformance: the filter {:?} matches none of the {} trials; trial names are corpus/impl/profile/area/case",
             args.filter.as_deref().unwrap_or(""),
             all.len()
         );
@@ -319,13 +337,13 @@ fn main() -> ExitCode {
     if !args.list && !args.ignored && !args.include_ignored {
         // One line per implementation and reason, with its number of trials (thousands of
         // identical lines would bury a real failure).
-        let mut by_reason: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+        let mut by_reason: std::collections::BTreeMap<(String, &str), usize> = Default::default();
         for n in notes
             .iter()
             .filter(|n| args.filter.as_deref().is_none_or(|f| n.contains(f)))
         {
             let (trial, reason) = n.split_once(": ").unwrap_or((n.as_str(), ""));
-            let implementation = trial.split('/').next().unwrap_or(trial);
+            let implementation = trial.split('/').take(2).collect::<Vec<_>>().join("/");
             *by_reason.entry((implementation, reason)).or_default() += 1;
         }
         for ((implementation, reason), n) in by_reason {

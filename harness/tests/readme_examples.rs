@@ -1,7 +1,7 @@
 //! Every command example of the README runs, and does what its comment says. Each example line
 //! (`physics-cts ...` in a `sh` block, and the two first commands) must have an entry in
 //! [`EXAMPLES`]: a new example without one fails this test. They run in a scratch folder that
-//! holds a small copy of `corpus/v1` at `corpus/v1` (so the examples' paths work as written),
+//! holds a small copy of `corpus/v2` at `corpus/v2` (so the examples' paths work as written),
 //! with the debug binary; what needs the whole corpus (the filters' counts, the regenerated
 //! corpus's bytes) is checked against the real one.
 
@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use physics_cts::case::Corpus;
-use physics_cts::known_failures::KnownFailures;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_physics-cts");
@@ -62,7 +61,7 @@ enum Then {
     Filter(&'static str, &'static str),
     /// The diff printed its sections.
     Diff,
-    /// The generated corpus equals `corpus/v1` byte for byte.
+    /// The generated corpus equals the committed `corpus/v2` byte for byte.
     Regenerated,
     /// `serve`: a handshake is answered.
     Serves,
@@ -96,8 +95,11 @@ const EXAMPLES: &[(&str, Check)] = &[
         Check::Run(&[0, 1, 3], Then::Nothing),
     ),
     (
-        "physics-cts run --impl rapier --filter 'khr/gen/joint/*'",
-        Check::Run(&[0, 1], Then::Filter("khr/gen/joint/*", "khr/gen/joint/")),
+        "physics-cts run --impl rapier --filter 'khr25/gen/joint/*'",
+        Check::Run(
+            &[0, 1],
+            Then::Filter("khr25/gen/joint/*", "khr25/gen/joint/"),
+        ),
     ),
     (
         "physics-cts run --impl rapier --filter '*/joint/*'",
@@ -137,11 +139,11 @@ const EXAMPLES: &[(&str, Check)] = &[
         Check::Run(&[0, 1], Then::ReportsIn("reports/latest/rapier")),
     ),
     (
-        "physics-cts certify --impl stdio --corpus corpus/v1 --out my-engine-cts -- ./my-adapter",
+        "physics-cts certify --impl stdio --out my-engine-cts -- ./my-adapter",
         Check::Otherwise("`./my-adapter` stands for the reader's adapter; tests/cli_certify.rs"),
     ),
     (
-        "physics-cts verify my-engine-cts [--corpus corpus/v1]",
+        "physics-cts verify my-engine-cts [--corpus corpus/v2]",
         Check::Otherwise("a synopsis ([...] is optional); tests/cli_certify.rs"),
     ),
     (
@@ -176,7 +178,7 @@ const EXAMPLES: &[(&str, Check)] = &[
     ),
     // Last: it replaces the scratch corpus with the whole one.
     (
-        "physics-cts generate --seed 1 --count 1490 --out corpus/v1 --force",
+        "physics-cts generate --seed 2 --count 2100 --profile all --out corpus/v2 --force",
         Check::Run(&[0], Then::Regenerated),
     ),
 ];
@@ -188,18 +190,18 @@ const CASES: &[&str] = &[
     "vrm/control/seed-003-position",
     "khr/joint/hinge-pm90",
     // A generated joint case Rapier scores (the filter examples must score something).
-    "khr/gen/joint/00200",
+    "khr25/gen/joint/00356",
 ];
 
-/// The scratch folder: `corpus/v1` (the [`CASES`] and the first valid generated VRM case),
+/// The scratch folder: `corpus/v2` (the [`CASES`] and the first valid generated VRM case),
 /// `scene.gltf`, `poses.json`, `more/x.glb`.
-fn scratch(v1: &Path) -> PathBuf {
+fn scratch(v2: &Path) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme_examples");
     let _ = std::fs::remove_dir_all(&dir);
-    let corpus = dir.join("corpus/v1");
+    let corpus = dir.join("corpus/v2");
     std::fs::create_dir_all(&corpus).expect("scratch");
     let mut manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(v1.join("manifest.json")).expect("manifest"))
+        serde_json::from_str(&std::fs::read_to_string(v2.join("manifest.json")).expect("manifest"))
             .expect("json");
     let all = manifest["cases"].as_array().expect("cases").clone();
     let first = |prefix: &str| {
@@ -224,10 +226,10 @@ fn scratch(v1: &Path) -> PathBuf {
             format!("{stem}.expect.json"),
             format!("{stem}.bin"),
         ] {
-            if v1.join(&rel).exists() {
+            if v2.join(&rel).exists() {
                 let to = corpus.join(&rel);
                 std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
-                std::fs::copy(v1.join(&rel), &to).expect("copy");
+                std::fs::copy(v2.join(&rel), &to).expect("copy");
             }
         }
     }
@@ -235,7 +237,7 @@ fn scratch(v1: &Path) -> PathBuf {
     manifest["cases"] = Value::Array(rows);
     std::fs::write(corpus.join("manifest.json"), manifest.to_string()).expect("manifest");
     std::fs::copy(
-        v1.join("khr/control/falling-sphere.gltf"),
+        v2.join("khr/control/falling-sphere.gltf"),
         dir.join("scene.gltf"),
     )
     .expect("scene");
@@ -296,7 +298,7 @@ fn run_example(dir: &Path, command: &str) -> Output {
     out
 }
 
-fn then(dir: &Path, v1: &Path, comment: &str, check: Then, out: &Output) {
+fn then(dir: &Path, v2: &Path, comment: &str, check: Then, out: &Output) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     match check {
         Then::Nothing => {}
@@ -306,7 +308,7 @@ fn then(dir: &Path, v1: &Path, comment: &str, check: Then, out: &Output) {
             }
         }
         Then::Filter(pattern, part) => {
-            let corpus = Corpus::open(v1).expect("corpus/v1");
+            let corpus = Corpus::open(v2).expect("corpus/v2");
             let selected = corpus.filtered(Some(pattern));
             assert!(
                 selected.iter().all(|e| e.id.contains(part)),
@@ -325,20 +327,9 @@ fn then(dir: &Path, v1: &Path, comment: &str, check: Then, out: &Output) {
             }
         }
         Then::Regenerated => {
-            let generated = dir.join("corpus/v1");
+            let generated = dir.join("corpus/v2");
             let mut differ = Vec::new();
-            compare(&generated, v1, Path::new(""), &mut differ);
-            // The reference's known failures on the released v1: expectations it has since
-            // corrected (each entry says how), which v1 keeps as certified.
-            let text = std::fs::read_to_string(v1.join("known-failures/reference.toml"))
-                .expect("the reference's known failures");
-            let superseded: Vec<PathBuf> = KnownFailures::parse(&text)
-                .expect("known failures")
-                .known
-                .iter()
-                .map(|k| PathBuf::from(format!("{}.expect.json", k.case)))
-                .collect();
-            differ.retain(|p| !superseded.contains(p));
+            compare(&generated, v2, Path::new(""), &mut differ);
             assert!(differ.is_empty(), "regenerated corpus differs: {differ:?}");
         }
         Then::Serves => {
@@ -395,9 +386,9 @@ fn compare(a: &Path, b: &Path, rel: &Path, differ: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_readme_example_does_what_its_comment_says() {
-    let v1 = root().join("corpus/v1");
-    if !v1.join("manifest.json").exists() {
-        println!("no corpus/v1: skipped");
+    let v2 = root().join("corpus/v2");
+    if !v2.join("manifest.json").exists() {
+        println!("no corpus/v2: skipped");
         return;
     }
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
@@ -409,7 +400,7 @@ fn every_readme_example_does_what_its_comment_says() {
         );
     }
     let python = Command::new("python3").arg("--version").output().is_ok();
-    let dir = scratch(&v1);
+    let dir = scratch(&v2);
     for (command, check) in EXAMPLES {
         let Some((_, comment)) = found.iter().find(|(c, _)| c == command) else {
             panic!("{command}: no longer in the README; remove its check");
@@ -444,6 +435,6 @@ fn every_readme_example_does_what_its_comment_says() {
             println!("{command}: physx is not available here: {err}");
             continue;
         }
-        then(&dir, &v1, comment, after, &out);
+        then(&dir, &v2, comment, after, &out);
     }
 }

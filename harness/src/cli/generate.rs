@@ -21,10 +21,10 @@ pub struct Args {
     /// Output folder (created when missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Generate only these profiles (repeatable); default: the corpus/v1 profiles
-    /// (khr-2024-draft, omi-2023, vrmc-constraints-draft).
+    /// Generate only these profiles (repeatable), or `all` (corpus/v2); default: the corpus/v1
+    /// profiles (khr-2024-draft, omi-2023, vrmc-constraints-draft).
     #[arg(long = "profile")]
-    pub profiles: Vec<Profile>,
+    pub profiles: Vec<ProfileArg>,
     /// Leave out the hand-written cases.
     #[arg(long)]
     pub no_handwritten: bool,
@@ -32,6 +32,37 @@ pub struct Args {
     /// removed first (a stale case beside the new manifest would be read as part of it).
     #[arg(long)]
     pub force: bool,
+}
+
+/// A `--profile` value: a profile id, or `all` for every profile.
+#[derive(Clone, Debug)]
+pub enum ProfileArg {
+    All,
+    One(Profile),
+}
+
+impl std::str::FromStr for ProfileArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "all" {
+            Ok(Self::All)
+        } else {
+            s.parse()
+                .map(Self::One)
+                .map_err(|e| format!("{e} (or `all`)"))
+        }
+    }
+}
+
+/// The profiles `--profile` names, each once, in [`Profile::ALL`] order.
+fn profiles(args: &[ProfileArg]) -> Vec<Profile> {
+    Profile::ALL
+        .into_iter()
+        .filter(|p| {
+            args.iter()
+                .any(|a| matches!(a, ProfileArg::All) || matches!(a, ProfileArg::One(q) if q == p))
+        })
+        .collect()
 }
 
 /// What `--out` holds besides what a corpus carries over from one generation to the next
@@ -58,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan {
         seed: args.seed,
         count: args.count,
-        profiles: args.profiles,
+        profiles: profiles(&args.profiles),
         handwritten: !args.no_handwritten,
     };
     let stale = contents(&args.out).with_context(|| format!("reading {}", args.out.display()))?;

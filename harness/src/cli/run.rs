@@ -29,7 +29,7 @@ pub struct Options {
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
     pub implementations: Vec<String>,
     /// The corpus folder (with manifest.json).
-    #[arg(long, default_value = "corpus/v1")]
+    #[arg(long, default_value = "corpus/v2")]
     pub corpus: PathBuf,
     /// Only cases whose id matches (a glob with `*` / `?`, else a substring).
     #[arg(long)]
