@@ -65,6 +65,8 @@ pub const FEATURES: &[&str] = &[
     "shape.capsule.",
     "shape.convex",
     "shape.cylinder.",
+    // An unused cylinder that only dates an omi-2024 document (its `radius` spelling).
+    "shape.dating-cylinder",
     "shape.is-trigger.",
     "shape.mesh.",
     "shape.plane.single-sided",
