@@ -217,9 +217,10 @@ fn acyclic(parents: &[Option<usize>], cs: &[(usize, usize, Kind1)]) -> bool {
 /// The constraints that survive the validity rules, in order: one per destination, source not
 /// the destination, no circular dependency. Never empty. A constraint of weight 0 leaves its
 /// destination at rest, so no constraint reads one: a constraint reading it could not show its
-/// own kind, axis or weight, nor an evaluation order, under any pose. Nor does a roll read a
-/// rolled node: that node only twists about its roll axis, which the reading roll may see as no
-/// twist at all (axes perpendicular in its frame) whatever the pose.
+/// own kind, axis or weight, nor an evaluation order, under any pose. Nor does a roll or a
+/// rotation read a rolled node: that node only twists about its roll axis, which a reading roll
+/// may see as no twist at all (axes perpendicular in its frame), and a reading rotation copies
+/// exactly as a roll about that axis would, whatever the pose.
 pub fn resolve(scene: &Vrm1Scene) -> Vec<(usize, usize, &Constraint1)> {
     let n = scene.nodes.len();
     let parents = parents(scene);
@@ -236,11 +237,13 @@ pub fn resolve(scene: &Vrm1Scene) -> Vec<(usize, usize, &Constraint1)> {
             && kept
                 .iter()
                 .any(|k| reads(&parents, k.0, k.1, k.2.kind).contains(&d));
+        // A roll or rotation reads its source's local rotation; never that of a rolled node.
         let is_roll = |k: &Kind1| matches!(k, Kind1::Roll(_));
-        let roll_of_roll = kept
-            .iter()
-            .any(|k| is_roll(&k.2.kind) && is_roll(&c.kind) && (k.0 == s || k.1 == d));
-        if reads_still || read_while_still || roll_of_roll {
+        let twist_read = kept.iter().any(|k| {
+            (is_roll(&k.2.kind) && !c.kind.is_aim() && k.0 == s)
+                || (is_roll(&c.kind) && !k.2.kind.is_aim() && k.1 == d)
+        });
+        if reads_still || read_while_still || twist_read {
             continue;
         }
         let mut trial: Vec<(usize, usize, Kind1)> =
