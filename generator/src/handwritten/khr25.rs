@@ -155,11 +155,12 @@ fn skinned() -> Case {
     let mut doc = scene(
         vec![
             json!({"name": "SlabGeometry", "children": [5]}),
-            json!({"name": "SlabJoint0"}),
+            // Joint 1 is a child of joint 0: the joints of a skin share a root (core glTF).
+            json!({"name": "SlabJoint0", "children": [4]}),
             json!({"name": "SlabJoint1", "translation": [0.0, 0.5, 0.0]}),
             json!({"name": "SkinnedSlab", "mesh": 0, "skin": 0, "translation": [30.0, 0.0, 0.0]}),
         ],
-        &[0, 1, 3, 4],
+        &[0, 1, 3],
     );
     let (corners, triangles) = slab();
     let m = add_mesh(&mut doc, &corners, &triangles);

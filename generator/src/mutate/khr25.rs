@@ -169,10 +169,11 @@ fn skinned_collider(doc: &mut Value, defect: SkinDefect) -> Option<(usize, usize
     let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let far = json!([0.0, -30.0, 0.0]);
     let j0 = add_node(doc, json!({"name": "SkinJoint0", "translation": far}), None);
+    // A child of joint 0: the joints of a skin share a root (core glTF, SKIN_NO_COMMON_ROOT).
     let j1 = add_node(
         doc,
-        json!({"name": "SkinJoint1", "translation": [0.0, -29.0, 0.0]}),
-        None,
+        json!({"name": "SkinJoint1", "translation": [0.0, 1.0, 0.0]}),
+        Some(j0),
     );
     let second = if defect == SkinDefect::JointFive {
         5
