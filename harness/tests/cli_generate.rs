@@ -94,7 +94,7 @@ fn profile_filter_and_usage_errors() {
 }
 
 /// A non-empty folder is refused (a stale case would sit beside the new manifest); `--force`
-/// replaces its contents but keeps `known-failures/`.
+/// replaces its contents but keeps `known-failures/` and `README.md` (written by hand).
 #[test]
 fn a_non_empty_folder_needs_force() {
     let d = tempfile::tempdir().expect("temp");
@@ -104,6 +104,8 @@ fn a_non_empty_folder_needs_force() {
     let known = d.path().join("known-failures/rapier.toml");
     std::fs::create_dir_all(known.parent().expect("parent")).expect("mkdir");
     std::fs::write(&known, "# kept\n").expect("known failures");
+    let readme = d.path().join("README.md");
+    std::fs::write(&readme, "# by hand\n").expect("README");
 
     let refused = generate(d.path(), &[]);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
@@ -118,6 +120,10 @@ fn a_non_empty_folder_needs_force() {
     assert!(matches!(forced.status.code(), Some(0 | 1)), "{forced:?}");
     assert!(!stale.exists(), "the stale case is gone");
     assert_eq!(std::fs::read_to_string(&known).expect("kept"), "# kept\n");
+    assert_eq!(
+        std::fs::read_to_string(&readme).expect("kept"),
+        "# by hand\n"
+    );
     assert!(d.path().join("manifest.json").exists());
 
     // A folder holding only known-failures/ is a corpus to be: no --force needed.

@@ -28,8 +28,9 @@ pub struct Args {
     /// Leave out the hand-written cases.
     #[arg(long)]
     pub no_handwritten: bool,
-    /// Write into a folder that is not empty: everything in it but `known-failures/` is
-    /// removed first (a stale case beside the new manifest would be read as part of it).
+    /// Write into a folder that is not empty: everything in it but `known-failures/` and
+    /// `README.md` (written by hand) is removed first (a stale case beside the new manifest would
+    /// be read as part of it).
     #[arg(long)]
     pub force: bool,
 }
@@ -65,15 +66,18 @@ fn profiles(args: &[ProfileArg]) -> Vec<Profile> {
         .collect()
 }
 
+/// What a corpus carries over from one generation to the next: what people wrote there.
+const KEPT: [&str; 2] = [crate::known_failures::DIR, "README.md"];
+
 /// What `--out` holds besides what a corpus carries over from one generation to the next
-/// (`known-failures/`, kept).
+/// ([`KEPT`]).
 fn contents(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
     match std::fs::read_dir(dir) {
         Ok(entries) => {
             let mut v = Vec::new();
             for e in entries {
                 let e = e?;
-                if e.file_name() != crate::known_failures::DIR {
+                if !KEPT.iter().any(|k| e.file_name() == *k) {
                     v.push(e.path());
                 }
             }
@@ -96,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !stale.is_empty() {
         if !args.force {
             anyhow::bail!(
-                "{} is not empty ({} entries, e.g. {}): generate into a new or empty folder, or pass --force to replace its contents (known-failures/ is kept)",
+                "{} is not empty ({} entries, e.g. {}): generate into a new or empty folder, or pass --force to replace its contents (known-failures/ and README.md are kept)",
                 args.out.display(),
                 stale.len(),
                 stale[0].display()
