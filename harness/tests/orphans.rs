@@ -175,34 +175,40 @@ fn interrupted(token: &str, signal: rustix::process::Signal) {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-/// Whether this process ignores SIGINT (a shell starts background jobs so, and children
-/// inherit it): the harness would then ignore it too.
-fn sigint_ignored() -> bool {
+/// Whether this process ignores `signal` (a shell starts background jobs ignoring SIGINT,
+/// `nohup` ignores SIGHUP, and children inherit it): the harness would then ignore it too.
+fn ignored(signal: rustix::process::Signal) -> bool {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let bit = 1u64 << (signal.as_raw() - 1);
     status
         .lines()
         .find_map(|l| l.strip_prefix("SigIgn:"))
         .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+        .is_some_and(|mask| mask & bit != 0)
+}
+
+/// [`interrupted`], unless this process ignores `signal` (said, and skipped).
+fn interrupted_unless_ignored(token: &str, signal: rustix::process::Signal) {
+    if ignored(signal) {
+        println!("{signal:?} is ignored here (a background job, nohup?): skipping");
+        return;
+    }
+    interrupted(token, signal);
 }
 
 #[test]
 fn sigint_leaves_nothing() {
-    if sigint_ignored() {
-        println!("SIGINT is ignored here (a background job?): skipping");
-        return;
-    }
-    interrupted("sigint", rustix::process::Signal::INT);
+    interrupted_unless_ignored("sigint", rustix::process::Signal::INT);
 }
 
 #[test]
 fn sigterm_leaves_nothing() {
-    interrupted("sigterm", rustix::process::Signal::TERM);
+    interrupted_unless_ignored("sigterm", rustix::process::Signal::TERM);
 }
 
 #[test]
 fn sighup_leaves_nothing() {
-    interrupted("sighup", rustix::process::Signal::HUP);
+    interrupted_unless_ignored("sighup", rustix::process::Signal::HUP);
 }
 
 #[test]
