@@ -419,12 +419,12 @@ impl Summary {
                 "No case carries a feature tag of it".to_owned()
             } else if m.exercising_scored == 0 {
                 format!(
-                    "{} case(s) carry its tags, none of them required and scored",
+                    "{} case(s) carry its tags, none of them required, scored and passed un-mutated",
                     m.exercising_cases
                 )
             } else {
                 format!(
-                    "{} case(s) carry its tags, {} required and scored, and every one passes with the bug",
+                    "{} case(s) carry its tags, {} of them required, scored and passed un-mutated, and every one still passes with the bug",
                     m.exercising_cases, m.exercising_scored
                 )
             };
@@ -440,7 +440,7 @@ impl Summary {
         }
         let caught: Vec<&Outcome> = self.mutants.iter().filter(|m| m.caught).collect();
         if !caught.is_empty() {
-            let _ = writeln!(s, "\n## Caught, by (first cases)\n");
+            let _ = writeln!(s, "\n## Caught by (first cases)\n");
             for m in caught {
                 let _ = writeln!(s, "- `{}`: {}", m.mutant, m.catching_cases.join(", "));
             }
