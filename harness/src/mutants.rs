@@ -32,6 +32,7 @@ pub enum Mutant {
     DriveMaxForceIgnored,
     GravityFactorIgnored,
     SoftLimitsHard,
+    #[serde(rename = "gravity-9-8")]
     Gravity98,
     NodeMatrixIgnored,
     CombineModeIgnored,

@@ -323,8 +323,8 @@ pub(super) fn build(
                 DriveMode::Acceleration => MotorModel::AccelerationBased,
             },
         );
-        let max_force = motor.max_force;
-        if let Some(f) = max_force.filter(|_| mutant != Some(Mutant::DriveMaxForceIgnored)) {
+        if let Some(f) = (motor.max_force).filter(|_| mutant != Some(Mutant::DriveMaxForceIgnored))
+        {
             g.set_motor_max_force(axis, convert::real(f, "maxForce")?);
         }
     }
