@@ -323,8 +323,10 @@ pub(super) fn build(
                 DriveMode::Acceleration => MotorModel::AccelerationBased,
             },
         );
-        if let Some(f) = (motor.max_force).filter(|_| mutant != Some(Mutant::DriveMaxForceIgnored))
-        {
+        let max_force = motor
+            .max_force
+            .filter(|_| mutant != Some(Mutant::DriveMaxForceIgnored));
+        if let Some(f) = max_force {
             g.set_motor_max_force(axis, convert::real(f, "maxForce")?);
         }
     }

@@ -89,7 +89,8 @@ pub(super) fn build(
     mutant: Option<Mutant>,
 ) -> Result<(Loaded, Notes), ImplError> {
     let rest: Vec<Matrix4<f64>> = if mutant == Some(Mutant::NodeMatrixIgnored) {
-        let locals: Vec<Matrix4<f64>> = (scene.nodes)
+        let locals: Vec<Matrix4<f64>> = scene
+            .nodes
             .iter()
             .map(|n| {
                 if n.from_matrix {
