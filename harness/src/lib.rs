@@ -15,6 +15,7 @@ pub mod external;
 pub mod glob;
 pub mod implementation;
 pub mod known_failures;
+pub mod mutants;
 pub mod protocol;
 pub mod report;
 pub mod results;

@@ -19,8 +19,9 @@ use ::reference::expect::bodies::InertiaExpect;
 use ::reference::expect::{self, Expectation};
 use ::reference::math::xyzw_positive_w;
 use ::reference::poses::Poses;
-use ::reference::scene::{BodyKind, MassValue, Scene};
-use nalgebra::{Isometry3, Matrix3, UnitQuaternion};
+use ::reference::profile::Profile;
+use ::reference::scene::{BodyKind, ConstraintKind, MassValue, Scene, Trs};
+use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 
 use super::scale;
 use crate::implementation::{
@@ -28,16 +29,27 @@ use crate::implementation::{
     Interpretation, JointReport, LoadOutcome, LoadRequest, MassReport, NodeTrs, PROTOCOL_VERSION,
     PairReport, Pose, SimConfig, State,
 };
+use crate::mutants::Mutant;
 
 /// The reference, in process.
 #[derive(Debug, Default)]
 pub struct ReferenceImplementation {
     scene: Option<Scene>,
+    /// A seeded importer bug ([`crate::mutants`]); `None` unless `physics-cts mutants` asks.
+    mutant: Option<Mutant>,
 }
 
 impl ReferenceImplementation {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The reference with a seeded bug (`None`: as [`ReferenceImplementation::new`]).
+    pub fn with_mutant(mutant: Option<Mutant>) -> Self {
+        ReferenceImplementation {
+            scene: None,
+            mutant,
+        }
     }
 
     fn scene(&self) -> Result<&Scene, ImplError> {
@@ -183,6 +195,66 @@ fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
     }
 }
 
+/// The constraints as read with a seeded importer bug ([`crate::mutants`]); unchanged without.
+fn misread_constraints(scene: &mut Scene, mutant: Option<Mutant>) {
+    let draft = scene.profile == Profile::VrmcConstraintsDraft;
+    for c in &mut scene.constraints {
+        if mutant == Some(Mutant::VrmWeightIgnored) {
+            c.weight = 1.0;
+        }
+        match &mut c.kind {
+            ConstraintKind::Roll { roll_axis } if mutant == Some(Mutant::VrmRollAxisOffByOne) => {
+                // X -> Y, Y -> Z, Z -> X.
+                *roll_axis = Vector3::new(roll_axis.z, roll_axis.x, roll_axis.y);
+            }
+            ConstraintKind::Position { freeze_axes } | ConstraintKind::Rotation { freeze_axes }
+                if draft && mutant == Some(Mutant::VrmFreezeInverted) =>
+            {
+                *freeze_axes = freeze_axes.map(|f| !f);
+            }
+            ConstraintKind::Aim { freeze_axes, .. }
+                if draft && mutant == Some(Mutant::VrmFreezeInverted) =>
+            {
+                *freeze_axes = freeze_axes.map(|f| !f);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The constraint outputs with each constraint applied once, in file order, on the poses the
+/// earlier ones left (the [`Mutant::VrmFileOrder`] bug), in the format of
+/// [`at_pose::constraint_outputs`].
+fn in_file_order(
+    scene: &Scene,
+    mut locals: Vec<Trs>,
+) -> Result<Vec<at_pose::ConstrainedOutput>, ImplError> {
+    for c in &scene.constraints {
+        let one = Scene {
+            constraints: vec![c.clone()],
+            ..scene.clone()
+        };
+        let out = ::reference::constraints::evaluate(&one, &locals)
+            .map_err(|e| ImplError::Failed(e.to_string()))?;
+        if let (Some(slot), Some(t)) = (locals.get_mut(c.node), out.get(c.node)) {
+            *slot = *t;
+        }
+    }
+    Ok(scene
+        .constraints
+        .iter()
+        .filter_map(|c| {
+            let t = locals.get(c.node)?;
+            Some(at_pose::ConstrainedOutput {
+                node: c.node,
+                translation: t.translation.into(),
+                rotation: xyzw_positive_w(&t.rotation),
+                scale: t.scale.into(),
+            })
+        })
+        .collect())
+}
+
 fn no_simulation() -> ImplError {
     ImplError::NotSupported("the reference does not simulate".into())
 }
@@ -201,7 +273,8 @@ impl Implementation for ReferenceImplementation {
     fn load(&mut self, request: &LoadRequest) -> Result<LoadOutcome, ImplError> {
         self.scene = None;
         match super::read_scene(request)? {
-            Ok(scene) => {
+            Ok(mut scene) => {
+                misread_constraints(&mut scene, self.mutant);
                 self.scene = Some(scene);
                 Ok(LoadOutcome::Loaded { notes: Vec::new() })
             }
@@ -240,16 +313,25 @@ impl Implementation for ReferenceImplementation {
         let poses = Poses::from_value(poses, scene.nodes.len())
             .map_err(|e| ImplError::BadRequest(e.to_string()))?;
         // The outputs the corpus records, one per constrained node, by node.
-        let outputs = match at_pose::constraint_outputs(scene, &poses.locals(scene)) {
-            ConstraintOutputs::Nodes(outputs) => outputs,
-            ConstraintOutputs::Error { error } => return Err(ImplError::Failed(error)),
+        let outputs = if self.mutant == Some(Mutant::VrmFileOrder) {
+            in_file_order(scene, poses.locals(scene))?
+        } else {
+            match at_pose::constraint_outputs(scene, &poses.locals(scene)) {
+                ConstraintOutputs::Nodes(outputs) => outputs,
+                ConstraintOutputs::Error { error } => return Err(ImplError::Failed(error)),
+            }
         };
         let mut nodes: Vec<NodeTrs> = outputs
             .into_iter()
             .map(|o| NodeTrs {
                 node: o.node,
                 translation: o.translation,
-                rotation: o.rotation,
+                rotation: if self.mutant == Some(Mutant::VrmQuaternionWxyz) {
+                    let [x, y, z, w] = o.rotation;
+                    [w, x, y, z]
+                } else {
+                    o.rotation
+                },
                 scale: o.scale,
             })
             .collect();

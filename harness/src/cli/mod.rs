@@ -26,6 +26,7 @@ mod diff;
 mod eval;
 mod generate;
 mod merge;
+pub mod mutants;
 mod non_finite;
 pub mod out;
 pub mod run;
@@ -65,6 +66,9 @@ pub enum Command {
     Certify(certify::Args),
     /// Check a bundle written by `certify`: complete, untampered, consistent, true to its corpus.
     Verify(verify::Args),
+    /// The suite's own mutation score: run bundled implementations with seeded importer bugs,
+    /// one at a time, and report which the corpus catches.
+    Mutants(mutants::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -150,6 +154,7 @@ pub fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Certify(args) => certify::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Mutants(args) => mutants::run(args),
     };
     // Every implementation process the command started ends with it, even one a worker thread
     // abandoned inside a call still holds.

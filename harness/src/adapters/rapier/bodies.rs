@@ -24,18 +24,28 @@ use ::reference::scene::{Body, BodyKind, Inertia, MassValue, NodeId};
 
 use super::convert;
 use crate::implementation::{BodyReport, ImplError, MassReport};
+use crate::mutants::Mutant;
 
 /// The Rapier body of `body` at world pose `pose`, without mass properties.
-pub(super) fn builder(body: &Body, pose: &Isometry3<f64>) -> Result<RigidBodyBuilder, ImplError> {
+pub(super) fn builder(
+    body: &Body,
+    pose: &Isometry3<f64>,
+    mutant: Option<Mutant>,
+) -> Result<RigidBodyBuilder, ImplError> {
     let builder = match body.kind {
         BodyKind::Static => RigidBodyBuilder::fixed(),
         BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
         BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
     };
     let to_world = |v: &Vector3<f64>| world_velocity(body.velocity_space, pose, v);
+    let gravity_factor = if mutant == Some(Mutant::GravityFactorIgnored) {
+        1.0
+    } else {
+        body.gravity_factor
+    };
     let mut builder = builder
         .pose(convert::pose(pose, "body pose")?)
-        .gravity_scale(convert::real(body.gravity_factor, "gravityFactor")?)
+        .gravity_scale(convert::real(gravity_factor, "gravityFactor")?)
         .user_data(body.node as u128);
     if body.kind != BodyKind::Static {
         builder = builder
@@ -254,10 +264,10 @@ mod tests {
             Vector3::zeros().into(),
             UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
         );
-        let rb = builder(&b, &pose).expect("valid").build();
+        let rb = builder(&b, &pose, None).expect("valid").build();
         assert!((rb.linvel() - Vector::new(0.0, 1.0, 0.0)).length() < 1e-6);
         b.velocity_space = VelocitySpace::World;
-        let rb = builder(&b, &pose).expect("valid").build();
+        let rb = builder(&b, &pose, None).expect("valid").build();
         assert!((rb.linvel() - Vector::new(1.0, 0.0, 0.0)).length() < 1e-6);
     }
 }

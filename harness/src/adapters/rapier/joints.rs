@@ -60,6 +60,7 @@ use ::reference::scene::{DofKind, Drive, DriveMode, Joint, Limit, LimitSet};
 
 use super::convert;
 use crate::implementation::{ImplError, Pose};
+use crate::mutants::Mutant;
 
 /// Relative tolerance under which two softness values are the same.
 const SOFTNESS_TOLERANCE: f64 = 1e-3;
@@ -149,6 +150,26 @@ fn plan(limit: &Limit, coupled: bool) -> Result<Plan, ImplError> {
     }
 }
 
+/// A limit as read with a seeded importer bug ([`crate::mutants`]): the same limit without one.
+fn misread(limit: &Limit, coupled: bool, mutant: Option<Mutant>) -> Limit {
+    let mut l = limit.clone();
+    if mutant == Some(Mutant::AngularLimitsInDegrees) && l.kind == DofKind::Angular {
+        l.min = l.min.map(f64::to_radians);
+        l.max = l.max.map(f64::to_radians);
+    }
+    if mutant == Some(Mutant::OpenLimitSideAsZero) && l.min.is_some() != l.max.is_some() {
+        // A coupled distance has no lower side to leave open: its absent minimum is right.
+        if !(coupled && l.kind == DofKind::Linear && l.axes.len() > 1) {
+            l.min.get_or_insert(0.0);
+        }
+        l.max.get_or_insert(0.0);
+    }
+    if mutant == Some(Mutant::SoftLimitsHard) {
+        l.stiffness = None;
+    }
+    l
+}
+
 /// Softness of one soft limit: `(natural frequency, damping ratio)`, or `None` when its
 /// degree of freedom cannot move (both sides infinitely heavy).
 fn softness(
@@ -181,6 +202,7 @@ pub(super) fn build(
     joint: &Joint,
     frames: &JointFrames,
     masses: &JointMasses,
+    mutant: Option<Mutant>,
 ) -> Result<GenericJoint, ImplError> {
     let mut g = GenericJoint::default();
     g.set_local_frame1(convert::pose(&frames.local[0], "joint frame A")?);
@@ -194,6 +216,7 @@ pub(super) fn build(
     let mut soft: Vec<(f64, f64)> = Vec::new();
     let mut hard = false;
     for limit in joint.limits.limits() {
+        let limit = &misread(limit, coupled, mutant);
         let p = plan(limit, coupled)?;
         if p == Plan::Nothing {
             continue;
@@ -300,7 +323,10 @@ pub(super) fn build(
                 DriveMode::Acceleration => MotorModel::AccelerationBased,
             },
         );
-        if let Some(f) = motor.max_force {
+        let max_force = motor
+            .max_force
+            .filter(|_| mutant != Some(Mutant::DriveMaxForceIgnored));
+        if let Some(f) = max_force {
             g.set_motor_max_force(axis, convert::real(f, "maxForce")?);
         }
     }
@@ -406,7 +432,7 @@ mod tests {
     }
 
     fn built(limits: LimitSet) -> Result<GenericJoint, ImplError> {
-        build(&joint(limits, Vec::new()), &frames(), &masses())
+        build(&joint(limits, Vec::new()), &frames(), &masses(), None)
     }
 
     #[test]
@@ -577,8 +603,13 @@ mod tests {
             local: [Isometry3::identity(); 2],
             world_rotation_a: UnitQuaternion::identity(),
         };
-        let g = build(&joint(ball(), vec![coasting.clone()]), &centred, &masses())
-            .expect("a ball joint");
+        let g = build(
+            &joint(ball(), vec![coasting.clone()]),
+            &centred,
+            &masses(),
+            None,
+        )
+        .expect("a ball joint");
         assert!(g.motor(JointAxis::AngY).is_none(), "{:?}", g.motor_axes);
         let at_rest = spin(g);
         assert!(at_rest < 1e-6, "{at_rest}");
@@ -593,7 +624,8 @@ mod tests {
             damping: 2.0,
             ..coasting
         };
-        let g = build(&joint(ball(), vec![damped]), &centred, &masses()).expect("a ball joint");
+        let g =
+            build(&joint(ball(), vec![damped]), &centred, &masses(), None).expect("a ball joint");
         let m = g.motor(JointAxis::AngY).expect("a motor on y");
         assert_eq!((m.stiffness, m.damping, m.target_vel), (0.0, 2.0, -0.9));
     }
@@ -622,7 +654,7 @@ mod tests {
                 drive(DofKind::Angular, 0, DriveMode::Force),
             ],
         );
-        let g = build(&j, &frames(), &masses()).expect("motors");
+        let g = build(&j, &frames(), &masses(), None).expect("motors");
         let m = g.motor(JointAxis::AngZ).expect("a motor on z");
         assert_eq!(
             (m.target_pos, m.stiffness, m.damping, m.max_force),
@@ -673,7 +705,7 @@ mod tests {
             vec![drive(DofKind::Angular, 1, DriveMode::Force)],
         );
         assert!(matches!(
-            build(&j, &frames(), &masses()),
+            build(&j, &frames(), &masses(), None),
             Err(ImplError::NotSupported(_))
         ));
     }

@@ -23,6 +23,7 @@ use crate::implementation::{
     Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome,
     LoadRequest, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
 };
+use crate::mutants::Mutant;
 
 /// The engine this adapter drives (the workspace pins rapier3d 0.36, f32, 3D).
 pub const ENGINE: &str = "rapier3d 0.36 (f32)";
@@ -97,6 +98,8 @@ pub fn capabilities() -> Capabilities {
 pub struct RapierImplementation {
     loaded: Option<world::Loaded>,
     config: SimConfig,
+    /// A seeded importer bug ([`crate::mutants`]); `None` unless `physics-cts mutants` asks.
+    mutant: Option<Mutant>,
 }
 
 impl std::fmt::Debug for RapierImplementation {
@@ -104,6 +107,7 @@ impl std::fmt::Debug for RapierImplementation {
         f.debug_struct("RapierImplementation")
             .field("loaded", &self.loaded.is_some())
             .field("config", &self.config)
+            .field("mutant", &self.mutant)
             .finish()
     }
 }
@@ -111,6 +115,14 @@ impl std::fmt::Debug for RapierImplementation {
 impl RapierImplementation {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Rapier with a seeded importer bug (`None`: as [`RapierImplementation::new`]).
+    pub fn with_mutant(mutant: Option<Mutant>) -> Self {
+        RapierImplementation {
+            mutant,
+            ..Self::default()
+        }
     }
 
     fn loaded(&mut self) -> Result<&mut world::Loaded, ImplError> {
@@ -137,7 +149,7 @@ impl Implementation for RapierImplementation {
             Ok(scene) => scene,
             Err(rejected) => return Ok(rejected),
         };
-        let (loaded, notes) = world::build(&scene, self.config)?;
+        let (loaded, notes) = world::build(&scene, self.config, self.mutant)?;
         self.loaded = Some(loaded);
         Ok(LoadOutcome::Loaded { notes })
     }

@@ -14,6 +14,7 @@ use rapier3d::dynamics::RigidBodyHandle;
 use super::convert;
 use super::world::Loaded;
 use crate::implementation::{Action, ImplError};
+use crate::mutants::Mutant;
 
 impl Loaded {
     fn body(&self, node: usize) -> Result<RigidBodyHandle, ImplError> {
@@ -29,7 +30,12 @@ impl Loaded {
                 let h = self.body(*node)?;
                 let v = convert::vector(&(*impulse).into(), "impulse")?;
                 if let Some(rb) = self.world.bodies.get_mut(h) {
-                    rb.apply_impulse(v, true);
+                    if self.mutant == Some(Mutant::ImpulseAsForce) {
+                        rb.add_force(v, true);
+                        self.forced.push(h);
+                    } else {
+                        rb.apply_impulse(v, true);
+                    }
                 }
             }
             Action::Force { node, force } => {
@@ -62,7 +68,9 @@ impl Loaded {
                     Translation3::from(nalgebra::Vector3::from(*translation)),
                     UnitQuaternion::from_quaternion(q),
                 );
-                self.kinematic_targets.push((h, target));
+                if self.mutant != Some(Mutant::KinematicPoseIgnored) {
+                    self.kinematic_targets.push((h, target));
+                }
             }
         }
         Ok(())

@@ -27,6 +27,7 @@ use super::hooks::{ColliderRule, Hooks};
 use super::joints::{JointFrames, JointMasses};
 use super::{bodies, convert, joints, shapes};
 use crate::implementation::{ImplError, SimConfig, TriggerEvent};
+use crate::mutants::Mutant;
 
 /// One loaded scene in Rapier, with what is needed to answer the interface.
 pub(super) struct Loaded {
@@ -52,6 +53,8 @@ pub(super) struct Loaded {
     pub forced: Vec<RigidBodyHandle>,
     /// Kinematic pose targets for the next step.
     pub kinematic_targets: Vec<(RigidBodyHandle, Isometry3<f64>)>,
+    /// The seeded importer bug, if any ([`crate::mutants`]).
+    pub mutant: Option<Mutant>,
 }
 
 /// Everything said about the load (approximations, skipped joints, solver settings).
@@ -80,8 +83,27 @@ struct Prepared {
 }
 
 /// Build the world of `scene`.
-pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes), ImplError> {
-    let rest: Vec<Matrix4<f64>> = scene.rest_world();
+pub(super) fn build(
+    scene: &Scene,
+    config: SimConfig,
+    mutant: Option<Mutant>,
+) -> Result<(Loaded, Notes), ImplError> {
+    let rest: Vec<Matrix4<f64>> = if mutant == Some(Mutant::NodeMatrixIgnored) {
+        let locals: Vec<Matrix4<f64>> = scene
+            .nodes
+            .iter()
+            .map(|n| {
+                if n.from_matrix {
+                    Matrix4::identity()
+                } else {
+                    n.rest.matrix()
+                }
+            })
+            .collect();
+        scene.world_from_locals(&locals)
+    } else {
+        scene.rest_world()
+    };
     let poses: Vec<Isometry3<f64>> = rest.iter().map(pose_of).collect();
     let pose_at = |node: NodeId| {
         poses
@@ -146,7 +168,7 @@ pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes),
     let mut bodies_by_node = BTreeMap::new();
     let mut body_nodes = HashMap::new();
     for (b, mass) in scene.bodies.iter().zip(&unit_mass) {
-        let rb = bodies::builder(b, &pose_at(b.node)?)?
+        let rb = bodies::builder(b, &pose_at(b.node)?, mutant)?
             .additional_mass_properties(bodies::mass_properties(b, mass)?)
             .build();
         let h = world.bodies.insert(rb);
@@ -187,7 +209,16 @@ pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes),
             ColliderRule {
                 node: p.node,
                 is_trigger: p.is_trigger,
-                material: c.material.and_then(|m| scene.materials.get(m)).cloned(),
+                material: c
+                    .material
+                    .and_then(|m| scene.materials.get(m))
+                    .cloned()
+                    .map(|mut m| {
+                        if mutant == Some(Mutant::CombineModeIgnored) {
+                            (m.friction_combine, m.restitution_combine) = (None, None);
+                        }
+                        m
+                    }),
                 filter: c.filter.and_then(|f| scene.filters.get(f)).cloned(),
             },
         );
@@ -204,6 +235,10 @@ pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes),
         .map(|(&n, &h)| (h, n))
         .collect();
     for compound in &scene.compound_triggers {
+        if mutant == Some(Mutant::CompoundTriggerWrongNode) {
+            // Events stay on the member that overlaps.
+            continue;
+        }
         for member in &compound.members {
             if let Some(h) = colliders.get(member) {
                 trigger_nodes.insert(*h, compound.node);
@@ -250,7 +285,7 @@ pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes),
             world_rotation_a: pose_at(j.a.frame)?.rotation,
         };
         let masses = joint_masses(&world, pair);
-        let data = joints::build(j, &frames, &masses)?;
+        let data = joints::build(j, &frames, &masses, mutant)?;
         let h = world.impulse_joints.insert(pair[0], pair[1], data, true);
         joint_handles.insert(j.node, h);
     }
@@ -274,6 +309,7 @@ pub(super) fn build(scene: &Scene, config: SimConfig) -> Result<(Loaded, Notes),
         time: 0.0,
         forced: Vec::new(),
         kinematic_targets: Vec::new(),
+        mutant,
     };
     loaded.configure(config)?;
     Ok((loaded, notes))
@@ -328,7 +364,11 @@ impl Loaded {
     /// Apply simulation settings: each step of `dt` is `substeps` Rapier steps.
     pub(super) fn configure(&mut self, config: SimConfig) -> Result<(), ImplError> {
         check_config(&config)?;
-        self.world.gravity = convert::vector(&config.gravity.into(), "gravity")?;
+        let mut gravity = nalgebra::Vector3::from(config.gravity);
+        if self.mutant == Some(Mutant::Gravity98) {
+            gravity *= 9.8 / 9.81;
+        }
+        self.world.gravity = convert::vector(&gravity, "gravity")?;
         self.world.integration_parameters.dt =
             convert::real(config.dt / f64::from(config.substeps), "dt")?;
         self.world.integration_parameters.num_solver_iterations = SOLVER_ITERATIONS;

@@ -1,0 +1,632 @@
+//! The seeded importer bugs of `physics-cts mutants` ([`physics_cts::mutants`]): off by default,
+//! each one changes what its adapter does (a small scene where the un-mutated adapter and the
+//! mutated one differ, numbers worked by hand in the comments), and the summary counts as
+//! documented (a tiny fake run, and a golden `summary.md`).
+
+use std::path::{Path, PathBuf};
+
+use physics_cts::adapters::rapier::RapierImplementation;
+use physics_cts::case::{Corpus, Tier};
+use physics_cts::implementation::{
+    Action, Implementation, LoadOutcome, LoadRequest, NodeState, SimConfig, State,
+};
+use physics_cts::known_failures::KnownFailures;
+use physics_cts::mutants::{self, Control, Mutant, Summary};
+use physics_cts::results::{CaseResult, Run, Verdict};
+use physics_cts::runner::{self, Entrant, Options};
+use physics_cts::status::Status;
+use serde_json::{Value, json};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A KHR (2024 draft) document: shapes, materials, joints and nodes; the scene's roots are the
+/// nodes nobody parents.
+#[derive(Default)]
+struct Khr {
+    shapes: Vec<Value>,
+    materials: Vec<Value>,
+    joints: Vec<Value>,
+    nodes: Vec<Value>,
+}
+
+impl Khr {
+    fn shape(&mut self, shape: Value) -> usize {
+        self.shapes.push(shape);
+        self.shapes.len() - 1
+    }
+
+    fn node(&mut self, node: Value) -> usize {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    fn doc(&self) -> Value {
+        let children: Vec<u64> = self
+            .nodes
+            .iter()
+            .filter_map(|n| n.get("children").and_then(Value::as_array))
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        let roots: Vec<usize> = (0..self.nodes.len())
+            .filter(|i| !children.contains(&(*i as u64)))
+            .collect();
+        let mut rb = serde_json::Map::new();
+        for (key, list) in [
+            ("physicsMaterials", &self.materials),
+            ("physicsJoints", &self.joints),
+        ] {
+            if !list.is_empty() {
+                rb.insert(key.into(), json!(list));
+            }
+        }
+        json!({
+            "asset": {"version": "2.0"},
+            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensions": {
+                "KHR_collision_shapes": {"shapes": self.shapes},
+                "KHR_physics_rigid_bodies": rb,
+            },
+            "nodes": self.nodes,
+            "scenes": [{"nodes": roots}],
+            "scene": 0,
+        })
+    }
+}
+
+fn rb(ext: Value) -> Value {
+    json!({"KHR_physics_rigid_bodies": ext})
+}
+
+fn sphere(radius: f64) -> Value {
+    json!({"type": "sphere", "sphere": {"radius": radius}})
+}
+
+fn cube(size: [f64; 3]) -> Value {
+    json!({"type": "box", "box": {"size": size}})
+}
+
+fn write(name: &str, doc: &Value) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("physics-cts-mutants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.gltf"));
+    std::fs::write(&path, serde_json::to_vec_pretty(doc).expect("json")).expect("write");
+    path
+}
+
+/// Load `k` into Rapier with `mutant` (default settings: g = 9.81 down, dt = 1/60).
+fn load(name: &str, k: &Khr, mutant: Option<Mutant>) -> RapierImplementation {
+    let mut imp = RapierImplementation::with_mutant(mutant);
+    imp.configure(&SimConfig::default()).expect("configure");
+    let request = LoadRequest {
+        path: write(name, &k.doc()),
+        profile: "khr-2024-draft".into(),
+    };
+    let outcome = imp.load(&request).expect("load");
+    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
+    imp
+}
+
+fn node(state: &State, n: usize) -> &NodeState {
+    state
+        .nodes
+        .iter()
+        .find(|s| s.node == n)
+        .unwrap_or_else(|| panic!("node {n} is not observed: {state:?}"))
+}
+
+/// A dynamic sphere of mass 1 (radius 0.5) at `at`, with extra motion properties.
+fn ball(k: &mut Khr, at: [f64; 3], motion: Value) -> usize {
+    let s = k.shape(sphere(0.5));
+    let mut m = json!({"mass": 1.0});
+    m.as_object_mut()
+        .expect("object")
+        .extend(motion.as_object().cloned().unwrap_or_default());
+    k.node(json!({"translation": at,
+        "extensions": rb(json!({"motion": m, "collider": {"shape": s}}))}))
+}
+
+/// Lowest angle about +Z of an arm hinged at the origin (its body 1 m along +X, the pivot
+/// child at the origin), over 3 s of gravity, with the angular z limit `z_limit`.
+fn hinge_lowest(name: &str, z_limit: Value, mutant: Option<Mutant>) -> f64 {
+    let mut k = Khr::default();
+    let s = k.shape(cube([0.4, 0.2, 0.2]));
+    let mut z = json!({"angularAxes": [2]});
+    z.as_object_mut()
+        .expect("object")
+        .extend(z_limit.as_object().cloned().unwrap_or_default());
+    k.joints.push(json!({"limits": [
+        {"linearAxes": [0, 1, 2], "max": 0.0},
+        {"angularAxes": [0, 1], "min": 0.0, "max": 0.0},
+        z,
+    ]}));
+    let body = k.node(json!({"translation": [1.0, 0.0, 0.0], "children": [1],
+        "extensions": rb(json!({"motion": {"mass": 1.0}, "collider": {"shape": s}}))}));
+    let pivot = k.node(json!({"translation": [-1.0, 0.0, 0.0]}));
+    k.node(json!({"extensions": rb(json!({"joint": {"connectedNode": pivot, "joint": 0}}))}));
+    let mut imp = load(name, &k, mutant);
+    let mut lowest: f64 = 0.0;
+    for _ in 0..180 {
+        imp.step(1).expect("step");
+        let st = imp.observe().expect("observe");
+        // The arm's angle about +Z: its body sits at (cos a, sin a) around the pivot.
+        let t = node(&st, body).translation;
+        lowest = lowest.min(t[1].atan2(t[0]));
+    }
+    lowest
+}
+
+#[test]
+fn angular_limits_in_degrees_hold_the_arm_at_a_hundredth_of_a_radian() {
+    // [-0.5, 0.5] rad: gravity swings the arm down to -0.5. Read as degrees, the bounds are
+    // 0.5 pi / 180 = 0.0087 rad: the arm hardly moves.
+    let right = hinge_lowest("deg-0", json!({"min": -0.5, "max": 0.5}), None);
+    let wrong = hinge_lowest(
+        "deg-1",
+        json!({"min": -0.5, "max": 0.5}),
+        Some(Mutant::AngularLimitsInDegrees),
+    );
+    assert!((right + 0.5).abs() < 0.035, "{right}");
+    assert!(wrong.abs() < 0.035, "{wrong}");
+}
+
+#[test]
+fn an_open_minimum_read_as_zero_stops_the_arm_at_zero() {
+    // Only max 0.5: nothing stops the fall below 0, the arm swings down past -pi/4 (its rest
+    // hanging angle is -pi/2). With the absent minimum read as 0 it stays at 0.
+    let right = hinge_lowest("open-0", json!({"max": 0.5}), None);
+    let wrong = hinge_lowest(
+        "open-1",
+        json!({"max": 0.5}),
+        Some(Mutant::OpenLimitSideAsZero),
+    );
+    assert!(right < -std::f64::consts::FRAC_PI_4, "{right}");
+    assert!(wrong.abs() < 0.035, "{wrong}");
+}
+
+/// A body of mass 1 on a vertical slider at the origin, driven to y = 0 (k 1000, c 100,
+/// force mode) with `maxForce` 2 N, after 1 s of gravity.
+fn driven_height(mutant: Option<Mutant>) -> f64 {
+    let mut k = Khr::default();
+    let s = k.shape(cube([0.2, 0.2, 0.2]));
+    k.joints.push(json!({
+        "limits": [
+            {"linearAxes": [0, 2], "max": 0.0},
+            {"angularAxes": [0, 1, 2], "max": 0.0},
+        ],
+        "drives": [{"type": "linear", "mode": "force", "axis": 1, "maxForce": 2.0,
+                    "positionTarget": 0.0, "stiffness": 1000.0, "damping": 100.0}],
+    }));
+    let body = k.node(
+        json!({"extensions": rb(json!({"motion": {"mass": 1.0}, "collider": {"shape": s}}))}),
+    );
+    k.node(json!({"extensions": rb(json!({"joint": {"connectedNode": body, "joint": 0}}))}));
+    let mut imp = load(&format!("drive-{}", mutant.is_some()), &k, mutant);
+    imp.step(60).expect("step");
+    node(&imp.observe().expect("observe"), body).translation[1]
+}
+
+#[test]
+fn an_ignored_max_force_holds_a_load_the_drive_cannot() {
+    // 2 N against 9.81 N of weight: it falls at least at 7.81 m/s^2, y <= -7.81 / 2 = -3.9 m
+    // after 1 s. Unlimited, k = 1000 holds it within m g / k = 0.0098 m.
+    let right = driven_height(None);
+    let wrong = driven_height(Some(Mutant::DriveMaxForceIgnored));
+    assert!(right < -3.0, "{right}");
+    assert!(wrong.abs() < 0.05, "{wrong}");
+}
+
+/// Drop of a ball with `motion` after 2 s.
+fn drop(name: &str, motion: Value, mutant: Option<Mutant>) -> f64 {
+    let mut k = Khr::default();
+    let b = ball(&mut k, [0.0, 100.0, 0.0], motion);
+    let mut imp = load(name, &k, mutant);
+    imp.step(120).expect("step");
+    100.0 - node(&imp.observe().expect("observe"), b).translation[1]
+}
+
+#[test]
+fn an_ignored_gravity_factor_doubles_a_half_factor_drop() {
+    let half = json!({"gravityFactor": 0.5});
+    let right = drop("gf-0", half.clone(), None);
+    let wrong = drop("gf-1", half, Some(Mutant::GravityFactorIgnored));
+    // About g t^2 / 4 = 9.81 m, and g t^2 / 2 = 19.6 m.
+    assert!((wrong / right - 2.0).abs() < 1e-3, "{right} {wrong}");
+}
+
+#[test]
+fn gravity_9_8_falls_short_by_a_thousandth() {
+    let right = drop("g-0", json!({}), None);
+    let wrong = drop("g-1", json!({}), Some(Mutant::Gravity98));
+    // The drop is proportional to g: 9.8 / 9.81 = 0.99898.
+    assert!((wrong / right - 9.8 / 9.81).abs() < 1e-5, "{right} {wrong}");
+}
+
+/// How far a ball hanging on a soft ball joint (a 3D linear limit of max 0, stiffness 20,
+/// damping 2) sags below its anchor after 1 s, at most.
+fn soft_sag(mutant: Option<Mutant>) -> f64 {
+    let mut k = Khr::default();
+    k.joints.push(json!({"limits": [
+        {"linearAxes": [0, 1, 2], "max": 0.0, "stiffness": 20.0, "damping": 2.0},
+    ]}));
+    let b = ball(&mut k, [0.0, 0.0, 0.0], json!({}));
+    k.node(json!({"extensions": rb(json!({"joint": {"connectedNode": b, "joint": 0}}))}));
+    let mut imp = load(&format!("soft-{}", mutant.is_some()), &k, mutant);
+    let mut sag: f64 = 0.0;
+    for _ in 0..60 {
+        imp.step(1).expect("step");
+        sag = sag.max(-node(&imp.observe().expect("observe"), b).translation[1]);
+    }
+    sag
+}
+
+#[test]
+fn soft_limits_built_hard_do_not_sag() {
+    // A spring of 20 N/m holds 9.81 N at m g / k = 0.49 m (Rapier's softness is not exactly
+    // that spring, but it sags by decimetres); a hard lock by well under a centimetre.
+    let right = soft_sag(None);
+    let wrong = soft_sag(Some(Mutant::SoftLimitsHard));
+    assert!(right > 0.1, "{right}");
+    assert!(wrong < 0.01, "{wrong}");
+}
+
+#[test]
+fn an_ignored_node_matrix_leaves_the_body_at_the_origin() {
+    let mut k = Khr::default();
+    let s = k.shape(sphere(0.5));
+    // A column-major matrix translating by (5, 100, 0).
+    let b = k.node(json!({
+        "matrix": [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 5.0, 100.0, 0.0, 1.0],
+        "extensions": rb(json!({"motion": {"mass": 1.0}, "collider": {"shape": s}}))}));
+    let at = |mutant| {
+        let mut imp = load("matrix", &k, mutant);
+        node(&imp.observe().expect("observe"), b).translation
+    };
+    assert_eq!(at(None), [5.0, 100.0, 0.0]);
+    assert_eq!(at(Some(Mutant::NodeMatrixIgnored)), [0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn ignored_combine_modes_average_the_pair() {
+    let mut k = Khr::default();
+    // Friction 0.2 (multiply) and 0.8 (maximum): maximum wins, 0.8; ignored, the average 0.5.
+    // Restitution 0.1 (minimum) and 0.5 (unset): minimum, 0.1; ignored, 0.3.
+    k.materials.push(
+        json!({"staticFriction": 0.2, "dynamicFriction": 0.2, "restitution": 0.1,
+        "frictionCombine": "multiply", "restitutionCombine": "minimum"}),
+    );
+    k.materials.push(
+        json!({"staticFriction": 0.8, "dynamicFriction": 0.8, "restitution": 0.5,
+        "frictionCombine": "maximum"}),
+    );
+    let s = k.shape(cube([10.0, 1.0, 10.0]));
+    let g = k.node(json!({"translation": [0.0, -0.5, 0.0],
+        "extensions": rb(json!({"collider": {"shape": s, "physicsMaterial": 0}}))}));
+    let c = k.shape(cube([0.5, 0.5, 0.5]));
+    let b = k.node(
+        json!({"translation": [0.0, 0.25, 0.0], "extensions": rb(json!({
+        "motion": {"mass": 1.0}, "collider": {"shape": c, "physicsMaterial": 1}}))}),
+    );
+    let pair = |mutant| {
+        let mut imp = load("combine", &k, mutant);
+        let i = imp.interpretation().expect("interpretation");
+        let p = i
+            .pairs
+            .into_iter()
+            .find(|p| p.a == g && p.b == b)
+            .expect("pair");
+        (
+            p.static_friction.expect("friction"),
+            p.restitution.expect("restitution"),
+        )
+    };
+    let ((f0, r0), (f1, r1)) = (pair(None), pair(Some(Mutant::CombineModeIgnored)));
+    assert!(
+        (f0 - 0.8).abs() < 1e-6 && (r0 - 0.1).abs() < 1e-6,
+        "{f0} {r0}"
+    );
+    assert!(
+        (f1 - 0.5).abs() < 1e-6 && (r1 - 0.3).abs() < 1e-6,
+        "{f1} {r1}"
+    );
+}
+
+#[test]
+fn a_compound_trigger_misreported_names_its_members() {
+    let mut k = Khr::default();
+    let t = k.shape(cube([2.0, 1.0, 2.0]));
+    // A compound of two boxes (nodes 1, 2) at y = 0 and -1; a ball falls through both.
+    let compound = k.node(json!({"children": [1, 2],
+        "extensions": rb(json!({"trigger": {"nodes": [1, 2]}}))}));
+    k.node(json!({"extensions": rb(json!({"trigger": {"shape": t}}))}));
+    k.node(json!({"translation": [0.0, -1.0, 0.0], "extensions": rb(json!({"trigger": {"shape": t}}))}));
+    let b = ball(&mut k, [0.0, 3.0, 0.0], json!({}));
+    let triggers = |mutant| {
+        let mut imp = load("compound", &k, mutant);
+        let mut seen = Vec::new();
+        for _ in 0..120 {
+            imp.step(1).expect("step");
+            let s = imp.observe().expect("observe");
+            seen.extend(s.trigger_events.into_iter().filter(|e| e.other == b));
+        }
+        seen.into_iter()
+            .map(|e| (e.kind, e.trigger))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        triggers(None),
+        [
+            ("enter".to_owned(), compound),
+            ("exit".to_owned(), compound)
+        ]
+    );
+    let wrong = triggers(Some(Mutant::CompoundTriggerWrongNode));
+    assert!(
+        !wrong.is_empty() && wrong.iter().all(|(_, t)| *t != compound),
+        "{wrong:?}"
+    );
+}
+
+#[test]
+fn an_impulse_applied_as_a_force_is_dt_times_too_weak() {
+    let mut k = Khr::default();
+    let b = ball(&mut k, [0.0, 100.0, 0.0], json!({}));
+    let push = Action::Impulse {
+        node: b,
+        impulse: [0.0, 0.0, 1.0],
+    };
+    let speed = |mutant| {
+        let mut imp = load("impulse", &k, mutant);
+        imp.apply(&push).expect("apply");
+        imp.step(1).expect("step");
+        node(&imp.observe().expect("observe"), b).linear_velocity[2]
+    };
+    // 1 N s on 1 kg: 1 m/s. As a force of 1 N for one step of 1/60 s: 1/60 m/s.
+    assert!((speed(None) - 1.0).abs() < 1e-5);
+    assert!((speed(Some(Mutant::ImpulseAsForce)) - 1.0 / 60.0).abs() < 1e-5);
+}
+
+#[test]
+fn an_ignored_kinematic_pose_leaves_the_body_where_it_was() {
+    let mut k = Khr::default();
+    let s = k.shape(sphere(0.5));
+    let b = k.node(json!({"extensions": rb(json!({
+        "motion": {"isKinematic": true}, "collider": {"shape": s}}))}));
+    let go = Action::KinematicPose {
+        node: b,
+        translation: [1.0, 2.0, 3.0],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+    };
+    let at = |mutant| {
+        let mut imp = load("kinematic", &k, mutant);
+        imp.apply(&go).expect("apply");
+        imp.step(1).expect("step");
+        node(&imp.observe().expect("observe"), b).translation
+    };
+    let right = at(None);
+    assert!(
+        (right[0] - 1.0).abs() < 1e-5 && (right[2] - 3.0).abs() < 1e-5,
+        "{right:?}"
+    );
+    assert_eq!(at(Some(Mutant::KinematicPoseIgnored)), [0.0, 0.0, 0.0]);
+}
+
+/// The status of one corpus/v2 case run on `implementation` with `mutant`, without known
+/// failures.
+fn status_of(implementation: &str, mutant: Option<Mutant>, case: &str) -> Status {
+    let corpus = Corpus::open(&root().join("corpus/v2")).expect("corpus/v2");
+    let entries: Vec<_> = corpus.entries.iter().filter(|e| e.id == case).collect();
+    assert_eq!(entries.len(), 1, "{case}");
+    let entrant = Entrant {
+        name: implementation.into(),
+        factory: mutants::factory(implementation, mutant).expect("factory"),
+        known_failures: KnownFailures::default(),
+    };
+    let run = runner::run_matrix(
+        &corpus,
+        "corpus/v2",
+        &entries,
+        &[entrant],
+        Options::default(),
+        &mut |_| {},
+        &mut |_| {},
+    );
+    run.results[0].status
+}
+
+/// Each VRM mutant of the reference fails a corpus case the reference passes: VRM 1.0 cases
+/// (required) for weight, quaternion order, order and roll axis, and a draft case (informative:
+/// the draft's freeze semantics is an open decision) for the inverted frozen axes.
+#[test]
+fn each_reference_mutant_fails_a_case_the_reference_passes() {
+    for (mutant, case) in [
+        (Mutant::VrmWeightIgnored, "vrm1/gen/vrm1/00008"),
+        (Mutant::VrmQuaternionWxyz, "vrm1/gen/vrm1/00008"),
+        (Mutant::VrmRollAxisOffByOne, "vrm1/gen/vrm1/00008"),
+        (Mutant::VrmFileOrder, "vrm1/gen/vrm1/00026"),
+        (Mutant::VrmFreezeInverted, "vrm/gen/vrm/00218"),
+    ] {
+        assert_eq!(status_of("reference", None, case), Status::Pass, "{case}");
+        assert_eq!(
+            status_of("reference", Some(mutant), case),
+            Status::Fail,
+            "{mutant} on {case}"
+        );
+    }
+}
+
+/// Off by default: the bundled factories `run` uses and the mutants' un-mutated factories give
+/// the same statuses as the committed baseline `reports/<impl>/results.ndjson` (made before the
+/// mutants existed) on a slice of the corpus.
+#[test]
+fn no_mutant_is_active_unless_asked_for() {
+    let corpus = Corpus::open(&root().join("corpus/v2")).expect("corpus/v2");
+    for (implementation, slice) in [
+        ("rapier", "khr/dynamics/"),
+        ("reference", "vrm1/gen/vrm1/000"),
+    ] {
+        let baseline = std::fs::read_to_string(
+            root().join(format!("reports/{implementation}/results.ndjson")),
+        )
+        .expect("baseline");
+        let before: std::collections::HashMap<String, String> = baseline
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v["type"] == "case")
+            .map(|v| {
+                (
+                    v["case"].as_str().unwrap_or_default().to_owned(),
+                    v["status"].as_str().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect();
+        let entries: Vec<_> = corpus
+            .entries
+            .iter()
+            .filter(|e| e.id.starts_with(slice))
+            .collect();
+        assert!(entries.len() >= 5, "{slice}: {}", entries.len());
+        for factory in [
+            physics_cts::bundled::factory(implementation).expect("bundled"),
+            mutants::factory(implementation, None).expect("un-mutated"),
+        ] {
+            let run = runner::run_matrix(
+                &corpus,
+                "corpus/v2",
+                &entries,
+                &[Entrant {
+                    name: implementation.into(),
+                    factory,
+                    known_failures: KnownFailures::default(),
+                }],
+                Options::default(),
+                &mut |_| {},
+                &mut |_| {},
+            );
+            for r in &run.results {
+                assert_eq!(
+                    Some(&r.status.to_string()),
+                    before.get(&r.case),
+                    "{implementation} {}",
+                    r.case
+                );
+            }
+        }
+    }
+}
+
+fn result(case: &str, tier: Tier, status: Status, known: bool, features: &[&str]) -> CaseResult {
+    CaseResult {
+        implementation: "rapier".into(),
+        case: case.into(),
+        profile: "khr-2024-draft".into(),
+        area: "joint".into(),
+        tier,
+        features: features.iter().map(|f| (*f).to_owned()).collect(),
+        status,
+        verdict: Verdict::of(status, known),
+        known_failure: known.then(|| "known".to_owned()),
+        checks: Vec::new(),
+        duration_ms: 0,
+    }
+}
+
+fn run_of(results: Vec<CaseResult>) -> Run {
+    Run {
+        suite: "physics-cts test".into(),
+        corpus: "fake".into(),
+        results,
+        ..Run::default()
+    }
+}
+
+/// The counting rule on a tiny fake run of six cases:
+/// - a: required, passes un-mutated, fails mutated -> counts (1);
+/// - b: required, a known failure both times -> does not count;
+/// - c: required, fails un-mutated (not listed) and mutated -> does not count;
+/// - d: optional, fails mutated only -> an unscored failure;
+/// - e: required, NOT_SUPPORTED -> neither, not scored;
+/// - f: required, passes both times.
+///
+/// Tags `joint.limit.angular.1` on a, b, e, f: 4 exercising cases, of which the required,
+/// scored and not already failing ones are a and f (2).
+#[test]
+fn the_summary_counts_only_new_required_failures() {
+    use Status::*;
+    use Tier::*;
+    let tag = &["joint.limit.angular.1"][..];
+    let control = run_of(vec![
+        result("a", Required, Pass, false, tag),
+        result("b", Required, Fail, true, tag),
+        result("c", Required, Fail, false, &[]),
+        result("d", Optional, Pass, false, &[]),
+        result("e", Required, NotSupported, false, tag),
+        result("f", Required, Pass, false, tag),
+    ]);
+    let mutated = run_of(vec![
+        result("a", Required, Fail, false, tag),
+        result("b", Required, Fail, true, tag),
+        result("c", Required, Fail, false, &[]),
+        result("d", Optional, Fail, false, &[]),
+        result("e", Required, NotSupported, false, tag),
+        result("f", Required, Pass, false, tag),
+    ]);
+    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, &control, &mutated);
+    assert_eq!(o.scored_failures, 1);
+    assert!(o.caught);
+    assert_eq!(o.catching_cases, ["a"]);
+    assert_eq!(o.unscored_failures, 1);
+    assert_eq!((o.exercising_cases, o.exercising_scored), (4, 2));
+    // The same mutated run against itself as control: nothing is new, nothing is caught.
+    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, &mutated, &mutated);
+    assert_eq!(
+        (o.scored_failures, o.caught, o.unscored_failures),
+        (0, false, 0)
+    );
+    let c = Control::of("rapier", &control);
+    assert_eq!((c.cases, c.failed, c.known_failures), (6, 1, 1));
+}
+
+/// `summary.md` of a fixed input, byte for byte (`MUTANTS_BLESS=1` rewrites the golden file).
+#[test]
+fn summary_markdown_golden() {
+    use Status::*;
+    use Tier::*;
+    let tag = &["joint.limit.angular.1"][..];
+    let control = run_of(vec![
+        result("a", Required, Pass, false, tag),
+        result("b", Required, Fail, true, &["joint.drive.max-force"]),
+    ]);
+    let caught = run_of(vec![
+        result("a", Required, Fail, false, tag),
+        result("b", Required, Fail, true, &["joint.drive.max-force"]),
+    ]);
+    let summary = Summary::new(
+        "physics-cts test",
+        "corpus/fake",
+        vec![Control::of("rapier", &control)],
+        vec![
+            mutants::outcome(Mutant::AngularLimitsInDegrees, &control, &caught),
+            mutants::outcome(Mutant::DriveMaxForceIgnored, &control, &control),
+            mutants::outcome(Mutant::NodeMatrixIgnored, &control, &control),
+        ],
+        1234,
+    );
+    assert_eq!(summary.score_line(), "caught 1 of 3 (33%)");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/mutants/summary.md");
+    let text = summary.markdown();
+    if std::env::var_os("MUTANTS_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, &text).expect("bless");
+    }
+    let golden = std::fs::read_to_string(&path).expect("golden file (MUTANTS_BLESS=1 writes it)");
+    assert_eq!(text, golden);
+    // summary.json round-trips.
+    let json = serde_json::to_string(&summary).expect("json");
+    assert_eq!(
+        serde_json::from_str::<Summary>(&json).expect("parses"),
+        summary
+    );
+}
