@@ -5,11 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::case::{Corpus, Tier};
-use physics_cts::implementation::{
-    Action, Implementation, LoadOutcome, LoadRequest, NodeState, SimConfig, State,
-};
+use physics_cts::implementation::{Action, Implementation};
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::mutants::{self, Control, Mutant, Summary};
 use physics_cts::results::{CaseResult, Run, Verdict};
@@ -17,104 +14,12 @@ use physics_cts::runner::{self, Entrant, Options};
 use physics_cts::status::Status;
 use serde_json::{Value, json};
 
+mod support;
+
+use support::{Khr, cube, load, node, rb, sphere};
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A KHR (2024 draft) document: shapes, materials, joints and nodes; the scene's roots are the
-/// nodes nobody parents.
-#[derive(Default)]
-struct Khr {
-    shapes: Vec<Value>,
-    materials: Vec<Value>,
-    joints: Vec<Value>,
-    nodes: Vec<Value>,
-}
-
-impl Khr {
-    fn shape(&mut self, shape: Value) -> usize {
-        self.shapes.push(shape);
-        self.shapes.len() - 1
-    }
-
-    fn node(&mut self, node: Value) -> usize {
-        self.nodes.push(node);
-        self.nodes.len() - 1
-    }
-
-    fn doc(&self) -> Value {
-        let children: Vec<u64> = self
-            .nodes
-            .iter()
-            .filter_map(|n| n.get("children").and_then(Value::as_array))
-            .flatten()
-            .filter_map(Value::as_u64)
-            .collect();
-        let roots: Vec<usize> = (0..self.nodes.len())
-            .filter(|i| !children.contains(&(*i as u64)))
-            .collect();
-        let mut rb = serde_json::Map::new();
-        for (key, list) in [
-            ("physicsMaterials", &self.materials),
-            ("physicsJoints", &self.joints),
-        ] {
-            if !list.is_empty() {
-                rb.insert(key.into(), json!(list));
-            }
-        }
-        json!({
-            "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
-            "extensions": {
-                "KHR_collision_shapes": {"shapes": self.shapes},
-                "KHR_physics_rigid_bodies": rb,
-            },
-            "nodes": self.nodes,
-            "scenes": [{"nodes": roots}],
-            "scene": 0,
-        })
-    }
-}
-
-fn rb(ext: Value) -> Value {
-    json!({"KHR_physics_rigid_bodies": ext})
-}
-
-fn sphere(radius: f64) -> Value {
-    json!({"type": "sphere", "sphere": {"radius": radius}})
-}
-
-fn cube(size: [f64; 3]) -> Value {
-    json!({"type": "box", "box": {"size": size}})
-}
-
-fn write(name: &str, doc: &Value) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("physics-cts-mutants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{name}.gltf"));
-    std::fs::write(&path, serde_json::to_vec_pretty(doc).expect("json")).expect("write");
-    path
-}
-
-/// Load `k` into Rapier with `mutant` (default settings: g = 9.81 down, dt = 1/60).
-fn load(name: &str, k: &Khr, mutant: Option<Mutant>) -> RapierImplementation {
-    let mut imp = RapierImplementation::with_mutant(mutant);
-    imp.configure(&SimConfig::default()).expect("configure");
-    let request = LoadRequest {
-        path: write(name, &k.doc()),
-        profile: "khr-2024-draft".into(),
-    };
-    let outcome = imp.load(&request).expect("load");
-    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
-    imp
-}
-
-fn node(state: &State, n: usize) -> &NodeState {
-    state
-        .nodes
-        .iter()
-        .find(|s| s.node == n)
-        .unwrap_or_else(|| panic!("node {n} is not observed: {state:?}"))
 }
 
 /// A dynamic sphere of mass 1 (radius 0.5) at `at`, with extra motion properties.

@@ -7,112 +7,21 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::implementation::{
-    Implementation, LoadOutcome, LoadRequest, MassReport, NodeState, SimConfig, State,
+    Implementation, LoadOutcome, LoadRequest, MassReport, NodeState, SimConfig,
 };
 use proptest::prelude::*;
 use reference::metrics::{angular_metric, linear_metric};
 use serde_json::{Value, json};
 
+mod support;
+
+use support::{Khr, cube, node, rb, request, sphere, write};
+
 const G: f64 = 9.81;
 
-/// A KHR document assembled from its parts; the scene's roots are the nodes nobody parents.
-#[derive(Default)]
-struct Khr {
-    shapes: Vec<Value>,
-    materials: Vec<Value>,
-    filters: Vec<Value>,
-    joints: Vec<Value>,
-    nodes: Vec<Value>,
-}
-
-impl Khr {
-    fn shape(&mut self, shape: Value) -> usize {
-        self.shapes.push(shape);
-        self.shapes.len() - 1
-    }
-
-    fn node(&mut self, node: Value) -> usize {
-        self.nodes.push(node);
-        self.nodes.len() - 1
-    }
-
-    fn doc(&self) -> Value {
-        let children: Vec<u64> = self
-            .nodes
-            .iter()
-            .filter_map(|n| n.get("children").and_then(Value::as_array))
-            .flatten()
-            .filter_map(Value::as_u64)
-            .collect();
-        let roots: Vec<usize> = (0..self.nodes.len())
-            .filter(|i| !children.contains(&(*i as u64)))
-            .collect();
-        let mut rb = serde_json::Map::new();
-        for (key, list) in [
-            ("physicsMaterials", &self.materials),
-            ("collisionFilters", &self.filters),
-            ("physicsJoints", &self.joints),
-        ] {
-            if !list.is_empty() {
-                rb.insert(key.into(), json!(list));
-            }
-        }
-        json!({
-            "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
-            "extensions": {
-                "KHR_collision_shapes": {"shapes": self.shapes},
-                "KHR_physics_rigid_bodies": rb,
-            },
-            "nodes": self.nodes,
-            "scenes": [{"nodes": roots}],
-            "scene": 0,
-        })
-    }
-}
-
-fn sphere(radius: f64) -> Value {
-    json!({"type": "sphere", "sphere": {"radius": radius}})
-}
-
-fn cube(size: [f64; 3]) -> Value {
-    json!({"type": "box", "box": {"size": size}})
-}
-
-fn rb(ext: Value) -> Value {
-    json!({"KHR_physics_rigid_bodies": ext})
-}
-
-fn write(name: &str, doc: &Value) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("physics-cts-rapier-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{name}.gltf"));
-    std::fs::write(&path, serde_json::to_vec_pretty(doc).expect("json")).expect("write");
-    path
-}
-
-fn request(path: &Path) -> LoadRequest {
-    LoadRequest {
-        path: path.to_owned(),
-        profile: "khr-2024-draft".into(),
-    }
-}
-
-/// Load `k` into a fresh Rapier adapter (default settings: g = 9.81 down, dt = 1/60).
+/// Load `k` into a fresh Rapier adapter, without a seeded bug.
 fn load(name: &str, k: &Khr) -> RapierImplementation {
-    let mut imp = RapierImplementation::new();
-    imp.configure(&SimConfig::default()).expect("configure");
-    let outcome = imp.load(&request(&write(name, &k.doc()))).expect("load");
-    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
-    imp
-}
-
-fn node(state: &State, n: usize) -> &NodeState {
-    state
-        .nodes
-        .iter()
-        .find(|s| s.node == n)
-        .unwrap_or_else(|| panic!("node {n} is not observed: {state:?}"))
+    support::load(name, k, None)
 }
 
 /// A dynamic sphere of mass 1 at height `y`.
@@ -177,7 +86,7 @@ fn invalid_files_are_rejected_with_their_codes() {
     k.node(json!({"extensions": rb(json!({"motion": {"mass": -1.0}, "collider": {"shape": 0}}))}));
     let mut imp = RapierImplementation::new();
     let outcome = imp
-        .load(&request(&write("invalid", &k.doc())))
+        .load(&request(write("invalid", &k.doc())))
         .expect("answers");
     match outcome {
         LoadOutcome::Rejected { codes, .. } => assert!(codes.contains(&"NEGATIVE_MASS".into())),

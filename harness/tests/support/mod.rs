@@ -1,0 +1,119 @@
+//! Helpers shared by the tests that load hand-made KHR scenes into the bundled Rapier adapter
+//! (`tests/rapier.rs`, `tests/mutants.rs`). Each test crate uses a part of them.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use physics_cts::adapters::rapier::RapierImplementation;
+use physics_cts::implementation::{
+    Implementation, LoadOutcome, LoadRequest, NodeState, SimConfig, State,
+};
+use physics_cts::mutants::Mutant;
+use serde_json::{Value, json};
+
+/// A KHR document assembled from its parts; the scene's roots are the nodes nobody parents.
+#[derive(Default)]
+pub struct Khr {
+    pub shapes: Vec<Value>,
+    pub materials: Vec<Value>,
+    pub filters: Vec<Value>,
+    pub joints: Vec<Value>,
+    pub nodes: Vec<Value>,
+}
+
+impl Khr {
+    pub fn shape(&mut self, shape: Value) -> usize {
+        self.shapes.push(shape);
+        self.shapes.len() - 1
+    }
+
+    pub fn node(&mut self, node: Value) -> usize {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    pub fn doc(&self) -> Value {
+        let children: Vec<u64> = self
+            .nodes
+            .iter()
+            .filter_map(|n| n.get("children").and_then(Value::as_array))
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        let roots: Vec<usize> = (0..self.nodes.len())
+            .filter(|i| !children.contains(&(*i as u64)))
+            .collect();
+        let mut rb = serde_json::Map::new();
+        for (key, list) in [
+            ("physicsMaterials", &self.materials),
+            ("collisionFilters", &self.filters),
+            ("physicsJoints", &self.joints),
+        ] {
+            if !list.is_empty() {
+                rb.insert(key.into(), json!(list));
+            }
+        }
+        json!({
+            "asset": {"version": "2.0"},
+            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensions": {
+                "KHR_collision_shapes": {"shapes": self.shapes},
+                "KHR_physics_rigid_bodies": rb,
+            },
+            "nodes": self.nodes,
+            "scenes": [{"nodes": roots}],
+            "scene": 0,
+        })
+    }
+}
+
+pub fn sphere(radius: f64) -> Value {
+    json!({"type": "sphere", "sphere": {"radius": radius}})
+}
+
+pub fn cube(size: [f64; 3]) -> Value {
+    json!({"type": "box", "box": {"size": size}})
+}
+
+pub fn rb(ext: Value) -> Value {
+    json!({"KHR_physics_rigid_bodies": ext})
+}
+
+/// Write `doc` as `<name>.gltf` in a temporary folder of this test crate and process.
+pub fn write(name: &str, doc: &Value) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "physics-cts-{}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.gltf"));
+    std::fs::write(&path, serde_json::to_vec_pretty(doc).expect("json")).expect("write");
+    path
+}
+
+/// The request loading the `khr-2024-draft` document at `path`.
+pub fn request(path: PathBuf) -> LoadRequest {
+    LoadRequest {
+        path,
+        profile: "khr-2024-draft".into(),
+    }
+}
+
+/// Load `k` into a fresh Rapier adapter with `mutant` (default settings: g = 9.81 down,
+/// dt = 1/60).
+pub fn load(name: &str, k: &Khr, mutant: Option<Mutant>) -> RapierImplementation {
+    let mut imp = RapierImplementation::with_mutant(mutant);
+    imp.configure(&SimConfig::default()).expect("configure");
+    let outcome = imp.load(&request(write(name, &k.doc()))).expect("load");
+    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
+    imp
+}
+
+pub fn node(state: &State, n: usize) -> &NodeState {
+    state
+        .nodes
+        .iter()
+        .find(|s| s.node == n)
+        .unwrap_or_else(|| panic!("node {n} is not observed: {state:?}"))
+}
