@@ -54,6 +54,26 @@ pub const V1_PROFILES: [Profile; 3] = [
     Profile::VrmcConstraintsDraft,
 ];
 
+/// The plan of the released `corpus/v1` (the legacy profiles; it never changes).
+pub fn v1() -> Plan {
+    Plan {
+        seed: 1,
+        count: 1490,
+        profiles: V1_PROFILES.to_vec(),
+        handwritten: true,
+    }
+}
+
+/// The plan of `corpus/v2`, the living corpus of every profile (300 generated cases each).
+pub fn v2() -> Plan {
+    Plan {
+        seed: 2,
+        count: 2100,
+        profiles: Profile::ALL.to_vec(),
+        handwritten: true,
+    }
+}
+
 /// The tier of a case whose expectations rest on `code`.
 pub fn tier_of(code: Code) -> Tier {
     let spec = code.spec_reference();
