@@ -157,3 +157,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::from(1))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(values: &[&str]) -> Vec<ProfileArg> {
+        values
+            .iter()
+            .map(|v| v.parse().expect("a profile"))
+            .collect()
+    }
+
+    #[test]
+    fn profiles_are_every_named_one_once_in_catalogue_order() {
+        // The order given and repeats do not change the plan (nor so the corpus bytes).
+        assert_eq!(
+            profiles(&args(&["omi-2023", "khr-2024-draft", "omi-2023"])),
+            vec![Profile::Khr2024Draft, Profile::Omi2023]
+        );
+        assert_eq!(profiles(&args(&["all"])), Profile::ALL.to_vec());
+        assert_eq!(profiles(&args(&["khr-2025", "all"])), Profile::ALL.to_vec());
+        assert_eq!(profiles(&[]), Vec::<Profile>::new());
+        let err = "khr-2026".parse::<ProfileArg>().expect_err("unknown");
+        assert!(err.contains("khr-2026") && err.contains("`all`"), "{err}");
+    }
+}
