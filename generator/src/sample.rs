@@ -26,7 +26,7 @@ fn config() -> Config {
             max_flat_map_regens: 1_000_000,
             max_default_size_range: 100,
             failure_persistence: None,
-            // The generator `runner` gives (`strategy::maybe` skips its seeds the ChaCha way).
+            // The algorithm of the generator `runner` gives (the configuration names it too).
             rng_algorithm: RngAlgorithm::ChaCha,
             ..Config::default()
         })

@@ -3,7 +3,7 @@
 use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
 
-use super::{Tags, dec, dec3, maybe, tag, transform};
+use super::{Tags, dec, dec3, tag, transform};
 
 /// KHR `motion` (seed 002 Motions). `None` fields are omitted.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,14 +21,14 @@ pub struct MotionSpec {
 
 pub fn motion() -> impl Strategy<Value = MotionSpec> + Clone {
     (
-        maybe(0.4, any::<bool>()),
-        maybe(0.5, dec(1, 50, 10.0)),
-        maybe(0.3, dec3(-2, 2, 10.0)),
-        maybe(0.3, dec3(1, 20, 10.0)),
-        maybe(0.2, transform::rotation()),
-        maybe(0.3, dec3(-10, 10, 10.0)),
-        maybe(0.3, dec3(-10, 10, 10.0)),
-        maybe(0.2, prop::sample::select(vec![0.0, 0.5, 1.0, 2.0])),
+        prop::option::weighted(0.4, any::<bool>()),
+        prop::option::weighted(0.5, dec(1, 50, 10.0)),
+        prop::option::weighted(0.3, dec3(-2, 2, 10.0)),
+        prop::option::weighted(0.3, dec3(1, 20, 10.0)),
+        prop::option::weighted(0.2, transform::rotation()),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.2, prop::sample::select(vec![0.0, 0.5, 1.0, 2.0])),
     )
         .prop_map(|(k, mass, com, diag, orient, lin, ang, g)| MotionSpec {
             is_kinematic: k,
@@ -174,11 +174,11 @@ pub struct OmiBodySpec {
 pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clone {
     (
         prop::sample::select(kinds),
-        maybe(0.5, dec(1, 50, 10.0)),
-        maybe(0.3, dec3(-10, 10, 10.0)),
-        maybe(0.3, dec3(-10, 10, 10.0)),
-        maybe(0.2, dec3(-2, 2, 10.0)),
-        maybe(0.3, (dec3(10, 30, 10.0), dec3(-2, 2, 10.0))),
+        prop::option::weighted(0.5, dec(1, 50, 10.0)),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.3, dec3(-10, 10, 10.0)),
+        prop::option::weighted(0.2, dec3(-2, 2, 10.0)),
+        prop::option::weighted(0.3, (dec3(10, 30, 10.0), dec3(-2, 2, 10.0))),
     )
         .prop_map(|(kind, mass, lin, ang, com, inertia)| OmiBodySpec {
             kind,

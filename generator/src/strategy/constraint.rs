@@ -4,7 +4,7 @@
 use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
 
-use super::{Tags, maybe, tag};
+use super::{Tags, tag};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -71,17 +71,17 @@ pub fn parallel(a: [f64; 3], b: [f64; 3]) -> bool {
 pub fn constraint(kinds: Vec<Kind>) -> impl Strategy<Value = ConstraintSpec> + Clone {
     (
         prop::sample::select(kinds),
-        maybe(0.8, any::<bool>()),
-        maybe(0.8, any::<bool>()),
-        maybe(0.75, prop::collection::vec(any::<bool>(), 3)),
+        prop::option::weighted(0.8, any::<bool>()),
+        prop::option::weighted(0.8, any::<bool>()),
+        prop::option::weighted(0.75, prop::collection::vec(any::<bool>(), 3)),
         prop_oneof![
             Just(None),
             Just(Some(0.0)),
             Just(Some(1.0)),
             (1i32..=19).prop_map(|k| Some(f64::from(k) / 20.0))
         ],
-        maybe(0.6, prop::sample::select(DIRECTIONS.to_vec())),
-        maybe(0.6, prop::sample::select(DIRECTIONS.to_vec())),
+        prop::option::weighted(0.6, prop::sample::select(DIRECTIONS.to_vec())),
+        prop::option::weighted(0.6, prop::sample::select(DIRECTIONS.to_vec())),
     )
         .prop_map(|(kind, src, dst, freeze, weight, aim, up)| {
             let freeze = freeze.map(|f| f[..kind.axes()].to_vec());

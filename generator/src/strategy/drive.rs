@@ -3,7 +3,7 @@
 use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
 
-use super::{Tags, dec, maybe, tag};
+use super::{Tags, dec, tag};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct DriveSpec {
@@ -22,11 +22,11 @@ pub fn drive() -> impl Strategy<Value = DriveSpec> + Clone {
         any::<bool>(),
         any::<bool>(),
         0u8..=2,
-        maybe(0.4, dec(1, 1000, 1.0)),
-        maybe(0.6, dec(-100, 100, 100.0)),
-        maybe(0.5, dec(-50, 50, 10.0)),
-        maybe(0.7, dec(0, 500, 1.0)),
-        maybe(0.7, dec(0, 100, 1.0)),
+        prop::option::weighted(0.4, dec(1, 1000, 1.0)),
+        prop::option::weighted(0.6, dec(-100, 100, 100.0)),
+        prop::option::weighted(0.5, dec(-50, 50, 10.0)),
+        prop::option::weighted(0.7, dec(0, 500, 1.0)),
+        prop::option::weighted(0.7, dec(0, 100, 1.0)),
     )
         .prop_map(
             |(angular, acceleration, axis, mf, pt, vt, k, d)| DriveSpec {

@@ -4,7 +4,7 @@
 use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
 
-use super::{Tags, maybe, tag};
+use super::{Tags, tag};
 
 const SYSTEMS: [&str; 4] = ["Player", "Props", "Debris", "Sensors"];
 
@@ -28,7 +28,7 @@ fn systems() -> impl Strategy<Value = Vec<usize>> + Clone {
 
 pub fn filter() -> impl Strategy<Value = FilterSpec> + Clone {
     (
-        maybe(0.85, systems()),
+        prop::option::weighted(0.85, systems()),
         prop::sample::select(vec![
             ListKind::None,
             ListKind::CollideWith,

@@ -16,7 +16,7 @@ use super::joint::{JointDescSpec, joint_desc};
 use super::khr25::{Extras2025, GeometryMode};
 use super::material::{MaterialSpec, material, pair_tags};
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape, solid_mesh};
-use super::{Rendered, Tags, maybe, tag, transform};
+use super::{Rendered, Tags, tag, transform};
 use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::{BufferMode, DocBuilder, Trs};
 use reference::issue::Code;
@@ -90,13 +90,16 @@ pub struct KhrScene {
 }
 
 fn collider(kinds: Vec<ShapeKind>) -> impl Strategy<Value = ColliderUse> + Clone {
-    (shape(kinds), maybe(0.7, 0usize..8), maybe(0.4, 0usize..8)).prop_map(
-        |(shape, material, filter)| ColliderUse {
+    (
+        shape(kinds),
+        prop::option::weighted(0.7, 0usize..8),
+        prop::option::weighted(0.4, 0usize..8),
+    )
+        .prop_map(|(shape, material, filter)| ColliderUse {
             shape,
             material,
             filter,
-        },
-    )
+        })
 }
 
 fn trigger_shape() -> impl Strategy<Value = TriggerShape> + Clone {
@@ -108,7 +111,7 @@ fn trigger_shape() -> impl Strategy<Value = TriggerShape> + Clone {
             ShapeKind::Cylinder,
             ShapeKind::Convex,
         ]),
-        maybe(0.4, 0usize..8),
+        prop::option::weighted(0.4, 0usize..8),
     )
         .prop_map(|(shape, filter)| TriggerShape { shape, filter })
 }
@@ -126,7 +129,7 @@ fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
         motion(),
         transform::maybe_rotation(),
         prop::collection::vec(attached(collider(dynamic_kinds())), 1..=2),
-        maybe(0.2, attached(trigger_shape())),
+        prop::option::weighted(0.2, attached(trigger_shape())),
     )
         .prop_map(|(motion, rotation, colliders, trigger)| BodyLeaf {
             motion,
@@ -139,7 +142,7 @@ fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
 
 fn group() -> impl Strategy<Value = Group> + Clone {
     prop_oneof![
-        5 => (body_leaf(), maybe(0.2, body_leaf()))
+        5 => (body_leaf(), prop::option::weighted(0.2, body_leaf()))
             .prop_map(|(main, nested)| Group::Body { main, nested }).boxed(),
         2 => (transform::maybe_rotation(), prop::collection::vec(attached(collider(ShapeKind::ALL.to_vec())), 1..=2))
             .prop_map(|(rotation, colliders)| Group::Static { rotation, colliders }).boxed(),
@@ -153,9 +156,9 @@ fn group() -> impl Strategy<Value = Group> + Clone {
 fn joint_use() -> impl Strategy<Value = JointUse> + Clone {
     (
         0usize..8,
-        maybe(0.7, 0usize..8),
+        prop::option::weighted(0.7, 0usize..8),
         0usize..4,
-        maybe(0.3, any::<bool>()),
+        prop::option::weighted(0.3, any::<bool>()),
         transform::maybe_rotation(),
     )
         .prop_map(|(a, b, desc, enable_collision, rotation)| JointUse {

@@ -16,7 +16,7 @@ use reference::decision::Decision;
 
 use super::khr::{Group, KhrScene, scene_of as draft_scene_of};
 use super::shape::ShapeSpec;
-use super::{Rendered, Tags, maybe, tag};
+use super::{Rendered, Tags, tag};
 use crate::case::ExpectedIssue;
 use crate::doc::{DocBuilder, Trs};
 use crate::tree::{Obj, Tree};
@@ -80,7 +80,7 @@ pub struct Khr25Scene {
 
 fn plane() -> impl Strategy<Value = PlaneSpec> + Clone {
     (
-        maybe(0.5, (super::dec(5, 40, 1.0), super::dec(5, 40, 1.0))),
+        prop::option::weighted(0.5, (super::dec(5, 40, 1.0), super::dec(5, 40, 1.0))),
         any::<bool>(),
     )
         .prop_map(|(size, double_sided)| PlaneSpec { size, double_sided })
@@ -96,8 +96,8 @@ fn extras() -> impl Strategy<Value = Extras2025> + Clone {
             GeometryMode::Skinned,
         ]),
         prop::bool::weighted(0.2),
-        maybe(0.3, plane()),
-        maybe(
+        prop::option::weighted(0.3, plane()),
+        prop::option::weighted(
             0.3,
             prop::sample::select(vec![ScaleMode::Negative, ScaleMode::Zero]),
         ),

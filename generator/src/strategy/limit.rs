@@ -8,7 +8,7 @@
 use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
 
-use super::{Tags, dec, maybe, tag};
+use super::{Tags, dec, tag};
 
 /// A KHR joint limit.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,10 +31,10 @@ pub fn limit() -> impl Strategy<Value = LimitSpec> + Clone {
     (
         any::<bool>(),
         axes(),
-        maybe(0.7, dec(-100, 0, 100.0)),
-        maybe(0.8, dec(0, 150, 100.0)),
-        maybe(0.25, dec(1, 1000, 1.0)),
-        maybe(0.25, dec(0, 100, 10.0)),
+        prop::option::weighted(0.7, dec(-100, 0, 100.0)),
+        prop::option::weighted(0.8, dec(0, 150, 100.0)),
+        prop::option::weighted(0.25, dec(1, 1000, 1.0)),
+        prop::option::weighted(0.25, dec(0, 100, 10.0)),
     )
         .prop_map(|(linear, axes, min, max, stiffness, damping)| {
             // Coupled metrics (2 or 3 axes) are distances or unsigned angles: min 0 or none.
@@ -125,10 +125,10 @@ pub fn omi_constraint() -> impl Strategy<Value = OmiConstraintSpec> + Clone {
     (
         prop::sample::subsequence(vec![0u8, 1, 2], 0..=3),
         prop::sample::subsequence(vec![0u8, 1, 2], 0..=3),
-        maybe(0.6, dec(-100, 0, 100.0)),
-        maybe(0.6, dec(0, 100, 100.0)),
-        maybe(0.3, dec(1, 100, 10.0)),
-        maybe(0.3, dec(0, 20, 10.0)),
+        prop::option::weighted(0.6, dec(-100, 0, 100.0)),
+        prop::option::weighted(0.6, dec(0, 100, 100.0)),
+        prop::option::weighted(0.3, dec(1, 100, 10.0)),
+        prop::option::weighted(0.3, dec(0, 20, 10.0)),
     )
         .prop_map(
             |(lin, ang, lower, upper, stiffness, damping)| OmiConstraintSpec {

@@ -3,7 +3,7 @@
 use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
 
-use super::{Tags, dec, maybe, tag};
+use super::{Tags, dec, tag};
 
 /// Combine modes as spelled in the file; `None` in a spec means the property is omitted.
 pub const COMBINES: [&str; 4] = ["average", "minimum", "maximum", "multiply"];
@@ -20,11 +20,11 @@ pub struct MaterialSpec {
 
 pub fn material() -> impl Strategy<Value = MaterialSpec> + Clone {
     (
-        maybe(0.7, dec(0, 10, 10.0)),
-        maybe(0.7, dec(0, 10, 10.0)),
-        maybe(0.7, dec(0, 10, 10.0)),
-        maybe(0.8, 0..COMBINES.len()),
-        maybe(0.8, 0..COMBINES.len()),
+        prop::option::weighted(0.7, dec(0, 10, 10.0)),
+        prop::option::weighted(0.7, dec(0, 10, 10.0)),
+        prop::option::weighted(0.7, dec(0, 10, 10.0)),
+        prop::option::weighted(0.8, 0..COMBINES.len()),
+        prop::option::weighted(0.8, 0..COMBINES.len()),
     )
         .prop_map(|(s, d, r, fc, rc)| MaterialSpec {
             static_friction: s,

@@ -16,7 +16,6 @@ pub mod khr;
 pub mod khr25;
 pub mod limit;
 pub mod material;
-pub mod maybe;
 pub mod omi;
 pub mod omi_current;
 pub mod shape;
@@ -32,8 +31,6 @@ use reference::profile::Profile;
 
 use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::Built;
-
-pub use self::maybe::maybe;
 
 /// Feature tags of a case, e.g. `shape.capsule.defaults`.
 pub type Tags = BTreeSet<String>;

@@ -14,7 +14,7 @@ use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
 use super::joint::{OmiJointSpec, omi_joint};
 use super::limit::OmiConstraintSpec;
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
-use super::{Rendered, Tags, dec, maybe, tag, transform};
+use super::{Rendered, Tags, dec, tag, transform};
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, Trs};
 
@@ -70,9 +70,11 @@ pub struct OmiScene {
 }
 
 fn shape_use(kinds: Vec<ShapeKind>, triggers: bool) -> impl Strategy<Value = ShapeUse> + Clone {
-    (shape(kinds), maybe(0.3, any::<bool>())).prop_map(move |(shape, t)| ShapeUse {
-        shape,
-        is_trigger: if triggers { t } else { t.map(|_| false) },
+    (shape(kinds), prop::option::weighted(0.3, any::<bool>())).prop_map(move |(shape, t)| {
+        ShapeUse {
+            shape,
+            is_trigger: if triggers { t } else { t.map(|_| false) },
+        }
     })
 }
 
@@ -102,7 +104,7 @@ fn leaf(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodyLeaf> + Clone {
 
 fn group() -> impl Strategy<Value = OmiGroup> + Clone {
     prop_oneof![
-        6 => (leaf(OmiType::ALL.to_vec()), maybe(0.2, leaf(vec![OmiType::Rigid, OmiType::Trigger, OmiType::Vehicle])))
+        6 => (leaf(OmiType::ALL.to_vec()), prop::option::weighted(0.2, leaf(vec![OmiType::Rigid, OmiType::Trigger, OmiType::Vehicle])))
             .prop_map(|(main, nested)| OmiGroup::Body { main, nested }).boxed(),
         2 => prop::collection::vec(attached(shape_use(ShapeKind::ALL.to_vec(), true)), 1..=2)
             .prop_map(|shapes| OmiGroup::Bodiless(

@@ -6,8 +6,6 @@ use proptest::prelude::*;
 
 use serde_json::{Map, Value};
 
-use super::maybe;
-
 /// Axes rotations are drawn about.
 const AXES: [[f64; 3]; 5] = [
     [1.0, 0.0, 0.0],
@@ -46,7 +44,7 @@ fn step_rotation(axis: usize, steps: i32) -> [f64; 4] {
 
 /// Sometimes no rotation at all.
 pub fn maybe_rotation() -> impl Strategy<Value = Option<[f64; 4]>> + Clone {
-    maybe(0.6, rotation())
+    prop::option::weighted(0.6, rotation())
 }
 
 /// The unit quaternion `[x, y, z, w]` for `degrees` about `axis` (normalised).

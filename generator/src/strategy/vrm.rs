@@ -10,7 +10,7 @@ use reference::decision::Decision;
 use serde_json::{Map, json};
 
 use super::constraint::{ConstraintSpec, Kind, constraint};
-use super::{Rendered, Tags, dec3, maybe, tag, transform};
+use super::{Rendered, Tags, dec3, tag, transform};
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, Trs};
 
@@ -47,7 +47,7 @@ pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value =
     (
         prop::collection::vec(
             (
-                maybe(0.7, 0usize..16),
+                prop::option::weighted(0.7, 0usize..16),
                 dec3(-10, 10, 10.0),
                 transform::maybe_rotation(),
             )

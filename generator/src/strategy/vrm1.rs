@@ -20,7 +20,7 @@ use reference::profile::Profile;
 use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs as RefTrs};
 use serde_json::{Map, json};
 
-use super::{Rendered, Tags, dec3, maybe, tag, transform};
+use super::{Rendered, Tags, dec3, tag, transform};
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, Trs};
 use crate::tree::{Obj, Tree};
@@ -131,7 +131,7 @@ pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value =
     (
         prop::collection::vec(
             (
-                maybe(0.7, 0usize..16),
+                prop::option::weighted(0.7, 0usize..16),
                 dec3(-10, 10, 10.0),
                 transform::maybe_rotation(),
             )
