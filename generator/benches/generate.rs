@@ -65,7 +65,7 @@ fn case(
         Err(e) => panic!("cannot write the case into {}: {e}", dir.display()),
     };
     assert!(encoded.disagreement.is_none(), "{:?}", encoded.disagreement);
-    if let Err(e) = std::fs::write(dir.join("case.expect.json"), encoded.expect) {
+    if let Err(e) = std::fs::write(dir.join("case.expect.json"), &encoded.expect) {
         panic!("cannot write the expectation: {e}");
     }
     encoded.expect.len() + encoded.sha256.len()

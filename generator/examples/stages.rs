@@ -1,10 +1,10 @@
 //! Profiling aid: the time of each stage of whole valid cases by scene size, or (`whole`) just
 //! whole cases, to measure with `perf stat -e task-clock` on a busy machine (CPU time, not
-//! wall time), or (`parts`) the time of each part of the expectation text.
-//! `cargo run --release --example stages -- [stages|whole|parts] [count] [profile]`
+//! wall time).
+//! `cargo run --release --example stages -- [stages|whole] [count] [profile]`
 use std::time::Instant;
 
-use generator::{canonical, corpus, label, sample, strategy};
+use generator::{corpus, label, sample, strategy};
 use reference::profile::Profile;
 
 #[global_allocator]
@@ -13,13 +13,12 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage = |why: String| -> ! {
-        eprintln!("stages: {why}\nusage: stages [stages|whole|parts] [count] [profile]");
+        eprintln!("stages: {why}\nusage: stages [stages|whole] [count] [profile]");
         std::process::exit(2)
     };
-    let (whole, parts) = match args.get(1).map(String::as_str) {
-        None | Some("stages") => (false, false),
-        Some("whole") => (true, false),
-        Some("parts") => (false, true),
+    let whole = match args.get(1).map(String::as_str) {
+        None | Some("stages") => false,
+        Some("whole") => true,
         Some(other) => usage(format!("unknown mode {other:?}")),
     };
     let n: u64 = match args.get(2) {
@@ -43,7 +42,6 @@ fn main() {
         tempfile::tempdir()
     }
     .unwrap_or_else(|e| usage(format!("no temporary folder: {e}")));
-    let mut tape = canonical::Tape::new();
     let mut encoder = corpus::Encoder::default();
     for profile in profiles {
         let strategy = strategy::large_scene(profile);
@@ -63,14 +61,12 @@ fn main() {
             let case = corpus::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
             if whole {
                 let e = encoder.encode(&case, dir.path()).expect("encode");
-                std::fs::write(dir.path().join("case.expect.json"), e.expect).expect("w");
+                std::fs::write(dir.path().join("case.expect.json"), &e.expect).expect("w");
                 done += 1;
                 if std::env::var_os("SIZES").is_some() {
                     let gltf = case.bytes().len();
                     let bin: usize = case.siblings.values().map(Vec::len).sum();
-                    let pairs = String::from_utf8_lossy(e.expect)
-                        .matches("\"allows_ab\"")
-                        .count();
+                    let pairs = e.expect.matches("\"allows_ab\"").count();
                     println!(
                         "size nodes={nodes} gltf={gltf} bin={bin} expect={} pairs={pairs}",
                         e.expect.len()
@@ -78,21 +74,15 @@ fn main() {
                 }
                 continue;
             }
-            if parts {
-                let bytes = case.bytes_with(&mut tape);
-                let reading = label::read_written(&case, &bytes, dir.path()).expect("read");
-                rows.push((nodes, expect_parts(&case, &reading, &mut tape)));
-                continue;
-            }
             let t2 = Instant::now();
-            let bytes = case.bytes_with(&mut tape);
+            let bytes = case.bytes();
             let t3 = Instant::now();
             let reading = label::read_written(&case, &bytes, dir.path()).expect("read");
             let t4 = Instant::now();
             let evaluated = label::evaluate(&reading);
             std::hint::black_box(&evaluated);
             let t5 = Instant::now();
-            let text = corpus::expect_text(&case, &reading, &mut tape);
+            let text = corpus::expect_text(&case, &reading);
             let t6 = Instant::now();
             std::fs::write(dir.path().join("case.expect.json"), &text).expect("w");
             let t7 = Instant::now();
@@ -114,17 +104,10 @@ fn main() {
             println!("{profile:?}: {done} whole cases");
             continue;
         }
-        if parts {
-            println!(
-                "{profile:?}: {} cases. parts of expect-text: evaluate interpretation poses tolerances+scenario text (µs, median per bucket)",
-                rows.len()
-            );
-        } else {
-            println!(
-                "{profile:?}: {} cases. stages: sample render gltf-text read evaluate expect-text(evaluates again) write (µs, median per bucket)",
-                rows.len()
-            );
-        }
+        println!(
+            "{profile:?}: {} cases. stages: sample render gltf-text read evaluate expect-text(evaluates again) write (µs, median per bucket)",
+            rows.len()
+        );
         for (lo, hi) in [(10, 19), (20, 29), (30, 39), (40, 50), (10, 50)] {
             let b: Vec<&(usize, [f64; 7])> =
                 rows.iter().filter(|r| r.0 >= lo && r.0 <= hi).collect();
@@ -149,53 +132,4 @@ fn main() {
             );
         }
     }
-}
-
-/// The parts of `corpus::expect_text`, timed: evaluate, the interpretation on the tape, the
-/// pose outputs (computed and recorded), the tolerances and scenario (made and recorded), the
-/// text (µs; the seventh column unused). An approximation of `corpus::record_expect`, for
-/// proportions only: it leaves out the case's metadata members and always makes the scenario
-/// from the expectation (a hand-written case's own scenario is not used).
-fn expect_parts(
-    case: &generator::case::Case,
-    reading: &reference::Reading,
-    tape: &mut canonical::Tape,
-) -> [f64; 7] {
-    let t0 = Instant::now();
-    let evaluated = label::evaluate(reading);
-    let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
-    let t1 = Instant::now();
-    tape.clear();
-    let doc = tape.begin_object();
-    tape.member("interpretation");
-    match evaluated.as_ref() {
-        Some(Ok(e)) => tape.push(e, Some(6)).expect("serialisable"),
-        // As `corpus::expect_text` writes a case without an expectation.
-        other => tape.push_value(&label::interpretation_of(other)),
-    }
-    let t2 = Instant::now();
-    tape.member("poses");
-    tape.push(&label::pose_outputs_of(case, reading), Some(6))
-        .expect("serialisable");
-    let t3 = Instant::now();
-    tape.member("tolerances");
-    tape.push_value(&generator::scenario::tolerances_of(expectation));
-    tape.member("scenario");
-    tape.push(&generator::scenario::typed_scenario_of(expectation), None)
-        .expect("serialisable");
-    let t4 = Instant::now();
-    tape.end_object(doc);
-    let text = tape.to_text();
-    std::hint::black_box(&text);
-    let t5 = Instant::now();
-    let d = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e6;
-    [
-        d(t0, t1),
-        d(t1, t2),
-        d(t2, t3),
-        d(t3, t4),
-        d(t4, t5),
-        0.0,
-        0.0,
-    ]
 }

@@ -209,17 +209,8 @@ impl<J> Case<J> {
 impl<J: canonical::Json> Case<J> {
     /// The bytes of the main file.
     pub fn bytes(&self) -> Vec<u8> {
-        self.bytes_with(&mut canonical::Tape::new())
-    }
-
-    /// [`Case::bytes`], recording a JSON payload on `tape` (cleared first; reused across cases).
-    pub fn bytes_with(&self, tape: &mut canonical::Tape) -> Vec<u8> {
         match &self.payload {
-            Payload::Json(v) => {
-                tape.clear();
-                tape.push_value(v);
-                tape.to_bytes()
-            }
+            Payload::Json(v) => canonical::to_string(v).into_bytes(),
             Payload::Bytes { bytes, .. } => bytes.clone(),
         }
     }

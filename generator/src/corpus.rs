@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::canonical::{self, Tape};
+use crate::canonical;
 use crate::case::{Case, Payload, Tier};
 use crate::features;
 use crate::handwritten;
@@ -217,6 +217,33 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     v
 }
 
+/// The `<id>.expect.json` document of a case: what it is, the issues the reference reports
+/// for it, and what a conforming implementation must make of it.
+#[derive(Serialize)]
+struct ExpectFile<'a> {
+    id: &'a str,
+    profile: Option<&'static str>,
+    area: &'a str,
+    tier: &'static str,
+    valid: bool,
+    description: &'a str,
+    spec: &'a str,
+    features: &'a BTreeSet<String>,
+    decisions: Vec<&'static str>,
+    seed: Option<u64>,
+    /// `physics-cts-generator <version>`.
+    generator: String,
+    issues: Vec<IssueEntry<'a>>,
+    /// The expected interpretation at rest (`null` for a case with errors), numbers rounded
+    /// to 6 decimals (1 µm, 1 µrad).
+    interpretation: Value,
+    /// Limit metrics and constraint outputs at the case's poses, rounded the same way.
+    poses: Value,
+    tolerances: Value,
+    /// The dynamics scenario: the case's own, else the one derived from its interpretation.
+    scenario: Value,
+}
+
 /// One issue as `<id>.expect.json` lists it.
 #[derive(Serialize)]
 struct IssueEntry<'a> {
@@ -225,128 +252,78 @@ struct IssueEntry<'a> {
     severity: &'static str,
 }
 
-/// Record `key` and `value` (floats rounded to `round` decimals when set) as a member of the
-/// open object on `tape`; a value that cannot be serialised is `null`.
-fn member<T: Serialize + ?Sized>(tape: &mut Tape, key: &str, value: &T, round: Option<i32>) {
-    tape.member(key);
-    if tape.push(value, round).is_err() {
-        tape.push_value(&Value::Null);
-    }
-}
-
 /// The canonical text of the `<id>.expect.json` document of a case, given the reference's
-/// reading of it, recorded on `tape` (cleared first) from the typed values: the case's
-/// metadata and expected issues, the expected interpretation at rest and the pose outputs
-/// (numbers rounded to 6 decimals: 1 µm, 1 µrad), the tolerances and the dynamics scenario.
-pub fn expect_text(case: &Case, reading: &reference::Reading, tape: &mut Tape) -> String {
-    record_expect(case, reading, tape);
-    tape.to_text()
-}
-
-/// Record the `<id>.expect.json` document of [`expect_text`] on `tape` (cleared first).
-fn record_expect(case: &Case, reading: &reference::Reading, tape: &mut Tape) {
+/// reading of it.
+pub fn expect_text(case: &Case, reading: &reference::Reading) -> String {
     // The expectation at rest is computed once: the interpretation, the tolerances and the
     // scenario all derive from it.
     let evaluated = label::evaluate(reading);
     let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
-    tape.clear();
-    let doc = tape.begin_object();
-    member(tape, "id", &case.id, None);
-    member(tape, "profile", &case.profile.map(|p| p.id()), None);
-    member(tape, "area", &case.area, None);
-    member(tape, "tier", case.tier.as_str(), None);
-    member(tape, "valid", &case.valid(), None);
-    member(tape, "description", &case.description, None);
-    member(tape, "spec", &case.spec, None);
-    member(tape, "features", &case.features, None);
-    let decisions: Vec<&str> = case.decisions.iter().map(|d| d.id()).collect();
-    member(tape, "decisions", &decisions, None);
-    member(tape, "seed", &case.seed, None);
-    let generator = format!("physics-cts-generator {}", crate::VERSION);
-    member(tape, "generator", &generator, None);
-    let issues: Vec<IssueEntry> = case
-        .expected
-        .iter()
-        .map(|e| IssueEntry {
-            code: e.code.id(),
-            pointer: &e.pointer,
-            severity: e.code.severity().as_str(),
-        })
-        .collect();
-    member(tape, "issues", &issues, None);
-    match evaluated.as_ref() {
-        Some(Ok(e)) => member(tape, "interpretation", e, Some(6)),
-        other => member(
-            tape,
-            "interpretation",
-            &label::interpretation_of(other),
-            None,
-        ),
-    }
-    member(
-        tape,
-        "poses",
-        &label::pose_outputs_of(case, reading),
-        Some(6),
-    );
-    member(
-        tape,
-        "tolerances",
-        &scenario::tolerances_of(expectation),
-        None,
-    );
-    match &case.scenario {
-        Some(s) => member(tape, "scenario", s, None),
-        None => member(
-            tape,
-            "scenario",
-            &scenario::typed_scenario_of(expectation),
-            None,
-        ),
-    }
-    tape.end_object(doc);
+    let file = ExpectFile {
+        id: &case.id,
+        profile: case.profile.map(|p| p.id()),
+        area: &case.area,
+        tier: case.tier.as_str(),
+        valid: case.valid(),
+        description: &case.description,
+        spec: &case.spec,
+        features: &case.features,
+        decisions: case.decisions.iter().map(|d| d.id()).collect(),
+        seed: case.seed,
+        generator: format!("physics-cts-generator {}", crate::VERSION),
+        issues: case
+            .expected
+            .iter()
+            .map(|e| IssueEntry {
+                code: e.code.id(),
+                pointer: &e.pointer,
+                severity: e.code.severity().as_str(),
+            })
+            .collect(),
+        interpretation: label::interpretation_of(evaluated.as_ref()),
+        poses: label::pose_outputs(case, reading),
+        tolerances: scenario::tolerances_of(expectation),
+        scenario: case
+            .scenario
+            .clone()
+            .unwrap_or_else(|| scenario::scenario_of(expectation)),
+    };
+    // Every field is a string, a number or a `Value` already: serialising cannot fail.
+    canonical::to_string_of(&file).unwrap_or_default()
 }
 
 /// What the corpus writes for one case besides its main file and siblings.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Encoded<'e> {
-    /// The canonical text of `<id>.expect.json`, UTF-8 (in the encoder's buffer, reused for
-    /// the next case: a fresh buffer of 50 to 200 KB per case cost page faults; bytes, since
-    /// checking the text as UTF-8 again cost about 1% of a case).
-    pub expect: &'e [u8],
+pub struct Encoded {
+    /// The canonical text of `<id>.expect.json`.
+    pub expect: String,
     /// SHA-256 of the main file, lowercase hex (the manifest's `sha256`).
     pub sha256: String,
     /// How the reference's reading differs from the case's expected issues, if it does.
     pub disagreement: Option<String>,
 }
 
-/// Encodes cases one after another ([`Encoder::encode`]), reusing its buffers.
+/// Encodes cases one after another ([`Encoder::encode`]).
 #[derive(Debug, Default)]
 pub struct Encoder {
-    tape: Tape,
     /// Folders this encoder has made: a case's folder is made once, not once per case.
     folders: HashSet<PathBuf>,
-    /// The text of the last case's `expect.json`.
-    expect: Vec<u8>,
 }
 
 impl Encoder {
     /// Write the case's main file and siblings into `folder`, read them back with the
     /// reference, and make its expectation text: all the work of one case in [`write`] but
     /// the `.expect.json` file write and the manifest row.
-    pub fn encode(&mut self, case: &Case, folder: &Path) -> std::io::Result<Encoded<'_>> {
-        let bytes = case.bytes_with(&mut self.tape);
+    pub fn encode(&mut self, case: &Case, folder: &Path) -> std::io::Result<Encoded> {
+        let bytes = case.bytes();
         if !self.folders.contains(folder) {
             std::fs::create_dir_all(folder)?;
             self.folders.insert(folder.to_path_buf());
         }
         let reading = label::read_written_in(case, &bytes, folder)?;
-        record_expect(case, &reading, &mut self.tape);
-        self.expect.clear();
-        self.tape.write_to(&mut self.expect);
         Ok(Encoded {
+            expect: expect_text(case, &reading),
             disagreement: label::disagreement(case, &reading),
-            expect: &self.expect,
             sha256: hex(&Sha256::digest(&bytes)),
         })
     }
@@ -472,196 +449,4 @@ fn hex(bytes: &[u8]) -> String {
         s.push(char::from(DIGITS[usize::from(b & 15)]));
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use reference::profile::Profile;
-
-    use super::*;
-
-    /// The first implementation of the document (a `serde_json::Value` built with `json!`,
-    /// floats rounded in the value, pose outputs from the poses' text; since session 9 the
-    /// limits at a pose from the whole interpretation at that pose), kept as the oracle of
-    /// [`expect_text`].
-    mod oracle {
-        use reference::Reading;
-        use reference::constraints;
-        use reference::issue::Severity;
-        use reference::math::{array3, xyzw_positive_w};
-        use reference::poses::Poses;
-        use reference::scene::Scene;
-        use serde_json::{Value, json};
-
-        use crate::case::Case;
-        use crate::label::{self, round_floats_in_place};
-        use crate::scenario;
-
-        pub fn expect_json(case: &Case, reading: &Reading) -> Value {
-            let evaluated = label::evaluate(reading);
-            let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
-            json!({
-                "id": case.id,
-                "profile": case.profile.map(|p| p.id()),
-                "area": case.area,
-                "tier": case.tier.as_str(),
-                "valid": case.valid(),
-                "description": case.description,
-                "spec": case.spec,
-                "features": case.features,
-                "decisions": case.decisions.iter().map(|d| d.id()).collect::<Vec<_>>(),
-                "seed": case.seed,
-                "generator": format!("physics-cts-generator {}", crate::VERSION),
-                "issues": case.expected.iter().map(|e| json!({
-                    "code": e.code.id(), "pointer": e.pointer, "severity": e.code.severity().as_str()
-                })).collect::<Vec<_>>(),
-                "interpretation": label::interpretation_of(evaluated.as_ref()),
-                "poses": pose_outputs(case, reading),
-                "tolerances": scenario::tolerances_of(expectation),
-                "scenario": case.scenario.clone().unwrap_or_else(|| scenario::scenario_of(expectation)),
-            })
-        }
-
-        fn pose_outputs(case: &Case, reading: &Reading) -> Value {
-            let has_errors = reading.issues.iter().any(|i| i.severity == Severity::Error);
-            let outputs: Vec<Value> = case
-                .poses
-                .iter()
-                .map(|p| {
-                    let mut entry = json!({"name": p.name, "poses": p.poses});
-                    if let Some(scene) = reading.scene.as_ref().filter(|_| !has_errors)
-                        && let Ok(poses) = Poses::from_json(&p.poses.to_string(), scene.nodes.len())
-                    {
-                        // The limits of the interpretation at the pose: the same frame rule
-                        // and metrics as `at_pose` (`joints::frames`), in a world of every
-                        // node (`World::new`) instead of `World::of_nodes`; the rule and the
-                        // metrics themselves are checked by hand in `reference/tests/expect.rs`.
-                        if !scene.joints.is_empty()
-                            && let Ok(e) = reference::expect::evaluate(scene, &poses)
-                        {
-                            entry["limits"] = joint_limits(&e);
-                        }
-                        if !scene.constraints.is_empty() {
-                            entry["constraints"] = constraint_outputs(scene, &poses);
-                        }
-                    }
-                    round_floats_in_place(&mut entry, 6);
-                    entry
-                })
-                .collect();
-            Value::Array(outputs)
-        }
-
-        fn joint_limits(e: &reference::expect::Expectation) -> Value {
-            let limit = |l: &reference::expect::joints::LimitExpect| {
-                json!({
-                    "axes": l.axes, "index": l.index, "kind": l.kind, "max": l.max,
-                    "metric": l.metric, "min": l.min, "violation": l.violation
-                })
-            };
-            Value::Array(
-                e.joints
-                    .iter()
-                    .enumerate()
-                    .map(|(j, joint)| {
-                        json!({
-                            "joint": j, "node": joint.node,
-                            "limits": joint.limits.iter().map(limit).collect::<Vec<_>>()
-                        })
-                    })
-                    .collect(),
-            )
-        }
-
-        fn constraint_outputs(scene: &Scene, poses: &Poses) -> Value {
-            match constraints::evaluate(scene, &poses.locals(scene)) {
-                Ok(out) => Value::Array(
-                    scene
-                        .constraints
-                        .iter()
-                        .filter_map(|c| {
-                            let t = out.get(c.node)?;
-                            Some(json!({
-                                "node": c.node,
-                                "translation": array3(&t.translation),
-                                "rotation": xyzw_positive_w(&t.rotation),
-                                "scale": array3(&t.scale),
-                            }))
-                        })
-                        .collect(),
-                ),
-                Err(e) => json!({"error": e.to_string()}),
-            }
-        }
-    }
-
-    /// The document written from typed values is, byte for byte, the canonical text of the
-    /// `Value` document: for generated scenes of every profile (small and large), one-defect
-    /// cases, and every hand-written case (dynamics scenarios, VRM constraint errors, GLB and
-    /// broken payloads), with one tape reused across all of them.
-    #[test]
-    fn typed_expectations_give_the_value_document_bytes() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let mut cases = handwritten::all();
-        for (k, profile) in Profile::ALL.into_iter().enumerate() {
-            for index in 0..10u64 {
-                cases.push(valid_case(
-                    profile,
-                    5,
-                    index,
-                    &format!("t/{k}/v{index}"),
-                    None,
-                ));
-            }
-            let large = crate::strategy::large_scene(profile);
-            for index in 0..6u64 {
-                if let Some(scene) = sample::sample(&large, 5, index, 0) {
-                    let id = format!("t/{k}/l{index}");
-                    cases.push(rendered_case(profile, 5, &id, None, scene.render("l")));
-                }
-            }
-        }
-        for (k, m) in mutate::all().into_iter().step_by(5).enumerate() {
-            if let Some(c) = invalid_case(&m, 5, k as u64, &format!("t/m/i{k}")) {
-                cases.push(c);
-            }
-        }
-        let mut tape = Tape::new();
-        let (mut interpreted, mut posed) = (0, 0);
-        for case in &cases {
-            let folder = dir.path().join(case.folder());
-            let reading = label::read(case, &folder).expect("written");
-            let want = canonical::to_string(&oracle::expect_json(case, &reading));
-            let got = expect_text(case, &reading, &mut tape);
-            assert_eq!(got, want, "{}", case.id);
-            interpreted += usize::from(!want.contains("\"interpretation\": null"));
-            posed += usize::from(!want.contains("\n  \"poses\": []"));
-        }
-        assert!(
-            interpreted >= 60,
-            "{interpreted} cases with an interpretation"
-        );
-        assert!(posed >= 10, "{posed} cases with pose outputs");
-    }
-
-    /// Encoding with one encoder for many cases gives what a fresh encoder gives.
-    #[test]
-    fn a_reused_encoder_encodes_as_a_fresh_one() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let mut encoder = Encoder::default();
-        for index in 0..8u64 {
-            let profile = Profile::ALL[index as usize % Profile::ALL.len()];
-            let case = valid_case(profile, 9, index, &format!("t/e/{index}"), None);
-            let folder = dir.path().join(case.folder());
-            let reused = encoder.encode(&case, &folder).expect("encoded");
-            let mut fresh = Encoder::default();
-            assert_eq!(
-                reused,
-                fresh.encode(&case, &folder).expect("encoded"),
-                "{}",
-                case.id
-            );
-            assert!(reused.expect.ends_with(b"}\n"));
-        }
-    }
 }
