@@ -115,21 +115,19 @@ pub fn interpretation_of(evaluated: Option<&Result<Expectation, ConstraintError>
     }
 }
 
-/// Limit metrics and constraint outputs at one of a case's poses; serialised as
-/// `{"name", "poses", "limits"?, "constraints"?}` (numbers rounded to 6 decimals by the writer).
-/// Fields in key order, the order serde writes them: the generator's canonical writer then
-/// has no member to sort (and `physics-cts eval` prints them in that order).
+/// Limit metrics and constraint outputs at one of a case's poses ([`pose_outputs`] rounds
+/// its numbers to 6 decimals).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PoseOutput<'a> {
-    /// Outputs of the VRM constraints (scenes with constraints, read without errors).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub constraints: Option<ConstraintOutputs>,
-    /// Every joint's limit metrics (scenes with joints, read without errors).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limits: Option<Vec<JointLimits>>,
     pub name: &'a str,
     /// The pose set as the case gives it.
     pub poses: &'a Value,
+    /// Every joint's limit metrics (scenes with joints, read without errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<JointLimits>>,
+    /// Outputs of the VRM constraints (scenes with constraints, read without errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<ConstraintOutputs>,
 }
 
 /// Limit metrics and constraint outputs of the case's poses (`[]` for cases without poses).
