@@ -38,33 +38,15 @@ impl serde::ser::Error for Error {
     }
 }
 
-/// A JSON tree the tape records as it is: `serde_json`'s, or the reference's (a rendered
-/// scene is built as the reference's tree, which the reference then reads without a copy).
-pub trait Json {
-    fn record(&self, tape: &mut Tape);
-}
-
-impl Json for Value {
-    fn record(&self, tape: &mut Tape) {
-        tape.value(self);
-    }
-}
-
-impl Json for reference::json::Value {
-    fn record(&self, tape: &mut Tape) {
-        tape.tree(self);
-    }
-}
-
 /// Pretty-print `value` with every object's keys sorted.
-pub fn to_string<J: Json + ?Sized>(value: &J) -> String {
+pub fn to_string(value: &Value) -> String {
     let mut out = Vec::with_capacity(4096);
     write_to(value, &mut out);
     text(out)
 }
 
 /// Append the canonical text of `value` (with its final newline) to `out`.
-pub fn write_to<J: Json + ?Sized>(value: &J, out: &mut Vec<u8>) {
+pub fn write_to(value: &Value, out: &mut Vec<u8>) {
     let mut tape = Tape::new();
     tape.push_value(value);
     tape.write_to(out);
@@ -96,8 +78,8 @@ impl Tape {
     }
 
     /// Record a JSON value.
-    pub fn push_value<J: Json + ?Sized>(&mut self, value: &J) {
-        value.record(self);
+    pub fn push_value(&mut self, value: &Value) {
+        self.value(value);
     }
 
     /// Open an object on the tape: record members with [`Tape::key`] and a value each, then
@@ -1017,12 +999,6 @@ mod tests {
         #[test]
         fn serde_recording_of_a_value_is_its_direct_recording(v in any_json()) {
             proptest::prop_assert_eq!(to_string_of(&v).expect("a Value serialises"), to_string(&v));
-        }
-
-        /// The reference's tree of a value is recorded as the value is: the same text.
-        #[test]
-        fn a_tree_is_recorded_as_its_value(v in any_json()) {
-            proptest::prop_assert_eq!(to_string(&reference::json::Value::from(&v)), to_string(&v));
         }
 
         /// A typed value gives the text of its `serde_json::to_value` (the oracle's bytes), and

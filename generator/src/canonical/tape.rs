@@ -12,7 +12,6 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use reference::json::Value as Tree;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -718,32 +717,6 @@ impl Tape {
             Value::Number(n) => self.scalar(|t| super::write_number(n, t)),
             Value::Bool(b) => self.scalar(|t| super::write_bool(*b, t)),
             Value::Null => self.scalar(super::write_null),
-        }
-    }
-
-    /// Record a tree of the reference (its maps are in key order): the same recording as
-    /// [`Tape::value`] of the `serde_json` value it stands for.
-    pub(super) fn tree(&mut self, value: &Tree) {
-        match value {
-            Tree::Object(map) => {
-                let at = self.open(true);
-                for (k, v) in map {
-                    self.key(k);
-                    self.tree(v);
-                }
-                self.close(at);
-            }
-            Tree::Array(items) => {
-                let at = self.open(false);
-                for v in items {
-                    self.tree(v);
-                }
-                self.close(at);
-            }
-            Tree::String(s) => self.scalar(|t| super::write_str(s, t)),
-            Tree::Number(n) => self.scalar(|t| super::write_number(n, t)),
-            Tree::Bool(b) => self.scalar(|t| super::write_bool(*b, t)),
-            Tree::Null => self.scalar(super::write_null),
         }
     }
 
