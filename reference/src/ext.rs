@@ -134,13 +134,7 @@ pub fn check_index_with(
 mod tests {
     use super::*;
     use serde::Deserialize;
-
-    /// serde_json's `json!`, as a [`Value`] of this crate.
-    macro_rules! json {
-        ($($t:tt)*) => {
-            Value::from(serde_json::json!($($t)*))
-        };
-    }
+    use serde_json::json;
 
     #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]

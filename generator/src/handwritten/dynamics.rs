@@ -83,7 +83,6 @@ fn dynamics_case(
     gltf: Value,
     build: impl FnOnce(&Expectation) -> Option<Value>,
 ) -> Case {
-    let gltf = Value::from(gltf);
     let scenario = expectation(&gltf).and_then(|e| build(&e));
     let mut c = case(
         id,

@@ -51,7 +51,6 @@ const SETTLE_TOL: (f64, f64) = (0.01, 0.05);
 /// A hand-written case whose scenario adds to the generic checks that the ball (node 0)
 /// settles on the deformed top: 2 s, gravity, no action.
 fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf: Value) -> Case {
-    let gltf = Value::from(gltf);
     let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
         let mut checks = generic::checks(&e);
         checks.push(json!({

@@ -308,9 +308,7 @@ mod tests {
         };
         assert_eq!(
             m.render(),
-            Value::from(
-                json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
-            )
+            json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
         );
     }
 }

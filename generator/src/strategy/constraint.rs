@@ -236,9 +236,7 @@ mod tests {
         };
         assert_eq!(
             Value::from(c.render(3)),
-            Value::from(
-                json!({"rotation": {"source": 3, "sourceSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}})
-            )
+            json!({"rotation": {"source": 3, "sourceSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}})
         );
         let mut t = Tags::new();
         c.tags(&mut t);

@@ -473,7 +473,7 @@ fn settings(cx: &mut Ctx, desc: usize) -> Value {
     tag(&mut cx.tags, &["joint", "kind", d.kind]);
     let mut v = Map::new();
     if !limits.is_empty() {
-        v.insert("limits".into(), Value::Array(limits.into()));
+        v.insert("limits".into(), Value::Array(limits));
     }
     if !d.drives.is_empty() {
         v.insert(

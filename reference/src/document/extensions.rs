@@ -213,11 +213,11 @@ mod tests {
 
     #[test]
     fn first_uses_in_sorted_key_order() {
-        let value = Value::from(serde_json::json!({
+        let value = serde_json::json!({
             "nodes": [{"extensions": {"B_x": {}}}, {"a/b": {"extensions": {"A_x": {}, "B_x": {}}}}],
             "extras": {"extensions": {"C_x": {}}},
             "extensions": {"A_x": {"extensions": {"D~x": {}}}}
-        }));
+        });
         let mut uses = BTreeMap::new();
         walk(&value, &mut Vec::new(), &mut uses);
         let expected: BTreeMap<String, String> = [
