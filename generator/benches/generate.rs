@@ -43,7 +43,7 @@ fn scene(strategy: &BoxedStrategy<strategy::Scene>) -> Rendered {
             continue;
         };
         let r = scene.render("case");
-        let nodes = r.built.json["nodes"].as_array().map_or(0, <[_]>::len);
+        let nodes = r.built.json["nodes"].as_array().map_or(0, Vec::len);
         if (10..=50).contains(&nodes) {
             return r;
         }

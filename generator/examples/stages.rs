@@ -54,7 +54,7 @@ fn main() {
             };
             let t1 = Instant::now();
             let r = scene.render("case");
-            let nodes = r.built.json["nodes"].as_array().map_or(0, <[_]>::len);
+            let nodes = r.built.json["nodes"].as_array().map_or(0, Vec::len);
             if !(10..=50).contains(&nodes) {
                 continue;
             }

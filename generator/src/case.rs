@@ -10,7 +10,6 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::canonical;
-use crate::tree::Tree;
 
 /// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -50,12 +49,11 @@ impl ExpectedIssue {
     }
 }
 
-/// The main file of a case (its JSON document a reference tree, or for a [`Draft`] a
-/// `serde_json` value).
+/// The main file of a case.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Payload<J = Tree> {
+pub enum Payload {
     /// A `.gltf` JSON document (written canonically).
-    Json(J),
+    Json(Value),
     /// Raw bytes: broken JSON (`.gltf`) or a GLB (`.glb`).
     Bytes {
         bytes: Vec<u8>,
@@ -85,7 +83,7 @@ impl PoseSet {
 
 /// A case of the corpus.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Case<J = Tree> {
+pub struct Case {
     /// Stable path `family/area/name`, e.g. `khr/joint/limit-angular-1d/hinge-pm90`.
     pub id: String,
     /// The profile the document is read under (`None`: none applies, e.g. `PROFILE_NONE`).
@@ -98,7 +96,7 @@ pub struct Case<J = Tree> {
     pub tier: Tier,
     pub features: BTreeSet<String>,
     pub decisions: BTreeSet<Decision>,
-    pub payload: Payload<J>,
+    pub payload: Payload,
     /// Files next to the main file (sibling `.bin` buffers), by file name.
     pub siblings: BTreeMap<String, Vec<u8>>,
     /// Every issue the reference must report, over all severities.
@@ -112,48 +110,7 @@ pub struct Case<J = Tree> {
     pub scenario: Option<Value>,
 }
 
-/// A case being edited (by a mutator): its document a `serde_json` value, which has the
-/// editing API (`pointer_mut`, indexing that inserts members, `json!`).
-pub type Draft = Case<Value>;
-
 impl Case {
-    /// A copy to edit.
-    pub fn draft(&self) -> Draft {
-        self.clone().map_json(|tree| tree.to_serde())
-    }
-}
-
-impl Draft {
-    /// The edited case.
-    pub fn finish(self) -> Case {
-        self.map_json(Tree::from)
-    }
-}
-
-impl<J> Case<J> {
-    /// The same case with its JSON document mapped by `f`.
-    fn map_json<K>(self, f: impl FnOnce(J) -> K) -> Case<K> {
-        Case {
-            id: self.id,
-            profile: self.profile,
-            area: self.area,
-            description: self.description,
-            spec: self.spec,
-            tier: self.tier,
-            features: self.features,
-            decisions: self.decisions,
-            payload: match self.payload {
-                Payload::Json(j) => Payload::Json(f(j)),
-                Payload::Bytes { bytes, extension } => Payload::Bytes { bytes, extension },
-            },
-            siblings: self.siblings,
-            expected: self.expected,
-            poses: self.poses,
-            seed: self.seed,
-            scenario: self.scenario,
-        }
-    }
-
     /// Last segment of the id: the file stem.
     pub fn stem(&self) -> &str {
         self.id.rsplit('/').next().unwrap_or(&self.id)
@@ -177,14 +134,14 @@ impl<J> Case<J> {
     }
 
     /// The JSON document, when the payload is JSON.
-    pub fn json(&self) -> Option<&J> {
+    pub fn json(&self) -> Option<&Value> {
         match &self.payload {
             Payload::Json(v) => Some(v),
             Payload::Bytes { .. } => None,
         }
     }
 
-    pub fn json_mut(&mut self) -> Option<&mut J> {
+    pub fn json_mut(&mut self) -> Option<&mut Value> {
         match &mut self.payload {
             Payload::Json(v) => Some(v),
             Payload::Bytes { .. } => None,
@@ -204,9 +161,7 @@ impl<J> Case<J> {
         let set: BTreeSet<Code> = self.expected.iter().map(|e| e.code).collect();
         set.into_iter().collect()
     }
-}
 
-impl<J: canonical::Json> Case<J> {
     /// The bytes of the main file.
     pub fn bytes(&self) -> Vec<u8> {
         match &self.payload {
@@ -228,42 +183,5 @@ impl<J: canonical::Json> Case<J> {
             std::fs::write(dir.join(name), bytes)?;
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use reference::profile::Profile;
-    use serde_json::json;
-
-    use super::*;
-
-    /// A case edited with no edit is the case: the tree's numbers (the largest integers of
-    /// both signs, `-0.0`, a float of 17 digits), strings and objects survive the round trip
-    /// through `serde_json`, for numbers in odd places and for real cases of every kind.
-    #[test]
-    fn a_draft_finished_unedited_is_the_case() {
-        let mut odd = crate::handwritten::all().remove(0);
-        odd.payload = Payload::Json(Tree::from(json!({
-            "asset": {"version": "2.0"},
-            "extras": {"u": u64::MAX, "i": i64::MIN, "z": -0.0, "f": 0.1 + 0.2, "s": "a\"\u{e9}"}
-        })));
-        let mut cases = vec![odd];
-        cases.extend(crate::handwritten::all());
-        for (k, profile) in Profile::ALL.into_iter().enumerate() {
-            for index in 0..4 {
-                let id = format!("t/{k}/c{index}");
-                cases.push(crate::corpus::valid_case(profile, 5, index, &id, None));
-            }
-        }
-        for case in &cases {
-            let round_trip = case.draft().finish();
-            assert_eq!(&round_trip, case, "{}", case.id);
-            assert_eq!(round_trip.bytes(), case.bytes(), "{}", case.id);
-        }
-        assert_eq!(
-            cases[0].json().map(|t| t["extras"]["u"].as_u64()),
-            Some(Some(u64::MAX))
-        );
     }
 }

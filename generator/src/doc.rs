@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use base64::Engine;
 
-use crate::tree::{Obj, Tree, object};
+use serde_json::{Map, Value, json};
 
 /// Where mesh data lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,7 +44,7 @@ pub struct MeshData {
 /// A finished document and its sibling files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Built {
-    pub json: Tree,
+    pub json: Value,
     pub siblings: BTreeMap<String, Vec<u8>>,
 }
 
@@ -60,10 +60,10 @@ pub fn data_uri(bytes: &[u8]) -> String {
 #[derive(Clone, Debug)]
 pub struct DocBuilder {
     nodes: Vec<NodeDraft>,
-    meshes: Vec<Tree>,
-    skins: Vec<Tree>,
-    accessors: Vec<Tree>,
-    views: Vec<Tree>,
+    meshes: Vec<Value>,
+    skins: Vec<Value>,
+    accessors: Vec<Value>,
+    views: Vec<Value>,
     bin: Vec<u8>,
     /// Document-level extension objects by name (first use first).
     root_extensions: Vec<(&'static str, Arrays)>,
@@ -74,45 +74,45 @@ pub struct DocBuilder {
 }
 
 /// The arrays of a document-level extension object, by name (first use first).
-type Arrays = Vec<(&'static str, Vec<Tree>)>;
+type Arrays = Vec<(&'static str, Vec<Value>)>;
 
 /// A node being built: its own members, its children, and its extension objects by name.
 #[derive(Clone, Debug, Default)]
 struct NodeDraft {
-    members: Obj,
+    members: Map<String, Value>,
     parent: Option<usize>,
     /// A root left out of the scene (a khr-2025 geometry node may lie outside the scene).
     detached: bool,
     children: Vec<usize>,
-    extensions: Vec<(&'static str, Obj)>,
+    extensions: Vec<(&'static str, Map<String, Value>)>,
 }
 
 impl NodeDraft {
     /// The extension object `key`, created empty when missing.
-    fn extension(&mut self, key: &'static str) -> &mut Obj {
+    fn extension(&mut self, key: &'static str) -> &mut Map<String, Value> {
         let at = match self.extensions.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
-                self.extensions.push((key, Obj::new()));
+                self.extensions.push((key, Map::new()));
                 self.extensions.len() - 1
             }
         };
         &mut self.extensions[at].1
     }
 
-    fn finish(self) -> Tree {
+    fn finish(self) -> Value {
         let mut members = self.members;
         if !self.children.is_empty() {
-            members.insert("children", Tree::from(self.children));
+            members.insert("children".into(), Value::from(self.children));
         }
         if !self.extensions.is_empty() {
-            let mut extensions = Obj::new();
+            let mut extensions = Map::new();
             for (k, v) in self.extensions {
-                extensions.insert(k, Tree::from(v));
+                extensions.insert(k.into(), Value::from(v));
             }
-            members.insert("extensions", Tree::from(extensions));
+            members.insert("extensions".into(), Value::from(extensions));
         }
-        Tree::from(members)
+        Value::from(members)
     }
 }
 
@@ -135,16 +135,16 @@ impl DocBuilder {
 
     /// Add a node under `parent` (or as a scene root) and return its index.
     pub fn node(&mut self, name: impl Into<String>, trs: Trs, parent: Option<usize>) -> usize {
-        let mut members = Obj::new();
-        members.insert("name", Tree::from(name.into()));
+        let mut members = Map::new();
+        members.insert("name".into(), Value::from(name.into()));
         if let Some(t) = trs.translation {
-            members.insert("translation", Tree::from(t));
+            members.insert("translation".into(), Value::from(t));
         }
         if let Some(r) = trs.rotation {
-            members.insert("rotation", Tree::from(r));
+            members.insert("rotation".into(), Value::from(r));
         }
         if let Some(s) = trs.scale {
-            members.insert("scale", Tree::from(s));
+            members.insert("scale".into(), Value::from(s));
         }
         let index = self.nodes.len();
         self.nodes.push(NodeDraft {
@@ -166,13 +166,13 @@ impl DocBuilder {
     }
 
     /// Set a core member of `node` (e.g. `mesh`).
-    pub fn node_member(&mut self, node: usize, key: &'static str, value: Tree) {
-        self.nodes[node].members.insert(key, value);
+    pub fn node_member(&mut self, node: usize, key: &'static str, value: Value) {
+        self.nodes[node].members.insert(key.into(), value);
     }
 
     /// Set the members of `value` in the node-level extension object `key` of `node`
     /// (created when missing).
-    pub fn node_extension(&mut self, node: usize, key: &'static str, value: Obj) {
+    pub fn node_extension(&mut self, node: usize, key: &'static str, value: Map<String, Value>) {
         self.mark_used(key);
         self.nodes[node].extension(key).extend(value);
     }
@@ -184,14 +184,14 @@ impl DocBuilder {
         node: usize,
         ext: &'static str,
         member: &'static str,
-        value: Tree,
+        value: Value,
     ) {
         self.mark_used(ext);
-        self.nodes[node].extension(ext).insert(member, value);
+        self.nodes[node].extension(ext).insert(member.into(), value);
     }
 
     /// Append `item` to the document-level array `ext.array` and return its index.
-    pub fn push_root(&mut self, ext: &'static str, array: &'static str, item: Tree) -> usize {
+    pub fn push_root(&mut self, ext: &'static str, array: &'static str, item: Value) -> usize {
         self.mark_used(ext);
         let arrays = match self.root_extensions.iter().position(|(k, _)| *k == ext) {
             Some(at) => &mut self.root_extensions[at].1,
@@ -222,14 +222,9 @@ impl DocBuilder {
     pub fn mesh(&mut self, data: &MeshData) -> usize {
         let positions = self.accessor_vec3(&data.positions);
         let indices = self.accessor_indices(&data.indices, data.positions.len());
-        let attributes = object([("POSITION", Tree::from(positions))]);
-        let primitive = object([
-            ("attributes", attributes),
-            ("indices", Tree::from(indices)),
-            ("mode", Tree::from(4_u32)),
-        ]);
-        self.meshes
-            .push(object([("primitives", Tree::from([primitive]))]));
+        let attributes = json!({"POSITION": positions});
+        let primitive = json!({"attributes": attributes, "indices": indices, "mode": 4_u32});
+        self.meshes.push(json!({"primitives": [primitive]}));
         self.meshes.len() - 1
     }
 
@@ -244,21 +239,7 @@ impl DocBuilder {
         });
         let target = self.accessor_vec3(&data.positions);
         if let Some(m) = self.meshes.get_mut(mesh) {
-            *m = object([
-                (
-                    "primitives",
-                    Tree::from([object([
-                        ("attributes", object([("POSITION", Tree::from(target - 2))])),
-                        ("indices", Tree::from(target - 1)),
-                        ("mode", Tree::from(4_u32)),
-                        (
-                            "targets",
-                            Tree::from([object([("POSITION", Tree::from(target))])]),
-                        ),
-                    ])]),
-                ),
-                ("weights", Tree::from([0.0])),
-            ]);
+            *m = json!({"primitives": [{"attributes": {"POSITION": target - 2}, "indices": target - 1, "mode": 4_u32, "targets": [{"POSITION": target}]}], "weights": [0.0]});
         }
         mesh
     }
@@ -274,47 +255,26 @@ impl DocBuilder {
             indices: data.indices.clone(),
         });
         let joints = self.view(&vec![0u8; 4 * n], 34962);
-        self.accessors.push(object([
-            ("bufferView", Tree::from(joints)),
-            ("componentType", Tree::from(5121_u32)),
-            ("count", Tree::from(n)),
-            ("type", Tree::from("VEC4")),
-        ]));
+        self.accessors.push(
+            json!({"bufferView": joints, "componentType": 5121_u32, "count": n, "type": "VEC4"}),
+        );
         let one: Vec<u8> = [1.0f32, 0.0, 0.0, 0.0]
             .repeat(n)
             .iter()
             .flat_map(|x| x.to_le_bytes())
             .collect();
         let weights = self.view(&one, 34962);
-        self.accessors.push(object([
-            ("bufferView", Tree::from(weights)),
-            ("componentType", Tree::from(5126_u32)),
-            ("count", Tree::from(n)),
-            ("type", Tree::from("VEC4")),
-        ]));
+        self.accessors.push(
+            json!({"bufferView": weights, "componentType": 5126_u32, "count": n, "type": "VEC4"}),
+        );
         let a = self.accessors.len();
-        self.meshes[mesh] = object([(
-            "primitives",
-            Tree::from([object([
-                (
-                    "attributes",
-                    object([
-                        ("JOINTS_0", Tree::from(a - 2)),
-                        ("POSITION", Tree::from(a - 4)),
-                        ("WEIGHTS_0", Tree::from(a - 1)),
-                    ]),
-                ),
-                ("indices", Tree::from(a - 3)),
-                ("mode", Tree::from(4_u32)),
-            ])]),
-        )]);
+        self.meshes[mesh] = json!({"primitives": [{"attributes": {"JOINTS_0": a - 2, "POSITION": a - 4, "WEIGHTS_0": a - 1}, "indices": a - 3, "mode": 4_u32}]});
         mesh
     }
 
     /// A skin over `joints` without inverse bind matrices (identity); returns its index.
     pub fn skin(&mut self, joints: &[usize]) -> usize {
-        self.skins
-            .push(object([("joints", Tree::from(joints.to_vec()))]));
+        self.skins.push(json!({"joints": joints.to_vec()}));
         self.skins.len() - 1
     }
 
@@ -324,12 +284,7 @@ impl DocBuilder {
         }
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
-        self.views.push(object([
-            ("buffer", Tree::from(0_u32)),
-            ("byteOffset", Tree::from(offset)),
-            ("byteLength", Tree::from(bytes.len())),
-            ("target", Tree::from(target)),
-        ]));
+        self.views.push(json!({"buffer": 0_u32, "byteOffset": offset, "byteLength": bytes.len(), "target": target}));
         self.views.len() - 1
     }
 
@@ -345,15 +300,8 @@ impl DocBuilder {
             }
         }
         let view = self.view(&bytes, 34962);
-        let exact = |v: [f32; 3]| Tree::from(v.map(f64::from));
-        self.accessors.push(object([
-            ("bufferView", Tree::from(view)),
-            ("componentType", Tree::from(5126_u32)),
-            ("count", Tree::from(points.len())),
-            ("type", Tree::from("VEC3")),
-            ("min", exact(min)),
-            ("max", exact(max)),
-        ]));
+        let exact = |v: [f32; 3]| Value::from(v.map(f64::from));
+        self.accessors.push(json!({"bufferView": view, "componentType": 5126_u32, "count": points.len(), "type": "VEC3", "min": exact(min), "max": exact(max)}));
         self.accessors.len() - 1
     }
 
@@ -368,35 +316,24 @@ impl DocBuilder {
             (5125, indices.iter().flat_map(|i| i.to_le_bytes()).collect())
         };
         let view = self.view(&bytes, 34963);
-        self.accessors.push(object([
-            ("bufferView", Tree::from(view)),
-            ("componentType", Tree::from(component)),
-            ("count", Tree::from(indices.len())),
-            ("type", Tree::from("SCALAR")),
-        ]));
+        self.accessors.push(json!({"bufferView": view, "componentType": component, "count": indices.len(), "type": "SCALAR"}));
         self.accessors.len() - 1
     }
 
     /// Finish: scene 0 holds every root node; `extensionsUsed` lists every extension used.
     pub fn finish(self) -> Built {
-        let mut doc = Obj::new();
+        let mut doc = Map::new();
         doc.insert(
-            "asset",
-            object([
-                ("generator", Tree::from("physics-cts-generator")),
-                ("version", Tree::from("2.0")),
-            ]),
+            "asset".into(),
+            json!({"generator": "physics-cts-generator", "version": "2.0"}),
         );
         let roots: Vec<usize> = (0..self.nodes.len())
             .filter(|&n| self.nodes[n].parent.is_none() && !self.nodes[n].detached)
             .collect();
-        doc.insert("scene", Tree::from(0_u32));
+        doc.insert("scene".into(), Value::from(0_u32));
+        doc.insert("scenes".into(), Value::from([json!({"nodes": roots})]));
         doc.insert(
-            "scenes",
-            Tree::from([object([("nodes", Tree::from(roots))])]),
-        );
-        doc.insert(
-            "nodes",
+            "nodes".into(),
             self.nodes.into_iter().map(NodeDraft::finish).collect(),
         );
         let mut siblings = BTreeMap::new();
@@ -414,36 +351,33 @@ impl DocBuilder {
                     name
                 }
             };
-            let buffer = object([
-                ("byteLength", Tree::from(byte_length)),
-                ("uri", Tree::from(uri)),
-            ]);
-            doc.insert("buffers", Tree::from([buffer]));
-            doc.insert("bufferViews", Tree::from(self.views));
-            doc.insert("accessors", Tree::from(self.accessors));
-            doc.insert("meshes", Tree::from(self.meshes));
+            let buffer = json!({"byteLength": byte_length, "uri": uri});
+            doc.insert("buffers".into(), Value::from([buffer]));
+            doc.insert("bufferViews".into(), Value::from(self.views));
+            doc.insert("accessors".into(), Value::from(self.accessors));
+            doc.insert("meshes".into(), Value::from(self.meshes));
         }
         if !self.skins.is_empty() {
-            doc.insert("skins", Tree::from(self.skins));
+            doc.insert("skins".into(), Value::from(self.skins));
         }
         if !self.root_extensions.is_empty() {
-            let mut extensions = Obj::new();
+            let mut extensions = Map::new();
             for (ext, arrays) in self.root_extensions {
-                let mut object = Obj::new();
+                let mut object = Map::new();
                 for (name, items) in arrays {
-                    object.insert(name, Tree::from(items));
+                    object.insert(name.into(), Value::from(items));
                 }
-                extensions.insert(ext, Tree::from(object));
+                extensions.insert(ext.into(), Value::from(object));
             }
-            doc.insert("extensions", Tree::from(extensions));
+            doc.insert("extensions".into(), Value::from(extensions));
         }
         if !self.used.is_empty() {
             let mut used = self.used;
             used.sort_unstable();
-            doc.insert("extensionsUsed", Tree::from(used));
+            doc.insert("extensionsUsed".into(), Value::from(used));
         }
         Built {
-            json: Tree::from(doc),
+            json: Value::from(doc),
             siblings,
         }
     }
@@ -466,11 +400,6 @@ mod tests {
         }
     }
 
-    /// The tree of a `json!` value.
-    fn t(v: serde_json::Value) -> Tree {
-        Tree::from(v)
-    }
-
     #[test]
     fn mesh_layout_is_aligned_and_sized() {
         let mut b = DocBuilder::new("x", BufferMode::Sibling);
@@ -478,15 +407,15 @@ mod tests {
         assert_eq!(b.mesh(&tetra()), 0);
         let built = b.finish();
         // 4 vertices * 12 bytes = 48, then 12 u16 indices = 24 bytes: 72 in all.
-        assert_eq!(built.json["buffers"][0]["byteLength"], t(json!(72)));
-        assert_eq!(built.json["buffers"][0]["uri"], t(json!("x.bin")));
+        assert_eq!(built.json["buffers"][0]["byteLength"], json!(72));
+        assert_eq!(built.json["buffers"][0]["uri"], json!("x.bin"));
         assert_eq!(built.siblings["x.bin"].len(), 72);
-        assert_eq!(built.json["bufferViews"][1]["byteOffset"], t(json!(48)));
-        assert_eq!(built.json["accessors"][0]["max"], t(json!([1.0, 1.0, 1.0])));
-        assert_eq!(built.json["accessors"][1]["componentType"], t(json!(5123)));
+        assert_eq!(built.json["bufferViews"][1]["byteOffset"], json!(48));
+        assert_eq!(built.json["accessors"][0]["max"], json!([1.0, 1.0, 1.0]));
+        assert_eq!(built.json["accessors"][1]["componentType"], json!(5123));
         assert_eq!(
             built.json["meshes"],
-            t(json!([{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "mode": 4}]}]))
+            json!([{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "mode": 4}]}])
         );
     }
 
@@ -496,28 +425,25 @@ mod tests {
         let root = b.node("r", Trs::default(), None);
         b.node("a", Trs::default(), Some(root));
         b.node("b", Trs::default(), Some(root));
-        b.node_extension(root, "E", Obj::from([("x", Tree::from(1))]));
+        b.node_extension(root, "E", Map::from_iter([("x".into(), Value::from(1))]));
         b.node_extension(
             root,
             "E",
-            Obj::from([("y", Tree::from(2)), ("x", Tree::from(6))]),
+            Map::from_iter([("y".into(), Value::from(2)), ("x".into(), Value::from(6))]),
         );
         // A member is what a one-member object merges.
-        b.node_extension_member(root, "E", "z", Tree::from(3));
-        b.node_extension_member(root, "F", "w", Tree::from(4));
-        b.node_extension_member(1, "G", "v", Tree::from(5));
+        b.node_extension_member(root, "E", "z", Value::from(3));
+        b.node_extension_member(root, "F", "w", Value::from(4));
+        b.node_extension_member(1, "G", "v", Value::from(5));
         let built = b.finish();
-        assert_eq!(built.json["nodes"][0]["children"], t(json!([1, 2])));
+        assert_eq!(built.json["nodes"][0]["children"], json!([1, 2]));
         assert_eq!(
             built.json["nodes"][0]["extensions"],
-            t(json!({"E": {"x": 6, "y": 2, "z": 3}, "F": {"w": 4}}))
+            json!({"E": {"x": 6, "y": 2, "z": 3}, "F": {"w": 4}})
         );
-        assert_eq!(
-            built.json["nodes"][1]["extensions"],
-            t(json!({"G": {"v": 5}}))
-        );
+        assert_eq!(built.json["nodes"][1]["extensions"], json!({"G": {"v": 5}}));
         assert_eq!(built.json["nodes"][2].get("extensions"), None);
-        assert_eq!(built.json["extensionsUsed"], t(json!(["E", "F", "G"])));
+        assert_eq!(built.json["extensionsUsed"], json!(["E", "F", "G"]));
     }
 
     #[test]
@@ -528,42 +454,38 @@ mod tests {
         b.node_extension(
             c,
             "OMI_physics_body",
-            Obj::from([("collider", Tree::from(0))]),
+            Map::from_iter([("collider".into(), Value::from(0))]),
         );
-        b.push_root("OMI_collider", "colliders", t(json!({"type": "sphere"})));
-        let second = b.push_root("OMI_collider", "colliders", t(json!({"type": "box"})));
+        b.push_root("OMI_collider", "colliders", json!({"type": "sphere"}));
+        let second = b.push_root("OMI_collider", "colliders", json!({"type": "box"}));
         assert_eq!(second, 1);
         assert_eq!(
-            b.push_root("OMI_physics_joint", "constraints", t(json!({}))),
+            b.push_root("OMI_physics_joint", "constraints", json!({})),
             0
         );
-        assert_eq!(b.push_root("OMI_collider", "shapes", t(json!(2))), 0);
+        assert_eq!(b.push_root("OMI_collider", "shapes", json!(2)), 0);
         b.node_extension(
             n,
             "OMI_physics_body",
-            Obj::from([("type", Tree::from("rigid"))]),
+            Map::from_iter([("type".into(), Value::from("rigid"))]),
         );
         let built = b.finish();
         assert_eq!(
             built.json["extensionsUsed"],
-            t(json!([
-                "OMI_collider",
-                "OMI_physics_body",
-                "OMI_physics_joint"
-            ]))
+            json!(["OMI_collider", "OMI_physics_body", "OMI_physics_joint"])
         );
         assert_eq!(
             built.json["extensions"],
-            t(json!({
+            json!({
                 "OMI_collider": {"colliders": [{"type": "sphere"}, {"type": "box"}], "shapes": [2]},
                 "OMI_physics_joint": {"constraints": [{}]}
-            }))
+            })
         );
-        assert_eq!(built.json["scenes"][0]["nodes"], t(json!([0])));
-        assert_eq!(built.json["nodes"][0]["children"], t(json!([1])));
+        assert_eq!(built.json["scenes"][0]["nodes"], json!([0]));
+        assert_eq!(built.json["nodes"][0]["children"], json!([1]));
         assert_eq!(
             built.json["nodes"][1]["translation"],
-            t(json!([0.0, 1.0, 0.0]))
+            json!([0.0, 1.0, 0.0])
         );
         assert!(built.siblings.is_empty());
     }
@@ -579,16 +501,16 @@ mod tests {
             scale: Some([1.0, 2.5, -3.0]),
         };
         let n = b.node("a", trs, None);
-        b.node_extension_member(n, "E", "count", Tree::from(3_usize));
+        b.node_extension_member(n, "E", "count", Value::from(3_usize));
         let built = b.finish();
         assert_eq!(
             built.json["nodes"][0],
-            t(json!({
+            json!({
                 "name": "a",
                 "translation": [null, null, -0.0],
                 "scale": [1.0, 2.5, -3.0],
                 "extensions": {"E": {"count": 3}}
-            }))
+            })
         );
         assert_eq!(
             crate::canonical::to_string(&built.json["nodes"][0]["translation"]),

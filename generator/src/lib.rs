@@ -18,7 +18,6 @@ pub mod mutate;
 pub mod sample;
 pub mod scenario;
 pub mod strategy;
-pub mod tree;
 
 /// The generator version recorded in every manifest; bump it whenever output bytes change.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -2,8 +2,8 @@
 //! pointer. Each extension object (one node's, one shape, one limit...) is read on its own, so
 //! one bad object never hides the issues of the others.
 
-use crate::json::{Value, text_eq};
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues, push_pointer};
 
@@ -87,7 +87,7 @@ pub fn check_properties(value: &Value, pointer: &str, known: &[&str], issues: &m
         return;
     };
     for key in object.keys() {
-        let listed = |list: &[&str]| list.iter().any(|k| text_eq(k.as_bytes(), key.as_bytes()));
+        let listed = |list: &[&str]| list.contains(&key.as_str());
         if !listed(known) && !listed(ALWAYS_ALLOWED) {
             issues.push(
                 Issue::new(Code::ExtUnexpectedProperty, push_pointer(pointer, key))
@@ -134,13 +134,7 @@ pub fn check_index_with(
 mod tests {
     use super::*;
     use serde::Deserialize;
-
-    /// serde_json's `json!`, as a [`Value`] of this crate.
-    macro_rules! json {
-        ($($t:tt)*) => {
-            Value::from(serde_json::json!($($t)*))
-        };
-    }
+    use serde_json::json;
 
     #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]

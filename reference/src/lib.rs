@@ -18,7 +18,6 @@ pub mod document;
 pub mod expect;
 pub mod ext;
 pub mod issue;
-pub mod json;
 pub mod khr;
 pub mod math;
 pub mod metrics;
@@ -121,11 +120,14 @@ pub fn read_bytes(bytes: &[u8], base_dir: Option<&Path>, forced: Option<Profile>
     read_document(doc, forced, issues)
 }
 
-/// [`read_bytes`] of a `.gltf` document already parsed into the reference's tree, read in place
-/// (no copy): `json` read as the JSON text it stands for. A writer that has the tree of the text
-/// it wrote need not parse it again: with serde_json's `float_roundtrip`, parsing that text
-/// gives back the same tree.
-pub fn read_tree(json: &json::Value, base_dir: Option<&Path>, forced: Option<Profile>) -> Reading {
+/// [`read_bytes`] of a `.gltf` document already parsed, read in place (no copy): `json` read as
+/// the JSON text it stands for. A writer that has the value of the text it wrote need not parse
+/// it again: with serde_json's `float_roundtrip`, parsing that text gives back the same value.
+pub fn read_tree(
+    json: &serde_json::Value,
+    base_dir: Option<&Path>,
+    forced: Option<Profile>,
+) -> Reading {
     let mut issues = Issues::default();
     let doc = Document::from_tree(json, base_dir, &mut issues);
     read_document(doc, forced, issues)

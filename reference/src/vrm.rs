@@ -9,9 +9,9 @@
 //! sees valid ones; the graph rules [D-VRM-ORDER] are checked on the constraints that passed
 //! their own checks.
 
-use crate::json::Value;
 use nalgebra::Vector3;
 use serde::Deserialize;
+use serde_json::Value;
 
 use crate::constraints::{AimFrame, AimGeometry, cycles};
 use crate::document::Document;

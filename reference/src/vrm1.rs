@@ -19,8 +19,8 @@ use crate::constraints::cycles;
 use crate::document::Document;
 use crate::ext::{check_index, check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::json::Value;
 use crate::scene::{ConstraintKind, NodeConstraint, Scene, Space};
+use serde_json::Value;
 
 /// The extension key.
 pub const KEY: &str = "VRMC_node_constraint";

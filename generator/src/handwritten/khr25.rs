@@ -13,7 +13,6 @@ use super::case;
 use crate::case::{Case, Tier};
 use crate::mutate::json::{add_accessor, add_mesh};
 use crate::scenario::{self as generic, DT, GRAVITY, STEPS};
-use crate::tree::Tree;
 
 const P: Profile = Profile::Khr2025;
 const RB: &str = "KHR_physics_rigid_bodies";
@@ -52,7 +51,6 @@ const SETTLE_TOL: (f64, f64) = (0.01, 0.05);
 /// A hand-written case whose scenario adds to the generic checks that the ball (node 0)
 /// settles on the deformed top: 2 s, gravity, no action.
 fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf: Value) -> Case {
-    let gltf = Tree::from(gltf);
     let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
         let mut checks = generic::checks(&e);
         checks.push(json!({

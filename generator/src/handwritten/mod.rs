@@ -30,7 +30,7 @@ use reference::decision::Decision;
 use reference::profile::Profile;
 
 use crate::case::{ExpectedIssue, Payload, Tier};
-use crate::tree::Tree;
+use serde_json::Value;
 
 /// A hand-written JSON case.
 #[allow(clippy::too_many_arguments)]
@@ -43,7 +43,7 @@ pub(crate) fn case(
     tier: Tier,
     features: &[&str],
     decisions: &[Decision],
-    json: impl Into<Tree>,
+    json: impl Into<Value>,
     expected: Vec<ExpectedIssue>,
 ) -> Case {
     Case {

@@ -7,14 +7,14 @@ use serde_json::{Value, json};
 
 use super::Mutator;
 use super::json::{add_node, declare, node_ext, parent_of, push_top};
-use crate::case::Draft;
+use crate::case::Case;
 
-fn gltf_schema(case: &mut Draft) -> Option<String> {
+fn gltf_schema(case: &mut Case) -> Option<String> {
     case.json_mut()?["nodes"][0]["translation"] = json!("up");
     Some("/nodes/0/translation".into())
 }
 
-fn gltf_index(case: &mut Draft) -> Option<String> {
+fn gltf_index(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let count = doc["nodes"].as_array()?.len();
     let roots = doc["scenes"][0]["nodes"].as_array_mut()?;
@@ -22,13 +22,13 @@ fn gltf_index(case: &mut Draft) -> Option<String> {
     Some(format!("/scenes/0/nodes/{}", roots.len() - 1))
 }
 
-fn gltf_value(case: &mut Draft) -> Option<String> {
+fn gltf_value(case: &mut Case) -> Option<String> {
     let s = push_top(case.json_mut()?, "samplers", json!({"magFilter": 1234}));
     Some(format!("/samplers/{s}/magFilter"))
 }
 
 /// A root with a child gets that child as its parent too: root -> child -> root.
-fn node_cycle(case: &mut Draft) -> Option<String> {
+fn node_cycle(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let roots: Vec<u64> = doc["scenes"][0]["nodes"]
         .as_array()?
@@ -52,7 +52,7 @@ fn node_cycle(case: &mut Draft) -> Option<String> {
 }
 
 /// A new root node also lists an existing child node.
-fn node_multiple_parents(case: &mut Draft) -> Option<String> {
+fn node_multiple_parents(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let count = doc["nodes"].as_array()?.len();
     let child = (0..count).find(|&n| parent_of(doc, n).is_some())?;
@@ -64,7 +64,7 @@ fn node_multiple_parents(case: &mut Draft) -> Option<String> {
     Some(format!("/nodes/{extra}/children/0"))
 }
 
-fn node_matrix_not_trs(case: &mut Draft) -> Option<String> {
+fn node_matrix_not_trs(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let last = doc["nodes"].as_array()?.len().checked_sub(1)?;
     let n = doc["nodes"][last].as_object_mut()?;
@@ -79,7 +79,7 @@ fn node_matrix_not_trs(case: &mut Draft) -> Option<String> {
     Some(format!("/nodes/{last}/matrix"))
 }
 
-fn node_rotation_not_unit(case: &mut Draft) -> Option<String> {
+fn node_rotation_not_unit(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let last = doc["nodes"].as_array()?.len().checked_sub(1)?;
     doc["nodes"][last]["rotation"] = json!([0.0, 0.0, 0.0, 2.0]);
@@ -98,7 +98,7 @@ fn first_use(doc: &Value, ext: &str) -> Option<String> {
 }
 
 /// The extension stays in use but leaves `extensionsUsed`.
-fn extension_not_declared(case: &mut Draft) -> Option<String> {
+fn extension_not_declared(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let ext = "VRMC_constraints-1.0";
     let at = first_use(doc, ext)?;
@@ -106,13 +106,13 @@ fn extension_not_declared(case: &mut Draft) -> Option<String> {
     Some(at)
 }
 
-fn extension_required_not_used(case: &mut Draft) -> Option<String> {
+fn extension_required_not_used(case: &mut Case) -> Option<String> {
     case.json_mut()?["extensionsRequired"] = json!(["OMI_physics_joint"]);
     Some("/extensionsRequired/0".into())
 }
 
 /// OMI_collider scenes also declare OMI_physics_shape, which they never use.
-fn extension_unused(case: &mut Draft) -> Option<String> {
+fn extension_unused(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let unused = if doc["extensions"].get("OMI_collider").is_some() {
         "OMI_physics_shape"
@@ -127,14 +127,14 @@ fn extension_unused(case: &mut Draft) -> Option<String> {
     Some(format!("/extensionsUsed/{i}"))
 }
 
-fn extension_unknown(case: &mut Draft) -> Option<String> {
+fn extension_unknown(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     doc["asset"]["extensions"] = json!({"EXT_physics_cts_example": {}});
     let i = declare(doc, "EXT_physics_cts_example");
     Some(format!("/extensionsUsed/{i}"))
 }
 
-fn profile_none(case: &mut Draft) -> Option<String> {
+fn profile_none(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let o = doc.as_object_mut()?;
     o.remove("extensions");
@@ -147,7 +147,7 @@ fn profile_none(case: &mut Draft) -> Option<String> {
     Some(String::new())
 }
 
-fn profile_mixed(case: &mut Draft) -> Option<String> {
+fn profile_mixed(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let at = add_node(
         doc,

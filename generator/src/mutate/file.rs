@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::Mutator;
 use super::json::{into_bytes, push_top};
-use crate::case::Draft;
+use crate::case::Case;
 use crate::doc::data_uri;
 
 /// A GLB holding `json` (padded with spaces) and no BIN chunk.
@@ -27,7 +27,7 @@ pub fn glb(json: &[u8]) -> Vec<u8> {
     out
 }
 
-fn json_syntax(case: &mut Draft) -> Option<String> {
+fn json_syntax(case: &mut Case) -> Option<String> {
     let text = case.bytes();
     // Cut the document in half: an unterminated object.
     let cut = text.len() / 2;
@@ -35,7 +35,7 @@ fn json_syntax(case: &mut Draft) -> Option<String> {
     Some(String::new())
 }
 
-fn glb_header(case: &mut Draft) -> Option<String> {
+fn glb_header(case: &mut Case) -> Option<String> {
     if !case.siblings.is_empty() {
         return None;
     }
@@ -45,7 +45,7 @@ fn glb_header(case: &mut Draft) -> Option<String> {
     Some(String::new())
 }
 
-fn glb_chunk(case: &mut Draft) -> Option<String> {
+fn glb_chunk(case: &mut Case) -> Option<String> {
     if !case.siblings.is_empty() {
         return None;
     }
@@ -57,16 +57,16 @@ fn glb_chunk(case: &mut Draft) -> Option<String> {
     Some(String::new())
 }
 
-fn add_buffer(case: &mut Draft, buffer: serde_json::Value) -> Option<usize> {
+fn add_buffer(case: &mut Case, buffer: serde_json::Value) -> Option<usize> {
     Some(push_top(case.json_mut()?, "buffers", buffer))
 }
 
-fn uri_escapes(case: &mut Draft) -> Option<String> {
+fn uri_escapes(case: &mut Case) -> Option<String> {
     let b = add_buffer(case, json!({"byteLength": 4, "uri": "../outside.bin"}))?;
     Some(format!("/buffers/{b}/uri"))
 }
 
-fn data_uri_invalid(case: &mut Draft) -> Option<String> {
+fn data_uri_invalid(case: &mut Case) -> Option<String> {
     let b = add_buffer(
         case,
         json!({"byteLength": 4, "uri": "data:application/octet-stream;base64,#not base64#"}),
@@ -74,18 +74,18 @@ fn data_uri_invalid(case: &mut Draft) -> Option<String> {
     Some(format!("/buffers/{b}/uri"))
 }
 
-fn buffer_unreadable(case: &mut Draft) -> Option<String> {
+fn buffer_unreadable(case: &mut Case) -> Option<String> {
     let uri = format!("{}-missing.bin", case.stem());
     let b = add_buffer(case, json!({"byteLength": 4, "uri": uri}))?;
     Some(format!("/buffers/{b}/uri"))
 }
 
-fn buffer_too_short(case: &mut Draft) -> Option<String> {
+fn buffer_too_short(case: &mut Case) -> Option<String> {
     let b = add_buffer(case, json!({"byteLength": 16, "uri": data_uri(&[0; 8])}))?;
     Some(format!("/buffers/{b}/byteLength"))
 }
 
-fn buffer_view_bounds(case: &mut Draft) -> Option<String> {
+fn buffer_view_bounds(case: &mut Case) -> Option<String> {
     let b = add_buffer(case, json!({"byteLength": 8, "uri": data_uri(&[0; 8])}))?;
     let v = push_top(
         case.json_mut()?,
@@ -95,7 +95,7 @@ fn buffer_view_bounds(case: &mut Draft) -> Option<String> {
     Some(format!("/bufferViews/{v}"))
 }
 
-fn accessor_bounds(case: &mut Draft) -> Option<String> {
+fn accessor_bounds(case: &mut Case) -> Option<String> {
     let b = add_buffer(case, json!({"byteLength": 12, "uri": data_uri(&[0; 12])}))?;
     let doc = case.json_mut()?;
     let v = push_top(doc, "bufferViews", json!({"buffer": b, "byteLength": 12}));

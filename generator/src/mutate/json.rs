@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::case::{Draft, Payload};
+use crate::case::{Case, Payload};
 use crate::doc::data_uri;
 
 /// `/nodes/{i}/extensions/{ext}`.
@@ -109,7 +109,7 @@ pub fn push_root_ext(doc: &mut Value, ext: &str, array: &str, item: Value) -> us
 }
 
 /// The bytes of buffer 0 (data URI or sibling file).
-pub fn buffer0(case: &Draft) -> Option<Vec<u8>> {
+pub fn buffer0(case: &Case) -> Option<Vec<u8>> {
     let uri = case.json()?["buffers"][0]["uri"].as_str()?.to_owned();
     // The reader's rule for what a data URI is and how it decodes, as `set_buffer0` tests it.
     if reference::document::is_data_uri(&uri) {
@@ -120,7 +120,7 @@ pub fn buffer0(case: &Draft) -> Option<Vec<u8>> {
 }
 
 /// Replace the bytes of buffer 0, wherever they live.
-pub fn set_buffer0(case: &mut Draft, bytes: Vec<u8>) -> Option<()> {
+pub fn set_buffer0(case: &mut Case, bytes: Vec<u8>) -> Option<()> {
     let uri = case.json()?["buffers"][0]["uri"].as_str()?.to_owned();
     if reference::document::is_data_uri(&uri) {
         let d = data_uri(&bytes);
@@ -132,7 +132,7 @@ pub fn set_buffer0(case: &mut Draft, bytes: Vec<u8>) -> Option<()> {
 }
 
 /// Turn a JSON case into raw bytes with the given file extension.
-pub fn into_bytes(case: &mut Draft, bytes: Vec<u8>, extension: &'static str) {
+pub fn into_bytes(case: &mut Case, bytes: Vec<u8>, extension: &'static str) {
     case.payload = Payload::Bytes { bytes, extension };
 }
 

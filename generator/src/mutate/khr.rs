@@ -7,14 +7,14 @@ use serde_json::{Value, json};
 
 use super::Mutator;
 use super::json::{add_node, buffer0, node_ext, nodes_with, push_root_ext, set_buffer0};
-use crate::case::Draft;
+use crate::case::Case;
 
 const RB: &str = "KHR_physics_rigid_bodies";
 const SHAPES: &str = "/extensions/KHR_collision_shapes/shapes";
 const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
 
 /// First node with `ext[key]`, its pointer, and a mutable reference to the object.
-fn first<'a>(case: &'a mut Draft, key: &str) -> Option<(String, &'a mut Value)> {
+fn first<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, RB, key).first()?;
     Some((
@@ -23,14 +23,14 @@ fn first<'a>(case: &'a mut Draft, key: &str) -> Option<(String, &'a mut Value)> 
     ))
 }
 
-fn set(case: &mut Draft, key: &str, prop: &str, value: Value) -> Option<String> {
+fn set(case: &mut Case, key: &str, prop: &str, value: Value) -> Option<String> {
     let (at, obj) = first(case, key)?;
     obj[prop] = value;
     Some(format!("{at}/{prop}"))
 }
 
 /// The first shape whose type is one of `types`: (pointer, shape).
-fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Value)> {
+fn shape<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
     let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
     let (i, s) = shapes
         .iter_mut()
@@ -41,7 +41,7 @@ fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Val
 
 /// The first limit (pointer, limit object) with `pred`.
 pub(super) fn limit(
-    case: &mut Draft,
+    case: &mut Case,
     pred: impl Fn(&Value) -> bool,
 ) -> Option<(String, &mut Value)> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
@@ -63,21 +63,21 @@ fn axes_key(limit: &Value) -> &'static str {
     }
 }
 
-fn ext_type(case: &mut Draft) -> Option<String> {
+fn ext_type(case: &mut Case) -> Option<String> {
     set(case, "collider", "shape", json!("0"))
 }
-fn ext_required(case: &mut Draft) -> Option<String> {
+fn ext_required(case: &mut Case) -> Option<String> {
     let (at, c) = first(case, "collider")?;
     c.as_object_mut()?.remove("shape");
     Some(at)
 }
-fn ext_array_length(case: &mut Draft) -> Option<String> {
+fn ext_array_length(case: &mut Case) -> Option<String> {
     set(case, "motion", "linearVelocity", json!([0.0, 1.0]))
 }
-fn ext_unexpected_property(case: &mut Draft) -> Option<String> {
+fn ext_unexpected_property(case: &mut Case) -> Option<String> {
     set(case, "motion", "bounciness", json!(0.5))
 }
-fn enum_unknown(case: &mut Draft) -> Option<String> {
+fn enum_unknown(case: &mut Case) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     let (j, joint) = joints
         .iter_mut()
@@ -87,7 +87,7 @@ fn enum_unknown(case: &mut Draft) -> Option<String> {
     Some(format!("{JOINTS}/{j}/drives/0/mode"))
 }
 /// Combine modes are an open enum in the reference: an unknown one is a warning.
-fn enum_unknown_combine(case: &mut Draft) -> Option<String> {
+fn enum_unknown_combine(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = push_root_ext(
         doc,
@@ -99,41 +99,41 @@ fn enum_unknown_combine(case: &mut Draft) -> Option<String> {
         "/extensions/{RB}/physicsMaterials/{m}/frictionCombine"
     ))
 }
-fn index_out_of_range(case: &mut Draft) -> Option<String> {
+fn index_out_of_range(case: &mut Case) -> Option<String> {
     set(case, "collider", "shape", json!(999))
 }
-fn value_out_of_range(case: &mut Draft) -> Option<String> {
+fn value_out_of_range(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = push_root_ext(doc, RB, "physicsMaterials", json!({"staticFriction": -0.5}));
     Some(format!(
         "/extensions/{RB}/physicsMaterials/{m}/staticFriction"
     ))
 }
-pub(super) fn negative_mass(case: &mut Draft) -> Option<String> {
+pub(super) fn negative_mass(case: &mut Case) -> Option<String> {
     set(case, "motion", "mass", json!(-1.0))
 }
-fn mass_zero_infinite(case: &mut Draft) -> Option<String> {
+fn mass_zero_infinite(case: &mut Case) -> Option<String> {
     set(case, "motion", "mass", json!(0.0))
 }
-fn shape_degenerate(case: &mut Draft) -> Option<String> {
+fn shape_degenerate(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["sphere"])?;
     s["sphere"]["radius"] = json!(0.0);
     Some(format!("{at}/sphere"))
 }
-fn shape_parameters_mismatch(case: &mut Draft) -> Option<String> {
+fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["sphere"])?;
     s["type"] = json!("box");
     Some(at)
 }
 /// The mesh of the first mesh shape, and the pointer of the shape's `mesh` property.
-fn shape_mesh(case: &mut Draft) -> Option<(usize, String)> {
+fn shape_mesh(case: &mut Case) -> Option<(usize, String)> {
     let (at, s) = shape(case, &["convex", "trimesh"])?;
     let t = s["type"].as_str()?.to_owned();
     let m = usize::try_from(s[t.as_str()]["mesh"].as_u64()?).ok()?;
     Some((m, format!("{at}/{t}/mesh")))
 }
 /// A second primitive of lines: the mesh still has triangles, but not only triangles.
-fn mesh_not_triangles(case: &mut Draft) -> Option<String> {
+fn mesh_not_triangles(case: &mut Case) -> Option<String> {
     let (m, _) = shape_mesh(case)?;
     let prims = case.json_mut()?["meshes"][m]["primitives"].as_array_mut()?;
     let mut lines = prims.first()?.clone();
@@ -141,7 +141,7 @@ fn mesh_not_triangles(case: &mut Draft) -> Option<String> {
     prims.push(lines);
     Some(format!("/meshes/{m}/primitives/{}/mode", prims.len() - 1))
 }
-fn mesh_empty(case: &mut Draft) -> Option<String> {
+fn mesh_empty(case: &mut Case) -> Option<String> {
     let (m, at) = shape_mesh(case)?;
     let doc = case.json_mut()?;
     // Two vertices and no index list: no triangle at all.
@@ -151,7 +151,7 @@ fn mesh_empty(case: &mut Draft) -> Option<String> {
     doc["accessors"][pos]["count"] = json!(2);
     Some(at)
 }
-fn mesh_index_out_of_range(case: &mut Draft) -> Option<String> {
+fn mesh_index_out_of_range(case: &mut Case) -> Option<String> {
     let (m, _) = shape_mesh(case)?;
     let doc = case.json()?;
     let acc = usize::try_from(doc["meshes"][m]["primitives"][0]["indices"].as_u64()?).ok()?;
@@ -168,19 +168,19 @@ fn mesh_index_out_of_range(case: &mut Draft) -> Option<String> {
     set_buffer0(case, bytes)?;
     Some(format!("/meshes/{m}/primitives/0/indices"))
 }
-pub(super) fn limit_min_above_max(case: &mut Draft) -> Option<String> {
+pub(super) fn limit_min_above_max(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     l["min"] = json!(1.0);
     l["max"] = json!(0.5);
     Some(at)
 }
-pub(super) fn axis_out_of_range(case: &mut Draft) -> Option<String> {
+pub(super) fn axis_out_of_range(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     let key = axes_key(l);
     l[key][0] = json!(3);
     Some(format!("{at}/{key}/0"))
 }
-pub(super) fn axis_duplicate(case: &mut Draft) -> Option<String> {
+pub(super) fn axis_duplicate(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case, |l| {
         l[axes_key(l)].as_array().is_some_and(|a| a.len() < 3)
     })?;
@@ -189,17 +189,17 @@ pub(super) fn axis_duplicate(case: &mut Draft) -> Option<String> {
     axes.push(axes[0].clone());
     Some(format!("{at}/{key}/{}", axes.len() - 1))
 }
-pub(super) fn stiffness_not_positive(case: &mut Draft) -> Option<String> {
+pub(super) fn stiffness_not_positive(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     l["stiffness"] = json!(0.0);
     Some(format!("{at}/stiffness"))
 }
-pub(super) fn damping_negative(case: &mut Draft) -> Option<String> {
+pub(super) fn damping_negative(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     l["damping"] = json!(-1.0);
     Some(format!("{at}/damping"))
 }
-pub(super) fn inertia_orientation_not_unit(case: &mut Draft) -> Option<String> {
+pub(super) fn inertia_orientation_not_unit(case: &mut Case) -> Option<String> {
     set(
         case,
         "motion",
@@ -207,25 +207,25 @@ pub(super) fn inertia_orientation_not_unit(case: &mut Draft) -> Option<String> {
         json!([0.0, 0.0, 0.0, 2.0]),
     )
 }
-pub(super) fn limit_axes_both(case: &mut Draft) -> Option<String> {
+pub(super) fn limit_axes_both(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case, |l| l.get("linearAxes").is_some())?;
     l["angularAxes"] = json!([0]);
     Some(at)
 }
-pub(super) fn limit_axes_missing(case: &mut Draft) -> Option<String> {
+pub(super) fn limit_axes_missing(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case, |_| true)?;
     let o = l.as_object_mut()?;
     o.remove("linearAxes");
     o.remove("angularAxes");
     Some(at)
 }
-fn joint_no_limits(case: &mut Draft) -> Option<String> {
+fn joint_no_limits(case: &mut Case) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     joints[0].as_object_mut()?.remove("limits");
     Some(format!("{JOINTS}/0"))
 }
 /// A new joint between two plain root nodes: nothing has motion.
-pub(super) fn joint_no_motion(case: &mut Draft) -> Option<String> {
+pub(super) fn joint_no_motion(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     doc.pointer(JOINTS)?;
     let b = add_node(
@@ -241,7 +241,7 @@ pub(super) fn joint_no_motion(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/joint", node_ext(a, RB)))
 }
-fn filter_both_lists(case: &mut Draft) -> Option<String> {
+fn filter_both_lists(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let f = push_root_ext(
         doc,
@@ -251,19 +251,19 @@ fn filter_both_lists(case: &mut Draft) -> Option<String> {
     );
     Some(format!("/extensions/{RB}/collisionFilters/{f}"))
 }
-fn compound(case: &mut Draft) -> Option<(usize, String)> {
+fn compound(case: &mut Case) -> Option<(usize, String)> {
     let doc = case.json()?;
     let n = *nodes_with(doc, RB, "trigger")
         .iter()
         .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
     Some((n, format!("{}/trigger", node_ext(n, RB))))
 }
-fn trigger_shape_and_nodes(case: &mut Draft) -> Option<String> {
+fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     case.json_mut()?["nodes"][n]["extensions"][RB]["trigger"]["shape"] = json!(0);
     Some(at)
 }
-pub(super) fn trigger_empty(case: &mut Draft) -> Option<String> {
+pub(super) fn trigger_empty(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = add_node(
         doc,
@@ -272,7 +272,7 @@ pub(super) fn trigger_empty(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/trigger", node_ext(n, RB)))
 }
-fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
+fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let doc = case.json_mut()?;
     let outside = add_node(
@@ -284,7 +284,7 @@ fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
     nodes.push(json!(outside));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
-pub(super) fn trigger_node_not_trigger(case: &mut Draft) -> Option<String> {
+pub(super) fn trigger_node_not_trigger(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let doc = case.json_mut()?;
     let plain = add_node(doc, json!({"name": "NotATrigger"}), Some(n));

@@ -11,14 +11,14 @@ use super::json::{
     add_accessor, add_mesh, add_node, node_ext, nodes_with, push_root_ext, push_top,
 };
 use super::khr as draft;
-use crate::case::Draft;
+use crate::case::Case;
 
 const RB: &str = "KHR_physics_rigid_bodies";
 const SHAPES: &str = "/extensions/KHR_implicit_shapes/shapes";
 const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
 
 /// The first implicit shape whose type is one of `types`: (pointer, shape).
-fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Value)> {
+fn shape<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
     let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
     let (i, s) = shapes
         .iter_mut()
@@ -29,7 +29,7 @@ fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Val
 
 /// The first collider whose geometry names a `key` (`shape` or `node`): (pointer of the
 /// collider's geometry, geometry).
-fn geometry<'a>(case: &'a mut Draft, key: &str) -> Option<(String, &'a mut Value)> {
+fn geometry<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, RB, "collider").iter().find(|&&n| {
         doc["nodes"][n]["extensions"][RB]["collider"]["geometry"]
@@ -70,18 +70,18 @@ fn tetrahedron(doc: &mut Value) -> usize {
 }
 
 /// A limit stiffness below the 2025 schema's minimum of 0 (0 itself is allowed there).
-fn stiffness_negative(case: &mut Draft) -> Option<String> {
+fn stiffness_negative(case: &mut Case) -> Option<String> {
     let (at, l) = draft::limit(case, |_| true)?;
     l["stiffness"] = json!(-1.0);
     Some(format!("{at}/stiffness"))
 }
 
-fn ext_type(case: &mut Draft) -> Option<String> {
+fn ext_type(case: &mut Case) -> Option<String> {
     let (at, g) = geometry(case, "shape")?;
     g["shape"] = json!("0");
     Some(format!("{at}/shape"))
 }
-fn ext_required(case: &mut Draft) -> Option<String> {
+fn ext_required(case: &mut Case) -> Option<String> {
     let at = match geometry(case, "shape") {
         Some((at, _)) => at,
         None => geometry(case, "node")?.0,
@@ -93,17 +93,17 @@ fn ext_required(case: &mut Draft) -> Option<String> {
         .remove("geometry");
     Some(collider)
 }
-fn index_out_of_range(case: &mut Draft) -> Option<String> {
+fn index_out_of_range(case: &mut Case) -> Option<String> {
     let (at, g) = geometry(case, "shape")?;
     g["shape"] = json!(999);
     Some(format!("{at}/shape"))
 }
-fn shape_parameters_mismatch(case: &mut Draft) -> Option<String> {
+fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["sphere"])?;
     s["type"] = json!("box");
     Some(at)
 }
-fn mesh_not_triangles(case: &mut Draft) -> Option<String> {
+fn mesh_not_triangles(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
     let prims = doc["meshes"][m]["primitives"].as_array_mut()?;
@@ -113,7 +113,7 @@ fn mesh_not_triangles(case: &mut Draft) -> Option<String> {
     mesh_collider(doc, m)?;
     Some(format!("/meshes/{m}/primitives/1/mode"))
 }
-fn mesh_empty(case: &mut Draft) -> Option<String> {
+fn mesh_empty(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
     // Two vertices and no index list: no triangle at all.
@@ -123,18 +123,18 @@ fn mesh_empty(case: &mut Draft) -> Option<String> {
     doc["accessors"][pos]["count"] = json!(2);
     mesh_collider(doc, m)
 }
-fn geometry_shape_and_node(case: &mut Draft) -> Option<String> {
+fn geometry_shape_and_node(case: &mut Case) -> Option<String> {
     let (at, g) = geometry(case, "shape")?;
     g["node"] = json!(0);
     Some(at)
 }
-fn geometry_empty(case: &mut Draft) -> Option<String> {
+fn geometry_empty(case: &mut Case) -> Option<String> {
     let (at, g) = geometry(case, "shape")?;
     g.as_object_mut()?.remove("shape");
     Some(at)
 }
 /// A new static collider whose geometry names a plain node (no mesh below it).
-fn geometry_no_mesh(case: &mut Draft) -> Option<String> {
+fn geometry_no_mesh(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let plain = add_node(doc, json!({"name": "NoMesh"}), None);
     let n = add_node(
@@ -238,29 +238,29 @@ fn skinned_collider(doc: &mut Value, defect: SkinDefect) -> Option<(usize, usize
     );
     (added == n).then_some((m, skin, n))
 }
-fn skin_attribute_missing(case: &mut Draft) -> Option<String> {
+fn skin_attribute_missing(case: &mut Case) -> Option<String> {
     let (m, _, _) = skinned_collider(case.json_mut()?, SkinDefect::NoWeights)?;
     Some(format!("/meshes/{m}/primitives/0/attributes"))
 }
-fn skin_accessor_invalid(case: &mut Draft) -> Option<String> {
+fn skin_accessor_invalid(case: &mut Case) -> Option<String> {
     let (_, s, _) = skinned_collider(case.json_mut()?, SkinDefect::OneInverseBind)?;
     Some(format!("/skins/{s}/inverseBindMatrices"))
 }
-fn skin_joint_out_of_range(case: &mut Draft) -> Option<String> {
+fn skin_joint_out_of_range(case: &mut Case) -> Option<String> {
     let (m, _, _) = skinned_collider(case.json_mut()?, SkinDefect::JointFive)?;
     Some(format!("/meshes/{m}/primitives/0/attributes/JOINTS_0"))
 }
-fn skin_weights_not_normalized(case: &mut Draft) -> Option<String> {
+fn skin_weights_not_normalized(case: &mut Case) -> Option<String> {
     let (m, _, _) = skinned_collider(case.json_mut()?, SkinDefect::HalfWeights)?;
     Some(format!("/meshes/{m}/primitives/0/attributes/WEIGHTS_0"))
 }
 /// A skin under a geometry node whose world transform is singular: left unapplied.
-fn geometry_deformed(case: &mut Draft) -> Option<String> {
+fn geometry_deformed(case: &mut Case) -> Option<String> {
     let (_, _, c) = skinned_collider(case.json_mut()?, SkinDefect::SingularGeometry)?;
     Some(format!("{}/collider/geometry/node", node_ext(c, RB)))
 }
 /// A morph target whose POSITION is a VEC2, weighted 0.5.
-fn morph_target_invalid(case: &mut Draft) -> Option<String> {
+fn morph_target_invalid(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
     let deltas: Vec<u8> = [0.0f32, 1.0]
@@ -274,14 +274,14 @@ fn morph_target_invalid(case: &mut Draft) -> Option<String> {
     mesh_collider(doc, m)?;
     Some(format!("/meshes/{m}/primitives/0/targets/0/POSITION"))
 }
-fn shape_degenerate(case: &mut Draft) -> Option<String> {
+fn shape_degenerate(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["sphere"])?;
     s["sphere"]["radius"] = json!(0.0);
     Some(format!("{at}/sphere/radius"))
 }
 /// A scale of zero on every axis of a collider node without motion or children: disabled
 /// (information).
-fn shape_disabled(case: &mut Draft) -> Option<String> {
+fn shape_disabled(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, RB, "collider").iter().find(|&&n| {
         let node = &doc["nodes"][n];
@@ -294,13 +294,13 @@ fn shape_disabled(case: &mut Draft) -> Option<String> {
     doc["nodes"][n]["scale"] = json!([0.0, 0.0, 0.0]);
     Some(format!("{}/collider", node_ext(n, RB)))
 }
-fn mass_zero(case: &mut Draft) -> Option<String> {
+fn mass_zero(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, RB, "motion").first()?;
     doc["nodes"][n]["extensions"][RB]["motion"]["mass"] = json!(0.0);
     Some(format!("{}/motion/mass", node_ext(n, RB)))
 }
-fn drive_dependency(case: &mut Draft) -> Option<String> {
+fn drive_dependency(case: &mut Case) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
         if let Some(drives) = joint["drives"].as_array_mut() {
@@ -315,7 +315,7 @@ fn drive_dependency(case: &mut Draft) -> Option<String> {
     }
     None
 }
-fn trigger_shape_and_nodes(case: &mut Draft) -> Option<String> {
+fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
     let doc = case.json()?;
     let n = *nodes_with(doc, RB, "trigger")
         .iter()
@@ -328,7 +328,7 @@ fn trigger_shape_and_nodes(case: &mut Draft) -> Option<String> {
     doc["nodes"][n]["extensions"][RB]["trigger"]["geometry"] = geometry;
     Some(format!("{}/trigger", node_ext(n, RB)))
 }
-fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
+fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
     let doc = case.json()?;
     let n = *nodes_with(doc, RB, "trigger")
         .iter()
@@ -353,7 +353,7 @@ fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
     ))
 }
 /// Both filter lists, empty: the 2025 schema allows empty lists, not both.
-fn filter_both_lists(case: &mut Draft) -> Option<String> {
+fn filter_both_lists(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let f = push_root_ext(
         doc,

@@ -18,7 +18,7 @@ mod vrm1;
 use reference::issue::Code;
 use reference::profile::Profile;
 
-use crate::case::{Case, Draft, ExpectedIssue};
+use crate::case::{Case, ExpectedIssue};
 
 pub use json::*;
 
@@ -33,8 +33,8 @@ pub struct Mutator {
     pub profile: Profile,
     /// A feature-tag prefix the base case should carry (a hint for picking bases).
     pub needs: Option<&'static str>,
-    /// Edits a [`Draft`]: the `serde_json` value of the document has the editing API.
-    pub apply: fn(&mut Draft) -> Option<String>,
+    /// Edits a copy of the valid case.
+    pub apply: fn(&mut Case) -> Option<String>,
 }
 
 impl std::fmt::Debug for Mutator {
@@ -49,9 +49,8 @@ impl std::fmt::Debug for Mutator {
 impl Mutator {
     /// Apply to a copy of `base`: the mutated case expects exactly this mutator's issue.
     pub fn mutate(&self, base: &Case) -> Option<Case> {
-        let mut draft = base.draft();
-        let pointer = (self.apply)(&mut draft)?;
-        let mut case = draft.finish();
+        let mut case = base.clone();
+        let pointer = (self.apply)(&mut case)?;
         case.expected = vec![ExpectedIssue::new(self.code, pointer)];
         case.area = "invalid".into();
         case.poses.clear();

@@ -6,14 +6,14 @@ use serde_json::{Value, json};
 
 use super::Mutator;
 use super::json::{add_mesh, add_node, node_ext, nodes_with, push_root_ext};
-use crate::case::Draft;
+use crate::case::Case;
 
 const BODY: &str = "OMI_physics_body";
 const JOINT: &str = "OMI_physics_joint";
 const COLLIDERS: &str = "/extensions/OMI_collider/colliders";
 
 /// The first OMI_collider collider of one of `types`: (pointer, collider).
-fn collider<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Value)> {
+fn collider<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
     let list = case.json_mut()?.pointer_mut(COLLIDERS)?.as_array_mut()?;
     let (i, c) = list
         .iter_mut()
@@ -37,13 +37,13 @@ fn shape_list(doc: &Value) -> Option<(&'static str, &'static str, &'static str)>
     }
 }
 
-fn first_joint(case: &mut Draft) -> Option<(usize, String)> {
+fn first_joint(case: &mut Case) -> Option<(usize, String)> {
     let doc = case.json()?;
     let j = *nodes_with(doc, JOINT, "").first()?;
     Some((j, node_ext(j, JOINT)))
 }
 
-fn capsule_too_short(case: &mut Draft) -> Option<String> {
+fn capsule_too_short(case: &mut Case) -> Option<String> {
     let (at, c) = collider(case, &["sphere", "box", "capsule", "cylinder"])?;
     let trigger = c.get("isTrigger").cloned();
     *c = json!({"type": "capsule", "radius": 0.5, "height": 0.6});
@@ -52,7 +52,7 @@ fn capsule_too_short(case: &mut Draft) -> Option<String> {
     }
     Some(format!("{at}/height"))
 }
-fn mesh_missing(case: &mut Draft) -> Option<String> {
+fn mesh_missing(case: &mut Case) -> Option<String> {
     let (at, c) = collider(case, &["sphere", "box", "capsule", "cylinder", "hull"])?;
     let trigger = c.get("isTrigger").cloned();
     *c = json!({"type": "hull"});
@@ -61,12 +61,12 @@ fn mesh_missing(case: &mut Draft) -> Option<String> {
     }
     Some(at)
 }
-fn trigger_trimesh(case: &mut Draft) -> Option<String> {
+fn trigger_trimesh(case: &mut Case) -> Option<String> {
     let (at, c) = collider(case, &["trimesh"])?;
     c["isTrigger"] = json!(true);
     Some(format!("{at}/isTrigger"))
 }
-fn collider_scaled(case: &mut Draft) -> Option<String> {
+fn collider_scaled(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, "OMI_collider", "collider")
         .iter()
@@ -74,7 +74,7 @@ fn collider_scaled(case: &mut Draft) -> Option<String> {
     doc["nodes"][n]["scale"] = json!([2.0, 2.0, 2.0]);
     Some(format!("/nodes/{n}/scale"))
 }
-fn body_without_shapes(case: &mut Draft) -> Option<String> {
+fn body_without_shapes(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = add_node(
         doc,
@@ -85,7 +85,7 @@ fn body_without_shapes(case: &mut Draft) -> Option<String> {
     super::json::declare(doc, BODY);
     Some(node_ext(n, BODY))
 }
-fn inertia_not_symmetric(case: &mut Draft) -> Option<String> {
+fn inertia_not_symmetric(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, BODY, "type").iter().find(|&&n| {
         matches!(
@@ -97,12 +97,12 @@ fn inertia_not_symmetric(case: &mut Draft) -> Option<String> {
         json!([1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
     Some(format!("{}/inertiaTensor", node_ext(n, BODY)))
 }
-fn joint_no_constraints(case: &mut Draft) -> Option<String> {
+fn joint_no_constraints(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
     case.json_mut()?["nodes"][j]["extensions"][JOINT]["constraints"] = json!([]);
     Some(format!("{at}/constraints"))
 }
-fn constraint_no_axes(case: &mut Draft) -> Option<String> {
+fn constraint_no_axes(case: &mut Case) -> Option<String> {
     let (j, _) = first_joint(case)?;
     let doc = case.json_mut()?;
     let c = push_root_ext(
@@ -131,7 +131,7 @@ fn add_body(doc: &mut Value, kind: &str) -> Option<usize> {
     );
     Some(b)
 }
-fn joint_not_body(case: &mut Draft) -> Option<String> {
+fn joint_not_body(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
     let plain = add_node(
@@ -142,21 +142,21 @@ fn joint_not_body(case: &mut Draft) -> Option<String> {
     doc["nodes"][j]["extensions"][JOINT]["nodeB"] = json!(plain);
     Some(format!("{at}/nodeB"))
 }
-fn joint_trigger_body(case: &mut Draft) -> Option<String> {
+fn joint_trigger_body(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
     let t = add_body(doc, "trigger")?;
     doc["nodes"][j]["extensions"][JOINT]["nodeB"] = json!(t);
     Some(format!("{at}/nodeB"))
 }
-fn joint_same_body(case: &mut Draft) -> Option<String> {
+fn joint_same_body(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
     let a = doc["nodes"][j]["extensions"][JOINT]["nodeA"].clone();
     doc["nodes"][j]["extensions"][JOINT]["nodeB"] = a;
     Some(format!("{at}/nodeB"))
 }
-fn joint_no_rigid_body(case: &mut Draft) -> Option<String> {
+fn joint_no_rigid_body(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let a = add_body(doc, "static")?;
     let b = add_body(doc, "kinematic")?;
@@ -171,7 +171,7 @@ fn joint_no_rigid_body(case: &mut Draft) -> Option<String> {
     super::json::declare(doc, BODY);
     Some(node_ext(j, JOINT))
 }
-fn joint_node_not_alone(case: &mut Draft) -> Option<String> {
+fn joint_node_not_alone(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
     let cam = super::json::push_top(
@@ -183,7 +183,7 @@ fn joint_node_not_alone(case: &mut Draft) -> Option<String> {
     let _ = at;
     Some(format!("/nodes/{j}/camera"))
 }
-fn hull_points(case: &mut Draft, count: usize) -> Option<String> {
+fn hull_points(case: &mut Case, count: usize) -> Option<String> {
     let (at, _) = collider(case, &["hull"])?;
     // `count` points on a circle in the XZ plane around the Y axis, fanned into triangles.
     #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
@@ -211,13 +211,13 @@ fn hull_points(case: &mut Draft, count: usize) -> Option<String> {
     doc.pointer_mut(&at)?["mesh"] = json!(m);
     Some(format!("{at}/mesh"))
 }
-fn hull_too_many_points(case: &mut Draft) -> Option<String> {
+fn hull_too_many_points(case: &mut Case) -> Option<String> {
     hull_points(case, 300)
 }
-fn hull_few_points(case: &mut Draft) -> Option<String> {
+fn hull_few_points(case: &mut Case) -> Option<String> {
     hull_points(case, 3)
 }
-fn mesh_multiple_primitives(case: &mut Draft) -> Option<String> {
+fn mesh_multiple_primitives(case: &mut Case) -> Option<String> {
     let (at, c) = collider(case, &["hull", "trimesh"])?;
     let m = usize::try_from(c["mesh"].as_u64()?).ok()?;
     let doc = case.json_mut()?;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::Mutator;
 use super::json::{add_node, node_ext, nodes_with, push_root_ext};
-use crate::case::Draft;
+use crate::case::Case;
 
 const BODY: &str = "OMI_physics_body";
 const JOINT: &str = "OMI_physics_joint";
@@ -17,7 +17,7 @@ const SHAPES: &str = "/extensions/OMI_physics_shape/shapes";
 const JOINTS: &str = "/extensions/OMI_physics_joint/physicsJoints";
 
 /// First node with `OMI_physics_body[key]`, its pointer, and the object.
-fn first<'a>(case: &'a mut Draft, key: &str) -> Option<(String, &'a mut Value)> {
+fn first<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)> {
     let doc = case.json_mut()?;
     let n = *nodes_with(doc, BODY, key).first()?;
     Some((
@@ -26,14 +26,14 @@ fn first<'a>(case: &'a mut Draft, key: &str) -> Option<(String, &'a mut Value)> 
     ))
 }
 
-fn set(case: &mut Draft, key: &str, prop: &str, value: Value) -> Option<String> {
+fn set(case: &mut Case, key: &str, prop: &str, value: Value) -> Option<String> {
     let (at, obj) = first(case, key)?;
     obj[prop] = value;
     Some(format!("{at}/{prop}"))
 }
 
 /// The first shape whose type is one of `types`: (pointer, shape).
-fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Value)> {
+fn shape<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
     let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
     let (i, s) = shapes
         .iter_mut()
@@ -43,14 +43,14 @@ fn shape<'a>(case: &'a mut Draft, types: &[&str]) -> Option<(String, &'a mut Val
 }
 
 /// Append a shape; returns its pointer.
-fn add_shape(case: &mut Draft, shape: Value) -> Option<String> {
+fn add_shape(case: &mut Case, shape: Value) -> Option<String> {
     let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
     shapes.push(shape);
     Some(format!("{SHAPES}/{}", shapes.len() - 1))
 }
 
 /// The first limit (pointer, limit object).
-fn limit(case: &mut Draft) -> Option<(String, &mut Value)> {
+fn limit(case: &mut Case) -> Option<(String, &mut Value)> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
         if let Some(limits) = joint["limits"].as_array_mut()
@@ -71,38 +71,38 @@ fn axes_key(limit: &Value) -> &'static str {
 }
 
 /// The first joint node: (node, pointer of its extension).
-fn joint_node(case: &Draft) -> Option<(usize, String)> {
+fn joint_node(case: &Case) -> Option<(usize, String)> {
     let n = *nodes_with(case.json()?, JOINT, "").first()?;
     Some((n, node_ext(n, JOINT)))
 }
 
 /// The first node with `motion`.
-fn body_node(case: &Draft) -> Option<usize> {
+fn body_node(case: &Case) -> Option<usize> {
     nodes_with(case.json()?, BODY, "motion").first().copied()
 }
 
-fn ext_type(case: &mut Draft) -> Option<String> {
+fn ext_type(case: &mut Case) -> Option<String> {
     set(case, "collider", "shape", json!("0"))
 }
-fn ext_required(case: &mut Draft) -> Option<String> {
+fn ext_required(case: &mut Case) -> Option<String> {
     let (n, at) = joint_node(case)?;
     case.json_mut()?["nodes"][n]["extensions"][JOINT]
         .as_object_mut()?
         .remove("connectedNode");
     Some(at)
 }
-fn motion_type_missing(case: &mut Draft) -> Option<String> {
+fn motion_type_missing(case: &mut Case) -> Option<String> {
     let (at, m) = first(case, "motion")?;
     m.as_object_mut()?.remove("type");
     Some(at)
 }
-fn ext_array_length(case: &mut Draft) -> Option<String> {
+fn ext_array_length(case: &mut Case) -> Option<String> {
     set(case, "motion", "linearVelocity", json!([0.0, 1.0]))
 }
-fn ext_unexpected_property(case: &mut Draft) -> Option<String> {
+fn ext_unexpected_property(case: &mut Case) -> Option<String> {
     set(case, "motion", "bounciness", json!(0.5))
 }
-fn enum_unknown(case: &mut Draft) -> Option<String> {
+fn enum_unknown(case: &mut Case) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     let (j, joint) = joints
         .iter_mut()
@@ -111,13 +111,13 @@ fn enum_unknown(case: &mut Draft) -> Option<String> {
     joint["drives"][0]["mode"] = json!("velocity");
     Some(format!("{JOINTS}/{j}/drives/0/mode"))
 }
-fn enum_invalid(case: &mut Draft) -> Option<String> {
+fn enum_invalid(case: &mut Case) -> Option<String> {
     set(case, "motion", "type", json!("rigid"))
 }
-fn index_out_of_range(case: &mut Draft) -> Option<String> {
+fn index_out_of_range(case: &mut Case) -> Option<String> {
     set(case, "collider", "shape", json!(999))
 }
-fn value_out_of_range(case: &mut Draft) -> Option<String> {
+fn value_out_of_range(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = push_root_ext(
         doc,
@@ -129,20 +129,20 @@ fn value_out_of_range(case: &mut Draft) -> Option<String> {
         "/extensions/{BODY}/physicsMaterials/{m}/staticFriction"
     ))
 }
-fn negative_mass(case: &mut Draft) -> Option<String> {
+fn negative_mass(case: &mut Case) -> Option<String> {
     set(case, "motion", "mass", json!(-1.0))
 }
-fn shape_degenerate(case: &mut Draft) -> Option<String> {
+fn shape_degenerate(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["sphere"])?;
     s["sphere"]["radius"] = json!(0.0);
     Some(format!("{at}/sphere/radius"))
 }
-fn shape_parameters_mismatch(case: &mut Draft) -> Option<String> {
+fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["sphere"])?;
     s["type"] = json!("box");
     Some(at)
 }
-fn multiple_primitives(case: &mut Draft) -> Option<String> {
+fn multiple_primitives(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["convex", "trimesh"])?;
     let t = s["type"].as_str()?.to_owned();
     let m = usize::try_from(s[t.as_str()]["mesh"].as_u64()?).ok()?;
@@ -151,12 +151,12 @@ fn multiple_primitives(case: &mut Draft) -> Option<String> {
     prims.push(copy);
     Some(format!("{at}/{t}/mesh"))
 }
-fn mesh_missing(case: &mut Draft) -> Option<String> {
+fn mesh_missing(case: &mut Case) -> Option<String> {
     let (at, s) = shape(case, &["convex"])?;
     s["convex"]["mesh"] = json!(-1);
     Some(format!("{at}/convex/mesh"))
 }
-fn trigger_trimesh(case: &mut Draft) -> Option<String> {
+fn trigger_trimesh(case: &mut Case) -> Option<String> {
     let (at, _) = shape(case, &["trimesh"])?;
     let index: usize = at.rsplit('/').next()?.parse().ok()?;
     let doc = case.json_mut()?;
@@ -168,24 +168,24 @@ fn trigger_trimesh(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/trigger/shape", node_ext(n, BODY)))
 }
-fn collider_scaled(case: &mut Draft) -> Option<String> {
+fn collider_scaled(case: &mut Case) -> Option<String> {
     let n = *nodes_with(case.json()?, BODY, "collider").first()?;
     case.json_mut()?["nodes"][n]["scale"] = json!([2.0, 2.0, 2.0]);
     Some(format!("/nodes/{n}/scale"))
 }
-fn limit_min_above_max(case: &mut Draft) -> Option<String> {
+fn limit_min_above_max(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case)?;
     l["min"] = json!(1.0);
     l["max"] = json!(0.5);
     Some(at)
 }
-fn axis_out_of_range(case: &mut Draft) -> Option<String> {
+fn axis_out_of_range(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case)?;
     let key = axes_key(l);
     l[key][0] = json!(3);
     Some(format!("{at}/{key}/0"))
 }
-fn axis_duplicate(case: &mut Draft) -> Option<String> {
+fn axis_duplicate(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case)?;
     let key = axes_key(l);
     let axes = l[key].as_array_mut()?;
@@ -195,12 +195,12 @@ fn axis_duplicate(case: &mut Draft) -> Option<String> {
     axes.push(axes[0].clone());
     Some(format!("{at}/{key}/{}", axes.len() - 1))
 }
-fn damping_negative(case: &mut Draft) -> Option<String> {
+fn damping_negative(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case)?;
     l["damping"] = json!(-1.0);
     Some(format!("{at}/damping"))
 }
-fn other_revision(case: &mut Draft) -> Option<String> {
+fn other_revision(case: &mut Case) -> Option<String> {
     let at = add_shape(
         case,
         json!({"type": "capsule", "capsule": {"height": 1.0, "radius": 0.5, "radiusBottom": 0.5, "radiusTop": 0.5}}),
@@ -209,7 +209,7 @@ fn other_revision(case: &mut Draft) -> Option<String> {
 }
 /// Every capsule loses its explicit size (both readings then agree) and a capsule with
 /// `height` only is added: nothing dates the document, that capsule is ambiguous.
-fn capsule_ambiguous(case: &mut Draft) -> Option<String> {
+fn capsule_ambiguous(case: &mut Case) -> Option<String> {
     let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
     for s in shapes.iter_mut() {
         for kind in ["capsule", "cylinder"] {
@@ -221,38 +221,38 @@ fn capsule_ambiguous(case: &mut Draft) -> Option<String> {
     let at = add_shape(case, json!({"type": "capsule", "capsule": {"height": 3.0}}))?;
     Some(format!("{at}/capsule/height"))
 }
-fn tapered(case: &mut Draft) -> Option<String> {
+fn tapered(case: &mut Case) -> Option<String> {
     let at = add_shape(
         case,
         json!({"type": "capsule", "capsule": {"height": 1.0, "radiusBottom": 0.25, "radiusTop": 0.5}}),
     )?;
     Some(format!("{at}/capsule"))
 }
-fn capsule_too_short(case: &mut Draft) -> Option<String> {
+fn capsule_too_short(case: &mut Case) -> Option<String> {
     let at = add_shape(
         case,
         json!({"type": "capsule", "capsule": {"height": 0.5, "radius": 0.5}}),
     )?;
     Some(format!("{at}/capsule/height"))
 }
-fn mass_zero(case: &mut Draft) -> Option<String> {
+fn mass_zero(case: &mut Case) -> Option<String> {
     set(case, "motion", "mass", json!(0.0))
 }
-fn inertia_partly_zero(case: &mut Draft) -> Option<String> {
+fn inertia_partly_zero(case: &mut Case) -> Option<String> {
     set(case, "motion", "inertiaDiagonal", json!([0.0, 1.0, 1.0]))
 }
-fn inertia_orientation_not_unit(case: &mut Draft) -> Option<String> {
+fn inertia_orientation_not_unit(case: &mut Case) -> Option<String> {
     let (at, m) = first(case, "motion")?;
     m["inertiaDiagonal"] = json!([1.0, 1.0, 1.0]);
     m["inertiaOrientation"] = json!([0.0, 0.0, 0.0, 2.0]);
     Some(format!("{at}/inertiaOrientation"))
 }
-fn collider_shape_missing(case: &mut Draft) -> Option<String> {
+fn collider_shape_missing(case: &mut Case) -> Option<String> {
     let (at, c) = first(case, "collider")?;
     c["shape"] = json!(-1);
     Some(at)
 }
-fn trigger_empty(case: &mut Draft) -> Option<String> {
+fn trigger_empty(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = add_node(
         doc,
@@ -261,28 +261,28 @@ fn trigger_empty(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/trigger", node_ext(n, BODY)))
 }
-fn compound(case: &Draft) -> Option<(usize, String)> {
+fn compound(case: &Case) -> Option<(usize, String)> {
     let doc = case.json()?;
     let n = *nodes_with(doc, BODY, "trigger")
         .iter()
         .find(|&&n| doc["nodes"][n]["extensions"][BODY]["trigger"]["nodes"].is_array())?;
     Some((n, format!("{}/trigger", node_ext(n, BODY))))
 }
-fn compound_nodes(case: &mut Draft, n: usize) -> Option<&mut Vec<Value>> {
+fn compound_nodes(case: &mut Case, n: usize) -> Option<&mut Vec<Value>> {
     case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["nodes"].as_array_mut()
 }
-fn trigger_shape_and_nodes(case: &mut Draft) -> Option<String> {
+fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["shape"] = json!(0);
     Some(at)
 }
-fn trigger_node_duplicate(case: &mut Draft) -> Option<String> {
+fn trigger_node_duplicate(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let nodes = compound_nodes(case, n)?;
     nodes.push(nodes.first()?.clone());
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
-fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
+fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let outside = add_node(
         case.json_mut()?,
@@ -293,14 +293,14 @@ fn trigger_node_not_descendant(case: &mut Draft) -> Option<String> {
     nodes.push(json!(outside));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
-fn trigger_node_not_trigger(case: &mut Draft) -> Option<String> {
+fn trigger_node_not_trigger(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let plain = add_node(case.json_mut()?, json!({"name": "NotATrigger"}), Some(n));
     let nodes = compound_nodes(case, n)?;
     nodes.push(json!(plain));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
-fn filter_both_lists(case: &mut Draft) -> Option<String> {
+fn filter_both_lists(case: &mut Case) -> Option<String> {
     let f = push_root_ext(
         case.json_mut()?,
         BODY,
@@ -309,13 +309,13 @@ fn filter_both_lists(case: &mut Draft) -> Option<String> {
     );
     Some(format!("/extensions/{BODY}/collisionFilters/{f}"))
 }
-fn body_same_node(case: &mut Draft) -> Option<String> {
+fn body_same_node(case: &mut Case) -> Option<String> {
     let n = body_node(case)?;
     case.json_mut()?["nodes"][n]["extensions"][BODY]["collider"] = json!({"shape": 0});
     Some(node_ext(n, BODY))
 }
 /// A joint hung from a plain root node (no body) to a dynamic body.
-fn joint_no_dynamic_ancestor(case: &mut Draft) -> Option<String> {
+fn joint_no_dynamic_ancestor(case: &mut Case) -> Option<String> {
     joint_node(case)?;
     let doc = case.json()?;
     let b = *nodes_with(doc, BODY, "motion")
@@ -330,7 +330,7 @@ fn joint_no_dynamic_ancestor(case: &mut Draft) -> Option<String> {
     Some(node_ext(n, JOINT))
 }
 /// A joint from a plain root node to a new static body: no end is dynamic.
-fn joint_no_dynamic_body(case: &mut Draft) -> Option<String> {
+fn joint_no_dynamic_body(case: &mut Case) -> Option<String> {
     joint_node(case)?;
     let doc = case.json_mut()?;
     let b = add_node(
@@ -347,7 +347,7 @@ fn joint_no_dynamic_body(case: &mut Draft) -> Option<String> {
     );
     Some(node_ext(n, JOINT))
 }
-fn joint_node_shared(case: &mut Draft) -> Option<String> {
+fn joint_node_shared(case: &mut Case) -> Option<String> {
     let (n, at) = joint_node(case)?;
     let doc = case.json_mut()?;
     let camera = super::json::push_top(
@@ -358,7 +358,7 @@ fn joint_node_shared(case: &mut Draft) -> Option<String> {
     doc["nodes"][n]["camera"] = json!(camera);
     Some(at)
 }
-fn joint_connected_no_body(case: &mut Draft) -> Option<String> {
+fn joint_connected_no_body(case: &mut Case) -> Option<String> {
     let (n, at) = joint_node(case)?;
     let doc = case.json_mut()?;
     let plain = add_node(
@@ -369,37 +369,37 @@ fn joint_connected_no_body(case: &mut Draft) -> Option<String> {
     doc["nodes"][n]["extensions"][JOINT]["connectedNode"] = json!(plain);
     Some(format!("{at}/connectedNode"))
 }
-fn joint_same_body(case: &mut Draft) -> Option<String> {
+fn joint_same_body(case: &mut Case) -> Option<String> {
     let (n, at) = joint_node(case)?;
     case.json_mut()?["nodes"][n]["extensions"][JOINT]["connectedNode"] = json!(n);
     Some(format!("{at}/connectedNode"))
 }
-fn joint_settings_empty(case: &mut Draft) -> Option<String> {
+fn joint_settings_empty(case: &mut Case) -> Option<String> {
     case.json()?.pointer(JOINTS)?;
     let j = push_root_ext(case.json_mut()?, JOINT, "physicsJoints", json!({}));
     Some(format!("{JOINTS}/{j}"))
 }
-fn limit_no_axes(case: &mut Draft) -> Option<String> {
+fn limit_no_axes(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case)?;
     let o = l.as_object_mut()?;
     o.remove("linearAxes");
     o.remove("angularAxes");
     Some(at)
 }
-fn limit_unbounded(case: &mut Draft) -> Option<String> {
+fn limit_unbounded(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case)?;
     let o = l.as_object_mut()?;
     o.remove("min");
     o.remove("max");
     Some(at)
 }
-fn negative_sentinel(case: &mut Draft) -> Option<String> {
+fn negative_sentinel(case: &mut Case) -> Option<String> {
     let (at, l) = limit(case)?;
     l["stiffness"] = json!(-1.0);
     Some(format!("{at}/stiffness"))
 }
 
-type Apply = fn(&mut Draft) -> Option<String>;
+type Apply = fn(&mut Case) -> Option<String>;
 /// A row of [`table`]: code, name, the feature its base needs, the edit, the one revision it
 /// is for (`None`: both).
 type Row = (

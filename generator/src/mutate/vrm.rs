@@ -6,12 +6,12 @@ use serde_json::{Value, json};
 
 use super::Mutator;
 use super::json::{add_node, declare, node_ext, nodes_with};
-use crate::case::Draft;
+use crate::case::Case;
 
 const KEY: &str = "VRMC_constraints-1.0";
 
 /// The first constrained node: (node, kind, pointer of the kind object).
-fn first(case: &Draft) -> Option<(usize, String, String)> {
+fn first(case: &Case) -> Option<(usize, String, String)> {
     let doc = case.json()?;
     let n = *nodes_with(doc, KEY, "").first()?;
     let kind = doc["nodes"][n]["extensions"][KEY]
@@ -22,14 +22,14 @@ fn first(case: &Draft) -> Option<(usize, String, String)> {
     Some((n, kind.clone(), format!("{}/{kind}", node_ext(n, KEY))))
 }
 
-fn set(case: &mut Draft, prop: &str, value: Value) -> Option<String> {
+fn set(case: &mut Case, prop: &str, value: Value) -> Option<String> {
     let (n, kind, at) = first(case)?;
     case.json_mut()?["nodes"][n]["extensions"][KEY][kind.as_str()][prop] = value;
     Some(format!("{at}/{prop}"))
 }
 
 /// A new root node carrying `ext` as its constraint extension.
-fn add_constrained(case: &mut Draft, ext: Value) -> Option<usize> {
+fn add_constrained(case: &mut Case, ext: Value) -> Option<usize> {
     let doc = case.json_mut()?;
     Some(add_node(
         doc,
@@ -38,7 +38,7 @@ fn add_constrained(case: &mut Draft, ext: Value) -> Option<usize> {
     ))
 }
 
-fn legacy_key(case: &mut Draft) -> Option<String> {
+fn legacy_key(case: &mut Case) -> Option<String> {
     let (n, _, _) = first(case)?;
     let doc = case.json_mut()?;
     let exts = doc["nodes"][n]["extensions"].as_object_mut()?;
@@ -51,17 +51,17 @@ fn legacy_key(case: &mut Draft) -> Option<String> {
     }
     Some(node_ext(n, "VRMC_constraints"))
 }
-fn space_uppercase(case: &mut Draft) -> Option<String> {
+fn space_uppercase(case: &mut Case) -> Option<String> {
     set(case, "sourceSpace", json!("MODEL"))
 }
-fn enum_invalid(case: &mut Draft) -> Option<String> {
+fn enum_invalid(case: &mut Case) -> Option<String> {
     set(case, "destinationSpace", json!("world"))
 }
-fn no_constraint(case: &mut Draft) -> Option<String> {
+fn no_constraint(case: &mut Case) -> Option<String> {
     let n = add_constrained(case, json!({}))?;
     Some(node_ext(n, KEY))
 }
-fn multiple_constraints(case: &mut Draft) -> Option<String> {
+fn multiple_constraints(case: &mut Case) -> Option<String> {
     let (n, kind, _) = first(case)?;
     let doc = case.json_mut()?;
     let source = doc["nodes"][n]["extensions"][KEY][kind.as_str()]["source"].clone();
@@ -73,12 +73,12 @@ fn multiple_constraints(case: &mut Draft) -> Option<String> {
     doc["nodes"][n]["extensions"][KEY][other] = json!({"source": source});
     Some(node_ext(n, KEY))
 }
-fn source_is_destination(case: &mut Draft) -> Option<String> {
+fn source_is_destination(case: &mut Case) -> Option<String> {
     let count = case.json()?["nodes"].as_array()?.len();
     let n = add_constrained(case, json!({"position": {"source": count}}))?;
     Some(format!("{}/position/source", node_ext(n, KEY)))
 }
-fn source_is_parent(case: &mut Draft) -> Option<String> {
+fn source_is_parent(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = add_node(
         doc,
@@ -88,7 +88,7 @@ fn source_is_parent(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/rotation/source", node_ext(n, KEY)))
 }
-fn source_below_destination(case: &mut Draft) -> Option<String> {
+fn source_below_destination(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let count = doc["nodes"].as_array()?.len();
     // New parent (count) constrained by its new grandchild (count + 2).
@@ -110,7 +110,7 @@ fn source_below_destination(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/rotation/source", node_ext(parent, KEY)))
 }
-fn cycle(case: &mut Draft) -> Option<String> {
+fn cycle(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let count = doc["nodes"].as_array()?.len();
     let a = add_node(
@@ -127,17 +127,17 @@ fn cycle(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/position/source", node_ext(a, KEY)))
 }
-fn weight_range(case: &mut Draft) -> Option<String> {
+fn weight_range(case: &mut Case) -> Option<String> {
     set(case, "weight", json!(1.5))
 }
-fn aim_zero(case: &mut Draft) -> Option<String> {
+fn aim_zero(case: &mut Case) -> Option<String> {
     let n = add_constrained(
         case,
         json!({"aim": {"source": 0, "aimVector": [0.0, 0.0, 0.0]}}),
     )?;
     Some(format!("{}/aim/aimVector", node_ext(n, KEY)))
 }
-fn aim_parallel_up(case: &mut Draft) -> Option<String> {
+fn aim_parallel_up(case: &mut Case) -> Option<String> {
     let n = add_constrained(
         case,
         json!({"aim": {"source": 0, "aimVector": [0.0, 1.0, 0.0], "upVector": [0.0, 2.0, 0.0]}}),

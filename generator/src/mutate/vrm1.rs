@@ -8,12 +8,12 @@ use serde_json::{Value, json};
 
 use super::Mutator;
 use super::json::{add_node, node_ext, nodes_with};
-use crate::case::Draft;
+use crate::case::Case;
 
 const KEY: &str = "VRMC_node_constraint";
 
 /// The first constrained node: (node, kind, pointer of the kind object).
-fn first(case: &Draft) -> Option<(usize, String, String)> {
+fn first(case: &Case) -> Option<(usize, String, String)> {
     let doc = case.json()?;
     let n = *nodes_with(doc, KEY, "").first()?;
     let kind = doc["nodes"][n]["extensions"][KEY]["constraint"]
@@ -29,7 +29,7 @@ fn first(case: &Draft) -> Option<(usize, String, String)> {
 }
 
 /// A new root node carrying the extension object `ext`.
-fn add_constrained(case: &mut Draft, ext: Value) -> Option<usize> {
+fn add_constrained(case: &mut Case, ext: Value) -> Option<usize> {
     let doc = case.json_mut()?;
     Some(add_node(
         doc,
@@ -38,28 +38,28 @@ fn add_constrained(case: &mut Draft, ext: Value) -> Option<usize> {
     ))
 }
 
-fn spec_version_missing(case: &mut Draft) -> Option<String> {
+fn spec_version_missing(case: &mut Case) -> Option<String> {
     let (n, _, _) = first(case)?;
     case.json_mut()?["nodes"][n]["extensions"][KEY]
         .as_object_mut()?
         .remove("specVersion")?;
     Some(node_ext(n, KEY))
 }
-fn spec_version_beta(case: &mut Draft) -> Option<String> {
+fn spec_version_beta(case: &mut Case) -> Option<String> {
     let (n, _, _) = first(case)?;
     case.json_mut()?["nodes"][n]["extensions"][KEY]["specVersion"] = json!("1.0-beta");
     Some(format!("{}/specVersion", node_ext(n, KEY)))
 }
-fn spec_version_unknown(case: &mut Draft) -> Option<String> {
+fn spec_version_unknown(case: &mut Case) -> Option<String> {
     let (n, _, _) = first(case)?;
     case.json_mut()?["nodes"][n]["extensions"][KEY]["specVersion"] = json!("0.0");
     Some(format!("{}/specVersion", node_ext(n, KEY)))
 }
-fn no_constraint(case: &mut Draft) -> Option<String> {
+fn no_constraint(case: &mut Case) -> Option<String> {
     let n = add_constrained(case, json!({"specVersion": "1.0", "constraint": {}}))?;
     Some(format!("{}/constraint", node_ext(n, KEY)))
 }
-fn multiple_constraints(case: &mut Draft) -> Option<String> {
+fn multiple_constraints(case: &mut Case) -> Option<String> {
     let (n, kind, _) = first(case)?;
     let doc = case.json_mut()?;
     let c = &mut doc["nodes"][n]["extensions"][KEY]["constraint"];
@@ -76,7 +76,7 @@ fn multiple_constraints(case: &mut Draft) -> Option<String> {
     };
     Some(format!("{}/constraint", node_ext(n, KEY)))
 }
-fn source_is_destination(case: &mut Draft) -> Option<String> {
+fn source_is_destination(case: &mut Case) -> Option<String> {
     let count = case.json()?["nodes"].as_array()?.len();
     let n = add_constrained(
         case,
@@ -84,7 +84,7 @@ fn source_is_destination(case: &mut Draft) -> Option<String> {
     )?;
     Some(format!("{}/constraint/roll/source", node_ext(n, KEY)))
 }
-fn cycle(case: &mut Draft) -> Option<String> {
+fn cycle(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let count = doc["nodes"].as_array()?.len();
     let a = add_node(
@@ -101,7 +101,7 @@ fn cycle(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/constraint/rotation/source", node_ext(a, KEY)))
 }
-fn source_below_aim(case: &mut Draft) -> Option<String> {
+fn source_below_aim(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let count = doc["nodes"].as_array()?.len();
     // An aim on a new node whose source is its own child: it reads what it moves.
@@ -118,7 +118,7 @@ fn source_below_aim(case: &mut Draft) -> Option<String> {
     );
     Some(format!("{}/constraint/aim/source", node_ext(dst, KEY)))
 }
-fn weight_range(case: &mut Draft) -> Option<String> {
+fn weight_range(case: &mut Case) -> Option<String> {
     let (n, kind, at) = first(case)?;
     case.json_mut()?["nodes"][n]["extensions"][KEY]["constraint"][kind.as_str()]["weight"] =
         json!(1.5);

@@ -1,7 +1,7 @@
 //! Rigid body properties: KHR `motion` and OMI_physics_body.
 
-use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, dec3, tag, transform};
 
@@ -48,36 +48,36 @@ impl MotionSpec {
         self.is_kinematic == Some(true)
     }
 
-    pub fn render(&self) -> Tree {
-        let mut m = Obj::new();
-        let mut put = |k: &'static str, v: Tree| {
-            m.insert(k, v);
+    pub fn render(&self) -> Value {
+        let mut m = Map::new();
+        let mut put = |k: &'static str, v: Value| {
+            m.insert(k.into(), v);
         };
         if let Some(v) = self.is_kinematic {
-            put("isKinematic", Tree::from(v));
+            put("isKinematic", Value::from(v));
         }
         if let Some(v) = self.mass {
-            put("mass", Tree::from(v));
+            put("mass", Value::from(v));
         }
         if let Some(v) = self.center_of_mass {
-            put("centerOfMass", Tree::from(v));
+            put("centerOfMass", Value::from(v));
         }
         if let Some(v) = self.inertia_diagonal {
-            put("inertiaDiagonal", Tree::from(v));
+            put("inertiaDiagonal", Value::from(v));
         }
         if let Some(v) = self.inertia_orientation {
-            put("inertiaOrientation", Tree::from(v));
+            put("inertiaOrientation", Value::from(v));
         }
         if let Some(v) = self.linear_velocity {
-            put("linearVelocity", Tree::from(v));
+            put("linearVelocity", Value::from(v));
         }
         if let Some(v) = self.angular_velocity {
-            put("angularVelocity", Tree::from(v));
+            put("angularVelocity", Value::from(v));
         }
         if let Some(v) = self.gravity_factor {
-            put("gravityFactor", Tree::from(v));
+            put("gravityFactor", Value::from(v));
         }
-        Tree::from(m)
+        Value::from(m)
     }
 
     pub fn tags(&self, tags: &mut Tags) {
@@ -193,23 +193,23 @@ pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clo
 }
 
 impl OmiBodySpec {
-    pub fn render(&self) -> Obj {
-        let mut m = Obj::new();
-        m.insert("type", Tree::from(self.kind.name()));
+    pub fn render(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("type".into(), Value::from(self.kind.name()));
         if let Some(v) = self.mass {
-            m.insert("mass", Tree::from(v));
+            m.insert("mass".into(), Value::from(v));
         }
         if let Some(v) = self.linear_velocity {
-            m.insert("linearVelocity", Tree::from(v));
+            m.insert("linearVelocity".into(), Value::from(v));
         }
         if let Some(v) = self.angular_velocity {
-            m.insert("angularVelocity", Tree::from(v));
+            m.insert("angularVelocity".into(), Value::from(v));
         }
         if let Some(v) = self.center_of_mass {
-            m.insert("centerOfMass", Tree::from(v));
+            m.insert("centerOfMass".into(), Value::from(v));
         }
         if let Some(v) = self.inertia_tensor {
-            m.insert("inertiaTensor", Tree::from(v));
+            m.insert("inertiaTensor".into(), Value::from(v));
         }
         m
     }
@@ -308,9 +308,7 @@ mod tests {
         };
         assert_eq!(
             m.render(),
-            Tree::from(
-                json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
-            )
+            json!({"isKinematic": true, "mass": 2.0, "inertiaDiagonal": [1.0, 2.0, 3.0], "angularVelocity": [0.0, 1.0, 0.0]})
         );
     }
 }

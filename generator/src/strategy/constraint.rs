@@ -1,8 +1,8 @@
 //! VRM node constraints (seed 003): position, rotation and aim, with every source and
 //! destination space, freeze pattern and weight, written or left to their defaults.
 
-use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
+use serde_json::{Map, Value};
 
 use super::{Tags, tag};
 
@@ -119,29 +119,29 @@ fn space(model: bool) -> &'static str {
 
 impl ConstraintSpec {
     /// The extension object `{"<kind>": {...}}` with `source`.
-    pub fn render(&self, source: usize) -> Obj {
-        let mut m = Obj::new();
-        m.insert("source", Tree::from(source));
+    pub fn render(&self, source: usize) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("source".into(), Value::from(source));
         if let Some(s) = self.source_model {
-            m.insert("sourceSpace", Tree::from(space(s)));
+            m.insert("sourceSpace".into(), Value::from(space(s)));
         }
         if let Some(s) = self.destination_model {
-            m.insert("destinationSpace", Tree::from(space(s)));
+            m.insert("destinationSpace".into(), Value::from(space(s)));
         }
         if let Some(f) = &self.freeze {
-            m.insert("freezeAxes", Tree::from(&f[..]));
+            m.insert("freezeAxes".into(), Value::from(&f[..]));
         }
         if let Some(w) = self.weight {
-            m.insert("weight", Tree::from(w));
+            m.insert("weight".into(), Value::from(w));
         }
         if let Some(a) = self.aim {
-            m.insert("aimVector", Tree::from(a));
+            m.insert("aimVector".into(), Value::from(a));
         }
         if let Some(u) = self.up {
-            m.insert("upVector", Tree::from(u));
+            m.insert("upVector".into(), Value::from(u));
         }
-        let mut ext = Obj::new();
-        ext.insert(self.kind.name(), Tree::from(m));
+        let mut ext = Map::new();
+        ext.insert(self.kind.name().into(), Value::from(m));
         ext
     }
 
@@ -235,10 +235,8 @@ mod tests {
             up: None,
         };
         assert_eq!(
-            Tree::from(c.render(3)),
-            Tree::from(
-                json!({"rotation": {"source": 3, "sourceSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}})
-            )
+            Value::from(c.render(3)),
+            json!({"rotation": {"source": 3, "sourceSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}})
         );
         let mut t = Tags::new();
         c.tags(&mut t);

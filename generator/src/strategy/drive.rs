@@ -1,7 +1,7 @@
 //! KHR joint drives (seed 002 Joints): linear or angular, force or acceleration mode.
 
-use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, tag};
 
@@ -43,21 +43,21 @@ pub fn drive() -> impl Strategy<Value = DriveSpec> + Clone {
 }
 
 impl DriveSpec {
-    pub fn render(&self) -> Tree {
-        let mut m = Obj::new();
+    pub fn render(&self) -> Value {
+        let mut m = Map::new();
         m.insert(
-            "type",
-            Tree::from(if self.angular { "angular" } else { "linear" }),
+            "type".into(),
+            Value::from(if self.angular { "angular" } else { "linear" }),
         );
         m.insert(
-            "mode",
-            Tree::from(if self.acceleration {
+            "mode".into(),
+            Value::from(if self.acceleration {
                 "acceleration"
             } else {
                 "force"
             }),
         );
-        m.insert("axis", Tree::from(self.axis));
+        m.insert("axis".into(), Value::from(self.axis));
         for (k, v) in [
             ("maxForce", self.max_force),
             ("positionTarget", self.position_target),
@@ -66,10 +66,10 @@ impl DriveSpec {
             ("damping", self.damping),
         ] {
             if let Some(v) = v {
-                m.insert(k, Tree::from(v));
+                m.insert(k.into(), Value::from(v));
             }
         }
-        Tree::from(m)
+        Value::from(m)
     }
 
     pub fn tags(&self, tags: &mut Tags) {

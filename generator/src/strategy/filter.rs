@@ -1,8 +1,8 @@
 //! KHR collision filters (seed 002 Collision Filtering): systems, and at most one of
 //! `collideWithSystems` / `notCollideWithSystems` (giving both is invalid).
 
-use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
+use serde_json::{Map, Value};
 
 use super::{Tags, tag};
 
@@ -44,22 +44,22 @@ pub fn filter() -> impl Strategy<Value = FilterSpec> + Clone {
 }
 
 impl FilterSpec {
-    pub fn render(&self) -> Tree {
-        let names = |v: &[usize]| v.iter().map(|&i| SYSTEMS[i]).collect::<Tree>();
-        let mut m = Obj::new();
+    pub fn render(&self) -> Value {
+        let names = |v: &[usize]| v.iter().map(|&i| SYSTEMS[i]).collect::<Value>();
+        let mut m = Map::new();
         if let Some(s) = &self.systems {
-            m.insert("collisionSystems", names(s));
+            m.insert("collisionSystems".into(), names(s));
         }
         match self.list {
             ListKind::None => {}
             ListKind::CollideWith => {
-                m.insert("collideWithSystems", names(&self.list_systems));
+                m.insert("collideWithSystems".into(), names(&self.list_systems));
             }
             ListKind::NotCollideWith => {
-                m.insert("notCollideWithSystems", names(&self.list_systems));
+                m.insert("notCollideWithSystems".into(), names(&self.list_systems));
             }
         }
-        Tree::from(m)
+        Value::from(m)
     }
 
     pub fn tags(&self, tags: &mut Tags) {

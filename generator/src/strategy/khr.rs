@@ -4,10 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::tree::{Obj, Tree};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
+use serde_json::{Map, Value};
 
 use super::body::{MotionSpec, motion};
 use super::filter::{FilterSpec, filter};
@@ -258,18 +258,18 @@ impl Ctx<'_> {
     fn shape(&mut self, s: &ShapeSpec) -> usize {
         s.tags(&mut self.tags);
         let v = s.render(Dialect::Khr, &mut self.doc);
-        self.doc.push_root(CS, "shapes", Tree::from(v))
+        self.doc.push_root(CS, "shapes", Value::from(v))
     }
 
     /// The shape reference of a collider or trigger on `node`: the draft's `"shape": i`, or
     /// 2025's `"geometry": {...}` (mesh kinds as node geometry [D-GEOMETRY-NODE]).
-    fn shape_member(&mut self, node: usize, s: &ShapeSpec, target: &mut Obj) {
+    fn shape_member(&mut self, node: usize, s: &ShapeSpec, target: &mut Map<String, Value>) {
         let Some(extras) = self.r2025 else {
             let shape = self.shape(s);
-            target.insert("shape", Tree::from(shape));
+            target.insert("shape".into(), Value::from(shape));
             return;
         };
-        let mut geometry = Obj::new();
+        let mut geometry = Map::new();
         if s.kind.is_mesh() {
             s.tags(&mut self.tags);
             let convex = s.kind == ShapeKind::Convex;
@@ -282,8 +282,8 @@ impl Ctx<'_> {
                         .doc
                         .detached_node(format!("Geometry{node}"), Trs::default());
                     let mesh = self.doc.morphed_mesh(&data);
-                    self.doc.node_member(g, "mesh", Tree::from(mesh));
-                    self.doc.node_member(g, "weights", Tree::from([0.5]));
+                    self.doc.node_member(g, "mesh", Value::from(mesh));
+                    self.doc.node_member(g, "weights", Value::from([0.5]));
                     tag(&mut self.tags, &["geometry", "node", "morphed"]);
                     g
                 }
@@ -306,14 +306,14 @@ impl Ctx<'_> {
                             .node(format!("Geometry{node}Skinned"), Trs::default(), Some(g));
                     let mesh = self.doc.skinned_mesh(&data);
                     let skin = self.doc.skin(&[joint]);
-                    self.doc.node_member(skinned, "mesh", Tree::from(mesh));
-                    self.doc.node_member(skinned, "skin", Tree::from(skin));
+                    self.doc.node_member(skinned, "mesh", Value::from(mesh));
+                    self.doc.node_member(skinned, "skin", Value::from(skin));
                     tag(&mut self.tags, &["geometry", "node", "skinned"]);
                     g
                 }
                 GeometryMode::SelfNode => {
                     let mesh = self.doc.mesh(&data);
-                    self.doc.node_member(node, "mesh", Tree::from(mesh));
+                    self.doc.node_member(node, "mesh", Value::from(mesh));
                     tag(&mut self.tags, &["geometry", "node", "self"]);
                     node
                 }
@@ -322,7 +322,7 @@ impl Ctx<'_> {
                     let g = self
                         .doc
                         .detached_node(format!("Geometry{node}"), Trs::default());
-                    self.doc.node_member(g, "mesh", Tree::from(mesh));
+                    self.doc.node_member(g, "mesh", Value::from(mesh));
                     tag(&mut self.tags, &["geometry", "node", "detached"]);
                     g
                 }
@@ -346,20 +346,20 @@ impl Ctx<'_> {
                     let c0 = self
                         .doc
                         .node(format!("Geometry{node}Part0"), turned, Some(g));
-                    self.doc.node_member(c0, "mesh", Tree::from(mesh));
+                    self.doc.node_member(c0, "mesh", Value::from(mesh));
                     let half = Trs {
                         translation: None,
                         rotation: None,
                         scale: Some([0.5, 0.5, 0.5]),
                     };
                     let c1 = self.doc.node(format!("Geometry{node}Part1"), half, Some(g));
-                    self.doc.node_member(c1, "mesh", Tree::from(mesh));
+                    self.doc.node_member(c1, "mesh", Value::from(mesh));
                     tag(&mut self.tags, &["geometry", "node", "children"]);
                     g
                 }
             };
-            geometry.insert("convexHull", Tree::from(convex));
-            geometry.insert("node", Tree::from(source));
+            geometry.insert("convexHull".into(), Value::from(convex));
+            geometry.insert("node".into(), Value::from(source));
             self.decisions.insert(Decision::GeometryNode);
         } else {
             s.tags(&mut self.tags);
@@ -370,10 +370,10 @@ impl Ctx<'_> {
                 tag(&mut self.tags, &["shape", s.kind.tag(), "tapered"]);
             }
             let v = s.render(Dialect::Khr, &mut self.doc);
-            let shape = self.doc.push_root(IS, "shapes", Tree::from(v));
-            geometry.insert("shape", Tree::from(shape));
+            let shape = self.doc.push_root(IS, "shapes", Value::from(v));
+            geometry.insert("shape".into(), Value::from(shape));
         }
-        target.insert("geometry", Tree::from(geometry));
+        target.insert("geometry".into(), Value::from(geometry));
     }
 
     fn filter(&mut self, raw: Option<usize>) -> Option<usize> {
@@ -404,13 +404,13 @@ impl Ctx<'_> {
                 self.decisions.insert(Decision::Frames);
             }
         }
-        let mut col = Obj::new();
+        let mut col = Map::new();
         self.shape_member(node, &c.item.shape, &mut col);
         match pick(c.item.material, self.scene.materials.len()) {
             Some(m) => {
                 self.scene.materials[m].tags(&mut self.tags);
                 self.used_materials.insert(m);
-                col.insert("physicsMaterial", Tree::from(m));
+                col.insert("physicsMaterial".into(), Value::from(m));
                 tag(&mut self.tags, &["collider", "material"]);
             }
             None => {
@@ -419,23 +419,23 @@ impl Ctx<'_> {
             }
         }
         if let Some(f) = self.filter(c.item.filter) {
-            col.insert("collisionFilter", Tree::from(f));
+            col.insert("collisionFilter".into(), Value::from(f));
             tag(&mut self.tags, &["collider", "filter"]);
         }
         self.doc
-            .node_extension_member(node, RB, "collider", Tree::from(col));
+            .node_extension_member(node, RB, "collider", Value::from(col));
     }
 
     fn trigger(&mut self, node: usize, t: &TriggerShape) {
-        let mut trig = Obj::new();
+        let mut trig = Map::new();
         self.shape_member(node, &t.shape, &mut trig);
         if let Some(f) = self.filter(t.filter) {
-            trig.insert("collisionFilter", Tree::from(f));
+            trig.insert("collisionFilter".into(), Value::from(f));
             tag(&mut self.tags, &["trigger", "simple", "filter"]);
         }
         tag(&mut self.tags, &["trigger", "simple"]);
         self.doc
-            .node_extension_member(node, RB, "trigger", Tree::from(trig));
+            .node_extension_member(node, RB, "trigger", Value::from(trig));
     }
 
     /// Render a body below `parent`; returns its node.
@@ -558,16 +558,16 @@ fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> 
                     if m.effective(false) == Placement::Descendant {
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }
-                    let mut trigger = Obj::new();
+                    let mut trigger = Map::new();
                     cx.shape_member(member, &m.item, &mut trigger);
                     cx.doc
-                        .node_extension_member(member, RB, "trigger", Tree::from(trigger));
+                        .node_extension_member(member, RB, "trigger", Value::from(trigger));
                     nodes.push(member);
                 }
-                let mut trigger = Obj::new();
-                trigger.insert("nodes", Tree::from(nodes));
+                let mut trigger = Map::new();
+                trigger.insert("nodes".into(), Value::from(nodes));
                 cx.doc
-                    .node_extension_member(node, RB, "trigger", Tree::from(trigger));
+                    .node_extension_member(node, RB, "trigger", Value::from(trigger));
                 tag(&mut cx.tags, &["trigger", "compound"]);
             }
         }
@@ -682,39 +682,39 @@ fn joints(
             }
             None => {
                 let d = &cx.scene.descs[desc_index];
-                let mut v = Obj::new();
+                let mut v = Map::new();
                 // 2025: a description may hold no limit (the draft requires one).
                 if cx.r2025.is_some() && d.limits.is_empty() {
                     tag(&mut cx.tags, &["joint", "no-limits"]);
                 } else {
                     v.insert(
-                        "limits",
-                        Tree::Array(d.limits.iter().map(|l| l.render()).collect()),
+                        "limits".into(),
+                        Value::Array(d.limits.iter().map(|l| l.render()).collect()),
                     );
                 }
                 if !d.drives.is_empty() {
                     v.insert(
-                        "drives",
-                        Tree::Array(d.drives.iter().map(|x| x.render()).collect()),
+                        "drives".into(),
+                        Value::Array(d.drives.iter().map(|x| x.render()).collect()),
                     );
                 }
-                let index = cx.doc.push_root(RB, "physicsJoints", Tree::from(v));
+                let index = cx.doc.push_root(RB, "physicsJoints", Value::from(v));
                 used_descs.insert(desc_index, index);
                 index
             }
         };
         cx.scene.descs[desc_index].tags(&mut cx.tags);
-        let mut joint = Obj::new();
-        joint.insert("connectedNode", Tree::from(frame_b));
-        joint.insert("joint", Tree::from(desc));
+        let mut joint = Map::new();
+        joint.insert("connectedNode".into(), Value::from(frame_b));
+        joint.insert("joint".into(), Value::from(desc));
         if let Some(e) = ju.enable_collision {
-            joint.insert("enableCollision", Tree::from(e));
+            joint.insert("enableCollision".into(), Value::from(e));
             if e {
                 tag(&mut cx.tags, &["joint", "enable-collision"]);
             }
         }
         cx.doc
-            .node_extension_member(frame_a, RB, "joint", Tree::from(joint));
+            .node_extension_member(frame_a, RB, "joint", Value::from(joint));
         cx.decisions.insert(Decision::Frames);
         cx.decisions.insert(Decision::Metrics);
         let d = &cx.scene.descs[desc_index];

@@ -19,8 +19,8 @@ use super::shape::ShapeSpec;
 use super::{Rendered, Tags, tag};
 use crate::case::ExpectedIssue;
 use crate::doc::{DocBuilder, Trs};
-use crate::tree::{Obj, Tree};
 use reference::issue::Code;
+use serde_json::{Map, Value};
 
 const RB: &str = "KHR_physics_rigid_bodies";
 const IS: &str = "KHR_implicit_shapes";
@@ -197,16 +197,16 @@ pub(super) fn render_extras(
 ) -> Vec<ExpectedIssue> {
     let mut expected = Vec::new();
     if let Some(p) = &extras.plane {
-        let mut params = Obj::new();
+        let mut params = Map::new();
         if let Some((x, z)) = p.size {
-            params.insert("sizeX", Tree::from(x));
-            params.insert("sizeZ", Tree::from(z));
+            params.insert("sizeX".into(), Value::from(x));
+            params.insert("sizeZ".into(), Value::from(z));
             tag(tags, &["shape", "plane", "bounded"]);
         } else {
             tag(tags, &["shape", "plane", "unbounded"]);
         }
         if p.double_sided {
-            params.insert("doubleSided", Tree::from(true));
+            params.insert("doubleSided".into(), Value::from(true));
             tag(tags, &["shape", "plane", "double-sided"]);
         } else {
             tag(tags, &["shape", "plane", "single-sided"]);
@@ -217,15 +217,15 @@ pub(super) fn render_extras(
     if let Some(mode) = extras.scaled {
         let (scale, kind, params) = match mode {
             ScaleMode::Negative => {
-                let mut p = Obj::new();
-                p.insert("size", Tree::from([0.5, 0.5, 0.5]));
+                let mut p = Map::new();
+                p.insert("size".into(), Value::from([0.5, 0.5, 0.5]));
                 tag(tags, &["collider", "scale", "negative"]);
                 decisions.insert(Decision::ColliderScale);
                 ([-1.0, 2.0, 1.0], "box", p)
             }
             ScaleMode::Zero => {
-                let mut p = Obj::new();
-                p.insert("radius", Tree::from(0.5));
+                let mut p = Map::new();
+                p.insert("radius".into(), Value::from(0.5));
                 tag(tags, &["collider", "scale", "zero"]);
                 ([0.0, 0.0, 0.0], "sphere", p)
             }
@@ -256,16 +256,16 @@ pub(super) fn render_extras(
 }
 
 /// A static collider on `node` whose implicit shape is `kind` with `params`.
-fn collider_on(doc: &mut DocBuilder, node: usize, kind: &'static str, params: Obj) {
-    let mut shape = Obj::new();
-    shape.insert("type", Tree::from(kind));
-    shape.insert(kind, Tree::from(params));
-    let index = doc.push_root(IS, "shapes", Tree::from(shape));
-    let mut geometry = Obj::new();
-    geometry.insert("shape", Tree::from(index));
-    let mut collider = Obj::new();
-    collider.insert("geometry", Tree::from(geometry));
-    doc.node_extension_member(node, RB, "collider", Tree::from(collider));
+fn collider_on(doc: &mut DocBuilder, node: usize, kind: &'static str, params: Map<String, Value>) {
+    let mut shape = Map::new();
+    shape.insert("type".into(), Value::from(kind));
+    shape.insert(kind.into(), Value::from(params));
+    let index = doc.push_root(IS, "shapes", Value::from(shape));
+    let mut geometry = Map::new();
+    geometry.insert("shape".into(), Value::from(index));
+    let mut collider = Map::new();
+    collider.insert("geometry".into(), Value::from(geometry));
+    doc.node_extension_member(node, RB, "collider", Value::from(collider));
 }
 
 /// Every tag a `khr-2025` scene can carry.

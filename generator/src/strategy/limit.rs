@@ -5,8 +5,8 @@
 //! one-axis limits have `min <= 0 <= max`; coupled metrics are never negative, so their `min`
 //! is 0 or omitted.
 
-use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, tag};
 
@@ -67,27 +67,27 @@ pub fn hard(linear: bool, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Li
 }
 
 impl LimitSpec {
-    pub fn render(&self) -> Tree {
-        let mut m = Obj::new();
+    pub fn render(&self) -> Value {
+        let mut m = Map::new();
         let key = if self.linear {
             "linearAxes"
         } else {
             "angularAxes"
         };
-        m.insert(key, Tree::from(&self.axes[..]));
+        m.insert(key.into(), Value::from(&self.axes[..]));
         if let Some(v) = self.min {
-            m.insert("min", Tree::from(v));
+            m.insert("min".into(), Value::from(v));
         }
         if let Some(v) = self.max {
-            m.insert("max", Tree::from(v));
+            m.insert("max".into(), Value::from(v));
         }
         if let Some(v) = self.stiffness {
-            m.insert("stiffness", Tree::from(v));
+            m.insert("stiffness".into(), Value::from(v));
         }
         if let Some(v) = self.damping {
-            m.insert("damping", Tree::from(v));
+            m.insert("damping".into(), Value::from(v));
         }
-        Tree::from(m)
+        Value::from(m)
     }
 
     pub fn tags(&self, tags: &mut Tags) {
@@ -164,27 +164,27 @@ pub fn omi_hard(
 }
 
 impl OmiConstraintSpec {
-    pub fn render(&self) -> Tree {
-        let mut m = Obj::new();
+    pub fn render(&self) -> Value {
+        let mut m = Map::new();
         if !self.linear_axes.is_empty() {
-            m.insert("linearAxes", Tree::from(&self.linear_axes[..]));
+            m.insert("linearAxes".into(), Value::from(&self.linear_axes[..]));
         }
         if !self.angular_axes.is_empty() {
-            m.insert("angularAxes", Tree::from(&self.angular_axes[..]));
+            m.insert("angularAxes".into(), Value::from(&self.angular_axes[..]));
         }
         if let Some(v) = self.lower {
-            m.insert("lowerLimit", Tree::from(v));
+            m.insert("lowerLimit".into(), Value::from(v));
         }
         if let Some(v) = self.upper {
-            m.insert("upperLimit", Tree::from(v));
+            m.insert("upperLimit".into(), Value::from(v));
         }
         if let Some(v) = self.stiffness {
-            m.insert("stiffness", Tree::from(v));
+            m.insert("stiffness".into(), Value::from(v));
         }
         if let Some(v) = self.damping {
-            m.insert("damping", Tree::from(v));
+            m.insert("damping".into(), Value::from(v));
         }
-        Tree::from(m)
+        Value::from(m)
     }
 
     /// Renders to the same JSON as `other`: same axes, and numbers of the same bits (distinct

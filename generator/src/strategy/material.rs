@@ -1,7 +1,7 @@
 //! KHR physics materials (seed 002 Physics Materials), with every combine mode or none.
 
-use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, tag};
 
@@ -36,24 +36,24 @@ pub fn material() -> impl Strategy<Value = MaterialSpec> + Clone {
 }
 
 impl MaterialSpec {
-    pub fn render(&self) -> Tree {
-        let mut m = Obj::new();
+    pub fn render(&self) -> Value {
+        let mut m = Map::new();
         if let Some(v) = self.static_friction {
-            m.insert("staticFriction", Tree::from(v));
+            m.insert("staticFriction".into(), Value::from(v));
         }
         if let Some(v) = self.dynamic_friction {
-            m.insert("dynamicFriction", Tree::from(v));
+            m.insert("dynamicFriction".into(), Value::from(v));
         }
         if let Some(v) = self.restitution {
-            m.insert("restitution", Tree::from(v));
+            m.insert("restitution".into(), Value::from(v));
         }
         if let Some(c) = self.friction_combine {
-            m.insert("frictionCombine", Tree::from(COMBINES[c]));
+            m.insert("frictionCombine".into(), Value::from(COMBINES[c]));
         }
         if let Some(c) = self.restitution_combine {
-            m.insert("restitutionCombine", Tree::from(COMBINES[c]));
+            m.insert("restitutionCombine".into(), Value::from(COMBINES[c]));
         }
-        Tree::from(m)
+        Value::from(m)
     }
 
     pub fn tags(&self, tags: &mut Tags) {

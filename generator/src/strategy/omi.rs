@@ -4,10 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::tree::{Obj, Tree};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
+use serde_json::{Map, Value};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
@@ -241,16 +241,16 @@ impl Ctx<'_> {
         if self.scene.dialect == Dialect::OmiCollider
             && let Some(t) = s.item.is_trigger
         {
-            v.insert("isTrigger", Tree::from(t));
+            v.insert("isTrigger".into(), Value::from(t));
             tag(
                 &mut self.tags,
                 &["shape", "is-trigger", if t { "true" } else { "false" }],
             );
         }
         let (ext, array, key) = self.shape_ext();
-        let index = self.doc.push_root(ext, array, Tree::from(v));
+        let index = self.doc.push_root(ext, array, Value::from(v));
         self.doc
-            .node_extension_member(node, ext, key, Tree::from(index));
+            .node_extension_member(node, ext, key, Value::from(index));
     }
 
     fn body(
@@ -311,10 +311,10 @@ impl Ctx<'_> {
         );
         let indices: Vec<usize> = j.constraints.iter().map(|c| self.constraint(c)).collect();
         j.tags(&mut self.tags);
-        let mut joint = Obj::new();
-        joint.insert("constraints", Tree::from(indices));
-        joint.insert("nodeA", Tree::from(a));
-        joint.insert("nodeB", Tree::from(b));
+        let mut joint = Map::new();
+        joint.insert("constraints".into(), Value::from(indices));
+        joint.insert("nodeA".into(), Value::from(a));
+        joint.insert("nodeB".into(), Value::from(b));
         self.doc.node_extension(node, JOINT, joint);
         self.decisions.insert(Decision::OmiPerAxis);
         self.decisions.insert(Decision::Frames);

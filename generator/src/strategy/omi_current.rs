@@ -12,11 +12,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::tree::{Obj, Tree};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
+use serde_json::{Map, Value};
 
 use super::body::MotionSpec;
 use super::hierarchy::{Attached, Placement, grid, placement_tag};
@@ -126,9 +126,9 @@ fn group_radius(g: &Group, d: Dialect) -> f64 {
 }
 
 /// The OMI `motion` of a KHR motion spec: `isKinematic` becomes the `type`.
-fn motion(m: &MotionSpec, kind: &str) -> Tree {
-    let mut o = Obj::new();
-    o.insert("type", Tree::from(kind));
+fn motion(m: &MotionSpec, kind: &str) -> Value {
+    let mut o = Map::new();
+    o.insert("type".into(), Value::from(kind));
     let vec3 = [
         ("centerOfMass", m.center_of_mass),
         ("inertiaDiagonal", m.inertia_diagonal),
@@ -136,20 +136,20 @@ fn motion(m: &MotionSpec, kind: &str) -> Tree {
         ("angularVelocity", m.angular_velocity),
     ];
     if let Some(v) = m.mass {
-        o.insert("mass", Tree::from(v));
+        o.insert("mass".into(), Value::from(v));
     }
     for (k, v) in vec3 {
         if let Some(v) = v {
-            o.insert(k, Tree::from(v));
+            o.insert(k.into(), Value::from(v));
         }
     }
     if let Some(v) = m.inertia_orientation {
-        o.insert("inertiaOrientation", Tree::from(v));
+        o.insert("inertiaOrientation".into(), Value::from(v));
     }
     if let Some(v) = m.gravity_factor {
-        o.insert("gravityFactor", Tree::from(v));
+        o.insert("gravityFactor".into(), Value::from(v));
     }
-    Tree::from(o)
+    Value::from(o)
 }
 
 fn motion_tags(m: &MotionSpec, tags: &mut Tags) {
@@ -212,7 +212,7 @@ impl Ctx<'_> {
             self.dated |= s.explicit;
         }
         let v = s.render(self.dialect, &mut self.doc);
-        self.doc.push_root(SHAPE, "shapes", Tree::from(v))
+        self.doc.push_root(SHAPE, "shapes", Value::from(v))
     }
 
     fn filter(&mut self, raw: Option<usize>) -> Option<usize> {
@@ -232,13 +232,13 @@ impl Ctx<'_> {
         let node = c.place(&mut self.doc, owner, false, name);
         placement_tag(&mut self.tags, "collider", c.effective(false));
         let shape = self.shape(&c.item.shape);
-        let mut col = Obj::new();
-        col.insert("shape", Tree::from(shape));
+        let mut col = Map::new();
+        col.insert("shape".into(), Value::from(shape));
         match pick(c.item.material, self.scene.materials.len()) {
             Some(m) => {
                 self.scene.materials[m].tags(&mut self.tags);
                 self.used_materials.insert(m);
-                col.insert("physicsMaterial", Tree::from(m));
+                col.insert("physicsMaterial".into(), Value::from(m));
                 tag(&mut self.tags, &["collider", "material"]);
             }
             None => {
@@ -247,24 +247,24 @@ impl Ctx<'_> {
             }
         }
         if let Some(f) = self.filter(c.item.filter) {
-            col.insert("collisionFilter", Tree::from(f));
+            col.insert("collisionFilter".into(), Value::from(f));
             tag(&mut self.tags, &["collider", "filter"]);
         }
         self.doc
-            .node_extension_member(node, BODY, "collider", Tree::from(col));
+            .node_extension_member(node, BODY, "collider", Value::from(col));
     }
 
     fn trigger(&mut self, node: usize, t: &TriggerShape) {
         let shape = self.shape(&t.shape);
-        let mut trig = Obj::new();
-        trig.insert("shape", Tree::from(shape));
+        let mut trig = Map::new();
+        trig.insert("shape".into(), Value::from(shape));
         if let Some(f) = self.filter(t.filter) {
-            trig.insert("collisionFilter", Tree::from(f));
+            trig.insert("collisionFilter".into(), Value::from(f));
             tag(&mut self.tags, &["trigger", "simple", "filter"]);
         }
         tag(&mut self.tags, &["trigger", "simple"]);
         self.doc
-            .node_extension_member(node, BODY, "trigger", Tree::from(trig));
+            .node_extension_member(node, BODY, "trigger", Value::from(trig));
     }
 
     fn body(&mut self, leaf: &BodyLeaf, name: &str, t: [f64; 3], parent: Option<usize>) -> usize {
@@ -370,10 +370,10 @@ pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
                     None,
                 );
                 if scene.static_motion.get(gi).copied().unwrap_or(false) {
-                    let mut m = Obj::new();
-                    m.insert("type", Tree::from("static"));
+                    let mut m = Map::new();
+                    m.insert("type".into(), Value::from("static"));
                     cx.doc
-                        .node_extension_member(node, BODY, "motion", Tree::from(m));
+                        .node_extension_member(node, BODY, "motion", Value::from(m));
                     tag(&mut cx.tags, &["body", "static", "motion"]);
                 } else {
                     tag(&mut cx.tags, &["body", "static"]);
@@ -398,16 +398,16 @@ pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }
                     let shape = cx.shape(&m.item);
-                    let mut trigger = Obj::new();
-                    trigger.insert("shape", Tree::from(shape));
+                    let mut trigger = Map::new();
+                    trigger.insert("shape".into(), Value::from(shape));
                     cx.doc
-                        .node_extension_member(member, BODY, "trigger", Tree::from(trigger));
+                        .node_extension_member(member, BODY, "trigger", Value::from(trigger));
                     nodes.push(member);
                 }
-                let mut trigger = Obj::new();
-                trigger.insert("nodes", Tree::from(nodes));
+                let mut trigger = Map::new();
+                trigger.insert("nodes".into(), Value::from(nodes));
                 cx.doc
-                    .node_extension_member(node, BODY, "trigger", Tree::from(trigger));
+                    .node_extension_member(node, BODY, "trigger", Value::from(trigger));
                 tag(&mut cx.tags, &["trigger", "compound"]);
             }
         }
@@ -425,13 +425,13 @@ pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
     // A document without `radius` on a capsule or cylinder reads as omi-2025 (the revisions
     // read it alike): an omi-2024 scene is dated by an unused cylinder in its spelling.
     if scene.profile == Profile::Omi2024 && !cx.dated {
-        let mut params = Obj::new();
-        params.insert("height", Tree::from(2.0));
-        params.insert("radius", Tree::from(0.5));
-        let mut shape = Obj::new();
-        shape.insert("type", Tree::from("cylinder"));
-        shape.insert("cylinder", Tree::from(params));
-        cx.doc.push_root(SHAPE, "shapes", Tree::from(shape));
+        let mut params = Map::new();
+        params.insert("height".into(), Value::from(2.0));
+        params.insert("radius".into(), Value::from(0.5));
+        let mut shape = Map::new();
+        shape.insert("type".into(), Value::from("cylinder"));
+        shape.insert("cylinder".into(), Value::from(params));
+        cx.doc.push_root(SHAPE, "shapes", Value::from(shape));
         tag(&mut cx.tags, &["shape", "dating-cylinder"]);
     }
     let summary = format!(
@@ -451,9 +451,9 @@ pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
 /// The limits and drives of a joint description as OMI writes them: a limit with neither
 /// bound limits nothing in OMI (`OMI_LIMIT_UNBOUNDED`) and is left out; a description left
 /// with nothing gets the open ball limit (3 linear axes, max 0).
-fn settings(cx: &mut Ctx, desc: usize) -> Tree {
+fn settings(cx: &mut Ctx, desc: usize) -> Value {
     let d = &cx.scene.descs[desc];
-    let mut limits: Vec<Tree> = d
+    let mut limits: Vec<Value> = d
         .limits
         .iter()
         .filter(|l| l.min.is_some() || l.max.is_some())
@@ -471,17 +471,17 @@ fn settings(cx: &mut Ctx, desc: usize) -> Tree {
         x.tags(&mut cx.tags);
     }
     tag(&mut cx.tags, &["joint", "kind", d.kind]);
-    let mut v = Obj::new();
+    let mut v = Map::new();
     if !limits.is_empty() {
-        v.insert("limits", Tree::Array(limits.into()));
+        v.insert("limits".into(), Value::Array(limits));
     }
     if !d.drives.is_empty() {
         v.insert(
-            "drives",
-            Tree::Array(d.drives.iter().map(|x| x.render()).collect()),
+            "drives".into(),
+            Value::Array(d.drives.iter().map(|x| x.render()).collect()),
         );
     }
-    Tree::from(v)
+    Value::from(v)
 }
 
 /// Joints from a dynamic body A to another body B or to a static world body, both frames at
@@ -542,10 +542,10 @@ fn render_joints(cx: &mut Ctx, bodies: &BTreeMap<usize, BodyAt>) -> (Vec<PoseSet
                     },
                     None,
                 );
-                let mut m = Obj::new();
-                m.insert("type", Tree::from("static"));
+                let mut m = Map::new();
+                m.insert("type".into(), Value::from("static"));
                 cx.doc
-                    .node_extension_member(node, BODY, "motion", Tree::from(m));
+                    .node_extension_member(node, BODY, "motion", Value::from(m));
                 node
             }
         };
@@ -572,11 +572,11 @@ fn render_joints(cx: &mut Ctx, bodies: &BTreeMap<usize, BodyAt>) -> (Vec<PoseSet
                 index
             }
         };
-        let mut joint = Obj::new();
-        joint.insert("connectedNode", Tree::from(frame_b));
-        joint.insert("joint", Tree::from(desc));
+        let mut joint = Map::new();
+        joint.insert("connectedNode".into(), Value::from(frame_b));
+        joint.insert("joint".into(), Value::from(desc));
         if let Some(e) = ju.enable_collision {
-            joint.insert("enableCollision", Tree::from(e));
+            joint.insert("enableCollision".into(), Value::from(e));
             if e {
                 tag(&mut cx.tags, &["joint", "enable-collision"]);
             }

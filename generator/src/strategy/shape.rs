@@ -1,8 +1,8 @@
 //! Collision shapes of every type, with parameters omitted (profile defaults) or explicit, and
 //! mesh shapes backed by real triangle meshes.
 
-use crate::tree::{Obj, Tree};
 use proptest::prelude::*;
+use serde_json::{Map, Value};
 
 use super::{Tags, dec, tag};
 use crate::doc::{DocBuilder, MeshData};
@@ -144,15 +144,15 @@ impl ShapeSpec {
     }
 
     /// The shape object as the dialect spells it; mesh shapes add their mesh to `doc`.
-    pub fn render(&self, dialect: Dialect, doc: &mut DocBuilder) -> Obj {
+    pub fn render(&self, dialect: Dialect, doc: &mut DocBuilder) -> Map<String, Value> {
         let (a, b, c) = (self.a, self.b, self.c);
-        let mut shape = Obj::new();
-        let mut nested = Obj::new();
+        let mut shape = Map::new();
+        let mut nested = Map::new();
         let type_name = match (self.kind, dialect) {
             (ShapeKind::Convex, Dialect::OmiCollider) => "hull",
             (kind, _) => kind.tag(),
         };
-        shape.insert("type", Tree::from(type_name));
+        shape.insert("type".into(), Value::from(type_name));
         // OMI_collider spells the parameters flat in the shape, the others in an object.
         let params = match dialect {
             Dialect::OmiCollider => &mut shape,
@@ -160,42 +160,42 @@ impl ShapeSpec {
         };
         if self.kind.is_mesh() {
             let mesh = doc.mesh(&solid_mesh(self.solid, a));
-            params.insert("mesh", Tree::from(mesh));
+            params.insert("mesh".into(), Value::from(mesh));
         } else if self.explicit {
             match (self.kind, dialect) {
                 (ShapeKind::Sphere, _) => {
-                    params.insert("radius", Tree::from(a));
+                    params.insert("radius".into(), Value::from(a));
                 }
                 (ShapeKind::Box, _) => {
-                    params.insert("size", Tree::from([a, b, c]));
+                    params.insert("size".into(), Value::from([a, b, c]));
                 }
                 (ShapeKind::Capsule | ShapeKind::Cylinder, Dialect::Khr) => {
-                    params.insert("height", Tree::from(a));
-                    params.insert("radiusTop", Tree::from(b));
-                    params.insert("radiusBottom", Tree::from(c));
+                    params.insert("height".into(), Value::from(a));
+                    params.insert("radiusTop".into(), Value::from(b));
+                    params.insert("radiusBottom".into(), Value::from(c));
                 }
                 (ShapeKind::Capsule | ShapeKind::Cylinder, Dialect::Omi2025) => {
-                    params.insert("height", Tree::from(a));
-                    params.insert("radiusBottom", Tree::from(b));
-                    params.insert("radiusTop", Tree::from(b));
+                    params.insert("height".into(), Value::from(a));
+                    params.insert("radiusBottom".into(), Value::from(b));
+                    params.insert("radiusTop".into(), Value::from(b));
                 }
                 (ShapeKind::Capsule, _) => {
                     // Full height: at least twice the radius (seed 004 Capsule).
-                    params.insert("radius", Tree::from(b));
+                    params.insert("radius".into(), Value::from(b));
                     params.insert(
-                        "height",
-                        Tree::from(crate::canonical::round(2.0 * b + a, 6)),
+                        "height".into(),
+                        Value::from(crate::canonical::round(2.0 * b + a, 6)),
                     );
                 }
                 (ShapeKind::Cylinder, _) => {
-                    params.insert("radius", Tree::from(b));
-                    params.insert("height", Tree::from(a));
+                    params.insert("radius".into(), Value::from(b));
+                    params.insert("height".into(), Value::from(a));
                 }
                 (ShapeKind::Convex | ShapeKind::Trimesh, _) => {}
             }
         }
         if dialect != Dialect::OmiCollider {
-            shape.insert(type_name, Tree::from(nested));
+            shape.insert(type_name.into(), Value::from(nested));
         }
         shape
     }
@@ -287,25 +287,25 @@ mod tests {
     fn dialects_spell_shapes_as_their_seeds() {
         let mut doc = DocBuilder::new("s", BufferMode::DataUri);
         assert_eq!(
-            Tree::from(spec(ShapeKind::Box, true).render(Dialect::Khr, &mut doc)),
-            Tree::from(json!({"type": "box", "box": {"size": [0.4, 0.3, 0.2]}}))
+            Value::from(spec(ShapeKind::Box, true).render(Dialect::Khr, &mut doc)),
+            json!({"type": "box", "box": {"size": [0.4, 0.3, 0.2]}})
         );
         assert_eq!(
-            Tree::from(spec(ShapeKind::Capsule, false).render(Dialect::Khr, &mut doc)),
-            Tree::from(json!({"type": "capsule", "capsule": {}}))
+            Value::from(spec(ShapeKind::Capsule, false).render(Dialect::Khr, &mut doc)),
+            json!({"type": "capsule", "capsule": {}})
         );
         // OMI_collider capsule: full height = 2 * 0.3 + 0.4 = 1.0.
         assert_eq!(
-            Tree::from(spec(ShapeKind::Capsule, true).render(Dialect::OmiCollider, &mut doc)),
-            Tree::from(json!({"type": "capsule", "radius": 0.3, "height": 1.0}))
+            Value::from(spec(ShapeKind::Capsule, true).render(Dialect::OmiCollider, &mut doc)),
+            json!({"type": "capsule", "radius": 0.3, "height": 1.0})
         );
         assert_eq!(
-            Tree::from(spec(ShapeKind::Convex, true).render(Dialect::OmiCollider, &mut doc)),
-            Tree::from(json!({"type": "hull", "mesh": 0}))
+            Value::from(spec(ShapeKind::Convex, true).render(Dialect::OmiCollider, &mut doc)),
+            json!({"type": "hull", "mesh": 0})
         );
         assert_eq!(
-            Tree::from(spec(ShapeKind::Convex, true).render(Dialect::OmiShape, &mut doc)),
-            Tree::from(json!({"type": "convex", "convex": {"mesh": 1}}))
+            Value::from(spec(ShapeKind::Convex, true).render(Dialect::OmiShape, &mut doc)),
+            json!({"type": "convex", "convex": {"mesh": 1}})
         );
     }
 

@@ -23,7 +23,7 @@ use serde_json::{Map, json};
 use super::{Rendered, Tags, dec3, tag, transform};
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, Trs};
-use crate::tree::{Obj, Tree};
+use serde_json::Value;
 
 pub const KEY: &str = "VRMC_node_constraint";
 
@@ -400,11 +400,11 @@ pub fn render(scene: &Vrm1Scene, stem: &str) -> Rendered {
     let mut decisions: BTreeSet<Decision> = [Decision::Vrm1Order].into();
     let constrained: BTreeSet<usize> = kept.iter().map(|c| c.0).collect();
     for &(d, s, c) in &kept {
-        let mut body = Obj::new();
-        body.insert("source", Tree::from(s));
+        let mut body = Map::new();
+        body.insert("source".into(), Value::from(s));
         match c.kind {
             Kind1::Roll(a) => {
-                body.insert("rollAxis", Tree::from(ROLL_AXES[a]));
+                body.insert("rollAxis".into(), Value::from(ROLL_AXES[a]));
                 tag(
                     &mut tags,
                     &["vrm1", "roll", &ROLL_AXES[a].to_ascii_lowercase()],
@@ -412,7 +412,7 @@ pub fn render(scene: &Vrm1Scene, stem: &str) -> Rendered {
                 decisions.insert(Decision::Vrm1Roll);
             }
             Kind1::Aim(a) => {
-                body.insert("aimAxis", Tree::from(AIM_AXES[a]));
+                body.insert("aimAxis".into(), Value::from(AIM_AXES[a]));
                 tag(
                     &mut tags,
                     &["vrm1", "aim", &AIM_AXES[a].to_ascii_lowercase()],
@@ -425,7 +425,7 @@ pub fn render(scene: &Vrm1Scene, stem: &str) -> Rendered {
             }
         }
         if let Some(w) = c.weight {
-            body.insert("weight", Tree::from(w));
+            body.insert("weight".into(), Value::from(w));
         }
         let weight = match c.weight {
             None => "default",
@@ -434,11 +434,11 @@ pub fn render(scene: &Vrm1Scene, stem: &str) -> Rendered {
             Some(_) => "partial",
         };
         tag(&mut tags, &["vrm1", "weight", weight]);
-        let mut constraint = Obj::new();
-        constraint.insert(c.kind.name(), Tree::from(body));
-        let mut ext = Obj::new();
-        ext.insert("specVersion", Tree::from("1.0"));
-        ext.insert("constraint", Tree::from(constraint));
+        let mut constraint = Map::new();
+        constraint.insert(c.kind.name().into(), Value::from(body));
+        let mut ext = Map::new();
+        ext.insert("specVersion".into(), Value::from("1.0"));
+        ext.insert("constraint".into(), Value::from(constraint));
         doc.node_extension(d, KEY, ext);
         let reads_constrained = reads(&parents, d, s, c.kind)
             .iter()

@@ -319,7 +319,7 @@ pub fn sibling_files(document: &[u8]) -> Vec<PathBuf> {
     if super::budget::check(json).is_err() {
         return Vec::new();
     }
-    let Ok(json) = crate::json::Value::from_slice(json) else {
+    let Ok(json) = serde_json::from_slice::<serde_json::Value>(json) else {
         return Vec::new();
     };
     let mut out: Vec<PathBuf> = Vec::new();

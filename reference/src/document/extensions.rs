@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::json::{Value, text_eq};
+use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues, push_pointer, push_token};
 use crate::profile::Profile;
@@ -106,11 +106,11 @@ fn walk<'a>(value: &'a Value, path: &mut Vec<Step<'a>>, uses: &mut BTreeMap<Stri
                 if !(child.is_object() || child.is_array()) {
                     continue;
                 }
-                if text_eq(key.as_bytes(), b"extras") {
+                if key == "extras" {
                     continue; // application data, not glTF properties
                 }
                 path.push(Step::Key(key));
-                if text_eq(key.as_bytes(), b"extensions")
+                if key == "extensions"
                     && let Some(extensions) = child.as_object()
                 {
                     for name in extensions.keys() {
@@ -213,11 +213,11 @@ mod tests {
 
     #[test]
     fn first_uses_in_sorted_key_order() {
-        let value = Value::from(serde_json::json!({
+        let value = serde_json::json!({
             "nodes": [{"extensions": {"B_x": {}}}, {"a/b": {"extensions": {"A_x": {}, "B_x": {}}}}],
             "extras": {"extensions": {"C_x": {}}},
             "extensions": {"A_x": {"extensions": {"D~x": {}}}}
-        }));
+        });
         let mut uses = BTreeMap::new();
         walk(&value, &mut Vec::new(), &mut uses);
         let expected: BTreeMap<String, String> = [

@@ -1,8 +1,8 @@
 //! The node hierarchy: canonical [`Node`]s with their rest TRS read exactly (f64 from the raw
 //! JSON; gltf-json keeps f32), matrices decomposed, and the forest check.
 
-use crate::json::Value;
 use nalgebra::{Matrix3, Matrix4, Rotation3, UnitQuaternion, Vector3};
+use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues};
 use crate::math::quaternion_xyzw;
@@ -30,7 +30,7 @@ pub fn read_nodes(doc: &Document, issues: &mut Issues) -> (Vec<Node>, Vec<NodeId
         .json
         .get("nodes")
         .and_then(Value::as_array)
-        .unwrap_or_default();
+        .map_or(&[], Vec::as_slice);
     let count = doc.root.nodes.len().min(raw.len());
     let mut nodes: Vec<Node> = (0..count)
         .map(|i| read_node(i, &doc.root.nodes[i], &raw[i], issues))
@@ -101,7 +101,7 @@ fn read_node(i: usize, typed: &gltf_json::Node, raw: &Value, issues: &mut Issues
         .map(|e| {
             e.keys()
                 .filter(|k| Profile::of_extension(k).is_none())
-                .map(str::to_owned)
+                .cloned()
                 .collect()
         })
         .unwrap_or_default();
@@ -352,7 +352,7 @@ mod tests {
     /// then keeps the default: no matrix, zero translation, unit scale, identity rotation).
     #[test]
     fn fixed_number_arrays() {
-        let raw = Value::from_slice(
+        let raw = serde_json::from_slice::<Value>(
             br#"{"t": [1, 2.5, -3], "short": [1, 2], "long": [1, 2, 3, 4], "text": [1, "x", 3],
                 "empty": [], "scalar": 3}"#,
         )
@@ -369,7 +369,7 @@ mod tests {
     /// a node that is not an object.
     #[test]
     fn one_pass_finds_the_members_lookups_find() {
-        let raw = Value::from_slice(
+        let raw = serde_json::from_slice::<Value>(
             br#"{"children": [1], "extensions": {"X_y": {}}, "matrix": [1], "mesh": 0,
                 "name": "n", "rotation": [0, 0, 0, 1], "scale": [2, 2, 2], "translation": [1, 2, 3],
                 "zz": 1}"#,
@@ -386,7 +386,7 @@ mod tests {
             assert_eq!(found, raw.get(key), "{key}");
             assert!(found.is_some(), "{key}");
         }
-        let sparse = Value::from_slice(br#"{"scale": [1, 1, 1]}"#).expect("JSON");
+        let sparse = serde_json::from_slice::<Value>(br#"{"scale": [1, 1, 1]}"#).expect("JSON");
         let m = Members::of(&sparse);
         assert_eq!(m.scale, sparse.get("scale"));
         assert!(m.matrix.is_none() && m.rotation.is_none() && m.translation.is_none());

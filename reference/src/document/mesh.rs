@@ -5,10 +5,10 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::json::Value;
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::mesh::Semantic;
 use gltf_json::validation::Checked;
+use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues};
 use crate::scene::{MeshId, TriangleMesh};

@@ -21,7 +21,7 @@ mod schema;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::json::Value;
+use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues, push_token};
 
@@ -38,8 +38,7 @@ pub const MAX_FILE_SIZE: u64 = 512 * 1024 * 1024;
 #[derive(Debug)]
 pub struct Document<'j> {
     /// The core document, typed. Indices in it may be out of range (reported as `GLTF_INDEX`):
-    /// look them up with `get`. Its document-level and node-level extension maps are empty:
-    /// extension objects are read from `json`.
+    /// look them up with `get`. Extension objects are read from `json`, not from here.
     pub root: gltf_json::Root,
     /// The same JSON, untyped: extension objects are read from here so pointers are exact.
     /// Borrowed when the caller keeps the tree ([`Document::from_tree`]).
@@ -75,7 +74,7 @@ impl Document<'static> {
             );
             return None;
         }
-        let json = match Value::from_slice(json_bytes) {
+        let json = match serde_json::from_slice(json_bytes) {
             Ok(v) => v,
             Err(e) => {
                 issues.push(Issue::new(Code::JsonSyntax, "").arg("detail", e));
@@ -159,7 +158,7 @@ impl<'j> Document<'j> {
                 .json
                 .get("nodes")
                 .and_then(Value::as_array)
-                .unwrap_or_default(),
+                .map_or(&[], Vec::as_slice),
         }
     }
 
@@ -206,12 +205,12 @@ impl Document<'_> {
     pub fn extension_keys(&self) -> Vec<&str> {
         let mut keys: Vec<&str> = Vec::new();
         if let Some(e) = self.json.get("extensions").and_then(Value::as_object) {
-            keys.extend(e.keys());
+            keys.extend(e.keys().map(String::as_str));
         }
         if let Some(nodes) = self.json.get("nodes").and_then(Value::as_array) {
             for n in nodes {
                 if let Some(e) = n.get("extensions").and_then(Value::as_object) {
-                    keys.extend(e.keys());
+                    keys.extend(e.keys().map(String::as_str));
                 }
             }
         }

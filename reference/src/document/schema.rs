@@ -2,26 +2,13 @@
 //! (`GLTF_SCHEMA` at the failing pointer), then gltf-json's own `Validate` pass mapped to
 //! `GLTF_INDEX` / `GLTF_VALUE` / `GLTF_SCHEMA`, minus what glTF allows but gltf-json flags.
 
-use crate::json::{Hiding, Value};
 use gltf_json::validation::{Error as ValidationError, Validate};
+use serde_json::Value;
 
 use crate::issue::{Code, Issue, Issues, escape_token, push_pointer};
 
 /// Deserialise the core document; a mismatch is `GLTF_SCHEMA` at the pointer of the failure.
-///
-/// The typed root does not keep what the document-level and node-level `extensions` objects
-/// hold (their contents are read from the JSON): it is read through a view that sees them as
-/// empty ([`Hiding`]), since gltf-json would copy each of them twice only to ignore them.
 pub fn deserialize(json: &Value, issues: &mut Issues) -> Option<gltf_json::Root> {
-    let fast = <gltf_json::Root as serde::Deserialize>::deserialize(Hiding::document(json));
-    if let Ok(root) = fast {
-        return Some(root);
-    }
-    deserialize_full(json, issues)
-}
-
-/// The full read, for documents that fail (and the reference the fast read must agree with).
-pub(crate) fn deserialize_full(json: &Value, issues: &mut Issues) -> Option<gltf_json::Root> {
     // Path tracking costs a fifth of a whole validation: take it only to locate an error.
     if let Ok(root) = <gltf_json::Root as serde::Deserialize>::deserialize(json) {
         return Some(root);
@@ -230,7 +217,6 @@ fn pointer_of(tokens: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::Map;
 
     #[test]
     fn gltf_paths_become_pointers() {
@@ -258,133 +244,6 @@ mod tests {
         let root = deserialize(&value, &mut issues).expect("schema");
         validate(&root, &value, &mut issues);
         issues.0.into_iter().map(|i| (i.code, i.pointer)).collect()
-    }
-
-    /// A small document whose nodes and root carry `extensions` of any shape, with core
-    /// values that are sometimes of the wrong type, so both reads fail and succeed; sometimes
-    /// `nodes` is not an array, or the document not an object.
-    fn any_document() -> impl proptest::strategy::Strategy<Value = Value> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            (-2i64..4).prop_map(Value::from),
-            Just(Value::from("x")),
-        ];
-        let anything = leaf.prop_recursive(3, 24, 4, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-                prop::collection::btree_map("[a-c]{1,2}", inner, 0..4)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        });
-        let extensions = prop_oneof![
-            3 => prop::collection::btree_map("(KHR|OMI)_[a-b]", anything.clone(), 0..3)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-            1 => anything.clone(),
-        ];
-        let node = (
-            proptest::option::of(extensions.clone()),
-            proptest::option::of(prop_oneof![
-                (0i64..3).prop_map(Value::from),
-                anything.clone()
-            ]),
-            proptest::option::of(anything.clone()),
-        )
-            .prop_map(|(extensions, mesh, extras)| {
-                let mut n = Vec::new();
-                if let Some(e) = extensions {
-                    n.push(("extensions", e));
-                }
-                if let Some(m) = mesh {
-                    n.push(("mesh", m));
-                }
-                if let Some(x) = extras {
-                    n.push(("extras", x));
-                }
-                Value::Object(n.into_iter().collect())
-            });
-        let document = (
-            proptest::option::of(extensions),
-            prop::collection::vec(prop_oneof![4 => node, 1 => anything.clone()], 0..4),
-            any::<bool>(),
-        )
-            .prop_map(|(extensions, nodes, asset)| {
-                let mut d = Vec::new();
-                if asset {
-                    d.push(("asset", serde_json::json!({"version": "2.0"}).into()));
-                }
-                if let Some(e) = extensions {
-                    d.push(("extensions", e));
-                }
-                d.push(("nodes", Value::from(nodes)));
-                Value::Object(d.into_iter().collect())
-            });
-        let odd_nodes = (anything.clone(), proptest::option::of(anything.clone())).prop_map(
-            |(nodes, extensions)| {
-                let mut d = vec![("asset", Value::from(serde_json::json!({"version": "2.0"})))];
-                d.push(("nodes", nodes));
-                d.extend(extensions.map(|e| ("extensions", e)));
-                Value::Object(d.into_iter().collect())
-            },
-        );
-        prop_oneof![8 => document, 1 => odd_nodes, 1 => anything]
-    }
-
-    /// The typed root as JSON, with the contents of every extension map dropped.
-    fn without_extension_contents(root: &gltf_json::Root) -> Value {
-        let mut v = Value::from(serde_json::to_value(root).expect("a typed root serialises"));
-        if let Some(Value::Object(map)) = v.get_mut("extensions") {
-            *map = Map::default();
-        }
-        if let Some(Value::Array(nodes)) = v.get_mut("nodes") {
-            for node in nodes.iter_mut() {
-                if let Some(Value::Object(map)) = node.get_mut("extensions") {
-                    *map = Map::default();
-                }
-            }
-        }
-        v
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
-        /// Reading with the extension objects hidden gives the same issues and the same typed
-        /// root (but for the unused extension maps) as the full read.
-        #[test]
-        fn fast_core_read_agrees_with_the_full_read(doc in any_document()) {
-            let (mut fast_issues, mut full_issues) = (Issues::default(), Issues::default());
-            let fast = deserialize(&doc, &mut fast_issues);
-            let full = deserialize_full(&doc, &mut full_issues);
-            let listed = |i: Issues| -> Vec<(Code, String, String)> {
-                i.0.into_iter().map(|i| (i.code, i.pointer, i.message)).collect()
-            };
-            proptest::prop_assert_eq!(listed(fast_issues), listed(full_issues));
-            proptest::prop_assert_eq!(
-                fast.as_ref().map(without_extension_contents),
-                full.as_ref().map(without_extension_contents)
-            );
-        }
-    }
-
-    /// Extensions gltf-json can type when its features ask (`KHR_lights_punctual`,
-    /// `KHR_materials_variants`), given values of the wrong shape on the document and on a
-    /// node: both reads accept them, as the workspace builds gltf-json without those features.
-    /// With one enabled the full read would fail and the fast read not: this test fails then.
-    #[test]
-    fn typed_extension_names_read_the_same_both_ways() {
-        for e in ["KHR_lights_punctual", "KHR_materials_variants"] {
-            let doc = Value::from(serde_json::json!({
-                "asset": {"version": "2.0"},
-                "extensions": {e: 5},
-                "nodes": [{"extensions": {e: "x"}}]
-            }));
-            let (mut fast_issues, mut full_issues) = (Issues::default(), Issues::default());
-            let fast = deserialize(&doc, &mut fast_issues);
-            let full = deserialize_full(&doc, &mut full_issues);
-            assert!(fast.is_some() && full.is_some(), "{e}");
-            assert!(fast_issues.0.is_empty() && full_issues.0.is_empty(), "{e}");
-        }
     }
 
     #[test]

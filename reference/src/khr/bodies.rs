@@ -19,9 +19,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::json::{Map, Value};
 use nalgebra::{UnitQuaternion, Vector3};
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::document::Document;
 use crate::ext::{check_properties, parse};
@@ -89,7 +89,7 @@ pub(super) fn read_bodies<'a>(
     revision: Revision,
     scene: &mut Scene,
     issues: &mut Issues,
-) -> Vec<(NodeId, &'a Map, String)> {
+) -> Vec<(NodeId, &'a Map<String, Value>, String)> {
     let mut nodes = Vec::new();
     let extensions = doc.node_extensions();
     for node in 0..doc.node_count().min(scene.nodes.len()) {
@@ -228,7 +228,7 @@ fn unit_orientation(
 pub(super) fn read_collider(
     doc: &Document,
     node: NodeId,
-    extension: &Map,
+    extension: &Map<String, Value>,
     pointer: &str,
     tables: &mut Tables,
     scene: &mut Scene,
@@ -336,7 +336,7 @@ fn collider_shape(
 pub(super) fn read_trigger(
     doc: &Document,
     node: NodeId,
-    extension: &Map,
+    extension: &Map<String, Value>,
     pointer: &str,
     tables: &mut Tables,
     scene: &mut Scene,

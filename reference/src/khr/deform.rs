@@ -10,8 +10,8 @@ use nalgebra::{Matrix4, Point3};
 
 use crate::document::{Document, Part};
 use crate::issue::{Code, Issue, Issues};
-use crate::json::Value;
 use crate::scene::{MeshId, NodeId, TriangleMesh};
+use serde_json::Value;
 
 /// How far from 1 a vertex's skin weights may sum before `KHR_SKIN_WEIGHTS_NOT_NORMALIZED`.
 pub const WEIGHT_SUM_TOLERANCE: f64 = 1e-3;

@@ -20,8 +20,8 @@ use serde::Deserialize;
 use crate::document::{Document, Part};
 use crate::ext::{check_index, check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::json::Value;
 use crate::scene::{MeshId, NodeId, Scene, Shape, ShapeId, TriangleMesh};
+use serde_json::Value;
 
 use super::deform::{self, Deformed};
 use super::{IMPLICIT_SHAPES_ARRAY, NODES_ARRAY, RIGID_BODIES, Table, object};

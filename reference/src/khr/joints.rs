@@ -25,8 +25,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::json::{Map, Value};
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, Token, push_pointer};
@@ -403,7 +403,7 @@ fn read_drive(
 /// The `joint` object of node `node`, if any, as a canonical [`Joint`].
 pub(super) fn read_node_joint(
     node: NodeId,
-    extension: &Map,
+    extension: &Map<String, Value>,
     pointer: &str,
     tables: &Tables,
     scene: &mut Scene,

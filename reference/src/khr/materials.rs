@@ -10,8 +10,8 @@
 //!   `minItems` on the lists: an empty list is the empty set; both lists is still an error
 //!   (the schema's `not`, the prose's "only one of these must be specified").
 
-use crate::json::Value;
 use serde::Deserialize;
+use serde_json::Value;
 
 use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};

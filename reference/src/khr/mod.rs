@@ -39,7 +39,7 @@ mod shapes;
 #[cfg(test)]
 mod tests;
 
-use crate::json::{Map, Value};
+use serde_json::{Map, Value};
 
 use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, Severity, Token, push_pointer};
@@ -100,7 +100,7 @@ pub fn uses_geometry(doc: &Document) -> bool {
             .and_then(|(v, _)| v.as_object())
             .is_some_and(|o| {
                 ["collider", "trigger"].iter().any(|k| {
-                    o.get(k)
+                    o.get(*k)
                         .and_then(Value::as_object)
                         .is_some_and(|c| c.contains_key("geometry"))
                 })
@@ -224,7 +224,11 @@ const MESHES_ARRAY: &str = "meshes";
 
 /// `value` as a JSON object, or `EXT_TYPE` at `pointer`. (serde would read a struct from an
 /// array too, so objects are checked before they are parsed.)
-fn object<'a>(value: &'a Value, pointer: &str, issues: &mut Issues) -> Option<&'a Map> {
+fn object<'a>(
+    value: &'a Value,
+    pointer: &str,
+    issues: &mut Issues,
+) -> Option<&'a Map<String, Value>> {
     let object = value.as_object();
     if object.is_none() {
         issues.push(Issue::new(Code::ExtType, pointer).arg(
@@ -239,7 +243,7 @@ fn object<'a>(value: &'a Value, pointer: &str, issues: &mut Issues) -> Option<&'
 /// list. Present but not an array: `EXT_TYPE` and `None`. Empty: `EXT_ARRAY_LENGTH` and the empty
 /// list.
 fn items<'a>(
-    object: &'a Map,
+    object: &'a Map<String, Value>,
     pointer: &str,
     key: &str,
     issues: &mut Issues,

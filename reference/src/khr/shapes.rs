@@ -22,9 +22,9 @@
 
 use std::collections::btree_map::Entry;
 
-use crate::json::{Map, Value};
 use nalgebra::Vector3;
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::document::Document;
 use crate::ext::{check_index, check_properties, parse};
@@ -193,11 +193,17 @@ fn read_shape(
 
 /// `SHAPE_PARAMETERS_MISMATCH` unless the object holds exactly the parameter object its type
 /// names.
-fn check_parameters(object: &Map, types: &[&str], kind: &str, pointer: &str, issues: &mut Issues) {
+fn check_parameters(
+    object: &Map<String, Value>,
+    types: &[&str],
+    kind: &str,
+    pointer: &str,
+    issues: &mut Issues,
+) {
     let present: Vec<&str> = types
         .iter()
         .copied()
-        .filter(|t| object.contains_key(t))
+        .filter(|t| object.contains_key(*t))
         .collect();
     if present == [kind] {
         return;

@@ -8,8 +8,8 @@
 //! attachment frames are the joint node [D-FRAMES]. The schema's `required: ["type"]` on a
 //! constraint is a bug (the seed defines no `type`) and is not enforced.
 
-use crate::json::Value;
 use serde::Deserialize;
+use serde_json::Value;
 
 use crate::document::Document;
 use crate::ext;

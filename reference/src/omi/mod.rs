@@ -35,7 +35,7 @@ pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
 /// [`ext::parse`] for an extension object: serde reads a struct from a JSON array too
 /// (`[0]` as `{"collider": 0}`), so anything but an object is `EXT_TYPE` here.
 fn parse_object<T: serde::de::DeserializeOwned>(
-    value: &crate::json::Value,
+    value: &serde_json::Value,
     pointer: &str,
     issues: &mut Issues,
 ) -> Option<T> {
@@ -71,7 +71,7 @@ fn document_array<'a>(
     extension: &str,
     key: &str,
     issues: &mut Issues,
-) -> Vec<(&'a crate::json::Value, String)> {
+) -> Vec<(&'a serde_json::Value, String)> {
     let Some((value, pointer)) = doc.root_extension(extension) else {
         return Vec::new();
     };
@@ -89,7 +89,7 @@ fn document_array<'a>(
             issues.push(Issue::new(Code::ExtRequired, &pointer).arg("property", key));
             Vec::new()
         }
-        Some(crate::json::Value::Array(items)) => {
+        Some(serde_json::Value::Array(items)) => {
             if items.is_empty() {
                 issues.push(
                     Issue::new(Code::ExtArrayLength, &at)

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::json::Value;
 use nalgebra::Vector3;
 use serde::Deserialize;
+use serde_json::Value;
 
 use crate::document::Document;
 use crate::ext;

@@ -22,12 +22,12 @@ use serde::Deserialize;
 use crate::document::Document;
 use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::json::{Map, Value};
 use crate::math::quaternion_xyzw;
 use crate::scene::{
     Body, BodyKind, Collider, Combine, CompoundTrigger, Filter, Inertia, MassValue, Material,
     NodeId, Scene, Shape, VelocitySpace,
 };
+use serde_json::{Map, Value};
 
 use super::super::BODY;
 use super::{
@@ -259,7 +259,7 @@ pub(super) fn read_bodies<'a>(
     doc: &'a Document,
     scene: &mut Scene,
     issues: &mut Issues,
-) -> Vec<(NodeId, &'a Map, String)> {
+) -> Vec<(NodeId, &'a Map<String, Value>, String)> {
     let mut nodes = Vec::new();
     let extensions = doc.node_extensions();
     for node in 0..doc.node_count().min(scene.nodes.len()) {
@@ -272,7 +272,7 @@ pub(super) fn read_bodies<'a>(
         check_properties(value, &pointer, &["motion", "collider", "trigger"], issues);
         let present: Vec<&str> = ["motion", "collider", "trigger"]
             .into_iter()
-            .filter(|k| extension.contains_key(k))
+            .filter(|k| extension.contains_key(*k))
             .collect();
         if present.len() > 1 {
             issues.push(
@@ -402,7 +402,7 @@ pub(super) fn read_collider(
     doc: &Document,
     scene: &mut Scene,
     node: NodeId,
-    extension: &Map,
+    extension: &Map<String, Value>,
     pointer: &str,
     tables: &Tables,
     issues: &mut Issues,
@@ -465,7 +465,7 @@ pub(super) fn read_trigger(
     doc: &Document,
     scene: &mut Scene,
     node: NodeId,
-    extension: &Map,
+    extension: &Map<String, Value>,
     pointer: &str,
     tables: &Tables,
     issues: &mut Issues,

@@ -12,9 +12,9 @@
 
 use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::json::Value;
 use crate::profile::Profile;
 use crate::scene::Shape;
+use serde_json::Value;
 
 use super::super::{BODY, JOINT, SHAPE};
 use super::Convention;

@@ -16,10 +16,10 @@ use serde::Deserialize;
 use crate::document::Document;
 use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::json::Value;
 use crate::scene::{
     Attachment, BodyKind, DofKind, Drive, DriveMode, Joint, Limit, LimitSet, NodeId, Scene,
 };
+use serde_json::Value;
 
 use super::super::{BODY, JOINT, SHAPE};
 use super::{JOINTS_ARRAY, NODES_ARRAY, array, clean_since, non_negative, object};

@@ -24,9 +24,9 @@ pub use detect::{Detection, detect};
 
 use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, Severity, push_pointer};
-use crate::json::{Map, Value};
 use crate::profile::Profile;
 use crate::scene::Scene;
+use serde_json::{Map, Value};
 
 /// How a revision writes capsules and cylinders: the one difference between the profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,7 +128,11 @@ impl Table {
 }
 
 /// `value` as a JSON object, or `EXT_TYPE` at `pointer`.
-fn object<'a>(value: &'a Value, pointer: &str, issues: &mut Issues) -> Option<&'a Map> {
+fn object<'a>(
+    value: &'a Value,
+    pointer: &str,
+    issues: &mut Issues,
+) -> Option<&'a Map<String, Value>> {
     let object = value.as_object();
     if object.is_none() {
         issues.push(Issue::new(Code::ExtType, pointer).arg("detail", "expected an object"));
@@ -139,7 +143,7 @@ fn object<'a>(value: &'a Value, pointer: &str, issues: &mut Issues) -> Option<&'
 /// The array `object[key]` (at `pointer/key`): absent is empty, not an array is `EXT_TYPE` and
 /// `None`.
 fn array<'a>(
-    object: &'a Map,
+    object: &'a Map<String, Value>,
     pointer: &str,
     key: &str,
     issues: &mut Issues,

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use crate::document::Document;
 use crate::ext;
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::json::Value;
 use crate::scene::{MeshId, Scene, Shape};
+use serde_json::Value;
 
 use super::super::SHAPE;
 use super::super::shape::{Flavor, capsule, capsule_too_short, hull_points};
