@@ -12,7 +12,6 @@
 pub mod finite;
 pub mod framing;
 pub mod message;
-pub mod pipe;
 pub mod schema;
 pub mod serve;
 
