@@ -8,25 +8,35 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::protocol::finite;
 
 /// Version of the messages below; a change that breaks an adapter bumps it.
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// What an implementation says about itself.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Handshake {
+    /// The implementation's name.
     pub name: String,
+    /// The implementation's own version.
     pub version: String,
     /// The engine and its version, e.g. `rapier3d 0.36.1`.
     pub engine: String,
+    /// The protocol version the implementation speaks (`PROTOCOL_VERSION`).
+    #[schemars(range(min = 1))]
     pub protocol_version: u32,
+    /// What the implementation supports.
     pub capabilities: Capabilities,
 }
 
 /// Profiles and feature tags an implementation supports. A case needing a feature outside
 /// these is `NOT_SUPPORTED` without a round trip; a declared feature that fails is a `FAIL`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Capabilities {
     /// Profile ids (`khr-2024-draft`, ...).
     pub profiles: Vec<String>,
@@ -55,7 +65,8 @@ impl Capabilities {
 }
 
 /// Load a scene from a file the implementation reads itself.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct LoadRequest {
     /// Absolute path of the `.gltf` / `.glb`.
     pub path: PathBuf,
@@ -64,7 +75,8 @@ pub struct LoadRequest {
 }
 
 /// What loading did.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum LoadOutcome {
     /// The scene is loaded and can be simulated.
@@ -75,6 +87,7 @@ pub enum LoadOutcome {
     },
     /// The implementation refused the file as invalid.
     Rejected {
+        /// Why, for people.
         reason: String,
         /// Validation codes, if the implementation speaks the catalogue.
         #[serde(default)]
@@ -83,11 +96,18 @@ pub enum LoadOutcome {
 }
 
 /// Simulation settings, sent after a load.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct SimConfig {
+    /// Gravity, m/s^2, world space.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub gravity: [f64; 3],
     /// Seconds per step.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Number")]
     pub dt: f64,
+    /// Solver substeps per step.
     pub substeps: u32,
 }
 
@@ -102,11 +122,18 @@ impl Default for SimConfig {
 }
 
 /// A mass property as an engine holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum MassReport {
+    /// Infinite (an immovable axis or body).
     Infinite,
-    Finite(f64),
+    /// A finite value, kg or kg m^2.
+    Finite(
+        #[serde(with = "finite")]
+        #[schemars(with = "finite::Number")]
+        f64,
+    ),
     /// Not given by the file and not computed by this implementation (the reference, which
     /// leaves engine-computed values to the engine). An engine reports what it computed.
     Unspecified,
@@ -124,25 +151,40 @@ impl std::fmt::Display for MassReport {
 }
 
 /// A body after load.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct BodyReport {
+    /// The body's node.
     pub node: usize,
     /// `static`, `kinematic` or `dynamic`.
     pub kind: String,
+    /// The body's mass.
     pub mass: MassReport,
     /// Centre of mass in the body's local frame (`None`: unspecified, as for [`MassReport`]).
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Vec3>")]
     pub center_of_mass: Option<[f64; 3]>,
-    /// Principal moments (each possibly infinite) and the rotation from principal axes to the
-    /// body frame.
+    /// Principal moments of inertia, each possibly infinite.
     pub inertia_diagonal: [MassReport; 3],
+    /// The rotation from the principal axes to the body frame.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Quat")]
     pub inertia_orientation: [f64; 4],
+    /// Initial linear velocity, m/s, world space.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub linear_velocity: [f64; 3],
+    /// Initial angular velocity, rad/s, world space.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub angular_velocity: [f64; 3],
 }
 
 /// A collider or trigger after load.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ColliderReport {
+    /// The collider's node.
     pub node: usize,
     /// The node of the body it moves with; `None`: static world.
     pub body: Option<usize>,
@@ -155,61 +197,107 @@ pub struct ColliderReport {
     /// `triangle_count`). An engine reports the shape it built (a convex hull reports its
     /// hull's vertices).
     pub parameters: serde_json::Map<String, serde_json::Value>,
-    /// Pose relative to the body (world when static): translation and rotation.
+    /// Translation relative to the body (world when static).
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub translation: [f64; 3],
+    /// Rotation relative to the body (world when static).
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Quat")]
     pub rotation: [f64; 4],
 }
 
 /// What an implementation will do when two colliders touch.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PairReport {
-    /// Collider nodes, `a < b`.
+    /// The first collider node (`a < b`).
     pub a: usize,
+    /// The second collider node.
     pub b: usize,
     /// Whether contacts between them are generated.
     pub collide: bool,
+    /// The combined static friction, if the implementation reports it.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
     pub static_friction: Option<f64>,
+    /// The combined dynamic friction, if the implementation reports it.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
     pub dynamic_friction: Option<f64>,
+    /// The combined restitution, if the implementation reports it.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
     pub restitution: Option<f64>,
 }
 
 /// A joint after load: its bodies and both attachment frames relative to their bodies.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct JointReport {
     /// The node carrying the joint.
     pub node: usize,
+    /// The nodes of the two bodies (`null`: the static world).
     pub bodies: [Option<usize>; 2],
+    /// Each attachment frame relative to its body.
     pub frames: [Pose; 2],
 }
 
 /// A rigid pose.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Pose {
+    /// Translation.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub translation: [f64; 3],
+    /// Rotation.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Quat")]
     pub rotation: [f64; 4],
 }
 
 /// What the implementation ended up with after load.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Interpretation {
+    /// Every rigid body.
     pub bodies: Vec<BodyReport>,
+    /// Every collider and trigger.
     pub colliders: Vec<ColliderReport>,
+    /// Every pair of colliders the implementation can tell about.
     pub pairs: Vec<PairReport>,
+    /// Every joint.
     pub joints: Vec<JointReport>,
 }
 
 /// A node's world pose and velocity at the current time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct NodeState {
+    /// The node.
     pub node: usize,
+    /// World translation, m.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub translation: [f64; 3],
+    /// World rotation.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Quat")]
     pub rotation: [f64; 4],
+    /// Linear velocity, m/s, world space.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub linear_velocity: [f64; 3],
+    /// Angular velocity, rad/s, world space.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub angular_velocity: [f64; 3],
 }
 
 /// A trigger overlap event since the previous step call.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct TriggerEvent {
     /// `enter` or `exit`.
     pub kind: String,
@@ -220,9 +308,12 @@ pub struct TriggerEvent {
 }
 
 /// Observables after some steps.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct State {
     /// Simulated time in seconds.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Number")]
     pub time: f64,
     /// Every body node and every static collider node.
     pub nodes: Vec<NodeState>,
@@ -233,33 +324,68 @@ pub struct State {
 }
 
 /// Something the harness does to the world between steps.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     /// An impulse (N s) at the body's centre of mass.
-    Impulse { node: usize, impulse: [f64; 3] },
+    Impulse {
+        /// The body's node.
+        node: usize,
+        /// The impulse, world space.
+        #[serde(with = "finite")]
+        #[schemars(with = "finite::Vec3")]
+        impulse: [f64; 3],
+    },
     /// A force (N) held until the next step call ends.
-    Force { node: usize, force: [f64; 3] },
+    Force {
+        /// The body's node.
+        node: usize,
+        /// The force, world space.
+        #[serde(with = "finite")]
+        #[schemars(with = "finite::Vec3")]
+        force: [f64; 3],
+    },
     /// Move a kinematic body to a world pose at the end of the next step.
     KinematicPose {
+        /// The body's node.
         node: usize,
+        /// The target world translation.
+        #[serde(with = "finite")]
+        #[schemars(with = "finite::Vec3")]
         translation: [f64; 3],
+        /// The target world rotation.
+        #[serde(with = "finite")]
+        #[schemars(with = "finite::Quat")]
         rotation: [f64; 4],
     },
 }
 
 /// Local TRS of one node, the output of constraint evaluation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct NodeTrs {
+    /// The constrained node.
     pub node: usize,
+    /// Local translation.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub translation: [f64; 3],
+    /// Local rotation.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Quat")]
     pub rotation: [f64; 4],
+    /// Local scale.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Vec3")]
     pub scale: [f64; 3],
 }
 
-/// Why an implementation could not do what it was asked.
-#[derive(Clone, Debug, PartialEq, thiserror::Error, Serialize, Deserialize)]
+/// Why an implementation could not do what it was asked. On the wire only the first three
+/// (the schema lists no other); the rest are the harness's.
+#[derive(Clone, Debug, PartialEq, thiserror::Error, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "error", content = "message", rename_all = "snake_case")]
+#[schemars(deny_unknown_fields)]
 pub enum ImplError {
     /// The request is outside what the implementation supports.
     #[error("not supported: {0}")]
@@ -271,16 +397,20 @@ pub enum ImplError {
     #[error("bad request: {0}")]
     BadRequest(String),
     /// Harness-side, never sent by an implementation: no answer within the deadline (`TIMEOUT`).
+    #[schemars(skip)]
     #[error("timeout: {0}")]
     Timeout(String),
     /// Harness-side: the implementation's process died (`CRASH`); the message has its exit
     /// status and the tail of its stderr.
+    #[schemars(skip)]
     #[error("crashed: {0}")]
     Crashed(String),
     /// Harness-side: the implementation broke the protocol (`HARNESS_ERROR`).
+    #[schemars(skip)]
     #[error("protocol violation: {0}")]
     Protocol(String),
     /// Harness-side: the implementation is no longer started (restart budget spent; `NOTRUN`).
+    #[schemars(skip)]
     #[error("not run: {0}")]
     NotRun(String),
 }

@@ -434,7 +434,7 @@ impl StdioImplementation {
         if sent.is_err() {
             return Err(self.crashed(op, "when sent the request"));
         }
-        match recv_frame(&p.frames, timeout) {
+        match p.frames.recv_timeout(timeout) {
             Ok(Ok(Frame::Line(l))) => match fast(seq, &l) {
                 Some(t) => Ok(t),
                 None => self.answer(op, seq, &l, fit),
@@ -537,7 +537,6 @@ impl StdioImplementation {
 /// The states of a batch answer's `ok` value, each result typed by its sub-request's op (the
 /// others must be `null`), or why it does not fit.
 fn batch_states(ops: &[Op], ok: Value) -> Result<Vec<State>, String> {
-    // Not through `typed::<Vec<Value>>`: an untyped value would lose the reserved strings.
     let Value::Array(results) = ok else {
         return Err(format!("the answer to batch is not a list: {}", kind(&ok)));
     };
@@ -562,9 +561,9 @@ fn batch_states(ops: &[Op], ok: Value) -> Result<Vec<State>, String> {
 
 /// [`batch_states`] straight from the answer line, without the intermediate [`Value`] (whose
 /// maps and allocations were most of the harness's decoding cost): `None` unless the line is a
-/// well-formed `ok` answer to `seq`, with only finite numbers, one result per request, a state
-/// for each `observe` and `null` for the others. Anything else (an error answer, a reserved
-/// string, a violation) goes the general way, which decides and words it.
+/// well-formed `ok` answer to `seq`, with one result per request, a state for each `observe`
+/// and `null` for the others. Anything else (an error answer, a violation) goes the general
+/// way, which decides and words it.
 fn batch_states_fast(ops: &[Op], seq: u64, line: &[u8]) -> Option<Vec<State>> {
     fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
         serde::de::IgnoredAny::deserialize(d).map(|_| true)
@@ -686,30 +685,6 @@ impl Implementation for StdioImplementation {
     }
 }
 
-/// How long [`recv_frame`] polls before it blocks: long enough for a `load` or a `batch` of the
-/// corpus's scenes (a millisecond or so), since an answer that comes after the poll costs two
-/// wake-ups (the reader thread's, then this one's). Measured (`BENCHMARKS.md`, stdio): the corpus
-/// over `serve rapier` took 1.13-1.15 s with 200 us, 1.04-1.11 s with 2 ms, 1.05-1.10 s with 10 ms.
-const SPIN: Duration = Duration::from_millis(2);
-
-/// The next frame of the reader thread: polled for [`SPIN`] first, then waited for (the same
-/// poll-then-block as [`crate::protocol::pipe::Polled`] on `serve`'s stdin, whose shorter window
-/// fits what it waits for: the harness's next request, which follows an answer at once). On an idle
-/// virtual machine waking a blocked thread costs tens of microseconds (measured: a `step` round
-/// trip of 64 us blocking, 9 us with a core kept busy), so a poll that yields to other threads
-/// saves a wake-up per request; yielding leaves the core to any thread that needs it.
-fn recv_frame<T>(frames: &Receiver<T>, timeout: Duration) -> Result<T, RecvTimeoutError> {
-    let start = Instant::now();
-    while start.elapsed() < SPIN.min(timeout) {
-        match frames.try_recv() {
-            Ok(frame) => return Ok(frame),
-            Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
-            Err(TryRecvError::Empty) => std::thread::yield_now(),
-        }
-    }
-    frames.recv_timeout(timeout.saturating_sub(start.elapsed()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -767,7 +742,14 @@ mod tests {
             let line = serde_json::json!({"seq": 3, "ok": ok}).to_string();
             assert_eq!(batch_states_fast(&ops, 3, line.as_bytes()), None, "{line}");
         }
-        // The fast path: the same states when every number is finite; declines the rest.
+        // The fast path: the same states, reserved strings included; declines the rest.
+        let ok = serde_json::json!([null, state, null, state]);
+        let line = serde_json::json!({"seq": 3, "ok": ok}).to_string();
+        let fast = batch_states_fast(&ops, 3, line.as_bytes()).expect("fast");
+        assert_eq!(
+            format!("{fast:?}"),
+            format!("{:?}", batch_states(&ops, ok).expect("fits"))
+        );
         let finite = serde_json::json!({"time": 0.25, "nodes": [{"node": 2,
             "translation": [1, 2, 3.5], "rotation": [0, 0, 0, 1],
             "linear_velocity": [0, -9.81, 0], "angular_velocity": [0, 0, 0]}],
@@ -780,7 +762,6 @@ mod tests {
         for declined in [
             serde_json::json!({"seq": 4, "ok": ok}),
             serde_json::json!({"seq": 3, "ok": ok, "error": null}),
-            serde_json::json!({"seq": 3, "ok": [null, state, null, state]}),
             serde_json::json!({"seq": 3, "error": {"error": "failed", "message": "x"}}),
         ] {
             let line = declined.to_string();

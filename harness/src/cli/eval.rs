@@ -12,6 +12,8 @@ use reference::issue::Severity;
 use reference::poses::Poses;
 use reference::profile::Profile;
 
+use crate::protocol::finite;
+
 /// Output formats of `eval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -76,8 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.format {
         Format::Json => {
             let mut out = std::io::stdout().lock();
-            // An infinite metric is not "not given" (null): see `non_finite`.
-            serde_json::to_writer_pretty(&mut out, &super::non_finite::Marked(&expectation))?;
+            // An infinite metric is not "not given" (null): see `finite`.
+            serde_json::to_writer_pretty(&mut out, &finite::Marked(&expectation))?;
             writeln!(out)?;
         }
     }

@@ -27,7 +27,6 @@ mod eval;
 mod generate;
 mod merge;
 pub mod mutants;
-mod non_finite;
 pub mod out;
 pub mod run;
 pub mod serve;

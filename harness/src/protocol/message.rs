@@ -3,10 +3,11 @@
 //! One operation per method of [`Implementation`](crate::implementation::Implementation), with
 //! the same message types, so a run over stdio is the image of a run in process.
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::json;
 use crate::implementation::{Action, ImplError, LoadRequest, PROTOCOL_VERSION, SimConfig};
 
 /// The operations, as the `op` field spells them.
@@ -116,26 +117,26 @@ impl Call {
     }
 
     /// The parameters as the fields of the request object (besides `seq` and `op`).
-    fn params(&self) -> Result<Map<String, Value>, json::Error> {
+    fn params(&self) -> Result<Map<String, Value>, Unencodable> {
         let value = match self {
             Call::Handshake { protocol_version } => {
                 serde_json::json!({ "protocol_version": protocol_version })
             }
-            Call::Load(r) => json::to_value(r)?,
-            Call::Configure(c) => json::to_value(c)?,
+            Call::Load(r) => serde_json::to_value(r)?,
+            Call::Configure(c) => serde_json::to_value(c)?,
             Call::Step { steps } => serde_json::json!({ "steps": steps }),
-            Call::Apply(a) => json::to_value(a)?,
+            Call::Apply(a) => serde_json::to_value(a)?,
             Call::EvaluateConstraints { poses } => serde_json::json!({ "poses": poses }),
             Call::Interpretation | Call::Observe | Call::Unload => Value::Object(Map::new()),
             Call::Batch(_) => {
-                return Err(json::Error(
+                return Err(Unencodable(
                     "a batch's parameters are written by `write_call`".into(),
                 ));
             }
         };
         match value {
             Value::Object(m) => Ok(m),
-            other => Err(json::Error(format!(
+            other => Err(Unencodable(format!(
                 "parameters must be an object, not {other}"
             ))),
         }
@@ -151,14 +152,13 @@ pub struct Request {
 
 /// `"op":"<op>"` and the call's parameters as fields (the inside of a request object); a batch's
 /// sub-calls as `"requests":[{"op":...},...]`.
-fn write_call(line: &mut Vec<u8>, call: &Call) -> Result<(), json::Error> {
-    let io = |e: serde_json::Error| json::Error(e.to_string());
+fn write_call(line: &mut Vec<u8>, call: &Call) -> Result<(), Unencodable> {
     line.extend_from_slice(format!("\"op\":\"{}\"", call.op()).as_bytes());
     if let Call::Batch(calls) = call {
         line.extend_from_slice(b",\"requests\":[");
         for (i, c) in calls.iter().enumerate() {
             if !Op::IN_BATCH.contains(&c.op()) {
-                return Err(json::Error(format!("{} cannot be in a batch", c.op())));
+                return Err(Unencodable(format!("{} cannot be in a batch", c.op())));
             }
             if i > 0 {
                 line.push(b',');
@@ -172,11 +172,23 @@ fn write_call(line: &mut Vec<u8>, call: &Call) -> Result<(), json::Error> {
     }
     for (k, v) in call.params()? {
         line.push(b',');
-        serde_json::to_writer(&mut *line, &k).map_err(io)?;
+        serde_json::to_writer(&mut *line, &k)?;
         line.push(b':');
-        serde_json::to_writer(&mut *line, &v).map_err(io)?;
+        serde_json::to_writer(&mut *line, &v)?;
     }
     Ok(())
+}
+
+/// Why a request cannot be written: a call that cannot be in a batch (or a value serde_json
+/// cannot write).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unencodable(pub String);
+
+impl From<serde_json::Error> for Unencodable {
+    fn from(e: serde_json::Error) -> Unencodable {
+        Unencodable(e.to_string())
+    }
 }
 
 /// Why a line is not a valid message. `seq` is the request's number when it could be read.
@@ -218,7 +230,7 @@ fn seq_of(m: &Map<String, Value>) -> Result<u64, Malformed> {
 
 impl Request {
     /// The request as one line of JSON (without the newline).
-    pub fn encode(&self) -> Result<Vec<u8>, json::Error> {
+    pub fn encode(&self) -> Result<Vec<u8>, Unencodable> {
         // Written by hand so `seq` and `op` lead the line (a JSON map would sort its keys).
         let mut line = format!("{{\"seq\":{},", self.seq).into_bytes();
         write_call(&mut line, &self.call)?;
@@ -247,38 +259,56 @@ fn op_of(m: &mut Map<String, Value>) -> Result<Op, String> {
     }
 }
 
+/// The parameters of a `handshake` request.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct HandshakeParams {
+    /// The protocol version the harness speaks.
+    #[schemars(range(min = 1))]
+    pub protocol_version: u32,
+}
+
+/// The parameters of a `step` request.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct StepParams {
+    /// How many steps of the configured `dt` to advance.
+    pub steps: u32,
+}
+
+/// The parameters of an `evaluate_constraints` request.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct PosesParams {
+    /// Local TRS overrides: `{"nodes": {"<index>": {"translation", "rotation", "scale"}}}`.
+    #[schemars(with = "Map<String, Value>")]
+    pub poses: Value,
+}
+
 /// The call of `op` with the rest of the request object as its parameters.
 fn call_of(op: Op, m: Map<String, Value>) -> Result<Call, String> {
     let params = Value::Object(m);
-    let bad = |e: json::Error| format!("{op}: {e}");
-    #[derive(serde::Deserialize)]
-    struct Handshake {
-        protocol_version: u32,
-    }
-    #[derive(serde::Deserialize)]
-    struct Step {
-        steps: u32,
-    }
-    #[derive(serde::Deserialize)]
-    struct Poses {
-        poses: Value,
-    }
+    let bad = |e: serde_json::Error| format!("{op}: {e}");
     Ok(match op {
         Op::Handshake => Call::Handshake {
-            protocol_version: json::from_value::<Handshake>(params)
+            protocol_version: serde_json::from_value::<HandshakeParams>(params)
                 .map_err(bad)?
                 .protocol_version,
         },
-        Op::Load => Call::Load(json::from_value(params).map_err(bad)?),
+        Op::Load => Call::Load(serde_json::from_value(params).map_err(bad)?),
         Op::Interpretation => Call::Interpretation,
-        Op::Configure => Call::Configure(json::from_value(params).map_err(bad)?),
+        Op::Configure => Call::Configure(serde_json::from_value(params).map_err(bad)?),
         Op::Step => Call::Step {
-            steps: json::from_value::<Step>(params).map_err(bad)?.steps,
+            steps: serde_json::from_value::<StepParams>(params)
+                .map_err(bad)?
+                .steps,
         },
         Op::Observe => Call::Observe,
-        Op::Apply => Call::Apply(json::from_value(params).map_err(bad)?),
+        Op::Apply => Call::Apply(serde_json::from_value(params).map_err(bad)?),
         Op::EvaluateConstraints => Call::EvaluateConstraints {
-            poses: json::from_value::<Poses>(params).map_err(bad)?.poses,
+            poses: serde_json::from_value::<PosesParams>(params)
+                .map_err(bad)?
+                .poses,
         },
         Op::Unload => Call::Unload,
         Op::Batch => {
@@ -324,9 +354,8 @@ impl Answer {
     /// The answer to `seq` with a typed result.
     pub fn of<T: serde::Serialize>(seq: u64, result: Result<T, ImplError>) -> Answer {
         let result = match result {
-            Ok(v) => {
-                json::to_value(&v).map_err(|e| ImplError::Failed(format!("cannot encode: {e}")))
-            }
+            Ok(v) => serde_json::to_value(&v)
+                .map_err(|e| ImplError::Failed(format!("cannot encode: {e}"))),
             Err(e) => Err(e),
         };
         Answer { seq, result }
@@ -401,17 +430,18 @@ fn wire_error(v: Value) -> Result<ImplError, String> {
             m.get("error").map_or("nothing".into(), Value::to_string)
         ));
     }
-    json::from_value(v).map_err(|e| format!("\"error\": {e}"))
+    serde_json::from_value(v).map_err(|e| format!("\"error\": {e}"))
 }
 
 /// The typed result of an `ok` value, or why it does not fit the op's answer type.
 pub fn typed<T: DeserializeOwned>(op: Op, ok: Value) -> Result<T, String> {
-    json::from_value(ok).map_err(|e| format!("the answer to {op} does not fit: {e}"))
+    serde_json::from_value(ok).map_err(|e| format!("the answer to {op} does not fit: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::implementation::State;
     use std::path::PathBuf;
 
     fn round_trip(call: Call) {
@@ -521,13 +551,20 @@ mod tests {
 
     #[test]
     fn answers_round_trip_and_are_checked() {
-        let ok = Answer::of(5, Ok::<_, ImplError>(vec![1.0, f64::INFINITY]));
+        let state = State {
+            time: f64::INFINITY,
+            ..State::default()
+        };
+        let ok = Answer::of(5, Ok::<_, ImplError>(&state));
         let line = ok.encode();
-        assert_eq!(line, br#"{"seq":5,"ok":[1.0,"Infinity"]}"#);
+        assert_eq!(
+            line,
+            br#"{"seq":5,"ok":{"contacts":[],"nodes":[],"time":"Infinity","trigger_events":[]}}"#
+        );
         let back = Answer::decode(&line).expect("decodes");
         assert_eq!(back.seq, 5);
-        let v: Vec<f64> = typed(Op::Observe, back.result.expect("ok")).expect("typed");
-        assert_eq!(v, vec![1.0, f64::INFINITY]);
+        let v: State = typed(Op::Observe, back.result.expect("ok")).expect("typed");
+        assert_eq!(v, state);
 
         let err = Answer::of::<()>(6, Err(ImplError::NotSupported("cones".into())));
         let line = err.encode();

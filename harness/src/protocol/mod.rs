@@ -3,16 +3,15 @@
 //! `harness/PROTOCOL.md`, one JSON Schema per message in `harness/protocol/`).
 //!
 //! - [`framing`]: lines with a size limit, so memory stays bounded whatever the peer writes;
-//! - [`json`]: values with non-finite numbers as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`;
+//! - [`finite`]: non-finite numbers as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`;
 //! - [`message`]: the request and answer envelopes, one op per interface method;
 //! - [`serve`]: the implementation side (used by `physics-cts serve`).
 //!
 //! The harness side is [`crate::adapters::stdio`].
 
+pub mod finite;
 pub mod framing;
-pub mod json;
 pub mod message;
-pub mod pipe;
 pub mod schema;
 pub mod serve;
 

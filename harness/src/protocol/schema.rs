@@ -1,391 +1,165 @@
-//! The JSON Schema of every protocol message, written once here and committed as
-//! `harness/protocol/<name>.schema.json` for implementers. A test keeps the two in sync and
-//! validates messages produced by the Rust types against them, so a change to a message type
-//! that the schemas do not follow fails the build.
+//! The JSON Schema of every protocol message, derived from the message types with `schemars`
+//! (their doc comments are the descriptions) and committed as
+//! `harness/protocol/<op>.{request,answer}.schema.json` for implementers. A test fails when a
+//! committed file differs from the derived schema (`PHYSICS_CTS_BLESS=1` rewrites them) and
+//! validates real messages against them.
+//!
+//! Only the envelopes are assembled here: a request is an object of `seq` (absent in a batch),
+//! the `op` constant and the op's parameter fields; an answer is `{"seq", "ok": <result>}` or
+//! `{"seq", "error": {"error", "message"}}`.
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use serde_json::{Map, Value, json};
 
-use super::message::Op;
+use super::message::{HandshakeParams, Op, PosesParams, StepParams};
+use crate::implementation::{
+    Action, Handshake, ImplError, Interpretation, LoadOutcome, LoadRequest, NodeTrs, SimConfig,
+    State,
+};
 
-const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
+/// The schema of `T` itself (not a reference to it), its definitions left in `generator`.
+fn inline<T: JsonSchema>(generator: &mut SchemaGenerator) -> Value {
+    T::json_schema(generator).to_value()
+}
 
-/// Shared definitions, copied into each schema so every file stands alone.
-fn defs() -> Value {
-    json!({
-        "number": {
-            "description": "A number; non-finite values as the strings NaN, Infinity, -Infinity.",
-            "oneOf": [
-                {"type": "number"},
-                {"enum": ["NaN", "Infinity", "-Infinity"]}
-            ]
-        },
-        "vec3": {"type": "array", "items": {"$ref": "#/$defs/number"}, "minItems": 3, "maxItems": 3},
-        "quat": {
-            "description": "A rotation as a quaternion [x, y, z, w].",
-            "type": "array", "items": {"$ref": "#/$defs/number"}, "minItems": 4, "maxItems": 4
-        },
-        "node": {"description": "A glTF node index.", "type": "integer", "minimum": 0},
-        "strings": {"type": "array", "items": {"type": "string"}},
-        "pose": object(&[("translation", json!({"$ref": "#/$defs/vec3"})),
-                         ("rotation", json!({"$ref": "#/$defs/quat"}))], &[]),
-        "mass": {
-            "description": "A mass or principal moment: infinite, a finite value, or unspecified (not given by the file and not computed).",
-            "oneOf": [
-                object(&[("kind", json!({"const": "infinite"}))], &[]),
-                object(&[("kind", json!({"const": "unspecified"}))], &[]),
-                object(&[("kind", json!({"const": "finite"})),
-                         ("value", json!({"$ref": "#/$defs/number"}))], &[])
-            ]
+/// Add required `fields` to an object schema, or to every branch of a `oneOf` of them.
+fn with_fields(schema: &mut Value, fields: &[(&str, Value)]) {
+    if let Some(Value::Array(branches)) = schema.get_mut("oneOf") {
+        for b in branches {
+            with_fields(b, fields);
         }
-    })
-}
-
-/// An object schema: `required` properties, then `optional` ones, nothing else.
-fn object(required: &[(&str, Value)], optional: &[(&str, Value)]) -> Value {
-    let mut properties = serde_json::Map::new();
-    for (k, v) in required.iter().chain(optional) {
-        properties.insert((*k).to_owned(), v.clone());
+        return;
     }
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
-        "additionalProperties": false
-    })
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    object.insert("type".into(), json!("object"));
+    let properties = object
+        .entry("properties")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .map(std::mem::take)
+        .unwrap_or_default();
+    let mut first: Map<String, Value> = fields
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    first.extend(properties);
+    object.insert("properties".into(), Value::Object(first));
+    let mut required: Vec<Value> = fields.iter().map(|(k, _)| json!(k)).collect();
+    if let Some(Value::Array(r)) = object.remove("required") {
+        required.extend(r);
+    }
+    object.insert("required".into(), Value::Array(required));
+    object.insert("additionalProperties".into(), json!(false));
 }
 
-fn schema(id: &str, title: &str, description: &str, body: Value) -> Value {
+/// The schema of an op's request: `seq` (when `seq` is given: not in a batch), `op`, params.
+fn request(op: Op, seq: Option<&Value>, generator: &mut SchemaGenerator) -> Value {
+    let mut schema = match op {
+        Op::Handshake => inline::<HandshakeParams>(generator),
+        Op::Load => inline::<LoadRequest>(generator),
+        Op::Configure => inline::<SimConfig>(generator),
+        Op::Step => inline::<StepParams>(generator),
+        Op::Apply => inline::<Action>(generator),
+        Op::EvaluateConstraints => inline::<PosesParams>(generator),
+        Op::Interpretation | Op::Observe | Op::Unload => json!({}),
+        Op::Batch => {
+            let subs: Vec<Value> = Op::IN_BATCH
+                .iter()
+                .map(|op| request(*op, None, generator))
+                .collect();
+            json!({"properties": {"requests": {
+                "description": "Requests without seq, run in order: configure, step, observe, apply.",
+                "type": "array",
+                "items": {"oneOf": subs}
+            }}, "required": ["requests"]})
+        }
+    };
+    let mut fields = Vec::new();
+    if let Some(seq) = seq {
+        fields.push(("seq", seq.clone()));
+    }
+    fields.push(("op", json!({ "const": op.as_str() })));
+    with_fields(&mut schema, &fields);
+    schema
+}
+
+/// The schema of an op's `ok` value.
+fn ok(op: Op, generator: &mut SchemaGenerator) -> Value {
+    match op {
+        Op::Handshake => generator.subschema_for::<Handshake>(),
+        Op::Load => generator.subschema_for::<LoadOutcome>(),
+        Op::Interpretation => generator.subschema_for::<Interpretation>(),
+        Op::Observe => generator.subschema_for::<State>(),
+        Op::EvaluateConstraints => generator.subschema_for::<Vec<NodeTrs>>(),
+        Op::Configure | Op::Step | Op::Apply | Op::Unload => generator.subschema_for::<()>(),
+        Op::Batch => {
+            let mut s = generator.subschema_for::<Vec<Option<State>>>();
+            s.insert(
+                "description".into(),
+                json!("The result of each request of the batch, in order: null, or the state of an observe."),
+            );
+            s
+        }
+    }
+    .to_value()
+}
+
+/// The answer envelope around an op's `ok` schema.
+fn answer(op: Op, seq: &Value, generator: &mut SchemaGenerator) -> Value {
+    let mut ok_answer = json!({});
+    with_fields(
+        &mut ok_answer,
+        &[("seq", seq.clone()), ("ok", ok(op, generator))],
+    );
+    let mut error_answer = json!({});
+    let error = generator.subschema_for::<ImplError>().to_value();
+    with_fields(&mut error_answer, &[("seq", seq.clone()), ("error", error)]);
+    json!({"oneOf": [ok_answer, error_answer]})
+}
+
+/// One schema file: the header, the body, and the definitions it uses.
+fn file(
+    name: &str,
+    description: String,
+    build: impl FnOnce(&mut SchemaGenerator) -> Value,
+) -> Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    let body = build(&mut generator);
     let mut s = json!({
-        "$schema": DRAFT,
-        "$id": format!("https://physics-cts.invalid/protocol/{id}.schema.json"),
-        "title": title,
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": format!("https://physics-cts.invalid/protocol/{name}.schema.json"),
+        "title": name.replace('.', " "),
         "description": description,
     });
-    if let (Value::Object(s), Value::Object(b)) = (&mut s, body) {
-        s.extend(b);
-        s.insert("$defs".into(), defs());
+    if let (Some(s), Value::Object(body)) = (s.as_object_mut(), body) {
+        s.extend(body);
+        let defs = generator.take_definitions(true);
+        if !defs.is_empty() {
+            s.insert("$defs".into(), Value::Object(defs));
+        }
     }
     s
 }
 
-fn r(name: &str) -> Value {
-    json!({ "$ref": format!("#/$defs/{name}") })
-}
-
-fn array_of(items: Value) -> Value {
-    json!({"type": "array", "items": items})
-}
-
-/// Whether a request schema has `seq` (a request) or not (a sub-request of a batch).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Seq {
-    With,
-    Without,
-}
-
-/// The leading fields of a request: `seq` (unless in a batch) and the `op` constant.
-fn head(op: Op, seq: Seq) -> Vec<(&'static str, Value)> {
-    let mut fields = Vec::new();
-    if seq == Seq::With {
-        fields.push(("seq", json!({"type": "integer", "minimum": 0})));
-    }
-    fields.push(("op", json!({ "const": op.as_str() })));
-    fields
-}
-
-/// A request: `seq`, the `op` constant, and the op's parameters.
-fn request(op: Op, seq: Seq, params: &[(&str, Value)]) -> Value {
-    let mut fields = head(op, seq);
-    fields.extend(params.iter().cloned());
-    object(&fields, &[])
-}
-
-fn action(seq: Seq) -> Value {
-    let with = |fields: &[(&'static str, Value)]| {
-        let mut all = head(Op::Apply, seq);
-        all.extend(fields.iter().cloned());
-        object(&all, &[])
-    };
-    json!({"oneOf": [
-        with(&[("action", json!({"const": "impulse"})), ("node", r("node")),
-               ("impulse", r("vec3"))]),
-        with(&[("action", json!({"const": "force"})), ("node", r("node")),
-               ("force", r("vec3"))]),
-        with(&[("action", json!({"const": "kinematic_pose"})), ("node", r("node")),
-               ("translation", r("vec3")), ("rotation", r("quat"))])
-    ]})
-}
-
-/// The answer envelope, with the `ok` schema of one op.
-fn answer(ok: Value) -> Value {
-    let seq = ("seq", json!({"type": "integer", "minimum": 0}));
-    json!({"oneOf": [
-        object(&[seq.clone(), ("ok", ok)], &[]),
-        object(&[seq, ("error", object(&[
-            ("error", json!({"enum": ["not_supported", "failed", "bad_request"]})),
-            ("message", json!({"type": "string"}))
-        ], &[]))], &[])
-    ]})
-}
-
-fn handshake() -> Value {
-    object(
-        &[
-            ("name", json!({"type": "string"})),
-            ("version", json!({"type": "string"})),
-            ("engine", json!({"type": "string"})),
-            ("protocol_version", json!({"type": "integer", "minimum": 1})),
-            (
-                "capabilities",
-                object(
-                    &[
-                        ("profiles", r("strings")),
-                        ("features", r("strings")),
-                        ("checks", r("strings")),
-                    ],
-                    &[(
-                        "batch",
-                        json!({"type": "boolean", "description":
-                            "The implementation answers the batch operation (absent: false)."}),
-                    )],
-                ),
-            ),
-        ],
-        &[],
-    )
-}
-
-fn load_outcome() -> Value {
-    json!({"oneOf": [
-        object(&[("outcome", json!({"const": "loaded"}))], &[("notes", r("strings"))]),
-        object(&[("outcome", json!({"const": "rejected"})), ("reason", json!({"type": "string"}))],
-               &[("codes", r("strings"))])
-    ]})
-}
-
-fn interpretation() -> Value {
-    let optional_number = json!({"oneOf": [r("number"), {"type": "null"}]});
-    let optional_node = json!({"oneOf": [r("node"), {"type": "null"}]});
-    let body = object(
-        &[
-            ("node", r("node")),
-            ("kind", json!({"enum": ["static", "kinematic", "dynamic"]})),
-            ("mass", r("mass")),
-            (
-                "center_of_mass",
-                json!({"oneOf": [r("vec3"), {"type": "null"}]}),
-            ),
-            (
-                "inertia_diagonal",
-                json!({"type": "array", "items": r("mass"), "minItems": 3, "maxItems": 3}),
-            ),
-            ("inertia_orientation", r("quat")),
-            ("linear_velocity", r("vec3")),
-            ("angular_velocity", r("vec3")),
-        ],
-        &[],
-    );
-    let collider = object(
-        &[
-            ("node", r("node")),
-            ("body", optional_node.clone()),
-            ("is_trigger", json!({"type": "boolean"})),
-            ("shape", json!({"type": "string"})),
-            ("parameters", json!({"type": "object"})),
-            ("translation", r("vec3")),
-            ("rotation", r("quat")),
-        ],
-        &[],
-    );
-    let pair = object(
-        &[
-            ("a", r("node")),
-            ("b", r("node")),
-            ("collide", json!({"type": "boolean"})),
-        ],
-        &[
-            ("static_friction", optional_number.clone()),
-            ("dynamic_friction", optional_number.clone()),
-            ("restitution", optional_number),
-        ],
-    );
-    let joint = object(
-        &[
-            ("node", r("node")),
-            (
-                "bodies",
-                json!({"type": "array", "items": optional_node, "minItems": 2, "maxItems": 2}),
-            ),
-            (
-                "frames",
-                json!({"type": "array", "items": r("pose"), "minItems": 2, "maxItems": 2}),
-            ),
-        ],
-        &[],
-    );
-    object(
-        &[
-            ("bodies", array_of(body)),
-            ("colliders", array_of(collider)),
-            ("pairs", array_of(pair)),
-            ("joints", array_of(joint)),
-        ],
-        &[],
-    )
-}
-
-fn state() -> Value {
-    let node_state = object(
-        &[
-            ("node", r("node")),
-            ("translation", r("vec3")),
-            ("rotation", r("quat")),
-            ("linear_velocity", r("vec3")),
-            ("angular_velocity", r("vec3")),
-        ],
-        &[],
-    );
-    let event = object(
-        &[
-            ("kind", json!({"enum": ["enter", "exit"]})),
-            ("trigger", r("node")),
-            ("other", r("node")),
-        ],
-        &[],
-    );
-    object(
-        &[
-            ("time", r("number")),
-            ("nodes", array_of(node_state)),
-            (
-                "contacts",
-                array_of(
-                    json!({"type": "array", "items": r("node"), "minItems": 2, "maxItems": 2}),
-                ),
-            ),
-            ("trigger_events", array_of(event)),
-        ],
-        &[],
-    )
-}
-
-fn node_trs_list() -> Value {
-    array_of(object(
-        &[
-            ("node", r("node")),
-            ("translation", r("vec3")),
-            ("rotation", r("quat")),
-            ("scale", r("vec3")),
-        ],
-        &[],
-    ))
-}
-
-/// The schema of an op's request parameters.
-fn request_of(op: Op) -> Value {
-    request_in(op, Seq::With)
-}
-
-fn request_in(op: Op, seq: Seq) -> Value {
-    match op {
-        Op::Handshake => request(
-            op,
-            seq,
-            &[("protocol_version", json!({"type": "integer", "minimum": 1}))],
-        ),
-        Op::Load => request(
-            op,
-            seq,
-            &[
-                (
-                    "path",
-                    json!({"type": "string", "description": "Absolute path of the .gltf / .glb."}),
-                ),
-                ("profile", json!({"type": "string"})),
-            ],
-        ),
-        Op::Configure => request(
-            op,
-            seq,
-            &[
-                ("gravity", r("vec3")),
-                ("dt", r("number")),
-                ("substeps", json!({"type": "integer", "minimum": 0})),
-            ],
-        ),
-        Op::Step => request(
-            op,
-            seq,
-            &[("steps", json!({"type": "integer", "minimum": 0}))],
-        ),
-        Op::Apply => action(seq),
-        Op::EvaluateConstraints => request(
-            op,
-            seq,
-            &[(
-                "poses",
-                json!({"type": "object", "description":
-                    "Local TRS overrides: {\"nodes\": {\"<index>\": {\"translation\", \"rotation\", \"scale\"}}}."}),
-            )],
-        ),
-        Op::Interpretation | Op::Observe | Op::Unload => request(op, seq, &[]),
-        Op::Batch => {
-            let subs: Vec<Value> = Op::IN_BATCH
-                .iter()
-                .map(|op| request_in(*op, Seq::Without))
-                .collect();
-            request(
-                op,
-                seq,
-                &[(
-                    "requests",
-                    json!({"type": "array", "items": {"oneOf": subs}, "description":
-                        "Requests without seq, run in order: configure, step, observe, apply."}),
-                )],
-            )
-        }
-    }
-}
-
-/// The schema of an op's `ok` value.
-fn ok_of(op: Op) -> Value {
-    match op {
-        Op::Handshake => handshake(),
-        Op::Load => load_outcome(),
-        Op::Interpretation => interpretation(),
-        Op::Observe => state(),
-        Op::EvaluateConstraints => node_trs_list(),
-        Op::Configure | Op::Step | Op::Apply | Op::Unload => json!({"type": "null"}),
-        Op::Batch => json!({
-            "description": "The result of each request of the batch, in order: null, or the state of an observe.",
-            "type": "array",
-            "items": {"oneOf": [{"type": "null"}, state()]}
-        }),
-    }
-}
-
 /// Every schema by file stem: `<op>.request` and `<op>.answer` for each op.
 pub fn schemas() -> Vec<(String, Value)> {
+    let seq = || -> Value { json!({"type": "integer", "minimum": 0}) };
     let mut out = Vec::new();
     for op in Op::ALL {
-        out.push((
-            format!("{op}.request"),
-            schema(
-                &format!("{op}.request"),
-                &format!("{op} request"),
-                &format!("The harness asks the implementation to {op}."),
-                request_of(op),
-            ),
-        ));
-        out.push((
-            format!("{op}.answer"),
-            schema(
-                &format!("{op}.answer"),
-                &format!("{op} answer"),
-                &format!("The implementation's answer to a {op} request: ok or an error."),
-                answer(ok_of(op)),
-            ),
-        ));
+        let name = format!("{op}.request");
+        let s = file(
+            &name,
+            format!("The harness asks the implementation to {op}."),
+            |g| request(op, Some(&seq()), g),
+        );
+        out.push((name, s));
+        let name = format!("{op}.answer");
+        let description = format!("The implementation's answer to a {op} request: ok or an error.");
+        let s = file(&name, description, |g| answer(op, &seq(), g));
+        out.push((name, s));
     }
     out
 }
@@ -398,131 +172,9 @@ pub fn file_text(schema: &Value) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod validator {
-    //! The subset of JSON Schema the protocol schemas use: `type`, `const`, `enum`, `oneOf`,
-    //! `properties`, `required`, `additionalProperties: false`, `items`, `minItems`, `maxItems`,
-    //! `minimum` and local `$ref`s.
-
-    use serde_json::Value;
-
-    /// Every violation of `value` against `schema`, with its path.
-    pub fn errors(root: &Value, schema: &Value, value: &Value, path: &str, out: &mut Vec<String>) {
-        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
-            let target = r
-                .strip_prefix("#/$defs/")
-                .and_then(|n| root.get("$defs").and_then(|d| d.get(n)));
-            match target {
-                Some(t) => errors(root, t, value, path, out),
-                None => out.push(format!("{path}: unresolved $ref {r}")),
-            }
-            return;
-        }
-        if let Some(t) = schema.get("type").and_then(Value::as_str) {
-            let ok = match t {
-                "object" => value.is_object(),
-                "array" => value.is_array(),
-                "string" => value.is_string(),
-                "number" => value.is_number(),
-                "integer" => value.is_u64() || value.is_i64(),
-                "boolean" => value.is_boolean(),
-                "null" => value.is_null(),
-                _ => false,
-            };
-            if !ok {
-                out.push(format!("{path}: {value} is not of type {t}"));
-                return;
-            }
-        }
-        if let Some(c) = schema.get("const")
-            && c != value
-        {
-            out.push(format!("{path}: {value} is not {c}"));
-        }
-        if let Some(e) = schema.get("enum").and_then(Value::as_array)
-            && !e.contains(value)
-        {
-            out.push(format!("{path}: {value} is not one of {e:?}"));
-        }
-        if let (Some(min), Some(v)) = (
-            schema.get("minimum").and_then(Value::as_f64),
-            value.as_f64(),
-        ) && v < min
-        {
-            out.push(format!("{path}: {v} < {min}"));
-        }
-        if let Some(options) = schema.get("oneOf").and_then(Value::as_array) {
-            let matching = options
-                .iter()
-                .filter(|o| {
-                    let mut e = Vec::new();
-                    errors(root, o, value, path, &mut e);
-                    e.is_empty()
-                })
-                .count();
-            if matching != 1 {
-                out.push(format!(
-                    "{path}: {value} matches {matching} of oneOf, not 1"
-                ));
-            }
-        }
-        if let Some(items) = value.as_array() {
-            let n = items.len() as u64;
-            if schema
-                .get("minItems")
-                .and_then(Value::as_u64)
-                .is_some_and(|m| n < m)
-                || schema
-                    .get("maxItems")
-                    .and_then(Value::as_u64)
-                    .is_some_and(|m| n > m)
-            {
-                out.push(format!("{path}: {n} items"));
-            }
-            if let Some(s) = schema.get("items") {
-                for (i, v) in items.iter().enumerate() {
-                    errors(root, s, v, &format!("{path}/{i}"), out);
-                }
-            }
-        }
-        if let Some(obj) = value.as_object() {
-            let props = schema.get("properties").and_then(Value::as_object);
-            for req in schema
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(k) = req.as_str()
-                    && !obj.contains_key(k)
-                {
-                    out.push(format!("{path}: missing {k}"));
-                }
-            }
-            for (k, v) in obj {
-                match props.and_then(|p| p.get(k)) {
-                    Some(s) => errors(root, s, v, &format!("{path}/{k}"), out),
-                    None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
-                        out.push(format!("{path}: unexpected property {k}"));
-                    }
-                    None => {}
-                }
-            }
-        }
-    }
-
-    /// Whether `value` is valid against the root schema `schema`.
-    pub fn validate(schema: &Value, value: &Value) -> Result<(), Vec<String>> {
-        let mut out = Vec::new();
-        errors(schema, schema, value, "", &mut out);
-        if out.is_empty() { Ok(()) } else { Err(out) }
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
 
-    use super::validator::validate;
     use super::*;
     use crate::implementation::*;
     use crate::protocol::message::{Answer, Call, Request};
@@ -562,6 +214,20 @@ mod tests {
             files, names,
             "a schema file without a message, or the reverse"
         );
+    }
+
+    /// Whether `value` is valid against `schema`, with every violation when it is not.
+    fn validate(schema: &Value, value: &Value) -> Result<(), Vec<String>> {
+        let validator = jsonschema::validator_for(schema).expect("a valid schema");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|e| format!("{}: {e}", e.instance_path()))
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 
     fn schema_of(name: &str) -> Value {
@@ -711,7 +377,6 @@ mod tests {
                 batch: false,
             },
         };
-        let value = |v: &dyn erased::Ser| v.value();
         let mut out = vec![
             (
                 Op::Handshake,
@@ -813,16 +478,9 @@ mod tests {
         out
     }
 
-    /// Values through the protocol's own encoder (non-finite numbers as strings).
-    mod erased {
-        pub trait Ser {
-            fn value(&self) -> serde_json::Value;
-        }
-        impl<T: serde::Serialize> Ser for T {
-            fn value(&self) -> serde_json::Value {
-                crate::protocol::json::to_value(self).expect("encodes")
-            }
-        }
+    /// A value as the protocol writes it.
+    fn value<T: serde::Serialize>(v: &T) -> Value {
+        serde_json::to_value(v).expect("encodes")
     }
 
     #[test]

@@ -127,15 +127,15 @@ pub fn answer_line(imp: &mut dyn Implementation, request: Request, batch: bool) 
 /// A batch: each sub-call in order, its result appended to `out` as a JSON list; or the error of
 /// the first that failed (the ones after it are not run). The decoder let only the operations
 /// of [`super::Op::IN_BATCH`] in; a batch built otherwise is refused at the first other one.
-/// A state is written straight from its type when its numbers are finite (the intermediate
-/// [`Value`] of [`Answer::of`], its maps and allocations, was most of `serve`'s encoding cost),
-/// through [`super::json`] otherwise, for the reserved strings.
+/// A state is written straight from its type (the intermediate [`Value`] of [`Answer::of`], its
+/// maps and allocations, was most of `serve`'s encoding cost), except one with a non-finite
+/// number, which keeps the sorted keys it had when only a [`Value`] could carry those.
 fn run_batch(
     imp: &mut dyn Implementation,
     calls: Vec<Call>,
     out: &mut Vec<u8>,
 ) -> Result<(), ImplError> {
-    let cannot = |e: String| ImplError::Failed(format!("cannot encode: {e}"));
+    let cannot = |e: serde_json::Error| ImplError::Failed(format!("cannot encode: {e}"));
     out.push(b'[');
     for (i, call) in calls.into_iter().enumerate() {
         if !super::message::Op::IN_BATCH.contains(&call.op()) {
@@ -153,7 +153,7 @@ fn run_batch(
                 if is_finite(&state) {
                     serde_json::to_writer(&mut *out, &state)
                 } else {
-                    let v = super::json::to_value(&state).map_err(|e| cannot(e.0))?;
+                    let v = serde_json::to_value(&state).map_err(cannot)?;
                     serde_json::to_writer(&mut *out, &v)
                 }
             }
@@ -162,7 +162,7 @@ fn run_batch(
                 serde_json::to_writer(&mut *out, &v)
             }
         };
-        written.map_err(|e| cannot(e.to_string()))?;
+        written.map_err(cannot)?;
     }
     out.push(b']');
     Ok(())
@@ -426,8 +426,7 @@ mod tests {
             imp.step(steps[0]).expect("step");
             imp.step(steps[1]).expect("step");
             let state = imp.observe().expect("observe");
-            let state =
-                super::super::json::to_value(&state).unwrap_or_else(|e| panic!("codec: {}", e.0));
+            let state = serde_json::to_value(&state).expect("encodes");
             assert_eq!(
                 got,
                 serde_json::json!({"seq": 4, "ok": [null, null, state]}),
