@@ -179,9 +179,10 @@ fn expect_parts(
         .expect("serialisable");
     let t3 = Instant::now();
     tape.member("tolerances");
-    tape.push_value(&generator::scenario::tolerances_of(expectation));
+    tape.push(&generator::scenario::tolerances(expectation), None)
+        .expect("serialisable");
     tape.member("scenario");
-    tape.push(&generator::scenario::typed_scenario_of(expectation), None)
+    tape.push(&generator::scenario::scenario(expectation), None)
         .expect("serialisable");
     let t4 = Instant::now();
     tape.end_object(doc);

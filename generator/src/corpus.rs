@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use reference::issue::{Code, Severity};
+use reference::case::{CaseEntry, CatalogueId};
 use reference::profile::Profile;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -71,18 +71,6 @@ pub fn v2() -> Plan {
         count: 2100,
         profiles: Profile::ALL.to_vec(),
         handwritten: true,
-    }
-}
-
-/// The tier of a case whose expectations rest on `code`.
-pub fn tier_of(code: Code) -> Tier {
-    let spec = code.spec_reference();
-    if spec.starts_with("DESIGN.md") || spec.starts_with("physics-cts") {
-        Tier::Informative
-    } else if code.severity() != Severity::Error {
-        Tier::Optional
-    } else {
-        Tier::Required
     }
 }
 
@@ -158,7 +146,7 @@ pub fn invalid_case(m: &Mutator, seed: u64, index: u64, id: &str) -> Option<Case
             continue;
         }
         if let Some(mut case) = m.mutate(&base) {
-            case.tier = tier_of(m.code);
+            case.tier = m.code.tier();
             return Some(case);
         }
     }
@@ -217,14 +205,6 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     v
 }
 
-/// One issue as `<id>.expect.json` lists it.
-#[derive(Serialize)]
-struct IssueEntry<'a> {
-    code: &'static str,
-    pointer: &'a str,
-    severity: &'static str,
-}
-
 /// Record `key` and `value` (floats rounded to `round` decimals when set) as a member of the
 /// open object on `tape`; a value that cannot be serialised is `null`.
 fn member<T: Serialize + ?Sized>(tape: &mut Tape, key: &str, value: &T, round: Option<i32>) {
@@ -254,7 +234,7 @@ fn record_expect(case: &Case, reading: &reference::Reading, tape: &mut Tape) {
     member(tape, "id", &case.id, None);
     member(tape, "profile", &case.profile.map(|p| p.id()), None);
     member(tape, "area", &case.area, None);
-    member(tape, "tier", case.tier.as_str(), None);
+    member(tape, "tier", &case.tier, None);
     member(tape, "valid", &case.valid(), None);
     member(tape, "description", &case.description, None);
     member(tape, "spec", &case.spec, None);
@@ -264,16 +244,7 @@ fn record_expect(case: &Case, reading: &reference::Reading, tape: &mut Tape) {
     member(tape, "seed", &case.seed, None);
     let generator = format!("physics-cts-generator {}", crate::VERSION);
     member(tape, "generator", &generator, None);
-    let issues: Vec<IssueEntry> = case
-        .expected
-        .iter()
-        .map(|e| IssueEntry {
-            code: e.code.id(),
-            pointer: &e.pointer,
-            severity: e.code.severity().as_str(),
-        })
-        .collect();
-    member(tape, "issues", &issues, None);
+    member(tape, "issues", &case.expected, None);
     match evaluated.as_ref() {
         Some(Ok(e)) => member(tape, "interpretation", e, Some(6)),
         other => member(
@@ -289,20 +260,10 @@ fn record_expect(case: &Case, reading: &reference::Reading, tape: &mut Tape) {
         &label::pose_outputs_of(case, reading),
         Some(6),
     );
-    member(
-        tape,
-        "tolerances",
-        &scenario::tolerances_of(expectation),
-        None,
-    );
+    member(tape, "tolerances", &scenario::tolerances(expectation), None);
     match &case.scenario {
         Some(s) => member(tape, "scenario", s, None),
-        None => member(
-            tape,
-            "scenario",
-            &scenario::typed_scenario_of(expectation),
-            None,
-        ),
+        None => member(tape, "scenario", &scenario::scenario(expectation), None),
     }
     tape.end_object(doc);
 }
@@ -352,21 +313,6 @@ impl Encoder {
     }
 }
 
-/// One line of the manifest.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Row {
-    pub id: String,
-    pub file: String,
-    pub profile: String,
-    pub area: String,
-    pub features: Vec<String>,
-    pub tier: String,
-    pub valid: bool,
-    pub expected_codes: Vec<String>,
-    pub seed: Option<u64>,
-    pub sha256: String,
-}
-
 /// What writing a corpus found.
 #[derive(Debug, Default)]
 pub struct Report {
@@ -403,18 +349,18 @@ pub fn write(
             folder.join(format!("{}.expect.json", case.stem())),
             encoded.expect,
         )?;
-        rows.push(Row {
+        rows.push(CaseEntry {
             id: case.id.clone(),
             file: format!("{}/{}", case.folder(), case.file_name()),
-            profile: case.profile.map_or_else(String::new, |p| p.id().to_owned()),
+            profile: case.profile.map(CatalogueId::Known),
             area: case.area.clone(),
             features: case.features.iter().cloned().collect(),
-            tier: case.tier.as_str().to_owned(),
+            tier: case.tier,
             valid: case.valid(),
             expected_codes: case
                 .expected_codes()
-                .iter()
-                .map(|c| c.id().to_owned())
+                .into_iter()
+                .map(CatalogueId::Known)
                 .collect(),
             seed: case.seed,
             sha256: encoded.sha256,
@@ -444,14 +390,15 @@ pub fn write(
     ])
     .map_err(std::io::Error::other)?;
     for r in &rows {
+        let codes: Vec<&str> = r.expected_codes.iter().map(CatalogueId::id).collect();
         csv.write_record([
             r.id.as_str(),
-            &r.profile,
+            r.profile_id(),
             &r.area,
             &r.features.join(" "),
-            &r.tier,
+            r.tier.as_str(),
             if r.valid { "true" } else { "false" },
-            &r.expected_codes.join(" "),
+            &codes.join(" "),
             &r.seed.map_or_else(String::new, |s| s.to_string()),
             &r.sha256,
         ])
@@ -513,12 +460,12 @@ mod tests {
                 "seed": case.seed,
                 "generator": format!("physics-cts-generator {}", crate::VERSION),
                 "issues": case.expected.iter().map(|e| json!({
-                    "code": e.code.id(), "pointer": e.pointer, "severity": e.code.severity().as_str()
+                    "code": e.code.id(), "pointer": e.pointer, "severity": e.severity.as_str()
                 })).collect::<Vec<_>>(),
                 "interpretation": label::interpretation_of(evaluated.as_ref()),
                 "poses": pose_outputs(case, reading),
-                "tolerances": scenario::tolerances_of(expectation),
-                "scenario": case.scenario.clone().unwrap_or_else(|| scenario::scenario_of(expectation)),
+                "tolerances": scenario::tolerances(expectation),
+                "scenario": case.scenario.clone().or_else(|| scenario::scenario(expectation)),
             })
         }
 
