@@ -38,7 +38,7 @@ const ROUNDS: usize = 5;
 /// What the bare loop needs of a case, read before the clock starts.
 struct Prepared {
     request: LoadRequest,
-    scenario: Scenario,
+    scenario: Scenario<physics_cts::implementation::Action>,
     poses: Vec<serde_json::Value>,
 }
 

@@ -643,7 +643,7 @@ fn every_case_of_the_corpus_reads() {
             .unwrap_or_else(|e| panic!("{}: {e}", entry.id));
         assert!(case.path.exists(), "{}: main file missing", entry.id);
         assert_eq!(entry.valid, case.error_codes().is_empty(), "{}", entry.id);
-        if entry.valid && !entry.profile.is_empty() {
+        if entry.valid && entry.profile.is_some() {
             with_interpretation += usize::from(case.interpretation.is_some());
         }
     }
