@@ -3,9 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use reference::case::Scenario;
 use reference::decision::Decision;
 use reference::issue::{Code, Severity};
-use reference::case::Scenario;
 use reference::profile::Profile;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -158,15 +158,16 @@ impl<J> Case<J> {
 
     /// Valid: the reference reports no error for it.
     pub fn valid(&self) -> bool {
-        !self
-            .expected
-            .iter()
-            .any(|e| e.severity == Severity::Error)
+        !self.expected.iter().any(|e| e.severity == Severity::Error)
     }
 
     /// Expected codes, sorted and deduplicated.
     pub fn expected_codes(&self) -> Vec<Code> {
-        let set: BTreeSet<Code> = self.expected.iter().filter_map(|e| e.code.known()).collect();
+        let set: BTreeSet<Code> = self
+            .expected
+            .iter()
+            .filter_map(|e| e.code.known())
+            .collect();
         set.into_iter().collect()
     }
 }

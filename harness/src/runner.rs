@@ -25,16 +25,16 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use crate::case::{Case, CaseEntry, Corpus, PoseOutputs, Scenario};
-use reference::case::TimedAction;
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
 use crate::implementation::{
-    Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
-    NodeTrs,
+    Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome,
+    LoadRequest, NodeTrs,
 };
 use crate::known_failures::KnownFailures;
 use crate::results::{CaseResult, ImplInfo, Run};
 use crate::status::Status;
+use reference::case::TimedAction;
 
 /// Builds a fresh implementation (at start, and after a crash or a timeout).
 pub type Factory = Arc<dyn Fn() -> Box<dyn Implementation + Send> + Send + Sync>;

@@ -299,7 +299,9 @@ mod tests {
         CaseEntry {
             id: "khr/joint/hinge".into(),
             file: "khr/joint/hinge.gltf".into(),
-            profile: Some(CatalogueId::Known(reference::profile::Profile::Khr2024Draft)),
+            profile: Some(CatalogueId::Known(
+                reference::profile::Profile::Khr2024Draft,
+            )),
             area: "joint".into(),
             features: vec!["joint.limit.angular.1".into()],
             tier: Tier::Required,

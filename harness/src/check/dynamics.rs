@@ -7,10 +7,10 @@
 //! windows, never a trajectory after an impact.
 
 use nalgebra::{Isometry3, Vector3};
-use reference::metrics;
 use reference::case::{CheckKind, DynamicsCheck, Scenario};
 use reference::expect::Expectation;
 use reference::expect::joints::{Coupling, JointExpect, place};
+use reference::metrics;
 use reference::scene::{DofKind, Limit, LimitSet};
 
 use crate::check::CheckResult;

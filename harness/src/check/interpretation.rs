@@ -270,7 +270,12 @@ fn bodies(
         };
         let d = &ids(e.decisions.iter().copied());
         kind.see(r.kind == e.kind.name(), d, || {
-            format!("body {}: kind {} expected {}", e.node, r.kind, e.kind.name())
+            format!(
+                "body {}: kind {} expected {}",
+                e.node,
+                r.kind,
+                e.kind.name()
+            )
         });
         if let Some(dev) = mass_deviation(e.mass, r.mass) {
             mass.see(dev, d, || {

@@ -40,9 +40,7 @@ pub mod opt_vec3 {
         v.as_ref().map(array3).serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Option<Vector3<f64>>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vector3<f64>>, D::Error> {
         Ok(Option::<[f64; 3]>::deserialize(d)?.map(Vector3::from))
     }
 }
