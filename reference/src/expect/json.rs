@@ -133,8 +133,8 @@ mod tests {
 
     #[test]
     fn a_rotation_reads_as_written() {
-        // Written to 6 decimals, a quarter turn about z is not quite unit; it is kept as is.
-        let q: [f64; 4] = [0.0, 0.0, 0.707107, 0.707107];
+        // Written to 6 decimals, a rotation is not quite unit; it is kept as is.
+        let q: [f64; 4] = [0.0, 0.0, 0.6, 0.800001];
         let read = quaternion(q);
         assert_eq!(xyzw_positive_w(&read), q);
     }
