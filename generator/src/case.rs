@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use reference::case::Scenario;
 use reference::decision::Decision;
 use reference::issue::{Code, Severity};
 use reference::profile::Profile;
@@ -11,43 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::canonical;
 
-/// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tier {
-    /// A MUST of the spec.
-    Required,
-    /// A SHOULD, or an optional feature.
-    Optional,
-    /// Depends on a decision the spec does not make: shown, never scored.
-    Informative,
-}
-
-impl Tier {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Required => "required",
-            Tier::Optional => "optional",
-            Tier::Informative => "informative",
-        }
-    }
-}
-
-/// One issue the reference must report: a catalogue code at a JSON pointer.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct ExpectedIssue {
-    pub code: Code,
-    pub pointer: String,
-}
-
-impl ExpectedIssue {
-    pub fn new(code: Code, pointer: impl Into<String>) -> ExpectedIssue {
-        ExpectedIssue {
-            code,
-            pointer: pointer.into(),
-        }
-    }
-}
+pub use reference::case::{ExpectedIssue, Tier};
 
 /// The main file of a case.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,7 +72,7 @@ pub struct Case {
     pub seed: Option<u64>,
     /// An explicit dynamics scenario (hand-written dynamics scenes); `None`: the one
     /// `scenario::scenario` derives from the scene.
-    pub scenario: Option<Value>,
+    pub scenario: Option<Scenario>,
 }
 
 impl Case {
@@ -150,15 +115,16 @@ impl Case {
 
     /// Valid: the reference reports no error for it.
     pub fn valid(&self) -> bool {
-        !self
-            .expected
-            .iter()
-            .any(|e| e.code.severity() == Severity::Error)
+        !self.expected.iter().any(|e| e.severity == Severity::Error)
     }
 
     /// Expected codes, sorted and deduplicated.
     pub fn expected_codes(&self) -> Vec<Code> {
-        let set: BTreeSet<Code> = self.expected.iter().map(|e| e.code).collect();
+        let set: BTreeSet<Code> = self
+            .expected
+            .iter()
+            .filter_map(|e| e.code.known())
+            .collect();
         set.into_iter().collect()
     }
 

@@ -6,10 +6,9 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use reference::issue::{Code, Severity};
+use reference::case::{CaseEntry, CatalogueId, ExpectFile};
 use reference::profile::Profile;
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::canonical;
@@ -71,18 +70,6 @@ pub fn v2() -> Plan {
         count: 2100,
         profiles: Profile::ALL.to_vec(),
         handwritten: true,
-    }
-}
-
-/// The tier of a case whose expectations rest on `code`.
-pub fn tier_of(code: Code) -> Tier {
-    let spec = code.spec_reference();
-    if spec.starts_with("DESIGN.md") || spec.starts_with("physics-cts") {
-        Tier::Informative
-    } else if code.severity() != Severity::Error {
-        Tier::Optional
-    } else {
-        Tier::Required
     }
 }
 
@@ -158,7 +145,7 @@ pub fn invalid_case(m: &Mutator, seed: u64, index: u64, id: &str) -> Option<Case
             continue;
         }
         if let Some(mut case) = m.mutate(&base) {
-            case.tier = tier_of(m.code);
+            case.tier = m.code.tier();
             return Some(case);
         }
     }
@@ -217,79 +204,47 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     v
 }
 
-/// The `<id>.expect.json` document of a case: what it is, the issues the reference reports
-/// for it, and what a conforming implementation must make of it.
-#[derive(Serialize)]
-struct ExpectFile<'a> {
-    id: &'a str,
-    profile: Option<&'static str>,
-    area: &'a str,
-    tier: &'static str,
-    valid: bool,
-    description: &'a str,
-    spec: &'a str,
-    features: &'a BTreeSet<String>,
-    decisions: Vec<&'static str>,
-    seed: Option<u64>,
-    /// `physics-cts-generator <version>`.
-    generator: String,
-    issues: Vec<IssueEntry<'a>>,
-    /// The expected interpretation at rest (`null` for a case with errors), numbers rounded
-    /// to 6 decimals (1 µm, 1 µrad).
-    interpretation: Value,
-    /// Limit metrics and constraint outputs at the case's poses, rounded the same way.
-    poses: Value,
-    tolerances: Value,
-    /// The dynamics scenario: the case's own, else the one derived from its interpretation.
-    scenario: Value,
-}
-
-/// One issue as `<id>.expect.json` lists it.
-#[derive(Serialize)]
-struct IssueEntry<'a> {
-    code: &'static str,
-    pointer: &'a str,
-    severity: &'static str,
-}
-
-/// The canonical text of the `<id>.expect.json` document of a case, given the reference's
-/// reading of it.
+/// The canonical text of the `<id>.expect.json` document of a case ([`ExpectFile`]), given
+/// the reference's reading of it. The interpretation and the pose outputs are written with
+/// their numbers rounded to 6 decimals (1 µm, 1 µrad), and an interpretation the reference
+/// could not evaluate as `{"error": ...}`.
 pub fn expect_text(case: &Case, reading: &reference::Reading) -> String {
     // The expectation at rest is computed once: the interpretation, the tolerances and the
     // scenario all derive from it.
     let evaluated = label::evaluate(reading);
     let expectation = evaluated.as_ref().and_then(|r| r.as_ref().ok());
-    let file = ExpectFile {
-        id: &case.id,
-        profile: case.profile.map(|p| p.id()),
-        area: &case.area,
-        tier: case.tier.as_str(),
+    let file: ExpectFile = ExpectFile {
+        id: case.id.clone(),
+        profile: case.profile.map(CatalogueId::Known),
+        area: case.area.clone(),
+        tier: Some(case.tier),
         valid: case.valid(),
-        description: &case.description,
-        spec: &case.spec,
-        features: &case.features,
-        decisions: case.decisions.iter().map(|d| d.id()).collect(),
+        description: case.description.clone(),
+        spec: case.spec.clone(),
+        features: case.features.iter().cloned().collect(),
+        decisions: case
+            .decisions
+            .iter()
+            .copied()
+            .map(CatalogueId::Known)
+            .collect(),
         seed: case.seed,
         generator: format!("physics-cts-generator {}", crate::VERSION),
-        issues: case
-            .expected
-            .iter()
-            .map(|e| IssueEntry {
-                code: e.code.id(),
-                pointer: &e.pointer,
-                severity: e.code.severity().as_str(),
-            })
-            .collect(),
-        interpretation: label::interpretation_of(evaluated.as_ref()),
-        poses: label::pose_outputs(case, reading),
-        tolerances: scenario::tolerances_of(expectation),
+        issues: case.expected.clone(),
+        // Both written below as values, their numbers rounded.
+        interpretation: None,
+        poses: Vec::new(),
+        tolerances: scenario::tolerances(expectation),
         scenario: case
             .scenario
             .clone()
-            .unwrap_or_else(|| scenario::scenario_of(expectation)),
+            .or_else(|| scenario::scenario(expectation)),
     };
-    // Every field is a string, a number or a `Value` already: serialising cannot fail.
-    canonical::to_string_of(&file).unwrap_or_default()
+    // Every member is a string, a number, a typed value or a `Value`: serialising cannot fail.
+    let mut doc = serde_json::to_value(&file).unwrap_or_default();
+    doc["interpretation"] = label::interpretation_of(evaluated.as_ref());
+    doc["poses"] = label::pose_outputs(case, reading);
+    canonical::to_string(&doc)
 }
 
 /// What the corpus writes for one case besides its main file and siblings.
@@ -329,21 +284,6 @@ impl Encoder {
     }
 }
 
-/// One line of the manifest.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Row {
-    pub id: String,
-    pub file: String,
-    pub profile: String,
-    pub area: String,
-    pub features: Vec<String>,
-    pub tier: String,
-    pub valid: bool,
-    pub expected_codes: Vec<String>,
-    pub seed: Option<u64>,
-    pub sha256: String,
-}
-
 /// What writing a corpus found.
 #[derive(Debug, Default)]
 pub struct Report {
@@ -380,18 +320,18 @@ pub fn write(
             folder.join(format!("{}.expect.json", case.stem())),
             encoded.expect,
         )?;
-        rows.push(Row {
+        rows.push(CaseEntry {
             id: case.id.clone(),
             file: format!("{}/{}", case.folder(), case.file_name()),
-            profile: case.profile.map_or_else(String::new, |p| p.id().to_owned()),
+            profile: case.profile.map(CatalogueId::Known),
             area: case.area.clone(),
             features: case.features.iter().cloned().collect(),
-            tier: case.tier.as_str().to_owned(),
+            tier: case.tier,
             valid: case.valid(),
             expected_codes: case
                 .expected_codes()
-                .iter()
-                .map(|c| c.id().to_owned())
+                .into_iter()
+                .map(CatalogueId::Known)
                 .collect(),
             seed: case.seed,
             sha256: encoded.sha256,
@@ -421,14 +361,15 @@ pub fn write(
     ])
     .map_err(std::io::Error::other)?;
     for r in &rows {
+        let codes: Vec<&str> = r.expected_codes.iter().map(CatalogueId::id).collect();
         csv.write_record([
             r.id.as_str(),
-            &r.profile,
+            r.profile_id(),
             &r.area,
             &r.features.join(" "),
-            &r.tier,
+            r.tier.as_str(),
             if r.valid { "true" } else { "false" },
-            &r.expected_codes.join(" "),
+            &codes.join(" "),
             &r.seed.map_or_else(String::new, |s| s.to_string()),
             &r.sha256,
         ])

@@ -38,7 +38,7 @@ const ROUNDS: usize = 5;
 /// What the bare loop needs of a case, read before the clock starts.
 struct Prepared {
     request: LoadRequest,
-    scenario: Scenario,
+    scenario: Scenario<physics_cts::implementation::Action>,
     poses: Vec<serde_json::Value>,
 }
 
@@ -128,7 +128,7 @@ fn main() {
         };
         let request = LoadRequest {
             path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
-            profile: c.entry.profile.clone(),
+            profile: c.entry.profile_id().to_owned(),
         };
         // Cases Rapier rejects end at the load in both loops; keep the ones it simulates.
         if !matches!(probe.load(&request), Ok(LoadOutcome::Loaded { .. })) {
@@ -137,7 +137,7 @@ fn main() {
         let poses = if constraints {
             c.poses
                 .iter()
-                .filter(|p| !p.constraints.is_empty())
+                .filter(|p| p.has_constraints())
                 .map(|p| p.poses.clone())
                 .collect()
         } else {

@@ -95,31 +95,8 @@ pub enum LoadOutcome {
     },
 }
 
-/// Simulation settings, sent after a load.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct SimConfig {
-    /// Gravity, m/s^2, world space.
-    #[serde(with = "finite")]
-    #[schemars(with = "finite::Vec3")]
-    pub gravity: [f64; 3],
-    /// Seconds per step.
-    #[serde(with = "finite")]
-    #[schemars(with = "finite::Number")]
-    pub dt: f64,
-    /// Solver substeps per step.
-    pub substeps: u32,
-}
-
-impl Default for SimConfig {
-    fn default() -> Self {
-        SimConfig {
-            gravity: [0.0, -9.81, 0.0],
-            dt: 1.0 / 60.0,
-            substeps: 1,
-        }
-    }
-}
+/// Simulation settings, sent after a load (the case format's, `reference::case`).
+pub use reference::case::SimConfig;
 
 /// A mass property as an engine holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -489,12 +466,14 @@ mod tests {
     /// Messages show masses for people, not Rust debug text (`Finite(1.0000000149)`).
     #[test]
     fn masses_display_for_people() {
-        use crate::case::expected::MassValue;
+        use crate::check::interpretation::mass_text;
+        use reference::scene::MassValue;
         assert_eq!(MassReport::Finite(f64::from(0.1f32)).to_string(), "0.1");
         assert_eq!(MassReport::Infinite.to_string(), "infinite");
         assert_eq!(MassReport::Unspecified.to_string(), "unspecified");
-        assert_eq!(MassValue::Finite(2.5).to_string(), "2.5");
-        assert_eq!(MassValue::EngineComputes.to_string(), "engine-computed");
+        assert_eq!(mass_text(MassValue::Finite(2.5)), "2.5");
+        assert_eq!(mass_text(MassValue::EngineComputes), "engine-computed");
+        assert_eq!(mass_text(MassValue::Infinite), "infinite");
     }
 
     #[test]

@@ -24,16 +24,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use crate::case::{Case, CaseEntry, Corpus};
+use crate::case::{Case, CaseEntry, Corpus, PoseOutputs, Scenario};
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
 use crate::implementation::{
-    Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
-    NodeTrs,
+    Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome,
+    LoadRequest, NodeTrs,
 };
 use crate::known_failures::KnownFailures;
 use crate::results::{CaseResult, ImplInfo, Run};
 use crate::status::Status;
+use reference::case::TimedAction;
 
 /// Builds a fresh implementation (at start, and after a crash or a timeout).
 pub type Factory = Arc<dyn Fn() -> Box<dyn Implementation + Send> + Send + Sync>;
@@ -102,18 +103,18 @@ pub fn is_fatal(e: &ImplError) -> bool {
 /// The capability gate: a result without any call when the case cannot or need not run.
 pub fn gate(caps: &Capabilities, entry: &CaseEntry) -> Option<CheckResult> {
     const CHECK: &str = "capabilities";
-    if entry.profile.is_empty() {
+    if entry.profile.is_none() {
         return Some(CheckResult::new(
             CHECK,
             Status::Skip,
             "no profile applies to the case",
         ));
     }
-    if !caps.profiles.contains(&entry.profile) {
+    if !caps.profiles.iter().any(|p| p == entry.profile_id()) {
         return Some(CheckResult::new(
             CHECK,
             Status::NotSupported,
-            format!("profile {} is not declared", entry.profile),
+            format!("profile {} is not declared", entry.profile_id()),
         ));
     }
     if !entry.valid && !caps.checks.iter().any(|c| c == VALIDATION) {
@@ -216,11 +217,11 @@ pub fn judge(case: &Case, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
             }
             Outcome::Constraints(i, got) => {
                 if let Some(pose) = case.poses.get(i) {
-                    let decisions: Vec<String> = case
+                    let decisions: Vec<&str> = case
                         .decisions
                         .iter()
+                        .map(|d| d.id())
                         .filter(|d| d.starts_with("D-VRM"))
-                        .cloned()
                         .collect();
                     out.extend(check::constraints::check(
                         pose,
@@ -254,7 +255,7 @@ fn run_families(
     let declares = |family: &str| caps.checks.iter().any(|c| c == family);
     let request = LoadRequest {
         path: std::path::absolute(&case.path).unwrap_or_else(|_| case.path.clone()),
-        profile: case.entry.profile.clone(),
+        profile: case.entry.profile_id().to_owned(),
     };
     let name = if case.entry.valid {
         validation::LOAD
@@ -274,7 +275,7 @@ fn run_families(
         (INTERPRETATION, true),
         (
             CONSTRAINTS,
-            case.poses.iter().any(|p| !p.constraints.is_empty()),
+            case.poses.iter().any(PoseOutputs::has_constraints),
         ),
         (DYNAMICS, case.scenario.is_some()),
     ];
@@ -350,7 +351,7 @@ fn constraints(
     out: &mut Vec<Outcome>,
 ) -> Result<(), ()> {
     for (i, pose) in case.poses.iter().enumerate() {
-        if pose.constraints.is_empty() {
+        if !pose.has_constraints() {
             continue;
         }
         let name = format!("constraints.{}", pose.name);
@@ -371,8 +372,8 @@ pub use crate::implementation::Request;
 ///
 /// Example: 10 steps, `observe_every` 4, an action at step 6: observe(0), step 4,
 /// observe(4), step 2, apply, step 2, observe(8), step 2, observe(10).
-pub fn schedule(scenario: &crate::case::Scenario) -> Vec<Request<'_>> {
-    let mut actions: Vec<&crate::case::scenario::TimedAction> = scenario.actions.iter().collect();
+pub fn schedule(scenario: &Scenario<Action>) -> Vec<Request<'_>> {
+    let mut actions: Vec<&TimedAction<Action>> = scenario.actions().iter().collect();
     actions.sort_by_key(|a| a.step);
     let every = scenario.observe_every.max(1);
     let mut out = Vec::with_capacity(2 * (scenario.steps / every) as usize + 2 * actions.len() + 2);
@@ -403,7 +404,7 @@ pub fn schedule(scenario: &crate::case::Scenario) -> Vec<Request<'_>> {
 /// batches). A number of states other than the observations asked for is a harness error.
 pub fn simulate(
     imp: &mut dyn Implementation,
-    scenario: &crate::case::Scenario,
+    scenario: &Scenario<Action>,
 ) -> Result<Vec<Observation>, Failure> {
     let requests = schedule(scenario);
     let steps: Vec<u32> = requests
@@ -1114,26 +1115,27 @@ pub fn resume_matrix(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::scenario::TimedAction;
-    use crate::implementation::{Action, SimConfig};
+    use crate::implementation::SimConfig;
     use proptest::prelude::*;
 
-    fn scenario(steps: u32, every: u32, actions: &[u32]) -> crate::case::Scenario {
-        crate::case::Scenario {
+    fn scenario(steps: u32, every: u32, actions: &[u32]) -> Scenario<Action> {
+        Scenario {
             config: SimConfig::default(),
             steps,
             observe_every: every,
-            actions: actions
-                .iter()
-                .enumerate()
-                .map(|(i, s)| TimedAction {
-                    step: *s,
-                    action: Action::Impulse {
-                        node: i,
-                        impulse: [0.0; 3],
-                    },
-                })
-                .collect(),
+            actions: Some(
+                actions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| TimedAction {
+                        step: *s,
+                        action: Action::Impulse {
+                            node: i,
+                            impulse: [0.0; 3],
+                        },
+                    })
+                    .collect(),
+            ),
             checks: Vec::new(),
         }
     }

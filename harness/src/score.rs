@@ -149,11 +149,14 @@ mod tests {
         let entry = CaseEntry {
             id: id.into(),
             file: format!("{id}.gltf"),
-            profile: "khr-2024-draft".into(),
+            profile: Some("khr-2024-draft".into()),
             area: id.split('/').nth(1).unwrap_or("x").into(),
             features: vec!["shape.box".into()],
             tier,
             valid: true,
+            expected_codes: Vec::new(),
+            seed: None,
+            sha256: String::new(),
         };
         CaseResult::new(
             imp,

@@ -43,16 +43,21 @@ fn entry(id: &str, area: &str, tier: Tier, features: &[&str]) -> CaseEntry {
     CaseEntry {
         id: id.into(),
         file: format!("{id}.gltf"),
-        profile: match id.split('/').next() {
-            Some("omi") => "omi-2023",
-            Some("vrm") => "vrmc-constraints-draft",
-            _ => "khr-2024-draft",
-        }
-        .into(),
+        profile: Some(
+            match id.split('/').next() {
+                Some("omi") => "omi-2023",
+                Some("vrm") => "vrmc-constraints-draft",
+                _ => "khr-2024-draft",
+            }
+            .into(),
+        ),
         area: area.into(),
         features: features.iter().map(|f| (*f).to_owned()).collect(),
         tier,
         valid: true,
+        expected_codes: Vec::new(),
+        seed: None,
+        sha256: String::new(),
     }
 }
 

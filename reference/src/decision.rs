@@ -1,7 +1,7 @@
 //! The documented decisions the reference takes where a spec is silent or contradicts itself.
 //! Checks and reports cite them by id (see DESIGN: "Semantics the reference encodes").
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! decisions {
     ($($variant:ident = $id:literal, $text:literal;)*) => {
@@ -15,6 +15,11 @@ macro_rules! decisions {
             /// The stable id, e.g. `D-TWIST-SIGNED`.
             pub fn id(self) -> &'static str {
                 match self { $(Decision::$variant => $id,)* }
+            }
+
+            /// Look a decision up by its stable id.
+            pub fn from_id(id: &str) -> Option<Decision> {
+                match id { $($id => Some(Decision::$variant),)* _ => None }
             }
 
             /// What the reference does.
@@ -71,6 +76,14 @@ decisions! {
 impl Serialize for Decision {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for Decision {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Decision::from_id(&id)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown decision id {id:?}")))
     }
 }
 
@@ -135,6 +148,12 @@ impl Extend<Decision> for DecisionSet {
 impl Serialize for DecisionSet {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for DecisionSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Vec::<Decision>::deserialize(d)?.into_iter().collect())
     }
 }
 

@@ -8,12 +8,13 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::case::Tier;
 use crate::profile::Profile;
 
 /// How bad an issue is. Ordered from most to least severe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -558,10 +559,45 @@ catalogue! {
         "A document is read under one profile; extensions of other profile families are ignored.", "extensions of {others} are ignored under profile {profile}";
 }
 
+/// Codes whose rule is the suite's own (a resource limit, a security rule, a profile rule, or
+/// a documented decision where the spec is silent), not a spec's MUST or SHOULD.
+const SUITE_RULES: [Code; 12] = [
+    Code::FileTooLarge,
+    Code::NotARegularFile,
+    Code::DocumentTooLarge,
+    Code::UriEscapes,
+    Code::OmiCapsuleAmbiguous,
+    Code::OmiMassZero,
+    Code::VrmSourceBelowDestination,
+    Code::VrmWeightRange,
+    Code::VrmAimZero,
+    Code::VrmAimParallelUp,
+    Code::ProfileNone,
+    Code::ProfileMixed,
+];
+
 impl Code {
     /// Look a code up by its stable id.
     pub fn from_id(id: &str) -> Option<Code> {
         Code::ALL.iter().copied().find(|c| c.id() == id)
+    }
+
+    /// Whether the rule is the suite's own rather than a spec's.
+    pub fn is_suite_rule(self) -> bool {
+        SUITE_RULES.contains(&self)
+    }
+
+    /// The tier of a case whose expectation rests on this code: a suite rule is informative
+    /// (the spec does not require it), a warning or info optional (a SHOULD), an error
+    /// required (a MUST).
+    pub fn tier(self) -> Tier {
+        if self.is_suite_rule() {
+            Tier::Informative
+        } else if self.severity() != Severity::Error {
+            Tier::Optional
+        } else {
+            Tier::Required
+        }
     }
 }
 
@@ -574,6 +610,14 @@ impl fmt::Display for Code {
 impl Serialize for Code {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Code::from_id(&id)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown issue code {id:?}")))
     }
 }
 
@@ -697,6 +741,25 @@ impl Issues {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The suite's own rules are the codes whose spec reference names the suite (its limits,
+    /// DESIGN.md decisions), and tiers follow: those informative, the rest by severity.
+    #[test]
+    fn tiers_come_from_the_catalogue() {
+        for code in Code::ALL {
+            let spec = code.spec_reference();
+            let suite = spec.starts_with("DESIGN.md") || spec.starts_with("physics-cts");
+            assert_eq!(code.is_suite_rule(), suite, "{code}");
+        }
+        assert_eq!(Code::VrmWeightRange.tier(), Tier::Informative);
+        assert_eq!(Code::ProfileMixed.tier(), Tier::Informative);
+        assert_eq!(Code::KhrShapeDegenerate.tier(), Tier::Required);
+        let warning = Code::ALL
+            .iter()
+            .find(|c| c.severity() == Severity::Warning && !c.is_suite_rule())
+            .expect("a spec warning");
+        assert_eq!(warning.tier(), Tier::Optional);
+    }
 
     #[test]
     fn ids_are_unique_screaming_snake_case() {

@@ -12,6 +12,7 @@
 //! assert!(!reading.has_errors());
 //! ```
 
+pub mod case;
 pub mod constraints;
 pub mod decision;
 pub mod document;

@@ -29,7 +29,7 @@
 use std::f64::consts::PI;
 
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::scene::{DofKind, Limit, LimitSet};
 
@@ -202,7 +202,7 @@ pub fn violation(metric: f64, min: Option<f64>, max: Option<f64>) -> f64 {
 /// One limit (or one axis of a per-axis limit) evaluated at a pair of frame poses.
 /// Fields in key order, the order serde writes them: the generator's canonical writer (the
 /// pose outputs of `expect.json`) then has no member to sort.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LimitEval {
     /// The limit's axes (coupled) or the one axis measured (per-axis).
     pub axes: Vec<u8>,

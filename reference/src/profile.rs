@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A spec revision the reference can read. Every profile reads into the one canonical
 /// [`Scene`](crate::scene::Scene).
@@ -162,6 +162,13 @@ impl fmt::Display for Profile {
 impl Serialize for Profile {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for Profile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        id.parse().map_err(serde::de::Error::custom)
     }
 }
 

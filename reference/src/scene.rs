@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use nalgebra::{Matrix3, Matrix4, Translation3, UnitQuaternion, Vector3};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::profile::Profile;
 
@@ -71,7 +71,7 @@ pub struct Node {
 }
 
 /// How a body moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BodyKind {
     Static,
@@ -79,9 +79,20 @@ pub enum BodyKind {
     Dynamic,
 }
 
+impl BodyKind {
+    /// The serialised name (`static`, `kinematic`, `dynamic`), also the protocol's.
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyKind::Static => "static",
+            BodyKind::Kinematic => "kinematic",
+            BodyKind::Dynamic => "dynamic",
+        }
+    }
+}
+
 /// The body type an OMI file gave, recorded where the mapping to [`BodyKind`] loses information
 /// (`character` -> kinematic, `vehicle` -> dynamic).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OmiBodyType {
     Static,
@@ -93,7 +104,7 @@ pub enum OmiBodyType {
 }
 
 /// A scalar mass property as the file gives it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "value")]
 pub enum MassValue {
     /// Not given: the engine computes it from the shapes.
@@ -148,7 +159,7 @@ pub struct Body {
 }
 
 /// A collision shape with the profile's defaults resolved [D-CAPSULE].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Shape {
     Sphere {
@@ -196,7 +207,7 @@ pub struct TriangleMesh {
 }
 
 /// How two material values combine [D-COMBINE].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Combine {
     Average,
@@ -243,11 +254,21 @@ pub struct CompoundTrigger {
 }
 
 /// Linear (translation) or angular (rotation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DofKind {
     Linear,
     Angular,
+}
+
+impl DofKind {
+    /// The serialised name (`linear`, `angular`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DofKind::Linear => "linear",
+            DofKind::Angular => "angular",
+        }
+    }
 }
 
 /// One limit on the relative motion of a joint's two frames.
@@ -286,7 +307,7 @@ impl LimitSet {
 }
 
 /// Drive mode (KHR).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DriveMode {
     Force,
@@ -312,7 +333,7 @@ impl DriveMode {
 
 /// A KHR joint drive: a damped spring on one degree of freedom.
 /// Fields in key order, the order serde writes them (the expectation's joints hold drives).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Drive {
     pub axis: u8,
     pub damping: f64,

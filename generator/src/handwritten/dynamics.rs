@@ -96,7 +96,7 @@ fn dynamics_case(
         gltf,
         vec![],
     );
-    c.scenario = scenario;
+    c.scenario = scenario.map(super::scenario_of);
     c
 }
 
@@ -191,7 +191,7 @@ fn bounce() -> Case {
             // Impact after sqrt(2 * 1 / 9.81) = 0.452 s (step 27.1); the window starts at step
             // 30 (0.5 s, rising) and ends at 60 (1 s): the second impact comes at 0.452 +
             // 2 * 0.6 * 4.43 / 9.81 = 0.994 s, and its apex (0.25 + 0.6⁴ = 0.38 m) is lower.
-            let mut checks = generic::checks(e);
+            let mut checks = super::generic_checks(e);
             checks.push(json!({
                 "name": "bounce-apex", "kind": "max_height", "node": 1, "direction": [0.0, 1.0, 0.0],
                 "expected": bounce_apex(e)?, "from_step": 30, "to_step": 60,
@@ -294,7 +294,7 @@ fn slide(name: &str, stat: f64, dynamic: f64, tier: Tier) -> Case {
         slide_gltf(stat, dynamic, name),
         |e| {
             // It stops after 3 / (0.3 * 9.81) = 1.02 s: the whole run (2 s) covers the slide.
-            let mut checks = generic::checks(e);
+            let mut checks = super::generic_checks(e);
             checks.push(json!({
                 "name": "slide-distance", "kind": "displacement", "node": 1,
                 "direction": [1.0, 0.0, 0.0], "expected": slide_distance(e)?,
@@ -402,7 +402,7 @@ fn linear_drive(mode: DriveMode) -> Case {
                 "stiffness": k, "damping": c}),
         ),
         |e| {
-            let mut checks = generic::checks(e);
+            let mut checks = super::generic_checks(e);
             checks.push(json!({
                 "name": "drive-rest", "kind": "drive", "joint": 0, "drive": 0,
                 "target": linear_rest(e)?, "from_step": DRIVE_FROM,
@@ -463,7 +463,7 @@ fn angular_drive(mode: DriveMode) -> Case {
         ),
         |e| {
             let d = drive_of(e)?;
-            let mut checks = generic::checks(e);
+            let mut checks = super::generic_checks(e);
             // No load about the axis: the rest is the target itself.
             checks.push(json!({
                 "name": "drive-rest", "kind": "drive", "joint": 0, "drive": 0,
@@ -521,7 +521,7 @@ fn velocity_drive() -> Case {
             let m = finite_mass(e, 1)?;
             // Frame A is the world's x axis: the drive's velocity is the body's along x.
             let v = predict::drive_velocity(d.velocity_target?, 0.0, d.damping, m, d.mode)?;
-            let mut checks = generic::checks(e);
+            let mut checks = super::generic_checks(e);
             checks.push(json!({
                 "name": "drive-velocity", "kind": "mean_velocity", "node": 1,
                 "expected": [v, 0.0, 0.0], "from_step": DRIVE_FROM,
@@ -565,7 +565,7 @@ fn limit_scenario(e: &Expectation, joint: usize, body: usize) -> Option<Value> {
     let v = KICK / m;
     // The generic invariants that hold without gravity (static bodies still, filtered pairs
     // apart); the limit is checked below, with the impulse's window.
-    let mut checks: Vec<Value> = generic::checks(e)
+    let mut checks: Vec<Value> = super::generic_checks(e)
         .into_iter()
         .filter(|c| c["kind"] != "acceleration" && c["kind"] != "limit")
         .collect();
@@ -746,7 +746,7 @@ fn trigger_scenario(e: &Expectation, ball: usize, trigger_body: Option<usize>) -
     let trigger = collider_of(e, trigger_body, true)?;
     let other = collider_of(e, Some(ball), false)?;
     let factor = e.bodies.iter().find(|b| b.node == ball)?.gravity_factor;
-    let mut checks = generic::checks(e);
+    let mut checks = super::generic_checks(e);
     checks.push(json!({
         "name": "trigger-enter-exit", "kind": "trigger_events", "trigger": trigger, "other": other,
         "enter": true, "exit": true,
@@ -879,7 +879,7 @@ fn khr_filtered() -> Case {
         }),
         |e| {
             let factor = e.bodies.iter().find(|b| b.node == 1)?.gravity_factor;
-            let mut checks = generic::checks(e);
+            let mut checks = super::generic_checks(e);
             // Through the ground from 0.39 s (0.75 m fallen): free fall over the whole run,
             // tolerance as for the trigger.
             checks.push(json!({
@@ -897,14 +897,19 @@ mod tests {
     use super::*;
     use reference::scene::Combine;
 
-    fn check<'a>(c: &'a Case, name: &str) -> &'a Value {
-        let s = c.scenario.as_ref().expect("explicit scenario");
-        s["checks"]
+    /// The case's scenario as written.
+    fn written(c: &Case) -> Value {
+        serde_json::to_value(c.scenario.as_ref().expect("explicit scenario")).expect("serialises")
+    }
+
+    fn check(c: &Case, name: &str) -> Value {
+        written(c)["checks"]
             .as_array()
             .expect("checks")
             .iter()
             .find(|x| x["name"] == name)
             .unwrap_or_else(|| panic!("no check {name} in {}", c.id))
+            .clone()
     }
 
     fn num(v: &Value) -> f64 {
@@ -1053,7 +1058,7 @@ mod tests {
             let want = num(&check(&c, "soft-limit-overshoot")["expected"]);
             assert!((want - 0.173_575_888).abs() < 1e-8, "{}: {want}", c.id);
             assert!((want - LIMIT).abs() > OVERSHOOT_TOL.1, "{}", c.id);
-            let s = c.scenario.as_ref().expect("scenario");
+            let s = written(&c);
             assert_eq!(s["config"]["gravity"], json!([0.0, 0.0, 0.0]));
             assert_eq!(s["actions"][0]["impulse"], json!([2.0, 0.0, 0.0]));
             check(&c, "soft-limit-returns");

@@ -52,7 +52,7 @@ const SETTLE_TOL: (f64, f64) = (0.01, 0.05);
 /// settles on the deformed top: 2 s, gravity, no action.
 fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf: Value) -> Case {
     let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
-        let mut checks = generic::checks(&e);
+        let mut checks = super::generic_checks(&e);
         checks.push(json!({
             "name": "ball-settles-on-deformed-top", "kind": "displacement", "node": 0,
             "direction": [0.0, 1.0, 0.0], "expected": SETTLE,
@@ -79,7 +79,7 @@ fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf:
         gltf,
         vec![],
     );
-    c.scenario = scenario;
+    c.scenario = scenario.map(super::scenario_of);
     c
 }
 

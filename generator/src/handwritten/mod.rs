@@ -32,6 +32,21 @@ use reference::profile::Profile;
 use crate::case::{ExpectedIssue, Payload, Tier};
 use serde_json::Value;
 
+/// The generic checks of a scene (`scenario::checks`) as JSON, for a hand-written scenario
+/// to add its own to.
+pub(crate) fn generic_checks(e: &reference::expect::Expectation) -> Vec<serde_json::Value> {
+    crate::scenario::checks(e)
+        .iter()
+        .map(|c| serde_json::to_value(c).expect("a check serialises"))
+        .collect()
+}
+
+/// A hand-written scenario written as JSON, read as the case format's scenario (a mistake in
+/// it is a bug of this crate, found by its tests).
+pub(crate) fn scenario_of(json: serde_json::Value) -> reference::case::Scenario {
+    serde_json::from_value(json).expect("a hand-written scenario reads")
+}
+
 /// A hand-written JSON case.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn case(

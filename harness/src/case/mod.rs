@@ -1,115 +1,25 @@
 //! A corpus case as the harness reads it: the manifest row (cheap: listing never opens more
-//! than `manifest.json`) and the full `<id>.expect.json` (issues, the reference's expected
-//! interpretation, outputs at named poses, tolerance classes and the dynamics scenario).
+//! than `manifest.json`) and the full `<id>.expect.json`, both in the case format of
+//! `reference::case` (issues, the reference's expected interpretation, outputs at named poses,
+//! tolerance classes and the dynamics scenario).
 //!
-//! Everything is read leniently (unknown keys ignored, missing optional parts absent) so a
-//! corpus written by a newer generator still runs; a part that is present but malformed makes
-//! the case a `HARNESS_ERROR`, never a panic.
-
-pub mod expected;
-pub mod scenario;
+//! Everything is read leniently (unknown keys ignored, missing optional parts absent, catalogue
+//! ids this build does not know kept as written) so a corpus written by a newer generator still
+//! runs; a part that is present but malformed makes the case a `HARNESS_ERROR`, never a panic.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use reference::case::scenario::NodeRole;
+use reference::case::{CatalogueId, ExpectFile};
+use reference::decision::Decision;
+use reference::expect::Expectation;
+use reference::issue::Severity;
+use serde::Deserialize;
 
-use crate::implementation::NodeTrs;
-use crate::tolerance::Tolerance;
+use crate::implementation::Action;
 
-pub use expected::ExpectedInterpretation;
-pub use scenario::Scenario;
-
-/// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tier {
-    /// A MUST of the spec.
-    Required,
-    /// A SHOULD, or an optional feature.
-    Optional,
-    /// Depends on a decision the spec does not make: shown, never scored.
-    Informative,
-}
-
-impl Tier {
-    pub const ALL: [Tier; 3] = [Tier::Required, Tier::Optional, Tier::Informative];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Required => "required",
-            Tier::Optional => "optional",
-            Tier::Informative => "informative",
-        }
-    }
-}
-
-impl fmt::Display for Tier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One row of `manifest.json`: enough to list, filter and name a case without opening it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CaseEntry {
-    /// Stable id `family/area/.../name`.
-    pub id: String,
-    /// The main file, relative to the corpus root.
-    pub file: String,
-    /// Profile id; empty when no profile applies.
-    #[serde(default)]
-    pub profile: String,
-    #[serde(default)]
-    pub area: String,
-    #[serde(default)]
-    pub features: Vec<String>,
-    pub tier: Tier,
-    pub valid: bool,
-}
-
-impl CaseEntry {
-    /// The profile id, or `none` for a case no profile applies to (used in trial names).
-    pub fn profile_label(&self) -> &str {
-        if self.profile.is_empty() {
-            "none"
-        } else {
-            &self.profile
-        }
-    }
-
-    /// The `<stem>.expect.json` next to the main file, relative to the corpus root.
-    pub fn expect_file(&self) -> String {
-        let stem = self
-            .file
-            .rsplit_once('.')
-            .map_or(self.file.as_str(), |(s, _)| s);
-        format!("{stem}.expect.json")
-    }
-}
-
-/// One issue the reference reports for the case.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExpectedIssue {
-    pub code: String,
-    #[serde(default)]
-    pub pointer: String,
-    #[serde(default)]
-    pub severity: String,
-}
-
-/// The reference's outputs at one named pose.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PoseOutputs {
-    pub name: String,
-    /// Local TRS overrides in the `POSES.json` format, sent as is to the implementation.
-    pub poses: Value,
-    /// Local TRS of every VRM-constrained node after evaluation at these poses.
-    #[serde(default)]
-    pub constraints: Vec<NodeTrs>,
-}
+pub use reference::case::{CaseEntry, ExpectedIssue, PoseOutputs, Scenario, Tier, Tolerance};
 
 /// The full case: the manifest row and its expectation file.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,45 +28,21 @@ pub struct Case {
     /// Absolute (or corpus-joined) path of the main file.
     pub path: PathBuf,
     pub description: String,
-    pub decisions: Vec<String>,
+    pub decisions: Vec<CatalogueId<Decision>>,
     pub issues: Vec<ExpectedIssue>,
     /// `None`: the case carries no expected interpretation (an invalid case, or a corpus
     /// written before the reference computed one).
-    pub interpretation: Option<ExpectedInterpretation>,
+    pub interpretation: Option<Expectation>,
     pub poses: Vec<PoseOutputs>,
     /// Tolerance classes by name (`length`, `angle`, `scalar`), data of the case.
     pub tolerances: BTreeMap<String, Tolerance>,
-    pub scenario: Option<Scenario>,
-}
-
-/// The expectation file as written by the generator (only what the harness reads).
-#[derive(Debug, Deserialize)]
-struct ExpectFile {
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    decisions: Vec<String>,
-    #[serde(default)]
-    issues: Vec<ExpectedIssue>,
-    #[serde(default)]
-    interpretation: Option<ExpectedInterpretation>,
-    #[serde(default)]
-    poses: Vec<PoseOutputs>,
-    /// `null` for a case without an interpretation.
-    #[serde(default)]
-    tolerances: Option<BTreeMap<String, Tolerance>>,
-    #[serde(default)]
-    scenario: Option<Scenario>,
+    pub scenario: Option<Scenario<Action>>,
 }
 
 /// Every node a check names is one the interpretation describes (a body or a collider; a
 /// joint for limit and drive checks): a check of a node the document does not have, or that
 /// has no physics, cannot say anything about the engine, and is the case's error.
-fn known_nodes(
-    scenario: &scenario::Scenario,
-    want: &expected::ExpectedInterpretation,
-) -> Result<(), String> {
-    use scenario::NodeRole;
+fn known_nodes(scenario: &Scenario<Action>, want: &Expectation) -> Result<(), String> {
     for check in &scenario.checks {
         for (node, role) in check.kind.nodes() {
             let known = match role {
@@ -248,12 +134,12 @@ impl Case {
     /// well-formed, and tracking the path costs as much as the parse); only a file that fails
     /// is parsed again to say where.
     pub fn from_slice(root: &Path, entry: &CaseEntry, bytes: &[u8]) -> Result<Case, String> {
-        let file: ExpectFile = match serde_json::from_slice(bytes) {
+        let file: ExpectFile<Action> = match serde_json::from_slice(bytes) {
             Ok(f) => f,
             Err(plain) => {
                 let de = &mut serde_json::Deserializer::from_slice(bytes);
                 return Err(
-                    match serde_path_to_error::deserialize::<_, ExpectFile>(de) {
+                    match serde_path_to_error::deserialize::<_, ExpectFile<Action>>(de) {
                         Err(e) => format!("at {}: {}", e.path(), e.inner()),
                         Ok(_) => plain.to_string(),
                     },
@@ -295,8 +181,8 @@ impl Case {
         let mut v: Vec<&str> = self
             .issues
             .iter()
-            .filter(|i| i.severity == "error")
-            .map(|i| i.code.as_str())
+            .filter(|i| i.severity == Severity::Error)
+            .map(|i| i.code.id())
             .collect();
         v.sort_unstable();
         v.dedup();
@@ -413,11 +299,16 @@ mod tests {
         CaseEntry {
             id: "khr/joint/hinge".into(),
             file: "khr/joint/hinge.gltf".into(),
-            profile: "khr-2024-draft".into(),
+            profile: Some(CatalogueId::Known(
+                reference::profile::Profile::Khr2024Draft,
+            )),
             area: "joint".into(),
             features: vec!["joint.limit.angular.1".into()],
             tier: Tier::Required,
             valid: true,
+            expected_codes: Vec::new(),
+            seed: None,
+            sha256: String::new(),
         }
     }
 
@@ -469,8 +360,8 @@ mod tests {
     fn a_check_of_an_unknown_node_is_a_case_error() {
         let file = |node: usize| {
             format!(
-                r#"{{"interpretation": {{"bodies": [], "colliders": [
-                       {{"node": 0, "body_node": null, "trigger": false,
+                r#"{{"interpretation": {{"profile": "khr-2024-draft", "bodies": [], "colliders": [
+                       {{"index": 0, "node": 0, "body_node": null, "trigger": false, "decisions": [],
                          "pose": {{"translation": [0, 0, 0], "rotation": [0, 0, 0, 1]}}}}]}},
                     "scenario": {{"config": {{"gravity": [0, 0, 0], "dt": 0.01, "substeps": 1}},
                       "steps": 1,
@@ -555,5 +446,22 @@ mod tests {
         )
         .expect("reads");
         assert_eq!(case.error_codes(), vec!["A", "B"]);
+    }
+
+    /// A newer corpus cites decisions and codes this build does not know: the case still
+    /// reads, and they are reported as written.
+    #[test]
+    fn unknown_catalogue_ids_are_kept_as_written() {
+        let case = Case::from_json(
+            Path::new("/c"),
+            &entry(),
+            r#"{"decisions": ["D-FRAMES", "D-NEWER"],
+                "issues": [{"code": "NEWER_CODE", "pointer": "/x", "severity": "error"}]}"#,
+        )
+        .expect("reads");
+        let ids: Vec<&str> = case.decisions.iter().map(CatalogueId::id).collect();
+        assert_eq!(ids, vec!["D-FRAMES", "D-NEWER"]);
+        assert_eq!(case.decisions[0], CatalogueId::Known(Decision::Frames));
+        assert_eq!(case.error_codes(), vec!["NEWER_CODE"]);
     }
 }

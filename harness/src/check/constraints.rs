@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use nalgebra::Vector3;
 
+use reference::expect::at_pose::{ConstrainedOutput, ConstraintOutputs};
+
 use crate::case::PoseOutputs;
 use crate::check::CheckResult;
 use crate::check::geometry::{angle_between, distance, rotation};
@@ -18,11 +20,24 @@ pub fn check(
     pose: &PoseOutputs,
     got: &[NodeTrs],
     tolerances: &BTreeMap<String, Tolerance>,
-    decisions: &[String],
+    decisions: &[&str],
 ) -> Vec<CheckResult> {
     let prefix = format!("constraints.{}", pose.name);
-    let missing: Vec<usize> = pose
-        .constraints
+    let want: &[ConstrainedOutput] = match &pose.constraints {
+        Some(ConstraintOutputs::Nodes(nodes)) => nodes,
+        Some(ConstraintOutputs::Error { error }) => {
+            return vec![
+                CheckResult::new(
+                    format!("{prefix}.nodes"),
+                    Status::HarnessError,
+                    format!("the reference cannot evaluate the constraints at this pose: {error}"),
+                )
+                .with_decisions(decisions),
+            ];
+        }
+        None => &[],
+    };
+    let missing: Vec<usize> = want
         .iter()
         .map(|w| w.node)
         .filter(|n| !got.iter().any(|g| g.node == *n))
@@ -40,7 +55,7 @@ pub fn check(
     let worse = |cur: &Option<(f64, String)>, v: f64| {
         cur.as_ref().is_none_or(|(c, _)| v.is_nan() || v > *c)
     };
-    for w in &pose.constraints {
+    for w in want {
         let Some(g) = got.iter().find(|g| g.node == w.node) else {
             continue;
         };
@@ -108,11 +123,26 @@ mod tests {
         let pose = PoseOutputs {
             name: "bend".into(),
             poses: json!({"nodes": {}}),
-            constraints: vec![
-                trs(1, [0.0, 1.0, 0.0], [0.0, 0.0, h, h]),
-                trs(2, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]),
-            ],
+            limits: None,
+            constraints: Some(ConstraintOutputs::Nodes(vec![
+                ConstrainedOutput {
+                    node: 1,
+                    translation: [0.0, 1.0, 0.0],
+                    rotation: [0.0, 0.0, h, h],
+                    scale: [1.0; 3],
+                },
+                ConstrainedOutput {
+                    node: 2,
+                    translation: [0.0; 3],
+                    rotation: [0.0, 0.0, 0.0, 1.0],
+                    scale: [1.0; 3],
+                },
+            ])),
         };
+        let exact = vec![
+            trs(1, [0.0, 1.0, 0.0], [0.0, 0.0, h, h]),
+            trs(2, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]),
+        ];
         let tol: BTreeMap<String, Tolerance> = [
             (
                 "length".to_owned(),
@@ -124,9 +154,9 @@ mod tests {
             ),
         ]
         .into();
-        let d = vec!["D-VRM-ROTATION".to_owned()];
+        let d = vec!["D-VRM-ROTATION"];
         // Exact answer: everything passes.
-        let out = check(&pose, &pose.constraints, &tol, &d);
+        let out = check(&pose, &exact, &tol, &d);
         assert!(out.iter().all(|c| c.status == Status::Pass), "{out:?}");
         assert_eq!(out.len(), 3);
         assert_eq!(out[2].decisions, d);

@@ -7,14 +7,15 @@
 //! windows, never a trajectory after an impact.
 
 use nalgebra::{Isometry3, Vector3};
+use reference::case::{CheckKind, DynamicsCheck, Scenario};
+use reference::expect::Expectation;
+use reference::expect::joints::{Coupling, JointExpect, place};
 use reference::metrics;
 use reference::scene::{DofKind, Limit, LimitSet};
 
-use crate::case::expected::{ExpectedInterpretation, JointExpect};
-use crate::case::scenario::{CheckKind, DynamicsCheck, Scenario};
 use crate::check::CheckResult;
-use crate::check::geometry::{angle_between, isometry, pose};
-use crate::implementation::{NodeState, State};
+use crate::check::geometry::{angle_between, isometry};
+use crate::implementation::{Action, NodeState, State};
 use crate::status::Status;
 
 /// One observation: the state after `step` steps.
@@ -47,18 +48,9 @@ fn iso(n: &NodeState) -> Isometry3<f64> {
     isometry(n.translation, n.rotation)
 }
 
-fn dof(kind: &str) -> Measured<DofKind> {
-    match kind {
-        "linear" => Ok(DofKind::Linear),
-        "angular" => Ok(DofKind::Angular),
-        other => Err(Problem::Data(format!(
-            "unknown degree of freedom kind {other:?}"
-        ))),
-    }
-}
-
-/// World poses of a joint's two attachment frames in `state`: the reported pose of each
-/// frame's body times the rest frame relative to it (the world when the frame has no body).
+/// World poses of a joint's two attachment frames in `state`, placed by the reference
+/// (`joints::place`) on the reported pose of each frame's body (the world when the frame has
+/// no body).
 fn frames(joint: &JointExpect, state: &State) -> Measured<[Isometry3<f64>; 2]> {
     let mut out = [Isometry3::identity(); 2];
     for (slot, f) in out.iter_mut().zip(&joint.frames) {
@@ -66,13 +58,13 @@ fn frames(joint: &JointExpect, state: &State) -> Measured<[Isometry3<f64>; 2]> {
             Some(n) => iso(node_pose(state, n)?),
             None => Isometry3::identity(),
         };
-        *slot = body * pose(&f.relative);
+        *slot = place(f, &body);
     }
     Ok(out)
 }
 
-fn joint(want: &ExpectedInterpretation, node: usize) -> Measured<&JointExpect> {
-    want.joint(node)
+fn joint(want: Option<&Expectation>, node: usize) -> Measured<&JointExpect> {
+    want.and_then(|w| w.joint(node))
         .ok_or_else(|| Problem::Data(format!("no expected joint at node {node}")))
 }
 
@@ -112,12 +104,10 @@ fn bound(x: Option<f64>) -> String {
 
 /// Every dynamics check of a scenario over its observations.
 pub fn check(
-    scenario: &Scenario,
-    want: Option<&ExpectedInterpretation>,
+    scenario: &Scenario<Action>,
+    want: Option<&Expectation>,
     observations: &[Observation],
 ) -> Vec<CheckResult> {
-    let empty = ExpectedInterpretation::default();
-    let want = want.unwrap_or(&empty);
     let mut out = Vec::new();
     for c in &scenario.checks {
         let name = format!("dynamics.{}", c.name);
@@ -128,11 +118,12 @@ pub fn check(
             };
             vec![CheckResult::new(name.clone(), status, message)]
         });
-        let objects = object_decisions(&c.kind, want);
+        let objects = want.map_or_else(Vec::new, |w| object_decisions(&c.kind, w));
+        let decisions: Vec<&str> = c.decisions.iter().map(|d| d.id()).collect();
         out.extend(
             results
                 .into_iter()
-                .map(|r| r.with_decisions(&c.decisions).with_decisions(&objects)),
+                .map(|r| r.with_decisions(&decisions).with_decisions(&objects)),
         );
     }
     out
@@ -140,16 +131,16 @@ pub fn check(
 
 /// The decisions of the objects a check measures, as the interpretation records them: the
 /// joint of a limit or drive, the bodies of a node check, the pairs of a contact check.
-fn object_decisions(kind: &CheckKind, want: &ExpectedInterpretation) -> Vec<String> {
+fn object_decisions(kind: &CheckKind, want: &Expectation) -> Vec<&'static str> {
     let body = |n: &usize| {
         want.body(*n)
-            .map(|b| b.decisions.clone())
+            .map(|b| b.decisions.iter().map(|d| d.id()).collect())
             .unwrap_or_default()
     };
     match kind {
         CheckKind::Limit { joint, .. } | CheckKind::Drive { joint, .. } => want
             .joint(*joint)
-            .map(|j| j.decisions.clone())
+            .map(|j| j.decisions.iter().map(|d| d.id()).collect())
             .unwrap_or_default(),
         CheckKind::Still { nodes, .. } => nodes.iter().flat_map(body).collect(),
         CheckKind::MeanVelocity { node, .. }
@@ -163,7 +154,7 @@ fn object_decisions(kind: &CheckKind, want: &ExpectedInterpretation) -> Vec<Stri
                 let n = [p.nodes[0].min(p.nodes[1]), p.nodes[0].max(p.nodes[1])];
                 pairs.iter().any(|q| [q[0].min(q[1]), q[0].max(q[1])] == n)
             })
-            .flat_map(|p| p.decisions.clone())
+            .flat_map(|p| p.decisions.iter().map(|d| d.id()))
             .collect(),
         CheckKind::TriggerEvents { .. } => Vec::new(),
     }
@@ -172,7 +163,7 @@ fn object_decisions(kind: &CheckKind, want: &ExpectedInterpretation) -> Vec<Stri
 fn measure(
     c: &DynamicsCheck,
     name: &str,
-    want: &ExpectedInterpretation,
+    want: Option<&Expectation>,
     observations: &[Observation],
 ) -> Measured<Vec<CheckResult>> {
     let w = window(c, observations);
@@ -191,21 +182,16 @@ fn measure(
                 .get(*limit)
                 .ok_or_else(|| Problem::Data(format!("joint {node} has no limit {limit}")))?;
             let one = Limit {
-                kind: dof(&l.kind)?,
+                kind: l.kind,
                 axes: l.axes.clone(),
                 min: l.min,
                 max: l.max,
                 stiffness: l.stiffness,
                 damping: 0.0,
             };
-            let set = match j.coupling.as_str() {
-                "per_axis" => LimitSet::PerAxis(vec![one]),
-                "coupled" => LimitSet::Coupled(vec![one]),
-                other => {
-                    return Err(Problem::Data(format!(
-                        "joint {node}: unknown limit coupling {other:?}"
-                    )));
-                }
+            let set = match j.coupling {
+                Coupling::PerAxis => LimitSet::PerAxis(vec![one]),
+                Coupling::Coupled => LimitSet::Coupled(vec![one]),
             };
             let mut violations = Vec::new();
             let mut series = Vec::new();
@@ -238,8 +224,8 @@ fn measure(
                 *tolerance,
                 format!(
                     "largest violation of {} limit {limit} ({} axes {:?}, [{}, {}]) of joint {node}: {v:.6} at t = {:.4}",
-                    j.coupling,
-                    l.kind,
+                    j.coupling.name(),
+                    l.kind.name(),
                     l.axes,
                     bound(l.min),
                     bound(l.max),
@@ -448,7 +434,7 @@ fn measure(
                 .drives
                 .get(*drive)
                 .ok_or_else(|| Problem::Data(format!("joint {node} has no drive {drive}")))?;
-            let kind = dof(&dr.dof)?;
+            let kind = dr.kind;
             let mut devs = Vec::new();
             let mut series = Vec::new();
             let mut last = f64::NAN;
@@ -468,7 +454,7 @@ fn measure(
                 *tolerance,
                 format!(
                     "joint {node} drive {drive} ({} axis {}): largest distance to target {target}: {v:.6}; last value {last:.6}",
-                    dr.dof, dr.axis
+                    dr.kind.name(), dr.axis
                 ),
             )
             .with_series(series)]

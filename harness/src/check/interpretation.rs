@@ -9,16 +9,39 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
+use reference::decision::Decision;
+use reference::expect::Expectation;
+use reference::expect::bodies::InertiaExpect;
+use reference::math::array3;
+use reference::scene::MassValue;
 use serde_json::Value;
 
-use crate::case::expected::{ExpectedInterpretation, InertiaExpect, MassValue};
 use crate::check::CheckResult;
 use crate::check::geometry::{self, angle_between, distance, scaled};
-use crate::implementation::{Interpretation, MassReport, Pose};
+use crate::implementation::{Interpretation, MassReport};
 use crate::report::number;
 use crate::status::Status;
 use crate::tolerance::Tolerance;
+
+/// An expected mass for people: `2.5`, `infinite`, `engine-computed` (not `Finite(2.5)`).
+pub(crate) fn mass_text(m: MassValue) -> String {
+    match m {
+        MassValue::EngineComputes => "engine-computed".to_owned(),
+        MassValue::Infinite => "infinite".to_owned(),
+        MassValue::Finite(x) => number(x),
+    }
+}
+
+/// The numbers of a rotation as the case file writes them, `[x, y, z, w]`.
+fn xyzw(q: &UnitQuaternion<f64>) -> [f64; 4] {
+    [q.i, q.j, q.k, q.w]
+}
+
+/// The ids of decisions, for a check result.
+fn ids(decisions: impl IntoIterator<Item = Decision>) -> Vec<String> {
+    decisions.into_iter().map(|d| d.id().to_owned()).collect()
+}
 
 /// A reported value for people: the number, or `not reported` (never `Some(0.1000000015)`).
 fn shown(x: Option<f64>) -> String {
@@ -183,11 +206,11 @@ fn compared_parameter(name: &str) -> bool {
     name != "mesh"
 }
 
-fn pose_deviation(want: &Pose, got_t: [f64; 3], got_q: [f64; 4]) -> (f64, f64) {
+fn pose_deviation(want: &Isometry3<f64>, got_t: [f64; 3], got_q: [f64; 4]) -> (f64, f64) {
     (
-        distance(want.translation, got_t),
+        distance(array3(&want.translation.vector), got_t),
         angle_between(
-            &geometry::rotation(want.rotation),
+            &geometry::rotation(xyzw(&want.rotation)),
             &geometry::rotation(got_q),
         ),
     )
@@ -210,7 +233,7 @@ fn sets_equal(
 
 /// Every interpretation check of a case.
 pub fn check(
-    want: &ExpectedInterpretation,
+    want: &Expectation,
     got: &Interpretation,
     tolerances: &BTreeMap<String, Tolerance>,
 ) -> Vec<CheckResult> {
@@ -223,7 +246,7 @@ pub fn check(
 }
 
 fn bodies(
-    want: &ExpectedInterpretation,
+    want: &Expectation,
     got: &Interpretation,
     tol: &BTreeMap<String, Tolerance>,
     out: &mut Vec<CheckResult>,
@@ -245,16 +268,26 @@ fn bodies(
         let Some(r) = got.bodies.iter().find(|b| b.node == e.node) else {
             continue;
         };
-        let d = &e.decisions;
-        kind.see(r.kind == e.kind, d, || {
-            format!("body {}: kind {} expected {}", e.node, r.kind, e.kind)
+        let d = &ids(e.decisions.iter().copied());
+        kind.see(r.kind == e.kind.name(), d, || {
+            format!(
+                "body {}: kind {} expected {}",
+                e.node,
+                r.kind,
+                e.kind.name()
+            )
         });
         if let Some(dev) = mass_deviation(e.mass, r.mass) {
             mass.see(dev, d, || {
-                format!("body {}: mass {} expected {}", e.node, r.mass, e.mass)
+                format!(
+                    "body {}: mass {} expected {}",
+                    e.node,
+                    r.mass,
+                    mass_text(e.mass)
+                )
             });
         }
-        if let Some(c) = e.center_of_mass {
+        if let Some(c) = e.center_of_mass.as_ref().map(array3) {
             let dev = r.center_of_mass.map_or(f64::INFINITY, |g| distance(c, g));
             com.see(dev, d, || {
                 format!(
@@ -269,10 +302,12 @@ fn bodies(
         }
         if let InertiaExpect::Given {
             principal,
-            inverse_tensor: Some(rows),
+            inverse_tensor: Some(want_inv),
+            ..
         } = &e.inertia
         {
-            let want_inv = Matrix3::from_fn(|i, j| rows[i][j]);
+            let want_inv = *want_inv;
+            let rows = reference::expect::json::rows(&want_inv);
             let got_inv = reported_inverse_tensor(&r.inertia_diagonal, r.inertia_orientation);
             let want_inf = principal.as_ref().map(|p| {
                 p.moments
@@ -300,18 +335,18 @@ fn bodies(
                 )
             });
         }
-        let lin = (Vector3::from(r.linear_velocity) - Vector3::from(e.linear_velocity)).norm()
-            / Vector3::from(e.linear_velocity).norm().max(1.0);
-        let ang = (Vector3::from(r.angular_velocity) - Vector3::from(e.angular_velocity)).norm()
-            / Vector3::from(e.angular_velocity).norm().max(1.0);
+        let lin = (Vector3::from(r.linear_velocity) - e.linear_velocity).norm()
+            / e.linear_velocity.norm().max(1.0);
+        let ang = (Vector3::from(r.angular_velocity) - e.angular_velocity).norm()
+            / e.angular_velocity.norm().max(1.0);
         velocity.see(lin.max(ang), d, || {
             format!(
                 "body {}: velocity {:?} / {:?} expected {:?} / {:?}",
                 e.node,
                 r.linear_velocity,
                 r.angular_velocity,
-                e.linear_velocity,
-                e.angular_velocity
+                array3(&e.linear_velocity),
+                array3(&e.angular_velocity)
             )
         });
     }
@@ -323,7 +358,7 @@ fn bodies(
 }
 
 fn colliders(
-    want: &ExpectedInterpretation,
+    want: &Expectation,
     got: &Interpretation,
     tol: &BTreeMap<String, Tolerance>,
     out: &mut Vec<CheckResult>,
@@ -348,7 +383,7 @@ fn colliders(
         let Some(r) = got.colliders.iter().find(|c| c.node == e.node) else {
             continue;
         };
-        let d = &e.decisions;
+        let d = &ids(e.decisions.iter().copied());
         owner.see(
             r.body == e.body_node && r.is_trigger == e.trigger,
             d,
@@ -360,6 +395,7 @@ fn colliders(
             },
         );
         if let Some(shape) = &e.shape {
+            let shape = &serde_json::to_value(shape).unwrap_or(Value::Null);
             let ty = shape.get("type").and_then(Value::as_str).unwrap_or("");
             kind.see(r.shape == ty, d, || {
                 format!("collider {}: shape {} expected {ty}", e.node, r.shape)
@@ -386,13 +422,17 @@ fn colliders(
         translation.see(dt, d, || {
             format!(
                 "collider {}: translation {:?} expected {:?}",
-                e.node, r.translation, e.pose.translation
+                e.node,
+                r.translation,
+                array3(&e.pose.translation.vector)
             )
         });
         rotation.see(dq, d, || {
             format!(
                 "collider {}: rotation {:?} expected {:?}",
-                e.node, r.rotation, e.pose.rotation
+                e.node,
+                r.rotation,
+                xyzw(&e.pose.rotation)
             )
         });
     }
@@ -404,7 +444,7 @@ fn colliders(
 }
 
 fn pairs(
-    want: &ExpectedInterpretation,
+    want: &Expectation,
     got: &Interpretation,
     tol: &BTreeMap<String, Tolerance>,
     out: &mut Vec<CheckResult>,
@@ -417,7 +457,7 @@ fn pairs(
     let mut restitution = Worst::default();
     for e in &want.pairs {
         let (a, b) = (e.nodes[0].min(e.nodes[1]), e.nodes[0].max(e.nodes[1]));
-        let d = &e.decisions;
+        let d = &ids(e.decisions.iter());
         let Some(r) = got
             .pairs
             .iter()
@@ -465,7 +505,7 @@ fn pairs(
 }
 
 fn joints(
-    want: &ExpectedInterpretation,
+    want: &Expectation,
     got: &Interpretation,
     tol: &BTreeMap<String, Tolerance>,
     out: &mut Vec<CheckResult>,
@@ -483,7 +523,7 @@ fn joints(
         let Some(r) = got.joints.iter().find(|j| j.node == e.node) else {
             continue;
         };
-        let d = &e.decisions;
+        let d = &ids(e.decisions.iter().copied());
         let want_bodies = [e.frames[0].body_node, e.frames[1].body_node];
         bodies.see(r.bodies == want_bodies, d, || {
             format!(
@@ -497,13 +537,17 @@ fn joints(
             translation.see(dt, d, || {
                 format!(
                     "joint {} frame {side}: translation {:?} expected {:?}",
-                    e.node, rf.translation, f.relative.translation
+                    e.node,
+                    rf.translation,
+                    array3(&f.relative.translation.vector)
                 )
             });
             rotation.see(dq, d, || {
                 format!(
                     "joint {} frame {side}: rotation {:?} expected {:?}",
-                    e.node, rf.rotation, f.relative.rotation
+                    e.node,
+                    rf.rotation,
+                    xyzw(&f.relative.rotation)
                 )
             });
         }

@@ -71,7 +71,7 @@ impl CheckResult {
     ) -> Self {
         CheckResult {
             check: check.into(),
-            status: tolerance.grade(measured),
+            status: crate::tolerance::grade(&tolerance, measured),
             measured: Some(measured),
             recommended: Some(tolerance.recommended),
             allowed: Some(tolerance.allowed),

@@ -67,11 +67,14 @@ mod tests {
         let entry = CaseEntry {
             id: "khr/gen/invalid/00003".into(),
             file: "khr/gen/invalid/00003.gltf".into(),
-            profile: "khr-2024-draft".into(),
+            profile: Some("khr-2024-draft".into()),
             area: "invalid".into(),
             features: vec![],
             tier: Tier::Required,
             valid: false,
+            expected_codes: Vec::new(),
+            seed: None,
+            sha256: String::new(),
         };
         Case::from_json(
             Path::new("/c"),

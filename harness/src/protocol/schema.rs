@@ -250,8 +250,9 @@ mod tests {
                 profile: "khr-2024-draft".into(),
             }),
             Call::Interpretation,
+            // Settings are finite: a scenario with others is refused before it is sent.
             Call::Configure(SimConfig {
-                gravity: [0.0, f64::NEG_INFINITY, 0.0],
+                gravity: [0.0, -1.62, 0.0],
                 ..SimConfig::default()
             }),
             Call::Step { steps: 60 },

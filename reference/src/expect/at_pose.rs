@@ -2,7 +2,7 @@
 //! overrides): every joint's limit metrics [D-METRICS] and the VRM constraints' outputs
 //! [D-VRM-*]. The corpus writer records them beside the interpretation at rest.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::World;
 use super::joints;
@@ -15,7 +15,7 @@ use crate::scene::{NodeId, Scene, Trs};
 /// One joint's limit metrics at a pose [D-METRICS].
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JointLimits {
     pub joint: usize,
     pub limits: Vec<LimitEval>,
@@ -50,7 +50,7 @@ pub fn joint_limits(scene: &Scene, poses: &Poses) -> Result<Vec<JointLimits>, Co
 
 /// Local TRS of every constrained node after evaluating the VRM constraints at a pose
 /// ([D-VRM-*]), or why the reference cannot evaluate them (`{"error": ...}`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ConstraintOutputs {
     Nodes(Vec<ConstrainedOutput>),
@@ -60,7 +60,7 @@ pub enum ConstraintOutputs {
 /// One constrained node's local TRS.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConstrainedOutput {
     pub node: NodeId,
     pub rotation: [f64; 4],

@@ -8,7 +8,7 @@
 //! world already [D-OMI-VELOCITY].
 
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::decision::Decision;
 use crate::profile::Profile;
@@ -22,16 +22,16 @@ use super::world::World;
 /// What an importer must end up with for one body.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BodyExpect {
     /// Initial angular velocity in world space.
-    #[serde(serialize_with = "json::vec3")]
+    #[serde(with = "json::vec3")]
     pub angular_velocity: Vector3<f64>,
     /// In the body's local frame; `None`: the engine computes it.
-    #[serde(serialize_with = "json::opt_vec3")]
+    #[serde(with = "json::opt_vec3")]
     pub center_of_mass: Option<Vector3<f64>>,
     /// The same point in world space at rest (the local frame's scale applies).
-    #[serde(serialize_with = "json::opt_vec3")]
+    #[serde(with = "json::opt_vec3")]
     pub center_of_mass_world: Option<Vector3<f64>>,
     pub decisions: Vec<Decision>,
     pub gravity_factor: f64,
@@ -41,19 +41,19 @@ pub struct BodyExpect {
     pub inverse_mass: Option<f64>,
     pub kind: BodyKind,
     /// Initial linear velocity in world space.
-    #[serde(serialize_with = "json::vec3")]
+    #[serde(with = "json::vec3")]
     pub linear_velocity: Vector3<f64>,
     pub mass: MassValue,
     pub node: NodeId,
     /// OMI: the type written in the file (`character`, `vehicle` are recorded here).
     pub omi_type: Option<OmiBodyType>,
     /// World pose at rest (the pose at load).
-    #[serde(serialize_with = "json::pose")]
+    #[serde(with = "json::pose")]
     pub pose: Isometry3<f64>,
 }
 
 /// Inertia in the body's local frame.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 #[allow(
     clippy::large_enum_variant,
@@ -66,21 +66,21 @@ pub enum InertiaExpect {
     Given {
         /// The inverse tensor (infinite moments give 0); `None` when it does not exist (a
         /// singular OMI tensor) or a moment is engine-computed.
-        #[serde(serialize_with = "json::opt_mat3")]
+        #[serde(with = "json::opt_mat3")]
         inverse_tensor: Option<Matrix3<f64>>,
         /// KHR: the principal moments (each possibly infinite) and their orientation.
         principal: Option<Principal>,
         /// The tensor; `None` when a principal moment is infinite or engine-computed.
-        #[serde(serialize_with = "json::opt_mat3")]
+        #[serde(with = "json::opt_mat3")]
         tensor: Option<Matrix3<f64>>,
     },
 }
 
 /// KHR principal moments of inertia and the rotation from the principal axes to the body frame.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Principal {
     pub moments: [MassValue; 3],
-    #[serde(serialize_with = "json::quat")]
+    #[serde(with = "json::quat")]
     pub orientation: UnitQuaternion<f64>,
 }
 

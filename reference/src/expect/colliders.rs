@@ -16,7 +16,7 @@
 //! given beside them ([`Unabsorbed`]).
 
 use nalgebra::{Isometry3, Matrix3, Matrix4, UnitQuaternion, Vector3};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::decision::Decision;
 use crate::profile::Profile;
@@ -28,7 +28,7 @@ use super::world::World;
 /// What an importer must end up with for one collider or trigger.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ColliderExpect {
     /// The owning body (index into `bodies`); `None`: static.
     pub body: Option<BodyId>,
@@ -39,7 +39,7 @@ pub struct ColliderExpect {
     pub material: Option<MaterialId>,
     pub node: NodeId,
     /// Pose relative to the owning body (world pose when static), at rest.
-    #[serde(serialize_with = "json::pose")]
+    #[serde(with = "json::pose")]
     pub pose: Isometry3<f64>,
     /// The shape as simulated: profile defaults resolved, the node's world scale applied.
     pub shape: Option<ScaledShape>,
@@ -49,7 +49,7 @@ pub struct ColliderExpect {
 /// A shape under a node's world scale; serialised as the shape's own object with the
 /// unabsorbed scale, if any, beside its parameters (`{"type": "sphere", "radius": 0.5,
 /// "scale": [1, 2, 1]}`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScaledShape {
     #[serde(flatten)]
     pub shape: Shape,
@@ -58,7 +58,7 @@ pub struct ScaledShape {
 }
 
 /// The part of a stretch a shape's kind cannot take (an ellipsoid, a sheared box).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Unabsorbed {
     /// Per-axis scale (absolute values) of an axis-aligned stretch.
@@ -290,7 +290,7 @@ pub fn colliders(scene: &Scene, world: &World) -> Vec<ColliderExpect> {
 /// A KHR compound trigger: its node, its owning body, and its member trigger nodes.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompoundTriggerExpect {
     pub body: Option<BodyId>,
     pub members: Vec<NodeId>,

@@ -4,7 +4,7 @@
 //! either uses maximum, the largest; else if either uses multiply, the product." It names no
 //! default mode and no default material [D-COMBINE-DEFAULT]: then there is no expected value.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::decision::{Decision, DecisionSet};
 use crate::scene::{Combine, Material};
@@ -41,7 +41,7 @@ pub fn combine(a: Option<Combine>, x: f64, b: Option<Combine>, y: f64) -> Option
 }
 
 /// One combined value with the mode that produced it; both `None` when the spec gives no value.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Combined {
     pub mode: Option<Combine>,
     pub value: Option<f64>,
@@ -50,7 +50,7 @@ pub struct Combined {
 /// Combined friction (static and dynamic share the friction mode).
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Friction {
     #[serde(rename = "dynamic")]
     pub dynamic_friction: Option<f64>,
@@ -60,7 +60,7 @@ pub struct Friction {
 }
 
 /// What two colliders' materials give: friction, restitution, and the decisions they rest on.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MaterialPair {
     pub friction: Friction,
     pub restitution: Combined,

@@ -6,8 +6,8 @@
 //! to each body is that body's attachment, carried by the body at the given poses (so the two
 //! frames separate when the bodies move apart).
 
-use nalgebra::Isometry3;
-use serde::Serialize;
+use nalgebra::{Isometry3, UnitQuaternion};
+use serde::{Deserialize, Serialize};
 
 use crate::decision::Decision;
 use crate::metrics;
@@ -40,10 +40,21 @@ impl FrameRule {
     }
 }
 
+/// The world pose of an attachment frame when its body is at `body` (the identity for a
+/// frame without a body: the world): the body's pose times the frame's rest pose relative to
+/// it. This is how a frame moves with its body in a simulation, whatever the profile's rule
+/// at a pose. The relative rotation is renormalised: it may have been read back from the
+/// decimals of a case file.
+pub fn place(frame: &FrameExpect, body: &Isometry3<f64>) -> Isometry3<f64> {
+    let r = &frame.relative;
+    let rotation = UnitQuaternion::new_normalize(r.rotation.into_inner());
+    body * Isometry3::from_parts(r.translation, rotation)
+}
+
 /// One attachment frame.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FrameExpect {
     /// The body the frame moves with; `None`: the world.
     pub body: Option<BodyId>,
@@ -51,17 +62,17 @@ pub struct FrameExpect {
     /// The node whose rest pose defines the frame.
     pub node: NodeId,
     /// The frame relative to its body at rest (world pose when static).
-    #[serde(serialize_with = "json::pose")]
+    #[serde(with = "json::pose")]
     pub relative: Isometry3<f64>,
     /// The frame's world pose at the given poses.
-    #[serde(serialize_with = "json::pose")]
+    #[serde(with = "json::pose")]
     pub world: Isometry3<f64>,
 }
 
 /// One limit in canonical form, evaluated at the given poses.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LimitExpect {
     pub axes: Vec<u8>,
     pub damping: f64,
@@ -83,17 +94,27 @@ pub struct LimitExpect {
 
 /// Whether the axes of each limit are coupled (KHR) or each limited on its own (OMI)
 /// [D-OMI-PER-AXIS].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Coupling {
     Coupled,
     PerAxis,
 }
 
+impl Coupling {
+    /// The serialised name (`coupled`, `per_axis`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Coupling::Coupled => "coupled",
+            Coupling::PerAxis => "per_axis",
+        }
+    }
+}
+
 /// What an importer must end up with for one joint.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JointExpect {
     /// Bodies of frame A and frame B (indices into `bodies`; `None`: the world).
     pub bodies: [Option<BodyId>; 2],

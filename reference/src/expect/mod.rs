@@ -11,6 +11,7 @@ pub mod bodies;
 pub mod colliders;
 pub mod combine;
 pub mod filter;
+pub mod invariants;
 pub mod joints;
 pub mod json;
 pub mod pairs;
@@ -20,7 +21,7 @@ pub mod world;
 use std::collections::BTreeSet;
 
 use nalgebra::{UnitQuaternion, Vector3};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::decision::{Decision, DecisionSet};
 use crate::poses::Poses;
@@ -38,34 +39,55 @@ pub use crate::constraints::ConstraintError;
 /// Everything a conforming importer must end up with for one scene at given poses.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Read back (a case file), a list that is not there is empty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Expectation {
+    #[serde(default)]
     pub bodies: Vec<BodyExpect>,
+    #[serde(default)]
     pub colliders: Vec<ColliderExpect>,
+    #[serde(default)]
     pub compound_triggers: Vec<CompoundTriggerExpect>,
     /// Local TRS of every VRM-constrained node after evaluation at the given poses.
+    #[serde(default)]
     pub constraints: Vec<ConstrainedNode>,
     /// Every decision some value of this expectation rests on, in catalogue order.
+    #[serde(default)]
     pub decisions: Vec<Decision>,
+    #[serde(default)]
     pub joints: Vec<JointExpect>,
     /// World poses of the nodes of the default scene, at rest and at the given poses.
+    #[serde(default)]
     pub nodes: Vec<NodePose>,
+    #[serde(default)]
     pub pairs: Vec<PairExpect>,
     pub profile: Profile,
+}
+
+impl Expectation {
+    /// The body at `node`.
+    pub fn body(&self, node: NodeId) -> Option<&BodyExpect> {
+        self.bodies.iter().find(|b| b.node == node)
+    }
+
+    /// The joint at `node`.
+    pub fn joint(&self, node: NodeId) -> Option<&JointExpect> {
+        self.joints.iter().find(|j| j.node == node)
+    }
 }
 
 /// One constrained node's local TRS after constraint evaluation.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConstrainedNode {
     pub decisions: Vec<Decision>,
     pub node: NodeId,
-    #[serde(serialize_with = "json::quat")]
+    #[serde(with = "json::quat")]
     pub rotation: UnitQuaternion<f64>,
-    #[serde(serialize_with = "json::vec3")]
+    #[serde(with = "json::vec3")]
     pub scale: Vector3<f64>,
-    #[serde(serialize_with = "json::vec3")]
+    #[serde(with = "json::vec3")]
     pub translation: Vector3<f64>,
 }
 

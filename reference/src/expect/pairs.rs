@@ -7,7 +7,7 @@
 //! joins the two bodies (KHR `enableCollision` defaults to false; OMI joined bodies never
 //! collide). A pair with a trigger that the filters let collide reports overlaps instead.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::decision::DecisionSet;
 use crate::scene::{BodyId, NodeId, Scene};
@@ -18,7 +18,7 @@ use super::filter;
 /// What an importer must end up with for one pair of colliders.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairExpect {
     /// `allows(a, b)`: a's filter lists admit b's systems.
     pub allows_ab: bool,

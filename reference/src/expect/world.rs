@@ -6,7 +6,7 @@
 //! downstream value (joint frames, limit metrics) sees the same pose of the scene.
 
 use nalgebra::{Isometry3, Matrix4};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::constraints::{self, ConstraintError};
 use crate::math::pose_of;
@@ -153,13 +153,13 @@ impl World {
 /// One node's world pose at rest and at the given poses.
 /// Fields in key order, the order serde writes them: the generator's canonical writer then
 /// has no member to sort (and `physics-cts eval` prints them in that order).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodePose {
     pub name: Option<String>,
     pub node: NodeId,
-    #[serde(serialize_with = "json::pose")]
+    #[serde(with = "json::pose")]
     pub posed: Isometry3<f64>,
-    #[serde(serialize_with = "json::pose")]
+    #[serde(with = "json::pose")]
     pub rest: Isometry3<f64>,
 }
 

@@ -23,7 +23,7 @@ fn tolerances() -> BTreeMap<String, Tolerance> {
 /// The reference's JSON for a scene: a dynamic body at node 1 (mass 2, moments [2, inf, 4]),
 /// a box collider on it, a static sphere at node 3, their pair, and a joint at node 4 from the
 /// body to the world.
-fn expected() -> ExpectedInterpretation {
+fn expected() -> Expectation {
     serde_json::from_value(json!({
         "profile": "khr-2024-draft",
         "nodes": [],
@@ -62,7 +62,7 @@ fn expected() -> ExpectedInterpretation {
                 {"node": 5, "body": null, "body_node": null, "relative": {"translation": [0, 2, 0], "rotation": I}, "world": {"translation": [0, 2, 0], "rotation": I}}
             ],
             "coupling": "coupled",
-            "limits": [{"index": 0, "kind": "angular", "axes": [0], "min": -1.0, "max": 1.0, "stiffness": null, "damping": 0, "metric": 0, "violation": 0}],
+            "limits": [{"index": 0, "kind": "angular", "axes": [0], "min": -1.0, "max": 1.0, "stiffness": null, "damping": 0, "metric": 0, "violation": 0, "overridden": false}],
             "drives": [],
             "enable_collision": false, "decisions": ["D-FRAMES", "D-METRICS"]
         }],

@@ -1,39 +1,118 @@
 //! The dynamics scenario of a case: simulation settings, steps, actions, and the invariants to
-//! check with their tolerance classes. Written by the generator (`generator::scenario`) from
-//! the case's scene by the reference's rules; the harness only executes and measures it.
+//! check with their tolerance classes. The generator writes it from the invariants the
+//! reference finds ([`crate::expect::invariants`]) and its own settings and tolerances; the
+//! harness only executes and measures it.
+//!
+//! An action is a message of the harness's protocol, which the harness owns: the scenario is
+//! generic over it (`A`), and keeps actions as JSON values by default.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use crate::implementation::{Action, SimConfig};
-use crate::tolerance::Tolerance;
+use crate::decision::Decision;
+
+use super::CatalogueId;
 
 /// Bounds on what a scenario may ask, so a corrupt case cannot stall a run.
 pub const MAX_STEPS: u32 = 100_000;
 
+/// Bounds on the magnitude of a deviation, in the unit of the quantity checked: data of the
+/// case, never a constant of a check.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tolerance {
+    /// Within it: `PASS`.
+    pub recommended: f64,
+    /// Within it but outside `recommended`: `QUALITY_WARNING`; outside: `FAIL`.
+    pub allowed: f64,
+}
+
+/// Why a tolerance from the case data cannot be used (a corpus bug).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ToleranceError {
+    #[error("tolerance bounds must be non-negative and not NaN (recommended {0}, allowed {1})")]
+    Negative(f64, f64),
+    #[error("recommended tolerance {0} is larger than the allowed one {1}")]
+    Inverted(f64, f64),
+}
+
+impl Tolerance {
+    /// A tolerance whose bounds are usable: both `>= 0` (NaN refused), recommended <= allowed.
+    pub fn new(recommended: f64, allowed: f64) -> Result<Tolerance, ToleranceError> {
+        Tolerance {
+            recommended,
+            allowed,
+        }
+        .validated()
+    }
+
+    /// The tolerance itself when its bounds are usable (see [`Tolerance::new`]).
+    pub fn validated(self) -> Result<Tolerance, ToleranceError> {
+        let ok = |x: f64| x >= 0.0; // false for NaN
+        if !ok(self.recommended) || !ok(self.allowed) {
+            return Err(ToleranceError::Negative(self.recommended, self.allowed));
+        }
+        if self.recommended > self.allowed {
+            return Err(ToleranceError::Inverted(self.recommended, self.allowed));
+        }
+        Ok(self)
+    }
+}
+
+/// Simulation settings, sent after a load; finite numbers only.
+// Also the protocol's `configure` message, whose schema is derived from this type; a scenario
+// with a non-finite setting is refused (`Scenario::validate`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SimConfig {
+    /// Gravity, m/s^2, world space.
+    pub gravity: [f64; 3],
+    /// Seconds per step.
+    pub dt: f64,
+    /// Solver substeps per step.
+    pub substeps: u32,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            gravity: [0.0, -9.81, 0.0],
+            dt: 1.0 / 60.0,
+            substeps: 1,
+        }
+    }
+}
+
 /// An action applied just before step `step` (0: before the first step).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TimedAction {
+pub struct TimedAction<A = Value> {
     pub step: u32,
     #[serde(flatten)]
-    pub action: Action,
+    pub action: A,
 }
 
 /// A simulation and what must hold over it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Scenario {
+#[serde(bound(deserialize = "A: Deserialize<'de>", serialize = "A: Serialize"))]
+pub struct Scenario<A = Value> {
     pub config: SimConfig,
     /// Number of steps of `config.dt`.
     pub steps: u32,
     /// Observe after every `observe_every` steps (and once before the first step).
     #[serde(default = "one")]
     pub observe_every: u32,
-    #[serde(default)]
-    pub actions: Vec<TimedAction>,
+    /// Actions in the order given; absent (`None`) in the scenarios of generated scenes,
+    /// which never act.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Vec<TimedAction<A>>>,
     pub checks: Vec<DynamicsCheck>,
 }
 
 fn one() -> u32 {
     1
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 /// An invariant over the observations. `from_step` / `to_step` select observations by the
@@ -42,15 +121,28 @@ fn one() -> u32 {
 pub struct DynamicsCheck {
     /// Unique within the scenario; the check is reported as `dynamics.<name>`.
     pub name: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub from_step: u32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_step: Option<u32>,
-    /// The decision ids the expectation rests on.
-    #[serde(default)]
-    pub decisions: Vec<String>,
+    /// The decisions the expectation rests on beyond those of the objects it measures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<CatalogueId<Decision>>,
     #[serde(flatten)]
     pub kind: CheckKind,
+}
+
+impl DynamicsCheck {
+    /// A check over the whole run.
+    pub fn new(name: impl Into<String>, kind: CheckKind) -> DynamicsCheck {
+        DynamicsCheck {
+            name: name.into(),
+            from_step: 0,
+            to_step: None,
+            decisions: Vec::new(),
+            kind,
+        }
+    }
 }
 
 /// What a node a check names must be in the case's expected interpretation.
@@ -67,7 +159,7 @@ pub enum NodeRole {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CheckKind {
     /// A joint limit (index into the expected joint's `limits`) holds: the largest violation
-    /// of the metric (`reference::metrics`, frames from the reported body poses and the rest
+    /// of the metric (`crate::metrics`, frames from the reported body poses and the rest
     /// attachment frames) over the window. Hard limits use the whole run, soft limits a window
     /// after they settle.
     Limit {
@@ -128,8 +220,13 @@ pub enum CheckKind {
     },
 }
 
-impl Scenario {
-    /// Reject scenarios the runner cannot execute meaningfully.
+impl<A> Scenario<A> {
+    /// The actions, in the order given (none when absent).
+    pub fn actions(&self) -> &[TimedAction<A>] {
+        self.actions.as_deref().unwrap_or_default()
+    }
+
+    /// Reject scenarios a runner cannot execute meaningfully.
     pub fn validate(&self) -> Result<(), String> {
         let c = &self.config;
         if !(c.dt > 0.0 && c.dt.is_finite()) {
@@ -219,22 +316,50 @@ mod tests {
                 "actions": [{"step": 10, "action": "impulse", "node": 1, "impulse": [1, 0, 0]}],
                 "checks": [
                   {"name": "limit-0", "kind": "limit", "joint": 2, "limit": 0,
-                   "tolerance": {"recommended": 0.01, "allowed": 0.05}, "decisions": ["D-METRICS"]},
+                   "tolerance": {"recommended": 0.01, "allowed": 0.05}, "decisions": ["D-METRICS", "D-NEWER"]},
                   {"name": "ground", "kind": "still", "nodes": [0],
                    "length": {"recommended": 0, "allowed": 0}, "angle": {"recommended": 0, "allowed": 0}}
                 ]}"#,
         )
         .expect("reads");
         assert_eq!(s.observe_every, 1);
+        assert_eq!(s.actions()[0].step, 10);
+        assert_eq!(s.actions()[0].action["node"], 1);
+        // A decision this build does not know is kept as written.
         assert_eq!(
-            s.actions[0].action,
-            Action::Impulse {
-                node: 1,
-                impulse: [1.0, 0.0, 0.0]
-            }
+            s.checks[0].decisions,
+            vec![
+                CatalogueId::Known(Decision::Metrics),
+                CatalogueId::Unknown("D-NEWER".into())
+            ]
         );
-        assert_eq!(s.checks[0].decisions, vec!["D-METRICS"]);
         assert!(s.validate().is_ok());
+    }
+
+    /// Defaults are left out when written: a check over the whole run without decisions is
+    /// its name, kind and parameters only, and a scenario without actions has no `actions`.
+    #[test]
+    fn defaults_are_not_written() {
+        let s = Scenario::<Value> {
+            config: SimConfig::default(),
+            steps: 2,
+            observe_every: 1,
+            actions: None,
+            checks: vec![DynamicsCheck::new(
+                "n",
+                CheckKind::NoContact {
+                    pairs: vec![[0, 1]],
+                },
+            )],
+        };
+        assert_eq!(
+            serde_json::to_value(&s).expect("serialises"),
+            serde_json::json!({
+                "config": {"gravity": [0.0, -9.81, 0.0], "dt": 1.0 / 60.0, "substeps": 1},
+                "steps": 2, "observe_every": 1,
+                "checks": [{"name": "n", "kind": "no_contact", "pairs": [[0, 1]]}]
+            })
+        );
     }
 
     #[test]
@@ -270,5 +395,22 @@ mod tests {
         s.checks[0].from_step = 1;
         s.checks[0].to_step = Some(1);
         assert!(s.validate().is_ok(), "the last step is in the run");
+    }
+
+    #[test]
+    fn unusable_tolerance_bounds_are_refused() {
+        assert!(matches!(
+            Tolerance::new(0.1, 0.01),
+            Err(ToleranceError::Inverted(..))
+        ));
+        assert!(matches!(
+            Tolerance::new(-1.0, 0.01),
+            Err(ToleranceError::Negative(..))
+        ));
+        assert!(matches!(
+            Tolerance::new(0.0, f64::NAN),
+            Err(ToleranceError::Negative(..))
+        ));
+        assert!(Tolerance::new(0.0, f64::INFINITY).is_ok());
     }
 }
