@@ -36,7 +36,7 @@ const PROFILES: [Profile; 3] = [
 
 /// The next rendered scene of 10 to 50 nodes (rare draws outside the range are drawn again
 /// and counted in the time).
-fn scene(strategy: &BoxedStrategy<strategy::Scene>) -> Rendered {
+fn scene(strategy: &BoxedStrategy<strategy::SceneSpec>) -> Rendered {
     loop {
         let i = NEXT.fetch_add(1, Ordering::Relaxed);
         let Some(scene) = sample::sample(strategy, 1, i, 0) else {
@@ -54,7 +54,7 @@ fn scene(strategy: &BoxedStrategy<strategy::Scene>) -> Rendered {
 /// encoder for all cases, as `corpus::write` has).
 fn case(
     profile: Profile,
-    strategy: &BoxedStrategy<strategy::Scene>,
+    strategy: &BoxedStrategy<strategy::SceneSpec>,
     encoder: &mut corpus::Encoder,
     dir: &Path,
 ) -> usize {

@@ -226,12 +226,12 @@ mod tests {
     #[test]
     fn typed_values_print_as_their_value() {
         #[derive(Serialize)]
-        struct Pose {
+        struct Record {
             name: &'static str,
             at: [f32; 2],
             gone: Option<u8>,
         }
-        let pose = Pose {
+        let pose = Record {
             name: "p",
             at: [0.5, 0.1],
             gone: None,

@@ -19,17 +19,17 @@ pub enum BufferMode {
 
 /// A node's local transform as written in the file (omitted parts are not written).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Trs {
+pub struct TrsSpec {
     pub translation: Option<[f64; 3]>,
     pub rotation: Option<[f64; 4]>,
     pub scale: Option<[f64; 3]>,
 }
 
-impl Trs {
-    pub fn at(translation: [f64; 3]) -> Trs {
-        Trs {
+impl TrsSpec {
+    pub fn at(translation: [f64; 3]) -> TrsSpec {
+        TrsSpec {
             translation: Some(translation),
-            ..Trs::default()
+            ..TrsSpec::default()
         }
     }
 }
@@ -134,7 +134,7 @@ impl DocBuilder {
     }
 
     /// Add a node under `parent` (or as a scene root) and return its index.
-    pub fn node(&mut self, name: impl Into<String>, trs: Trs, parent: Option<usize>) -> usize {
+    pub fn node(&mut self, name: impl Into<String>, trs: TrsSpec, parent: Option<usize>) -> usize {
         let mut members = Map::new();
         members.insert("name".into(), Value::from(name.into()));
         if let Some(t) = trs.translation {
@@ -159,7 +159,7 @@ impl DocBuilder {
     }
 
     /// Add a root node that is not in the scene, and return its index.
-    pub fn detached_node(&mut self, name: impl Into<String>, trs: Trs) -> usize {
+    pub fn detached_node(&mut self, name: impl Into<String>, trs: TrsSpec) -> usize {
         let index = self.node(name, trs, None);
         self.nodes[index].detached = true;
         index
@@ -403,7 +403,7 @@ mod tests {
     #[test]
     fn mesh_layout_is_aligned_and_sized() {
         let mut b = DocBuilder::new("x", BufferMode::Sibling);
-        b.node("a", Trs::default(), None);
+        b.node("a", TrsSpec::default(), None);
         assert_eq!(b.mesh(&tetra()), 0);
         let built = b.finish();
         // 4 vertices * 12 bytes = 48, then 12 u16 indices = 24 bytes: 72 in all.
@@ -422,9 +422,9 @@ mod tests {
     #[test]
     fn children_and_extensions_accumulate() {
         let mut b = DocBuilder::new("x", BufferMode::DataUri);
-        let root = b.node("r", Trs::default(), None);
-        b.node("a", Trs::default(), Some(root));
-        b.node("b", Trs::default(), Some(root));
+        let root = b.node("r", TrsSpec::default(), None);
+        b.node("a", TrsSpec::default(), Some(root));
+        b.node("b", TrsSpec::default(), Some(root));
         b.node_extension(root, "E", Map::from_iter([("x".into(), Value::from(1))]));
         b.node_extension(
             root,
@@ -449,8 +449,8 @@ mod tests {
     #[test]
     fn extensions_used_lists_what_is_used_sorted() {
         let mut b = DocBuilder::new("x", BufferMode::DataUri);
-        let n = b.node("a", Trs::default(), None);
-        let c = b.node("c", Trs::at([0.0, 1.0, 0.0]), Some(n));
+        let n = b.node("a", TrsSpec::default(), None);
+        let c = b.node("c", TrsSpec::at([0.0, 1.0, 0.0]), Some(n));
         b.node_extension(
             c,
             "OMI_physics_body",
@@ -495,7 +495,7 @@ mod tests {
     #[test]
     fn numbers_are_those_of_serde_json() {
         let mut b = DocBuilder::new("x", BufferMode::DataUri);
-        let trs = Trs {
+        let trs = TrsSpec {
             translation: Some([f64::NAN, f64::INFINITY, -0.0]),
             rotation: None,
             scale: Some([1.0, 2.5, -3.0]),

@@ -8,7 +8,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use reference::profile::Profile;
 
-use crate::strategy::{self, Rendered, Scene};
+use crate::strategy::{self, Rendered, SceneSpec};
 
 /// The runner's configuration. What can change a draw is set here to proptest's built-in
 /// defaults, not taken from `Config::default()`, which reads `PROPTEST_*` environment
@@ -60,7 +60,7 @@ pub fn scene(
     index: u64,
     stem: &str,
     wanted: Option<&str>,
-) -> (Scene, Rendered) {
+) -> (SceneSpec, Rendered) {
     let strategy = strategy::scene(profile);
     let mut first = None;
     for attempt in 0..ATTEMPTS {
@@ -87,7 +87,7 @@ pub fn scene(
     })
 }
 
-fn unreachable_scene(profile: Profile) -> Scene {
+fn unreachable_scene(profile: Profile) -> SceneSpec {
     let strategy = strategy::scene(profile);
     let mut r = TestRunner::deterministic();
     loop {

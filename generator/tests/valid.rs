@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use reference::profile::Profile;
 
 /// Read a rendered scene (writing sibling files to a temp folder) and describe any issue.
-fn check(scene: &strategy::Scene) -> Result<(), TestCaseError> {
+fn check(scene: &strategy::SceneSpec) -> Result<(), TestCaseError> {
     let r = scene.render("case");
     let dir = tempfile::tempdir().expect("temp dir");
     let text = generator::canonical::to_string(&r.built.json);

@@ -20,7 +20,7 @@ const STEPS: u32 = 600;
 const REPEATS: usize = 3;
 
 /// A benchmark scene: its glTF and the same world built by hand.
-struct Scene {
+struct BenchScene {
     name: &'static str,
     gltf: Value,
     bare: fn() -> PhysicsWorld,
@@ -146,14 +146,14 @@ fn chain_bare() -> PhysicsWorld {
     w
 }
 
-fn scenes() -> Vec<Scene> {
+fn scenes() -> Vec<BenchScene> {
     vec![
-        Scene {
+        BenchScene {
             name: "pile-64-balls",
             gltf: pile_gltf(),
             bare: pile_bare,
         },
-        Scene {
+        BenchScene {
             name: "chain-10-links",
             gltf: chain_gltf(),
             bare: chain_bare,

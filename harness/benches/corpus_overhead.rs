@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use physics_cts::adapters::rapier::RapierImplementation;
-use physics_cts::case::{Case, CaseEntry, Corpus, Scenario};
+use physics_cts::case::{CaseEntry, Corpus, LoadedCase, Scenario};
 use physics_cts::implementation::{Implementation, LoadOutcome, LoadRequest};
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::runner::{self, Entrant, Options, Request};
@@ -120,7 +120,7 @@ fn main() {
         if runner::gate(&caps, e).is_some() {
             continue;
         }
-        let Ok(c) = Case::load(&corpus.root, e) else {
+        let Ok(c) = LoadedCase::load(&corpus.root, e) else {
             continue;
         };
         let Some(scenario) = c.scenario.clone() else {
@@ -186,7 +186,7 @@ fn main() {
             },
             &|| {
                 for e in &same {
-                    let _ = Case::load(&corpus.root, e);
+                    let _ = LoadedCase::load(&corpus.root, e);
                 }
             },
         ];

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use crate::case::{Case, CaseEntry, Corpus, PoseOutputs, Scenario};
+use crate::case::{CaseEntry, Corpus, LoadedCase, PoseOutputs, Scenario};
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
 use crate::implementation::{
@@ -185,7 +185,7 @@ fn call<T>(name: &str, f: impl FnOnce() -> Result<T, ImplError>) -> Result<T, Fa
 }
 
 /// Make a case's calls (the gate has passed), guarded, recording what they returned.
-pub fn calls(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> Execution {
+pub fn calls(imp: &mut dyn Implementation, caps: &Capabilities, case: &LoadedCase) -> Execution {
     let mut outcomes = Vec::new();
     let crashed = run_families(imp, caps, case, &mut outcomes).is_err();
     if !crashed && let Err(f) = call("unload", || imp.unload()) {
@@ -203,7 +203,7 @@ pub fn calls(imp: &mut dyn Implementation, caps: &Capabilities, case: &Case) -> 
 }
 
 /// The check results of a case's outcomes, in order.
-pub fn judge(case: &Case, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
+pub fn judge(case: &LoadedCase, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
     let mut out = Vec::with_capacity(outcomes.len());
     for o in outcomes {
         match o {
@@ -249,7 +249,7 @@ pub fn judge(case: &Case, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
 fn run_families(
     imp: &mut dyn Implementation,
     caps: &Capabilities,
-    case: &Case,
+    case: &LoadedCase,
     out: &mut Vec<Outcome>,
 ) -> Result<(), ()> {
     let declares = |family: &str| caps.checks.iter().any(|c| c == family);
@@ -325,7 +325,7 @@ fn failed(out: &mut Vec<Outcome>, f: Failure) -> Result<(), ()> {
 
 fn interpretation(
     imp: &mut dyn Implementation,
-    case: &Case,
+    case: &LoadedCase,
     out: &mut Vec<Outcome>,
 ) -> Result<(), ()> {
     if case.interpretation.is_none() {
@@ -347,7 +347,7 @@ fn interpretation(
 
 fn constraints(
     imp: &mut dyn Implementation,
-    case: &Case,
+    case: &LoadedCase,
     out: &mut Vec<Outcome>,
 ) -> Result<(), ()> {
     for (i, pose) in case.poses.iter().enumerate() {
@@ -432,7 +432,11 @@ pub fn simulate(
         .collect())
 }
 
-fn dynamics(imp: &mut dyn Implementation, case: &Case, out: &mut Vec<Outcome>) -> Result<(), ()> {
+fn dynamics(
+    imp: &mut dyn Implementation,
+    case: &LoadedCase,
+    out: &mut Vec<Outcome>,
+) -> Result<(), ()> {
     let Some(scenario) = &case.scenario else {
         return Ok(());
     };
@@ -447,7 +451,7 @@ fn dynamics(imp: &mut dyn Implementation, case: &Case, out: &mut Vec<Outcome>) -
 
 enum Job {
     Handshake,
-    Case(Arc<Case>, Arc<Capabilities>),
+    Case(Arc<LoadedCase>, Arc<Capabilities>),
 }
 
 enum Reply {
@@ -589,14 +593,14 @@ fn boxed(check: &str, status: Status, message: impl Into<String>) -> Box<CheckRe
 pub enum Prepared {
     /// Decided without a call (gate, budget, unreadable case).
     Done(Vec<CheckResult>),
-    Ready(Arc<Case>, Arc<Capabilities>),
+    Ready(Arc<LoadedCase>, Arc<Capabilities>),
 }
 
 /// A case on the worker's queue: the case itself (its checks are judged against it, and it is
 /// sent again when the worker is abandoned before reaching it), and when it was sent.
 #[derive(Debug)]
 struct InFlight {
-    case: Arc<Case>,
+    case: Arc<LoadedCase>,
     caps: Arc<Capabilities>,
     /// `None`: no worker could take it.
     sent: Option<Instant>,
@@ -690,7 +694,7 @@ impl ImplRunner {
     }
 
     /// Send a case to the worker (started if needed): when, or `None` when no worker took it.
-    fn send(&mut self, case: &Arc<Case>, caps: &Arc<Capabilities>) -> Option<Instant> {
+    fn send(&mut self, case: &Arc<LoadedCase>, caps: &Arc<Capabilities>) -> Option<Instant> {
         let w = self.worker().ok()?;
         w.jobs
             .send(Job::Case(case.clone(), caps.clone()))
@@ -794,7 +798,7 @@ impl ImplRunner {
         if let Some(r) = gate(&caps, entry) {
             return Prepared::Done(vec![r]);
         }
-        match Case::load(&corpus.root, entry) {
+        match LoadedCase::load(&corpus.root, entry) {
             Ok(c) => Prepared::Ready(Arc::new(c), caps),
             Err(e) => Prepared::Done(vec![CheckResult::new(
                 "case",
@@ -806,7 +810,7 @@ impl ImplRunner {
 
     /// Queue a prepared case on the worker. Its deadline starts when the worker takes it: now,
     /// or when the case queued before it comes back.
-    pub fn dispatch(&mut self, case: Arc<Case>, caps: Arc<Capabilities>) {
+    pub fn dispatch(&mut self, case: Arc<LoadedCase>, caps: Arc<Capabilities>) {
         let sent = if self.exhausted() {
             None
         } else {

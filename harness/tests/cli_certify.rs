@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use physics_cts::bundle::verify::{CorpusSource, verify};
-use physics_cts::bundle::{self, Code, INDEX};
+use physics_cts::bundle::{self, BundleCode, INDEX};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -157,7 +157,7 @@ fn printed_codes(o: &Output) -> Vec<String> {
         .collect()
 }
 
-fn assert_caught(o: &Output, want: Code) {
+fn assert_caught(o: &Output, want: BundleCode) {
     assert_eq!(code(o), 1, "{}", stdout(o));
     let codes = printed_codes(o);
     assert!(
@@ -292,14 +292,14 @@ fn an_edited_result_is_caught() {
         }
     };
     edit_results(&dir, flip);
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::HashMismatch);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::HashMismatch);
     // Re-indexed, as a forger would: the status no longer follows from the checks, and the
     // reports are no longer what the results render to.
     bundle::write_index(&dir).expect("index");
     let o = verify_cli(&dir, &f.corpus);
-    assert_caught(&o, Code::ResultsInconsistent);
-    assert_caught(&o, Code::SummaryMismatch);
-    assert!(!printed_codes(&o).contains(&Code::HashMismatch.as_str().to_owned()));
+    assert_caught(&o, BundleCode::ResultsInconsistent);
+    assert_caught(&o, BundleCode::SummaryMismatch);
+    assert!(!printed_codes(&o).contains(&BundleCode::HashMismatch.as_str().to_owned()));
 }
 
 /// A footer whose counts are not those of the case lines is caught, re-indexed or not: the
@@ -316,8 +316,8 @@ fn a_footer_with_other_counts_is_caught() {
     });
     bundle::write_index(&dir).expect("index");
     let o = verify_cli(&dir, &f.corpus);
-    assert_caught(&o, Code::ResultsInconsistent);
-    assert!(!printed_codes(&o).contains(&Code::HashMismatch.as_str().to_owned()));
+    assert_caught(&o, BundleCode::ResultsInconsistent);
+    assert!(!printed_codes(&o).contains(&BundleCode::HashMismatch.as_str().to_owned()));
 }
 
 #[test]
@@ -328,7 +328,7 @@ fn a_forged_summary_is_caught_even_when_reindexed() {
     let text = std::fs::read_to_string(&path).expect("read");
     std::fs::write(&path, text.replacen("\"passed\": ", "\"passed\": 9", 1)).expect("write");
     bundle::write_index(&dir).expect("index");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::SummaryMismatch);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::SummaryMismatch);
 }
 
 #[test]
@@ -336,10 +336,10 @@ fn a_deleted_file_is_caught() {
     let Some(f) = fixture() else { return };
     let dir = copy_bundle(f, "deleted-file");
     std::fs::remove_file(dir.join("junit.xml")).expect("rm");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::MissingFile);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::MissingFile);
     // Dropped from the index too: still missing, as a required report.
     bundle::write_index(&dir).expect("index");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::MissingFile);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::MissingFile);
 }
 
 #[test]
@@ -348,7 +348,7 @@ fn an_added_file_is_caught() {
     let dir = copy_bundle(f, "added-file");
     std::fs::create_dir_all(dir.join("more")).expect("mkdir");
     std::fs::write(dir.join("more/results.ndjson"), "{}\n").expect("write");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::ExtraFile);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::ExtraFile);
 }
 
 #[test]
@@ -360,7 +360,7 @@ fn one_changed_byte_of_a_report_is_caught() {
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x01;
     std::fs::write(&path, bytes).expect("write");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::HashMismatch);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::HashMismatch);
 }
 
 #[test]
@@ -373,7 +373,7 @@ fn a_cut_log_is_malformed_even_when_reindexed() {
     let kept = cut[..cut.len() - 1].join("\n") + "\n";
     std::fs::write(&path, kept).expect("write");
     bundle::write_index(&dir).expect("index");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::Malformed);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::Malformed);
 }
 
 #[test]
@@ -394,7 +394,7 @@ fn a_dropped_case_is_caught_when_everything_is_rewritten() {
     physics_cts::report::write_summaries(&dir, &run).expect("reports");
     bundle::write_index(&dir).expect("index");
     let o = verify_cli(&dir, &f.corpus);
-    assert_caught(&o, Code::CasesMismatch);
+    assert_caught(&o, BundleCode::CasesMismatch);
 }
 
 /// A forger who excuses a case with a known failure the run did not use, and re-renders every
@@ -414,7 +414,7 @@ fn a_forged_known_failure_is_caught_when_everything_is_rewritten() {
     physics_cts::report::write_summaries(&dir, &run).expect("reports");
     bundle::write_index(&dir).expect("index");
     let o = verify_cli(&dir, &f.corpus);
-    assert_caught(&o, Code::ResultsInconsistent);
+    assert_caught(&o, BundleCode::ResultsInconsistent);
     assert!(stdout(&o).contains("forged excuse"), "{}", stdout(&o));
 }
 
@@ -428,12 +428,12 @@ fn another_corpus_is_caught() {
     let expect = other.join("khr/control/falling-sphere.expect.json");
     let text = std::fs::read_to_string(&expect).expect("read");
     std::fs::write(&expect, text.replacen('1', "2", 1)).expect("write");
-    assert_caught(&verify_cli(&f.bundle, &other), Code::CorpusMismatch);
+    assert_caught(&verify_cli(&f.bundle, &other), BundleCode::CorpusMismatch);
     // One case fewer in the manifest: another corpus hash.
     let Some(fewer) = small_corpus("other-fewer", &CASES[..3]) else {
         return;
     };
-    assert_caught(&verify_cli(&f.bundle, &fewer), Code::CorpusMismatch);
+    assert_caught(&verify_cli(&f.bundle, &fewer), BundleCode::CorpusMismatch);
 }
 
 #[test]
@@ -471,11 +471,11 @@ fn usage_problems_exit_2_and_garbage_is_malformed() {
         "{\"format\": \"physics-cts-bundle/1\", \"files\": [",
     )
     .expect("write");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::Malformed);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::Malformed);
     std::fs::write(dir.join(INDEX), [0xffu8, 0xfe, 0x00]).expect("write");
-    assert_caught(&verify_cli(&dir, &f.corpus), Code::Malformed);
+    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::Malformed);
     let empty = tmp("empty-bundle");
-    assert_caught(&verify_cli(&empty, &f.corpus), Code::MissingFile);
+    assert_caught(&verify_cli(&empty, &f.corpus), BundleCode::MissingFile);
 }
 
 proptest! {

@@ -641,7 +641,7 @@ fn every_case_of_the_corpus_reads() {
     let corpus = Corpus::open(&dir).expect("manifest reads");
     let mut with_interpretation = 0;
     for entry in &corpus.entries {
-        let case = physics_cts::case::Case::load(&dir, entry)
+        let case = physics_cts::case::LoadedCase::load(&dir, entry)
             .unwrap_or_else(|e| panic!("{}: {e}", entry.id));
         assert!(case.path.exists(), "{}: main file missing", entry.id);
         assert_eq!(entry.valid, case.error_codes().is_empty(), "{}", entry.id);

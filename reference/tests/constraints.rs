@@ -169,16 +169,16 @@ enum Want {
     R(usize, UnitQuaternion<f64>),
 }
 
-struct Case {
+struct Example {
     name: &'static str,
     scene: Scene,
     pose: Vec<Trs>,
     want: Vec<Want>,
 }
 
-fn case(name: &'static str, scene: Scene, overrides: &[Override], want: Vec<Want>) -> Case {
+fn case(name: &'static str, scene: Scene, overrides: &[Override], want: Vec<Want>) -> Example {
     let pose = posed(&scene, overrides);
-    Case {
+    Example {
         name,
         scene,
         pose,
@@ -204,7 +204,7 @@ fn parented(src_rest: Trs, dst_rest: Trs, c: NodeConstraint) -> Scene {
     )
 }
 
-fn table() -> Vec<Case> {
+fn table() -> Vec<Example> {
     let src = at([1.0, 0.0, 0.0]);
     let dst = at([0.0, 2.0, 0.0]);
     let h = std::f64::consts::FRAC_1_SQRT_2;

@@ -44,7 +44,7 @@ enum K {
     Ang,
 }
 
-struct Case {
+struct Example {
     name: &'static str,
     kind: K,
     axes: &'static [u8],
@@ -60,8 +60,8 @@ fn case(
     a: Isometry3<f64>,
     b: Isometry3<f64>,
     expected: f64,
-) -> Case {
-    Case {
+) -> Example {
+    Example {
         name,
         kind,
         axes,
@@ -73,7 +73,7 @@ fn case(
 
 /// The hand-worked table. Frame A is the identity unless the case says otherwise; `d = t_b - t_a`,
 /// `e_i` = column i of A's rotation, `q = q_a* q_b`.
-fn table() -> Vec<Case> {
+fn table() -> Vec<Example> {
     use K::*;
     // A rotated 90 deg about z: e_0 = (0,1,0), e_1 = (-1,0,0), e_2 = (0,0,1).
     let a_rz90 = pose([1.0, 1.0, 0.0], rz(FRAC_PI_2));

@@ -7,31 +7,31 @@ use serde_json::{Map, Value};
 use super::{Tags, tag};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum DraftKind {
     Position,
     Rotation,
     Aim,
 }
 
-impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Position, Kind::Rotation, Kind::Aim];
+impl DraftKind {
+    pub const ALL: [DraftKind; 3] = [DraftKind::Position, DraftKind::Rotation, DraftKind::Aim];
 
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Position => "position",
-            Kind::Rotation => "rotation",
-            Kind::Aim => "aim",
+            DraftKind::Position => "position",
+            DraftKind::Rotation => "rotation",
+            DraftKind::Aim => "aim",
         }
     }
 
     fn axes(self) -> usize {
-        if self == Kind::Aim { 2 } else { 3 }
+        if self == DraftKind::Aim { 2 } else { 3 }
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConstraintSpec {
-    pub kind: Kind,
+    pub kind: DraftKind,
     /// `Some(true)`: model, `Some(false)`: local, `None`: omitted (default model).
     pub source_model: Option<bool>,
     pub destination_model: Option<bool>,
@@ -68,7 +68,7 @@ pub fn parallel(a: [f64; 3], b: [f64; 3]) -> bool {
     cross(a, b).iter().all(|c| c.abs() < 1e-9)
 }
 
-pub fn constraint(kinds: Vec<Kind>) -> impl Strategy<Value = ConstraintSpec> + Clone {
+pub fn constraint(kinds: Vec<DraftKind>) -> impl Strategy<Value = ConstraintSpec> + Clone {
     (
         prop::sample::select(kinds),
         prop::option::weighted(0.8, any::<bool>()),
@@ -85,12 +85,14 @@ pub fn constraint(kinds: Vec<Kind>) -> impl Strategy<Value = ConstraintSpec> + C
     )
         .prop_map(|(kind, src, dst, freeze, weight, aim, up)| {
             let freeze = freeze.map(|f| f[..kind.axes()].to_vec());
-            let (mut aim, mut up) = if kind == Kind::Aim {
+            let (mut aim, mut up) = if kind == DraftKind::Aim {
                 (aim, up)
             } else {
                 (None, None)
             };
-            if kind == Kind::Aim && parallel(aim.unwrap_or(DEFAULT_AIM), up.unwrap_or(DEFAULT_UP)) {
+            if kind == DraftKind::Aim
+                && parallel(aim.unwrap_or(DEFAULT_AIM), up.unwrap_or(DEFAULT_UP))
+            {
                 // Keep the written aim and pick an up perpendicular to it.
                 let a = aim.unwrap_or(DEFAULT_AIM);
                 up = Some(if parallel(a, [0.0, 0.0, 1.0]) {
@@ -174,7 +176,7 @@ impl ConstraintSpec {
             Some(_) => "partial",
         };
         tag(tags, &["vrm", "weight", weight]);
-        if self.kind == Kind::Aim {
+        if self.kind == DraftKind::Aim {
             let v = if self.aim.is_none() && self.up.is_none() {
                 "default"
             } else {
@@ -186,7 +188,7 @@ impl ConstraintSpec {
 }
 
 pub fn universe(tags: &mut Tags) {
-    for kind in Kind::ALL {
+    for kind in DraftKind::ALL {
         let k = kind.name();
         tag(tags, &["vrm", k]);
         for s in ["local", "model"] {
@@ -218,7 +220,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn aim_never_parallel_to_up(c in constraint(vec![Kind::Aim])) {
+        fn aim_never_parallel_to_up(c in constraint(vec![DraftKind::Aim])) {
             prop_assert!(!parallel(c.aim.unwrap_or(DEFAULT_AIM), c.up.unwrap_or(DEFAULT_UP)));
         }
     }
@@ -226,7 +228,7 @@ mod tests {
     #[test]
     fn renders_seed_spelling() {
         let c = ConstraintSpec {
-            kind: Kind::Rotation,
+            kind: DraftKind::Rotation,
             source_model: Some(false),
             destination_model: None,
             freeze: Some(vec![true, false, true]),

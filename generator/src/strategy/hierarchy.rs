@@ -7,7 +7,7 @@ use nalgebra::Isometry3;
 use proptest::prelude::*;
 
 use super::{Tags, dec3, tag, transform};
-use crate::doc::{DocBuilder, Trs};
+use crate::doc::{DocBuilder, TrsSpec};
 
 /// Where an attached item sits relative to its owner node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,7 +88,7 @@ impl<T> Attached<T> {
         owner_free: bool,
         name: std::fmt::Arguments,
     ) -> usize {
-        let trs = Trs {
+        let trs = TrsSpec {
             translation: Some(self.offset),
             rotation: self.rotation,
             scale: None,
@@ -101,7 +101,7 @@ impl<T> Attached<T> {
             Placement::Descendant => {
                 let mid = doc.node(
                     format!("{name}Group"),
-                    Trs {
+                    TrsSpec {
                         translation: Some(self.mid_offset),
                         rotation: self.mid_rotation,
                         scale: None,

@@ -18,7 +18,7 @@ use super::material::{MaterialSpec, material, pair_tags};
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape, solid_mesh};
 use super::{Rendered, Tags, tag, transform};
 use crate::case::{ExpectedIssue, PoseSet};
-use crate::doc::{BufferMode, DocBuilder, Trs};
+use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 use reference::issue::Code;
 
 const RB: &str = "KHR_physics_rigid_bodies";
@@ -280,7 +280,7 @@ impl Ctx<'_> {
                     // weight 0.5 (the mesh's default weight is 0).
                     let g = self
                         .doc
-                        .detached_node(format!("Geometry{node}"), Trs::default());
+                        .detached_node(format!("Geometry{node}"), TrsSpec::default());
                     let mesh = self.doc.morphed_mesh(&data);
                     self.doc.node_member(g, "mesh", Value::from(mesh));
                     self.doc.node_member(g, "weights", Value::from([0.5]));
@@ -292,8 +292,8 @@ impl Ctx<'_> {
                     // scale 2 beside it under the geometry node.
                     let g = self
                         .doc
-                        .detached_node(format!("Geometry{node}"), Trs::default());
-                    let twice = Trs {
+                        .detached_node(format!("Geometry{node}"), TrsSpec::default());
+                    let twice = TrsSpec {
                         translation: None,
                         rotation: None,
                         scale: Some([2.0, 2.0, 2.0]),
@@ -301,9 +301,11 @@ impl Ctx<'_> {
                     let joint = self
                         .doc
                         .node(format!("Geometry{node}Joint"), twice, Some(g));
-                    let skinned =
-                        self.doc
-                            .node(format!("Geometry{node}Skinned"), Trs::default(), Some(g));
+                    let skinned = self.doc.node(
+                        format!("Geometry{node}Skinned"),
+                        TrsSpec::default(),
+                        Some(g),
+                    );
                     let mesh = self.doc.skinned_mesh(&data);
                     let skin = self.doc.skin(&[joint]);
                     self.doc.node_member(skinned, "mesh", Value::from(mesh));
@@ -321,7 +323,7 @@ impl Ctx<'_> {
                     let mesh = self.doc.mesh(&data);
                     let g = self
                         .doc
-                        .detached_node(format!("Geometry{node}"), Trs::default());
+                        .detached_node(format!("Geometry{node}"), TrsSpec::default());
                     self.doc.node_member(g, "mesh", Value::from(mesh));
                     tag(&mut self.tags, &["geometry", "node", "detached"]);
                     g
@@ -332,8 +334,8 @@ impl Ctx<'_> {
                     // size; both inside the solid's bounding sphere.
                     let g = self
                         .doc
-                        .detached_node(format!("Geometry{node}"), Trs::default());
-                    let turned = Trs {
+                        .detached_node(format!("Geometry{node}"), TrsSpec::default());
+                    let turned = TrsSpec {
                         translation: None,
                         rotation: Some([
                             0.0,
@@ -347,7 +349,7 @@ impl Ctx<'_> {
                         .doc
                         .node(format!("Geometry{node}Part0"), turned, Some(g));
                     self.doc.node_member(c0, "mesh", Value::from(mesh));
-                    let half = Trs {
+                    let half = TrsSpec {
                         translation: None,
                         rotation: None,
                         scale: Some([0.5, 0.5, 0.5]),
@@ -442,7 +444,7 @@ impl Ctx<'_> {
     fn body(&mut self, leaf: &BodyLeaf, name: &str, t: [f64; 3], parent: Option<usize>) -> usize {
         let node = self.doc.node(
             name,
-            Trs {
+            TrsSpec {
                 translation: Some(t),
                 rotation: leaf.rotation,
                 scale: None,
@@ -531,7 +533,7 @@ fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> 
                 let name = format!("Static{gi}");
                 let node = cx.doc.node(
                     &name,
-                    Trs {
+                    TrsSpec {
                         translation: Some(cell),
                         rotation: *rotation,
                         scale: None,
@@ -545,13 +547,13 @@ fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> 
             }
             Group::SimpleTrigger(t) => {
                 counts[2] += 1;
-                let node = cx.doc.node(format!("Trigger{gi}"), Trs::at(cell), None);
+                let node = cx.doc.node(format!("Trigger{gi}"), TrsSpec::at(cell), None);
                 cx.trigger(node, t);
             }
             Group::CompoundTrigger(members) => {
                 counts[3] += 1;
                 let name = format!("CompoundTrigger{gi}");
-                let node = cx.doc.node(&name, Trs::at(cell), None);
+                let node = cx.doc.node(&name, TrsSpec::at(cell), None);
                 let mut nodes = Vec::new();
                 for (k, m) in members.iter().enumerate() {
                     let member = m.place(&mut cx.doc, node, false, format_args!("{name}Part{k}"));
@@ -641,7 +643,7 @@ fn joints(
                 tag(&mut cx.tags, &["joint", "between-bodies"]);
                 cx.doc.node(
                     format!("Joint{j}B"),
-                    Trs {
+                    TrsSpec {
                         translation: Some(t),
                         rotation: r,
                         scale: None,
@@ -655,7 +657,7 @@ fn joints(
                 tag(&mut cx.tags, &["joint", "to-world"]);
                 cx.doc.node(
                     format!("Joint{j}World"),
-                    Trs {
+                    TrsSpec {
                         translation: Some(t),
                         rotation: r,
                         scale: None,
@@ -667,7 +669,7 @@ fn joints(
         let (t, r) = transform::parts(&transform::relative(&world_a, &pivot));
         let frame_a = cx.doc.node(
             format!("Joint{j}A"),
-            Trs {
+            TrsSpec {
                 translation: Some(t),
                 rotation: r,
                 scale: None,

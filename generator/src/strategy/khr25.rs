@@ -18,7 +18,7 @@ use super::khr::{Group, KhrScene, scene_of as draft_scene_of};
 use super::shape::ShapeSpec;
 use super::{Rendered, Tags, tag};
 use crate::case::ExpectedIssue;
-use crate::doc::{DocBuilder, Trs};
+use crate::doc::{DocBuilder, TrsSpec};
 use reference::issue::Code;
 use serde_json::{Map, Value};
 
@@ -211,7 +211,7 @@ pub(super) fn render_extras(
         } else {
             tag(tags, &["shape", "plane", "single-sided"]);
         }
-        let node = doc.node("Ground", Trs::at([0.0, below, 0.0]), None);
+        let node = doc.node("Ground", TrsSpec::at([0.0, below, 0.0]), None);
         collider_on(doc, node, "plane", params);
     }
     if let Some(mode) = extras.scaled {
@@ -233,7 +233,7 @@ pub(super) fn render_extras(
         decisions.insert(Decision::ShapeScale);
         let node = doc.node(
             "Scaled",
-            Trs {
+            TrsSpec {
                 translation: Some([0.0, 2.0 - below, 0.0]),
                 rotation: None,
                 scale: Some(scale),

@@ -51,7 +51,7 @@ pub struct Rendered {
 
 /// A generated scene of any profile.
 #[derive(Clone, Debug)]
-pub enum Scene {
+pub enum SceneSpec {
     Khr(khr::KhrScene),
     Khr25(khr25::Khr25Scene),
     Omi(omi::OmiScene),
@@ -61,27 +61,27 @@ pub enum Scene {
     Vrm1(vrm1::Vrm1Scene),
 }
 
-impl Scene {
+impl SceneSpec {
     pub fn profile(&self) -> Profile {
         match self {
-            Scene::Khr(_) => Profile::Khr2024Draft,
-            Scene::Khr25(_) => Profile::Khr2025,
-            Scene::Omi(_) => Profile::Omi2023,
-            Scene::Vrm(_) => Profile::VrmcConstraintsDraft,
-            Scene::OmiCurrent(s) => s.profile,
-            Scene::Vrm1(_) => Profile::VrmcNodeConstraint10,
+            SceneSpec::Khr(_) => Profile::Khr2024Draft,
+            SceneSpec::Khr25(_) => Profile::Khr2025,
+            SceneSpec::Omi(_) => Profile::Omi2023,
+            SceneSpec::Vrm(_) => Profile::VrmcConstraintsDraft,
+            SceneSpec::OmiCurrent(s) => s.profile,
+            SceneSpec::Vrm1(_) => Profile::VrmcNodeConstraint10,
         }
     }
 
     /// Render with sibling files named after `stem`.
     pub fn render(&self, stem: &str) -> Rendered {
         let mut r = match self {
-            Scene::Khr(s) => khr::render(s, stem),
-            Scene::Khr25(s) => khr25::render(s, stem),
-            Scene::Omi(s) => omi::render(s, stem),
-            Scene::Vrm(s) => vrm::render(s, stem),
-            Scene::OmiCurrent(s) => omi_current::render(s, stem),
-            Scene::Vrm1(s) => vrm1::render(s, stem),
+            SceneSpec::Khr(s) => khr::render(s, stem),
+            SceneSpec::Khr25(s) => khr25::render(s, stem),
+            SceneSpec::Omi(s) => omi::render(s, stem),
+            SceneSpec::Vrm(s) => vrm::render(s, stem),
+            SceneSpec::OmiCurrent(s) => omi_current::render(s, stem),
+            SceneSpec::Vrm1(s) => vrm1::render(s, stem),
         };
         if r.built.json.get("buffers").is_some() {
             let mode = if r.built.siblings.is_empty() {
@@ -96,30 +96,30 @@ impl Scene {
 }
 
 /// Valid scenes of `profile`.
-pub fn scene(profile: Profile) -> BoxedStrategy<Scene> {
+pub fn scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
     match profile {
-        Profile::Khr2024Draft => khr::scene().prop_map(Scene::Khr).boxed(),
-        Profile::Khr2025 => khr25::scene().prop_map(Scene::Khr25).boxed(),
-        Profile::Omi2023 => omi::scene().prop_map(Scene::Omi).boxed(),
-        Profile::VrmcConstraintsDraft => vrm::scene().prop_map(Scene::Vrm).boxed(),
+        Profile::Khr2024Draft => khr::scene().prop_map(SceneSpec::Khr).boxed(),
+        Profile::Khr2025 => khr25::scene().prop_map(SceneSpec::Khr25).boxed(),
+        Profile::Omi2023 => omi::scene().prop_map(SceneSpec::Omi).boxed(),
+        Profile::VrmcConstraintsDraft => vrm::scene().prop_map(SceneSpec::Vrm).boxed(),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene(profile)
-            .prop_map(Scene::OmiCurrent)
+            .prop_map(SceneSpec::OmiCurrent)
             .boxed(),
-        Profile::VrmcNodeConstraint10 => vrm1::scene().prop_map(Scene::Vrm1).boxed(),
+        Profile::VrmcNodeConstraint10 => vrm1::scene().prop_map(SceneSpec::Vrm1).boxed(),
     }
 }
 
 /// Larger valid scenes of `profile` (benchmarks): 4 to 10 groups, or 10 to 50 VRM nodes.
-pub fn large_scene(profile: Profile) -> BoxedStrategy<Scene> {
+pub fn large_scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
     match profile {
-        Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(Scene::Khr).boxed(),
-        Profile::Khr2025 => khr25::scene_of(4..=10).prop_map(Scene::Khr25).boxed(),
-        Profile::Omi2023 => omi::scene_of(4..=10).prop_map(Scene::Omi).boxed(),
-        Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(Scene::Vrm).boxed(),
+        Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(SceneSpec::Khr).boxed(),
+        Profile::Khr2025 => khr25::scene_of(4..=10).prop_map(SceneSpec::Khr25).boxed(),
+        Profile::Omi2023 => omi::scene_of(4..=10).prop_map(SceneSpec::Omi).boxed(),
+        Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(SceneSpec::Vrm).boxed(),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene_of(profile, 4..=10)
-            .prop_map(Scene::OmiCurrent)
+            .prop_map(SceneSpec::OmiCurrent)
             .boxed(),
-        Profile::VrmcNodeConstraint10 => vrm1::scene_of(10..=50).prop_map(Scene::Vrm1).boxed(),
+        Profile::VrmcNodeConstraint10 => vrm1::scene_of(10..=50).prop_map(SceneSpec::Vrm1).boxed(),
     }
 }
 
@@ -200,7 +200,7 @@ mod tests {
             let has_aim = s
                 .constraints
                 .iter()
-                .any(|c| c.spec.kind == constraint::Kind::Aim);
+                .any(|c| c.spec.kind == constraint::DraftKind::Aim);
             prop_assert!(!has_aim);
             Ok(())
         });
@@ -209,7 +209,7 @@ mod tests {
         };
         assert_eq!(s.nodes.len(), 3, "{s:?}");
         assert_eq!(s.constraints.len(), 1, "{s:?}");
-        assert_eq!(s.constraints[0].spec.kind, constraint::Kind::Aim);
+        assert_eq!(s.constraints[0].spec.kind, constraint::DraftKind::Aim);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::limit::OmiConstraintSpec;
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
 use super::{Rendered, Tags, dec, tag, transform};
 use crate::case::PoseSet;
-use crate::doc::{BufferMode, DocBuilder, Trs};
+use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 
 const BODY: &str = "OMI_physics_body";
 const JOINT: &str = "OMI_physics_joint";
@@ -262,7 +262,7 @@ impl Ctx<'_> {
     ) -> usize {
         let node = self.doc.node(
             name,
-            Trs {
+            TrsSpec {
                 translation: Some(t),
                 rotation: leaf.rotation,
                 scale: None,
@@ -302,7 +302,7 @@ impl Ctx<'_> {
         };
         let node = self.doc.node(
             name,
-            Trs {
+            TrsSpec {
                 translation: Some(t),
                 rotation: r,
                 scale: None,
@@ -385,7 +385,7 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
                 }
             }
             OmiGroup::Bodiless(shapes) => {
-                let node = cx.doc.node(format!("Static{gi}"), Trs::at(cell), None);
+                let node = cx.doc.node(format!("Static{gi}"), TrsSpec::at(cell), None);
                 tag(&mut cx.tags, &["body", "none"]);
                 for (k, s) in shapes.iter().enumerate() {
                     cx.shape(node, k == 0, s, format_args!("Static{gi}Shape{k}"), false);
@@ -479,7 +479,7 @@ fn rope(
     let pitch = rope_pitch(radius, length);
     #[allow(clippy::cast_precision_loss)]
     let top = [cell[0], cell[1] + segments as f64 * pitch / 2.0, cell[2]];
-    let root = cx.doc.node(format!("Rope{gi}"), Trs::at(top), None);
+    let root = cx.doc.node(format!("Rope{gi}"), TrsSpec::at(top), None);
     let root_world = transform::iso(top, None);
     let anchor_shape = ShapeSpec {
         kind: ShapeKind::Box,

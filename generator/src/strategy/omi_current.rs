@@ -25,7 +25,7 @@ use super::material::{MaterialSpec, pair_tags};
 use super::shape::{Dialect, ShapeSpec};
 use super::{Rendered, Tags, tag, transform};
 use crate::case::PoseSet;
-use crate::doc::{DocBuilder, Trs};
+use crate::doc::{DocBuilder, TrsSpec};
 
 const BODY: &str = "OMI_physics_body";
 const SHAPE: &str = "OMI_physics_shape";
@@ -270,7 +270,7 @@ impl Ctx<'_> {
     fn body(&mut self, leaf: &BodyLeaf, name: &str, t: [f64; 3], parent: Option<usize>) -> usize {
         let node = self.doc.node(
             name,
-            Trs {
+            TrsSpec {
                 translation: Some(t),
                 rotation: leaf.rotation,
                 scale: None,
@@ -362,7 +362,7 @@ pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
                 let name = format!("Static{gi}");
                 let node = cx.doc.node(
                     &name,
-                    Trs {
+                    TrsSpec {
                         translation: Some(cell),
                         rotation: *rotation,
                         scale: None,
@@ -384,13 +384,13 @@ pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
             }
             Group::SimpleTrigger(t) => {
                 counts[2] += 1;
-                let node = cx.doc.node(format!("Trigger{gi}"), Trs::at(cell), None);
+                let node = cx.doc.node(format!("Trigger{gi}"), TrsSpec::at(cell), None);
                 cx.trigger(node, t);
             }
             Group::CompoundTrigger(members) => {
                 counts[3] += 1;
                 let name = format!("CompoundTrigger{gi}");
-                let node = cx.doc.node(&name, Trs::at(cell), None);
+                let node = cx.doc.node(&name, TrsSpec::at(cell), None);
                 let mut nodes = Vec::new();
                 for (k, m) in members.iter().enumerate() {
                     let member = m.place(&mut cx.doc, node, false, format_args!("{name}Part{k}"));
@@ -520,7 +520,7 @@ fn render_joints(cx: &mut Ctx, bodies: &BTreeMap<usize, BodyAt>) -> (Vec<PoseSet
                 tag(&mut cx.tags, &["joint", "between-bodies"]);
                 cx.doc.node(
                     format!("Joint{j}B"),
-                    Trs {
+                    TrsSpec {
                         translation: Some(t),
                         rotation: r,
                         scale: None,
@@ -535,7 +535,7 @@ fn render_joints(cx: &mut Ctx, bodies: &BTreeMap<usize, BodyAt>) -> (Vec<PoseSet
                 tag(&mut cx.tags, &["joint", "to-world"]);
                 let node = cx.doc.node(
                     format!("Joint{j}World"),
-                    Trs {
+                    TrsSpec {
                         translation: Some(t),
                         rotation: r,
                         scale: None,
@@ -552,7 +552,7 @@ fn render_joints(cx: &mut Ctx, bodies: &BTreeMap<usize, BodyAt>) -> (Vec<PoseSet
         let (t, r) = transform::parts(&transform::relative(&world_a, &pivot));
         let frame_a = cx.doc.node(
             format!("Joint{j}A"),
-            Trs {
+            TrsSpec {
                 translation: Some(t),
                 rotation: r,
                 scale: None,

@@ -9,10 +9,10 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use serde_json::{Map, json};
 
-use super::constraint::{ConstraintSpec, Kind, constraint};
+use super::constraint::{ConstraintSpec, DraftKind, constraint};
 use super::{Rendered, Tags, dec3, tag, transform};
 use crate::case::PoseSet;
-use crate::doc::{BufferMode, DocBuilder, Trs};
+use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 
 pub const KEY: &str = "VRMC_constraints-1.0";
 
@@ -59,7 +59,7 @@ pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value =
             nodes,
         ),
         prop::collection::vec(
-            (0usize..16, 0usize..16, constraint(Kind::ALL.to_vec())).prop_map(
+            (0usize..16, 0usize..16, constraint(DraftKind::ALL.to_vec())).prop_map(
                 |(destination, source, spec)| ConstraintUse {
                     destination,
                     source,
@@ -165,7 +165,7 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
     for (i, n) in scene.nodes.iter().enumerate() {
         doc.node(
             format!("Node{i}"),
-            Trs {
+            TrsSpec {
                 translation: Some(n.translation),
                 rotation: n.rotation,
                 scale: None,
@@ -181,11 +181,11 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
         doc.node_extension(d, KEY, spec.render(s));
         spec.tags(&mut tags);
         decisions.insert(match spec.kind {
-            Kind::Position => Decision::VrmPosition,
-            Kind::Rotation => Decision::VrmRotation,
-            Kind::Aim => Decision::VrmAim,
+            DraftKind::Position => Decision::VrmPosition,
+            DraftKind::Rotation => Decision::VrmRotation,
+            DraftKind::Aim => Decision::VrmAim,
         });
-        if spec.weight.is_some_and(|w| w > 0.0 && w < 1.0) || spec.kind == Kind::Aim {
+        if spec.weight.is_some_and(|w| w > 0.0 && w < 1.0) || spec.kind == DraftKind::Aim {
             decisions.insert(Decision::VrmRange);
         }
         if std::iter::once(s)

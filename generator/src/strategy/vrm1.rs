@@ -17,12 +17,12 @@ use nalgebra::{UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
-use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs as RefTrs};
+use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs};
 use serde_json::{Map, json};
 
 use super::{Rendered, Tags, dec3, tag, transform};
 use crate::case::PoseSet;
-use crate::doc::{BufferMode, DocBuilder, Trs};
+use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 use serde_json::Value;
 
 pub const KEY: &str = "VRMC_node_constraint";
@@ -266,14 +266,14 @@ pub fn resolve(scene: &Vrm1Scene) -> Vec<(usize, usize, &Constraint1)> {
 /// The reference scene of a generated one, at rest (for choosing poses).
 fn reference_scene(scene: &Vrm1Scene, kept: &[(usize, usize, &Constraint1)]) -> Scene {
     let parents = parents(scene);
-    let nodes: Vec<(Option<usize>, RefTrs)> = scene
+    let nodes: Vec<(Option<usize>, Trs)> = scene
         .nodes
         .iter()
         .zip(&parents)
         .map(|(n, &p)| {
             (
                 p,
-                RefTrs {
+                Trs {
                     translation: Vector3::from(n.translation),
                     rotation: transform::unit(n.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0])),
                     scale: Vector3::new(1.0, 1.0, 1.0),
@@ -353,9 +353,9 @@ fn well_conditioned(scene: &Scene, pose: &Map<String, serde_json::Value>) -> boo
         return false;
     };
     let nudge = UnitQuaternion::from_scaled_axis(Vector3::new(1e-5, -1e-5, 1e-5));
-    let nudged: Vec<RefTrs> = locals
+    let nudged: Vec<Trs> = locals
         .iter()
-        .map(|t| RefTrs {
+        .map(|t| Trs {
             translation: t.translation + Vector3::new(1e-5, 1e-5, -1e-5),
             rotation: nudge * t.rotation,
             scale: t.scale,
@@ -364,7 +364,7 @@ fn well_conditioned(scene: &Scene, pose: &Map<String, serde_json::Value>) -> boo
     let Ok(moved) = reference::constraints::evaluate(scene, &nudged) else {
         return false;
     };
-    let world = |out: &[RefTrs], node: usize| -> Vector3<f64> {
+    let world = |out: &[Trs], node: usize| -> Vector3<f64> {
         let mut p = out[node].translation;
         let mut at = node;
         while let Some(parent) = scene.nodes[at].parent {
@@ -387,7 +387,7 @@ pub fn render(scene: &Vrm1Scene, stem: &str) -> Rendered {
     for (i, n) in scene.nodes.iter().enumerate() {
         doc.node(
             format!("Node{i}"),
-            Trs {
+            TrsSpec {
                 translation: Some(n.translation),
                 rotation: n.rotation,
                 scale: None,

@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use crate::results::ImplInfo;
 
 pub use corpus::{CaseDigest, CorpusError, FileDigest};
-pub use verify::{Code, Failure, verify};
+pub use verify::{BundleCode, Failure, verify};
 
 /// The file listing every other file of the bundle.
 pub const INDEX: &str = "bundle.json";

@@ -3,7 +3,7 @@
 //! the results render to, every case run has one result per implementation) and true to the
 //! corpus it names (hash, case selection and case files recomputed from the corpus folder).
 //!
-//! Every problem found is a [`Failure`] with a stable [`Code`]; reading goes on after a failure
+//! Every problem found is a [`Failure`] with a stable [`BundleCode`]; reading goes on after a failure
 //! wherever what follows does not depend on it, and nothing in a bundle can make it panic.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,7 +21,7 @@ use crate::results::{Run, Verdict};
 
 /// What a failed check is about; the codes are stable (scripts match them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Code {
+pub enum BundleCode {
     /// A file of the bundle cannot be parsed, or is not in its required form.
     Malformed,
     /// A listed or required file is absent.
@@ -44,37 +44,37 @@ pub enum Code {
     CorpusMismatch,
 }
 
-impl Code {
-    pub const ALL: [Code; 10] = [
-        Code::Malformed,
-        Code::MissingFile,
-        Code::ExtraFile,
-        Code::SizeMismatch,
-        Code::HashMismatch,
-        Code::ResultsInconsistent,
-        Code::CasesMismatch,
-        Code::SummaryMismatch,
-        Code::ReportMismatch,
-        Code::CorpusMismatch,
+impl BundleCode {
+    pub const ALL: [BundleCode; 10] = [
+        BundleCode::Malformed,
+        BundleCode::MissingFile,
+        BundleCode::ExtraFile,
+        BundleCode::SizeMismatch,
+        BundleCode::HashMismatch,
+        BundleCode::ResultsInconsistent,
+        BundleCode::CasesMismatch,
+        BundleCode::SummaryMismatch,
+        BundleCode::ReportMismatch,
+        BundleCode::CorpusMismatch,
     ];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Code::Malformed => "BUNDLE_MALFORMED",
-            Code::MissingFile => "BUNDLE_MISSING_FILE",
-            Code::ExtraFile => "BUNDLE_EXTRA_FILE",
-            Code::SizeMismatch => "BUNDLE_SIZE_MISMATCH",
-            Code::HashMismatch => "BUNDLE_HASH_MISMATCH",
-            Code::ResultsInconsistent => "BUNDLE_RESULTS_INCONSISTENT",
-            Code::CasesMismatch => "BUNDLE_CASES_MISMATCH",
-            Code::SummaryMismatch => "BUNDLE_SUMMARY_MISMATCH",
-            Code::ReportMismatch => "BUNDLE_REPORT_MISMATCH",
-            Code::CorpusMismatch => "BUNDLE_CORPUS_MISMATCH",
+            BundleCode::Malformed => "BUNDLE_MALFORMED",
+            BundleCode::MissingFile => "BUNDLE_MISSING_FILE",
+            BundleCode::ExtraFile => "BUNDLE_EXTRA_FILE",
+            BundleCode::SizeMismatch => "BUNDLE_SIZE_MISMATCH",
+            BundleCode::HashMismatch => "BUNDLE_HASH_MISMATCH",
+            BundleCode::ResultsInconsistent => "BUNDLE_RESULTS_INCONSISTENT",
+            BundleCode::CasesMismatch => "BUNDLE_CASES_MISMATCH",
+            BundleCode::SummaryMismatch => "BUNDLE_SUMMARY_MISMATCH",
+            BundleCode::ReportMismatch => "BUNDLE_REPORT_MISMATCH",
+            BundleCode::CorpusMismatch => "BUNDLE_CORPUS_MISMATCH",
         }
     }
 }
 
-impl fmt::Display for Code {
+impl fmt::Display for BundleCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -83,7 +83,7 @@ impl fmt::Display for Code {
 /// One failed check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
-    pub code: Code,
+    pub code: BundleCode,
     /// The bundle file (or corpus file) concerned.
     pub path: String,
     pub message: String,
@@ -129,7 +129,7 @@ struct Found {
 }
 
 impl Found {
-    fn fail(&mut self, code: Code, path: &str, message: impl Into<String>) {
+    fn fail(&mut self, code: BundleCode, path: &str, message: impl Into<String>) {
         self.failures.push(Failure {
             code,
             path: path.to_owned(),
@@ -154,14 +154,14 @@ pub fn verify(dir: &Path, source: CorpusSource<'_>) -> Result<Outcome, CorpusUna
             Ok(c) if c.format == FORMAT => Some(c),
             Ok(c) => {
                 found.fail(
-                    Code::Malformed,
+                    BundleCode::Malformed,
                     CERTIFICATE,
                     format!("format {:?}, expected {FORMAT:?}", c.format),
                 );
                 None
             }
             Err(e) => {
-                found.fail(Code::Malformed, CERTIFICATE, e.to_string());
+                found.fail(BundleCode::Malformed, CERTIFICATE, e.to_string());
                 None
             }
         }
@@ -197,20 +197,20 @@ fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
     let bytes = match std::fs::read(dir.join(INDEX)) {
         Ok(b) => b,
         Err(e) => {
-            found.fail(Code::MissingFile, INDEX, e.to_string());
+            found.fail(BundleCode::MissingFile, INDEX, e.to_string());
             return None;
         }
     };
     let index: Index = match serde_json::from_slice(&bytes) {
         Ok(i) => i,
         Err(e) => {
-            found.fail(Code::Malformed, INDEX, e.to_string());
+            found.fail(BundleCode::Malformed, INDEX, e.to_string());
             return None;
         }
     };
     if index.format != FORMAT {
         found.fail(
-            Code::Malformed,
+            BundleCode::Malformed,
             INDEX,
             format!("format {:?}, expected {FORMAT:?}", index.format),
         );
@@ -218,7 +218,7 @@ fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
     }
     if index.render().as_bytes() != bytes.as_slice() {
         found.fail(
-            Code::Malformed,
+            BundleCode::Malformed,
             INDEX,
             "not in the canonical form `certify` writes (edited by hand?)",
         );
@@ -227,21 +227,21 @@ fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
     for f in &index.files {
         if !safe_path(&f.path) || f.path == INDEX {
             found.fail(
-                Code::Malformed,
+                BundleCode::Malformed,
                 INDEX,
                 format!("{:?} is not a relative path inside the bundle", f.path),
             );
         }
         if !is_sha256_hex(&f.sha256) {
             found.fail(
-                Code::Malformed,
+                BundleCode::Malformed,
                 INDEX,
                 format!("{}: {:?} is not a sha256", f.path, f.sha256),
             );
         }
         if previous.is_some_and(|p| p >= f.path.as_str()) {
             found.fail(
-                Code::Malformed,
+                BundleCode::Malformed,
                 INDEX,
                 format!("{:?} is out of order or listed twice", f.path),
             );
@@ -263,13 +263,13 @@ fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String,
         let meta = std::fs::symlink_metadata(&full);
         let bytes = match meta {
             Ok(m) if !m.file_type().is_file() => {
-                found.fail(Code::Malformed, &f.path, "not a regular file");
+                found.fail(BundleCode::Malformed, &f.path, "not a regular file");
                 continue;
             }
             // The size is compared before the file is read, so a huge planted file is not loaded.
             Ok(m) if m.len() != f.size => {
                 found.fail(
-                    Code::SizeMismatch,
+                    BundleCode::SizeMismatch,
                     &f.path,
                     format!("{} bytes, listed as {}", m.len(), f.size),
                 );
@@ -281,13 +281,13 @@ fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String,
         let bytes = match bytes {
             Ok(b) => b,
             Err(e) => {
-                found.fail(Code::MissingFile, &f.path, e.to_string());
+                found.fail(BundleCode::MissingFile, &f.path, e.to_string());
                 continue;
             }
         };
         if bytes.len() as u64 != f.size {
             found.fail(
-                Code::SizeMismatch,
+                BundleCode::SizeMismatch,
                 &f.path,
                 format!("{} bytes, listed as {}", bytes.len(), f.size),
             );
@@ -296,7 +296,7 @@ fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String,
         let sha = sha256_hex(&bytes);
         if sha != f.sha256 {
             found.fail(
-                Code::HashMismatch,
+                BundleCode::HashMismatch,
                 &f.path,
                 format!("sha256 {sha}, listed as {}", f.sha256),
             );
@@ -307,18 +307,22 @@ fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String,
     let listed: BTreeSet<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
     for r in REQUIRED {
         if !listed.contains(r) {
-            found.fail(Code::MissingFile, r, "a bundle must list it");
+            found.fail(BundleCode::MissingFile, r, "a bundle must list it");
         }
     }
     match super::list_files(dir) {
         Ok(present) => {
             for p in present {
                 if !listed.contains(p.as_str()) {
-                    found.fail(Code::ExtraFile, &p, "in the bundle folder but not listed");
+                    found.fail(
+                        BundleCode::ExtraFile,
+                        &p,
+                        "in the bundle folder but not listed",
+                    );
                 }
             }
         }
-        Err(e) => found.fail(Code::Malformed, ".", e.to_string()),
+        Err(e) => found.fail(BundleCode::Malformed, ".", e.to_string()),
     }
     good
 }
@@ -328,11 +332,11 @@ fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String,
 fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
     let path = report::NDJSON;
     let Ok(text) = std::str::from_utf8(bytes) else {
-        found.fail(Code::Malformed, path, "not UTF-8");
+        found.fail(BundleCode::Malformed, path, "not UTF-8");
         return None;
     };
     let Some(body) = text.strip_suffix('\n') else {
-        found.fail(Code::Malformed, path, "does not end with a newline");
+        found.fail(BundleCode::Malformed, path, "does not end with a newline");
         return None;
     };
     let mut lines = Vec::new();
@@ -340,7 +344,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
         match serde_json::from_str::<ndjson::Line>(line) {
             Ok(l) => lines.push(l),
             Err(e) => {
-                found.fail(Code::Malformed, path, format!("line {}: {e}", n + 1));
+                found.fail(BundleCode::Malformed, path, format!("line {}: {e}", n + 1));
                 return None;
             }
         }
@@ -351,23 +355,35 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
         let at = |what: &str| format!("line {}: {what}", n + 1);
         match line {
             ndjson::Line::Header { .. } if n != 0 => {
-                found.fail(Code::Malformed, path, at("a header after the first line"));
+                found.fail(
+                    BundleCode::Malformed,
+                    path,
+                    at("a header after the first line"),
+                );
                 return None;
             }
             ndjson::Line::Footer { .. } if n != last => {
-                found.fail(Code::Malformed, path, at("a footer before the last line"));
+                found.fail(
+                    BundleCode::Malformed,
+                    path,
+                    at("a footer before the last line"),
+                );
                 return None;
             }
             _ if n == 0 && !matches!(line, ndjson::Line::Header { .. }) => {
                 found.fail(
-                    Code::Malformed,
+                    BundleCode::Malformed,
                     path,
                     at("the first line is not the header"),
                 );
                 return None;
             }
             _ if n == last && !matches!(line, ndjson::Line::Footer { .. }) => {
-                found.fail(Code::Malformed, path, "no footer: the run did not finish");
+                found.fail(
+                    BundleCode::Malformed,
+                    path,
+                    "no footer: the run did not finish",
+                );
                 return None;
             }
             ndjson::Line::Check {
@@ -378,7 +394,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
                 let key = (implementation.clone(), case.clone());
                 if pending.as_ref().is_some_and(|p| *p != key) {
                     found.fail(
-                        Code::ResultsInconsistent,
+                        BundleCode::ResultsInconsistent,
                         path,
                         at("a check line of another case than the one before it"),
                     );
@@ -390,7 +406,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
                 if before.is_some_and(|p| p != (result.implementation.clone(), result.case.clone()))
                 {
                     found.fail(
-                        Code::ResultsInconsistent,
+                        BundleCode::ResultsInconsistent,
                         path,
                         at("a case line after check lines of another case"),
                     );
@@ -400,7 +416,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
         }
     }
     if lines.len() < 2 {
-        found.fail(Code::Malformed, path, "no header and footer");
+        found.fail(BundleCode::Malformed, path, "no header and footer");
         return None;
     }
     let stated = match lines.last() {
@@ -425,7 +441,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
             })
     {
         found.fail(
-            Code::ResultsInconsistent,
+            BundleCode::ResultsInconsistent,
             path,
             "the footer's counts are not those of the case lines",
         );
@@ -434,7 +450,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
         let status = crate::check::case_status(&r.checks);
         if r.status != status {
             found.fail(
-                Code::ResultsInconsistent,
+                BundleCode::ResultsInconsistent,
                 path,
                 format!(
                     "{} {}: status {}, its checks give {status}",
@@ -445,7 +461,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
         let verdict = Verdict::of(r.status, r.known_failure.is_some());
         if r.verdict != verdict {
             found.fail(
-                Code::ResultsInconsistent,
+                BundleCode::ResultsInconsistent,
                 path,
                 format!(
                     "{} {}: verdict {}, its status gives {}",
@@ -472,7 +488,7 @@ fn check_known_failures(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mu
             match parsed {
                 Ok(e) => e,
                 Err(e) => {
-                    found.fail(Code::Malformed, EXPECTATIONS, e);
+                    found.fail(BundleCode::Malformed, EXPECTATIONS, e);
                     return;
                 }
             }
@@ -482,7 +498,7 @@ fn check_known_failures(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mu
         let want = expectations.lookup(&r.case).map(|k| k.reason.as_str());
         if r.known_failure.as_deref() != want {
             found.fail(
-                Code::ResultsInconsistent,
+                BundleCode::ResultsInconsistent,
                 report::NDJSON,
                 format!(
                     "{} {}: known failure {:?}, {EXPECTATIONS} gives {want:?}",
@@ -500,9 +516,9 @@ fn check_reports(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found
             continue;
         };
         let code = if name == report::SUMMARY_JSON {
-            Code::SummaryMismatch
+            BundleCode::SummaryMismatch
         } else {
-            Code::ReportMismatch
+            BundleCode::ReportMismatch
         };
         match text {
             Ok(t) if t.as_bytes() == bytes.as_slice() => {}
@@ -524,17 +540,17 @@ fn check_reports(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found
 fn check_certificate(c: &Certificate, found: &mut Found) {
     if !is_sha256_hex(&c.corpus.hash) {
         found.fail(
-            Code::Malformed,
+            BundleCode::Malformed,
             CERTIFICATE,
             "the corpus hash is not a sha256",
         );
     }
     if c.implementations.is_empty() {
-        found.fail(Code::Malformed, CERTIFICATE, "no implementation");
+        found.fail(BundleCode::Malformed, CERTIFICATE, "no implementation");
     }
     if !c.cases.windows(2).all(|w| w[0].id < w[1].id) {
         found.fail(
-            Code::Malformed,
+            BundleCode::Malformed,
             CERTIFICATE,
             "cases are not sorted by id, or listed twice",
         );
@@ -547,7 +563,7 @@ fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
     let path = report::NDJSON;
     if run.implementations != c.implementations {
         found.fail(
-            Code::ResultsInconsistent,
+            BundleCode::ResultsInconsistent,
             path,
             "the header's implementations are not the certificate's",
         );
@@ -561,12 +577,12 @@ fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
         for id in &cases {
             match seen.get(id) {
                 None => found.fail(
-                    Code::CasesMismatch,
+                    BundleCode::CasesMismatch,
                     path,
                     format!("{}: no result for the case {id}", imp.name),
                 ),
                 Some(n) if *n > 1 => found.fail(
-                    Code::CasesMismatch,
+                    BundleCode::CasesMismatch,
                     path,
                     format!("{}: {n} results for the case {id}", imp.name),
                 ),
@@ -575,7 +591,7 @@ fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
         }
         for id in seen.keys().filter(|id| !cases.contains(*id)) {
             found.fail(
-                Code::CasesMismatch,
+                BundleCode::CasesMismatch,
                 path,
                 format!(
                     "{}: a result for {id}, a case the certificate does not list",
@@ -588,7 +604,7 @@ fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
     for r in &run.results {
         if !names.contains(r.implementation.as_str()) {
             found.fail(
-                Code::CasesMismatch,
+                BundleCode::CasesMismatch,
                 path,
                 format!(
                     "a result of {}, an implementation not certified",
@@ -622,7 +638,7 @@ fn check_corpus(
     let hash = hashes.corpus_hash();
     if hash != c.corpus.hash {
         found.fail(
-            Code::CorpusMismatch,
+            BundleCode::CorpusMismatch,
             &shown,
             format!(
                 "corpus hash {hash}, the certificate's is {} ({} cases in the manifest, {} certified)",
@@ -639,7 +655,7 @@ fn check_corpus(
         c.cases.iter().map(|d| (d.id.as_str(), d)).collect();
     for id in by_id.keys().filter(|id| !certified.contains_key(*id)) {
         found.fail(
-            Code::CorpusMismatch,
+            BundleCode::CorpusMismatch,
             &shown,
             format!("the filter selects {id}, which the certificate does not list"),
         );
@@ -647,7 +663,7 @@ fn check_corpus(
     for (id, digest) in &certified {
         let Some(entry) = by_id.get(id) else {
             found.fail(
-                Code::CorpusMismatch,
+                BundleCode::CorpusMismatch,
                 &shown,
                 format!("the certificate lists {id}, which the corpus and filter do not select"),
             );
@@ -663,7 +679,7 @@ fn check_corpus(
                     let want = digest.files.iter().find(|f| &f.path == file);
                     if want.is_none_or(|w| &w.sha256 != got) {
                         found.fail(
-                            Code::CorpusMismatch,
+                            BundleCode::CorpusMismatch,
                             &root.join(file).display().to_string(),
                             format!("not the file of {id} the certificate hashed"),
                         );
@@ -671,7 +687,7 @@ fn check_corpus(
                 }
                 if d.files.len() != digest.files.len() {
                     found.fail(
-                        Code::CorpusMismatch,
+                        BundleCode::CorpusMismatch,
                         &shown,
                         format!(
                             "{id} has {} files, the certificate {}",
@@ -681,7 +697,7 @@ fn check_corpus(
                     );
                 }
             }
-            Err(e) => found.fail(Code::CorpusMismatch, &shown, e.to_string()),
+            Err(e) => found.fail(BundleCode::CorpusMismatch, &shown, e.to_string()),
         }
     }
     if let Some(run) = run {
@@ -695,7 +711,7 @@ fn check_corpus(
                 || r.features != e.features
             {
                 found.fail(
-                    Code::ResultsInconsistent,
+                    BundleCode::ResultsInconsistent,
                     report::NDJSON,
                     format!(
                         "{} {}: tier, profile, area or features are not the corpus's",
@@ -714,8 +730,8 @@ mod tests {
 
     #[test]
     fn codes_are_distinct_and_prefixed() {
-        let names: BTreeSet<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
-        assert_eq!(names.len(), Code::ALL.len());
+        let names: BTreeSet<&str> = BundleCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names.len(), BundleCode::ALL.len());
         assert!(names.iter().all(|n| n.starts_with("BUNDLE_")));
     }
 
@@ -742,9 +758,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let o = verify(dir.path(), CorpusSource::Recorded).expect("no corpus needed");
         assert_eq!(o.failures.len(), 1);
-        assert_eq!(o.failures[0].code, Code::MissingFile);
+        assert_eq!(o.failures[0].code, BundleCode::MissingFile);
         std::fs::write(dir.path().join(INDEX), "{\"format\": 1}").expect("write");
         let o = verify(dir.path(), CorpusSource::Recorded).expect("no corpus needed");
-        assert_eq!(o.failures[0].code, Code::Malformed);
+        assert_eq!(o.failures[0].code, BundleCode::Malformed);
     }
 }

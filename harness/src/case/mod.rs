@@ -21,9 +21,9 @@ use crate::implementation::Action;
 
 pub use reference::case::{CaseEntry, ExpectedIssue, PoseOutputs, Scenario, Tier, Tolerance};
 
-/// The full case: the manifest row and its expectation file.
+/// A case as the harness loaded it: its manifest row and its expectation file.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Case {
+pub struct LoadedCase {
     pub entry: CaseEntry,
     /// Absolute (or corpus-joined) path of the main file.
     pub path: PathBuf,
@@ -111,29 +111,29 @@ pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     })
 }
 
-impl Case {
+impl LoadedCase {
     /// Read the expectation file of `entry` under the corpus `root`.
-    pub fn load(root: &Path, entry: &CaseEntry) -> Result<Case, CaseError> {
+    pub fn load(root: &Path, entry: &CaseEntry) -> Result<LoadedCase, CaseError> {
         let expect_path = root.join(entry.expect_file());
         let bytes = read_file(&expect_path).map_err(|source| CaseError::Io {
             path: expect_path.display().to_string(),
             source,
         })?;
-        Case::from_slice(root, entry, &bytes).map_err(|message| CaseError::Format {
+        LoadedCase::from_slice(root, entry, &bytes).map_err(|message| CaseError::Format {
             path: expect_path.display().to_string(),
             message,
         })
     }
 
     /// Parse an expectation file's text (the path is only used to locate the main file).
-    pub fn from_json(root: &Path, entry: &CaseEntry, text: &str) -> Result<Case, String> {
-        Case::from_slice(root, entry, text.as_bytes())
+    pub fn from_json(root: &Path, entry: &CaseEntry, text: &str) -> Result<LoadedCase, String> {
+        LoadedCase::from_slice(root, entry, text.as_bytes())
     }
 
     /// Parse an expectation file's bytes. The plain parser runs first (the corpus is
     /// well-formed, and tracking the path costs as much as the parse); only a file that fails
     /// is parsed again to say where.
-    pub fn from_slice(root: &Path, entry: &CaseEntry, bytes: &[u8]) -> Result<Case, String> {
+    pub fn from_slice(root: &Path, entry: &CaseEntry, bytes: &[u8]) -> Result<LoadedCase, String> {
         let file: ExpectFile<Action> = match serde_json::from_slice(bytes) {
             Ok(f) => f,
             Err(plain) => {
@@ -159,7 +159,7 @@ impl Case {
                 known_nodes(s, want).map_err(|e| format!("scenario: {e}"))?;
             }
         }
-        Ok(Case {
+        Ok(LoadedCase {
             entry: entry.clone(),
             path: root.join(&entry.file),
             description: file.description,
@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn a_minimal_expectation_file_reads_with_everything_optional_absent() {
-        let case = Case::from_json(
+        let case = LoadedCase::from_json(
             Path::new("/c"),
             &entry(),
             r#"{"interpretation": null, "tolerances": null, "scenario": null}"#,
@@ -338,14 +338,14 @@ mod tests {
 
     #[test]
     fn malformed_parts_are_errors_with_their_path() {
-        let err = Case::from_json(
+        let err = LoadedCase::from_json(
             Path::new("/c"),
             &entry(),
             r#"{"tolerances": {"length": {"recommended": 1, "allowed": "x"}}}"#,
         )
         .expect_err("malformed");
         assert!(err.contains("tolerances.length.allowed"), "{err}");
-        let err = Case::from_json(
+        let err = LoadedCase::from_json(
             Path::new("/c"),
             &entry(),
             r#"{"tolerances": {"length": {"recommended": 1, "allowed": 0.5}}}"#,
@@ -370,8 +370,9 @@ mod tests {
                         "angle": {{"recommended": 0, "allowed": 0}}}}]}}}}"#
             )
         };
-        Case::from_json(Path::new("/c"), &entry(), &file(0)).expect("node 0 is a collider");
-        let err = Case::from_json(Path::new("/c"), &entry(), &file(7)).expect_err("no node 7");
+        LoadedCase::from_json(Path::new("/c"), &entry(), &file(0)).expect("node 0 is a collider");
+        let err =
+            LoadedCase::from_json(Path::new("/c"), &entry(), &file(7)).expect_err("no node 7");
         assert!(err.contains("names node 7"), "{err}");
     }
 
@@ -435,7 +436,7 @@ mod tests {
 
     #[test]
     fn error_codes_keep_errors_only() {
-        let case = Case::from_json(
+        let case = LoadedCase::from_json(
             Path::new("/c"),
             &entry(),
             r#"{"issues": [
@@ -452,7 +453,7 @@ mod tests {
     /// reads, and they are reported as written.
     #[test]
     fn unknown_catalogue_ids_are_kept_as_written() {
-        let case = Case::from_json(
+        let case = LoadedCase::from_json(
             Path::new("/c"),
             &entry(),
             r#"{"decisions": ["D-FRAMES", "D-NEWER"],

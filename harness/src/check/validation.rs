@@ -6,7 +6,7 @@
 //! that do not validate never receive invalid cases (they are `SKIP`, outside every
 //! denominator), but every implementation must load every valid case it supports.
 
-use crate::case::Case;
+use crate::case::LoadedCase;
 use crate::check::CheckResult;
 use crate::implementation::LoadOutcome;
 
@@ -29,7 +29,7 @@ pub fn valid(outcome: &LoadOutcome) -> CheckResult {
 
 /// An invalid case must be rejected; when the implementation names codes, every expected
 /// error code must be among them (it may name more: one defect can break several rules).
-pub fn invalid(case: &Case, outcome: &LoadOutcome) -> CheckResult {
+pub fn invalid(case: &LoadedCase, outcome: &LoadOutcome) -> CheckResult {
     let expected = case.error_codes();
     match outcome {
         LoadOutcome::Loaded { .. } => CheckResult::exact(
@@ -63,7 +63,7 @@ mod tests {
     use crate::case::{CaseEntry, Tier};
     use crate::status::Status;
 
-    fn invalid_case() -> Case {
+    fn invalid_case() -> LoadedCase {
         let entry = CaseEntry {
             id: "khr/gen/invalid/00003".into(),
             file: "khr/gen/invalid/00003.gltf".into(),
@@ -76,7 +76,7 @@ mod tests {
             seed: None,
             sha256: String::new(),
         };
-        Case::from_json(
+        LoadedCase::from_json(
             Path::new("/c"),
             &entry,
             r#"{"issues": [{"code": "NODE_CYCLE", "pointer": "/nodes/0", "severity": "error"},

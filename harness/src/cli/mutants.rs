@@ -42,13 +42,13 @@ pub struct Args {
 }
 
 /// The runs of one implementation: the control, then each mutant.
-struct Plan {
+struct MutantPlan {
     implementation: String,
     mutants: Vec<Mutant>,
     known: KnownFailures,
 }
 
-fn plans(args: &Args, corpus_root: &Path, corpus_hash: &str) -> anyhow::Result<Vec<Plan>> {
+fn plans(args: &Args, corpus_root: &Path, corpus_hash: &str) -> anyhow::Result<Vec<MutantPlan>> {
     let names: Vec<String> = if args.implementations.is_empty() {
         mutants::IMPLEMENTATIONS
             .iter()
@@ -93,7 +93,7 @@ fn plans(args: &Args, corpus_root: &Path, corpus_hash: &str) -> anyhow::Result<V
             Path::new(known_failures::DEPRECATED_DIR),
         )?
         .failures;
-        out.push(Plan {
+        out.push(MutantPlan {
             implementation: name,
             mutants: ms,
             known,
@@ -110,7 +110,7 @@ fn one_run(
     corpus: &Corpus,
     label: &str,
     entries: &[&crate::case::CaseEntry],
-    plan: &Plan,
+    plan: &MutantPlan,
     mutant: Option<Mutant>,
     options: RunnerOptions,
 ) -> anyhow::Result<Run> {

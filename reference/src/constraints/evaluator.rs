@@ -19,12 +19,12 @@ pub struct Evaluator<'a> {
     order: Vec<usize>,
     /// The rest pose, checked and with unit rotations.
     rest: Vec<Trs>,
-    prepared: Vec<Prepared>,
+    prepared: Vec<PreparedConstraint>,
 }
 
 /// The rest quantities of one constraint.
 #[derive(Debug)]
-enum Prepared {
+enum PreparedConstraint {
     Position {
         /// The source's rest position in the source space.
         s0: Vector3<f64>,
@@ -252,7 +252,7 @@ impl<'a> Evaluator<'a> {
         let rest = &self.rest[dst];
         let mut out = cur[dst];
         match &self.prepared[i] {
-            Prepared::Position { s0, mask } => {
+            PreparedConstraint::Position { s0, mask } => {
                 // [D-VRM-POSITION] delta = (s - s0) masked, times weight, in the destination space.
                 let s = position(self.scene, cur, src, c.source_space);
                 let mut delta = (s - s0).component_mul(mask) * c.weight;
@@ -262,7 +262,7 @@ impl<'a> Evaluator<'a> {
                 }
                 out.translation = rest.translation + delta;
             }
-            Prepared::Rotation { s0_inv, mask } => {
+            PreparedConstraint::Rotation { s0_inv, mask } => {
                 // [D-VRM-ROTATION] delta S0^-1 S (local) or S S0^-1 (model), frozen on the
                 // rotation vector, slerp(I, delta, w) = exp(w log delta).
                 let s = rotation(self.scene, cur, src, c.source_space);
@@ -276,7 +276,7 @@ impl<'a> Evaluator<'a> {
                     Space::Model => apply_model(self.scene, cur, dst, &delta, &rest.rotation),
                 };
             }
-            Prepared::Aim {
+            PreparedConstraint::Aim {
                 frame,
                 rest_state,
                 freeze,
@@ -321,7 +321,7 @@ impl<'a> Evaluator<'a> {
                     }
                 };
             }
-            Prepared::Roll {
+            PreparedConstraint::Roll {
                 axis,
                 src_rest_inv_dst_rest,
             } => {
@@ -333,7 +333,7 @@ impl<'a> Evaluator<'a> {
                 let roll = swing.inverse() * delta;
                 out.rotation = q0 * fraction(&roll, c.weight);
             }
-            Prepared::AimAxis { axis } => {
+            PreparedConstraint::AimAxis { axis } => {
                 // [D-VRM1-AIM] fromTo(P q0 axis, |src - dst|) in the parent frame, slerped.
                 let q0 = rest.rotation;
                 let p = model_rotation(self.scene, cur, self.scene.nodes[dst].parent);
@@ -368,7 +368,7 @@ fn prepare(
     rest: &[Trs],
     i: usize,
     c: &NodeConstraint,
-) -> Result<Prepared, ConstraintError> {
+) -> Result<PreparedConstraint, ConstraintError> {
     if !(0.0..=1.0).contains(&c.weight) {
         return Err(ConstraintError::Weight {
             constraint: i,
@@ -376,11 +376,11 @@ fn prepare(
         });
     }
     Ok(match &c.kind {
-        ConstraintKind::Position { freeze_axes } => Prepared::Position {
+        ConstraintKind::Position { freeze_axes } => PreparedConstraint::Position {
             s0: position(scene, rest, c.source, c.source_space),
             mask: mask(*freeze_axes),
         },
-        ConstraintKind::Rotation { freeze_axes } => Prepared::Rotation {
+        ConstraintKind::Rotation { freeze_axes } => PreparedConstraint::Rotation {
             s0_inv: rotation(scene, rest, c.source, c.source_space).inverse(),
             mask: mask(*freeze_axes),
         },
@@ -397,7 +397,7 @@ fn prepare(
             })?;
             let s0 = position(scene, rest, c.source, c.source_space);
             let p0 = position(scene, rest, c.node, c.destination_space);
-            Prepared::Aim {
+            PreparedConstraint::Aim {
                 frame,
                 rest_state: aim_direction(&p0, &s0).map(|d| {
                     let (yaw, pitch) = frame.angles(&d);
@@ -407,11 +407,11 @@ fn prepare(
                 parent_rest: model_rotation(scene, rest, scene.nodes[c.node].parent),
             }
         }
-        ConstraintKind::Roll { roll_axis } => Prepared::Roll {
+        ConstraintKind::Roll { roll_axis } => PreparedConstraint::Roll {
             axis: *roll_axis,
             src_rest_inv_dst_rest: rest[c.source].rotation.inverse() * rest[c.node].rotation,
         },
-        ConstraintKind::AimAxis { aim_axis } => Prepared::AimAxis { axis: *aim_axis },
+        ConstraintKind::AimAxis { aim_axis } => PreparedConstraint::AimAxis { axis: *aim_axis },
     })
 }
 

@@ -101,7 +101,7 @@ mod tests {
     use super::*;
 
     #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    struct Probe {
+    struct Geometry {
         #[serde(with = "pose")]
         p: Isometry3<f64>,
         #[serde(with = "opt_mat3")]
@@ -113,7 +113,7 @@ mod tests {
         // A rotation of 360 degrees about z is the quaternion (0, 0, 0, -1): printed with w >= 0.
         let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 2.0 * std::f64::consts::PI);
         assert!(q.w < 0.0);
-        let probe = Probe {
+        let probe = Geometry {
             p: Isometry3::from_parts(Vector3::new(1.0, 2.0, 3.0).into(), q),
             m: Some(Matrix3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)),
         };
@@ -126,7 +126,7 @@ mod tests {
             serde_json::json!([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
         );
         // Read back: the same matrix, and the numbers of the rotation as written.
-        let back: Probe = serde_json::from_value(v.clone()).expect("reads");
+        let back: Geometry = serde_json::from_value(v.clone()).expect("reads");
         assert_eq!(back.m, probe.m);
         assert_eq!(serde_json::to_value(&back).expect("serialisable"), v);
     }

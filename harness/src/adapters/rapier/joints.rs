@@ -106,7 +106,7 @@ fn mask_of(kind: DofKind, axes: &[u8]) -> Result<JointAxesMask, ImplError> {
 
 /// How one limit is expressed.
 #[derive(Clone, Debug, PartialEq)]
-enum Plan {
+enum LimitPlan {
     /// Constrains nothing (unbounded, or a range covering every value of the metric).
     Nothing,
     Lock,
@@ -116,19 +116,19 @@ enum Plan {
     Coupled(f64, f64),
 }
 
-fn plan(limit: &Limit, coupled: bool) -> Result<Plan, ImplError> {
+fn plan(limit: &Limit, coupled: bool) -> Result<LimitPlan, ImplError> {
     let n = if coupled { limit.axes.len() } else { 1 };
     // Zero range: both bounds 0 on one axis; a maximum distance or angle of 0 on coupled axes.
     if limit.max == Some(0.0) && (n > 1 || limit.min == Some(0.0)) {
-        return Ok(Plan::Lock);
+        return Ok(LimitPlan::Lock);
     }
     // A bound at or beyond an end of its metric's range says nothing on that side.
     let (lo, hi) = ::reference::metrics::range(limit.kind, n);
     let min = limit.min.filter(|m| *m > lo);
     let max = limit.max.filter(|m| *m < hi);
     match (limit.kind, n, min, max) {
-        (_, _, None, None) => Ok(Plan::Nothing),
-        (DofKind::Linear, 1, min, max) => Ok(Plan::Range(
+        (_, _, None, None) => Ok(LimitPlan::Nothing),
+        (DofKind::Linear, 1, min, max) => Ok(LimitPlan::Range(
             min.unwrap_or(-f64::from(f32::MAX)),
             max.unwrap_or(f64::from(f32::MAX)),
         )),
@@ -138,11 +138,13 @@ fn plan(limit: &Limit, coupled: bool) -> Result<Plan, ImplError> {
         (DofKind::Linear, _, None, Some(max)) if max < 0.0 => {
             Err(unsupported("a coupled linear limit with max < 0"))
         }
-        (DofKind::Linear, _, None, max) => Ok(Plan::Coupled(0.0, max.unwrap_or(hi))),
-        (DofKind::Angular, 1, min, max) => Ok(Plan::Range(min.unwrap_or(lo), max.unwrap_or(hi))),
+        (DofKind::Linear, _, None, max) => Ok(LimitPlan::Coupled(0.0, max.unwrap_or(hi))),
+        (DofKind::Angular, 1, min, max) => {
+            Ok(LimitPlan::Range(min.unwrap_or(lo), max.unwrap_or(hi)))
+        }
         // -1 keeps Rapier's minimum cone row inactive (it activates when angle <= min).
         (DofKind::Angular, 2, min, max) => {
-            Ok(Plan::Coupled(min.unwrap_or(-1.0), max.unwrap_or(hi)))
+            Ok(LimitPlan::Coupled(min.unwrap_or(-1.0), max.unwrap_or(hi)))
         }
         (DofKind::Angular, _, _, _) => Err(unsupported(
             "a limit on 3 coupled angular axes (Rapier couples at most 2 angular axes)",
@@ -218,7 +220,7 @@ pub(super) fn build(
     for limit in joint.limits.limits() {
         let limit = &misread(limit, coupled, mutant);
         let p = plan(limit, coupled)?;
-        if p == Plan::Nothing {
+        if p == LimitPlan::Nothing {
             continue;
         }
         let k = usize::from(limit.kind == DofKind::Angular);
@@ -226,26 +228,26 @@ pub(super) fn build(
             for &a in &limit.axes {
                 let slot = &mut claimed[k][usize::from(a.min(2))];
                 match slot {
-                    Some(true) if p == Plan::Lock => {}
+                    Some(true) if p == LimitPlan::Lock => {}
                     Some(_) => {
                         return Err(unsupported(format!(
                             "two limits on {:?} axis {a} of one joint",
                             limit.kind
                         )));
                     }
-                    None => *slot = Some(p == Plan::Lock),
+                    None => *slot = Some(p == LimitPlan::Lock),
                 }
             }
         }
         match p {
-            Plan::Nothing => {}
-            Plan::Lock => {
+            LimitPlan::Nothing => {}
+            LimitPlan::Lock => {
                 let mask = mask_of(limit.kind, &limit.axes)?;
                 g.lock_axes(mask);
                 // An OMI lock overrides an earlier range on the axis.
                 g.limit_axes &= !mask;
             }
-            Plan::Range(min, max) => {
+            LimitPlan::Range(min, max) => {
                 for &a in &limit.axes {
                     let axis = dof(limit.kind, a)?;
                     g.locked_axes &= !JointAxesMask::from(axis);
@@ -258,7 +260,7 @@ pub(super) fn build(
                     );
                 }
             }
-            Plan::Coupled(min, max) => {
+            LimitPlan::Coupled(min, max) => {
                 if coupled_group[k] {
                     return Err(unsupported(format!(
                         "two coupled {:?} limits in one joint",

@@ -39,7 +39,7 @@ pub(super) const FRUSTUM_SEGMENTS: usize = 64;
 
 /// A parry shape built from a canonical one.
 #[derive(Clone, Debug)]
-pub(super) struct Built {
+pub(super) struct BuiltShape {
     pub shape: SharedShape,
     /// Set when the Rapier shape only approximates the canonical one.
     pub approximation: Option<String>,
@@ -54,9 +54,9 @@ pub(super) fn build(
     shape: &Shape,
     s: &Matrix3<f64>,
     meshes: &BTreeMap<MeshId, TriangleMesh>,
-) -> Result<Built, ImplError> {
+) -> Result<BuiltShape, ImplError> {
     let exact = |shape| {
-        Ok(Built {
+        Ok(BuiltShape {
             shape,
             approximation: None,
         })
@@ -187,17 +187,17 @@ fn stretched_points(mesh: &TriangleMesh, s: &Matrix3<f64>) -> Result<Vec<Vector>
 }
 
 /// A cylinder already scaled: a Rapier cylinder, a cone, or a frustum's hull.
-fn cylinder(height: f64, top: f64, bottom: f64) -> Result<Built, ImplError> {
+fn cylinder(height: f64, top: f64, bottom: f64) -> Result<BuiltShape, ImplError> {
     let half = height / 2.0;
     let half_f = real(half, "cylinder height")?;
     if nearly_equal(top, bottom) {
-        return Ok(Built {
+        return Ok(BuiltShape {
             shape: SharedShape::cylinder(half_f, real(top, "cylinder radius")?),
             approximation: None,
         });
     }
     if top == 0.0 {
-        return Ok(Built {
+        return Ok(BuiltShape {
             shape: SharedShape::cone(half_f, real(bottom, "cylinder radius")?),
             approximation: None,
         });
@@ -206,7 +206,7 @@ fn cylinder(height: f64, top: f64, bottom: f64) -> Result<Built, ImplError> {
         // Parry's cone has its apex at +Y: turn it over about X.
         let flip = Pose::from_rotation(Rotation::from_rotation_x(std::f32::consts::PI));
         let cone = SharedShape::cone(half_f, real(top, "cylinder radius")?);
-        return Ok(Built {
+        return Ok(BuiltShape {
             shape: SharedShape::compound(vec![(flip, cone)]),
             approximation: None,
         });
@@ -223,7 +223,7 @@ fn cylinder(height: f64, top: f64, bottom: f64) -> Result<Built, ImplError> {
     }
     let hull = SharedShape::convex_hull(&points)
         .ok_or_else(|| ImplError::Failed("the frustum's convex hull is degenerate".into()))?;
-    Ok(Built {
+    Ok(BuiltShape {
         shape: hull,
         approximation: Some(format!(
             "a cylinder with radii {top} (top) and {bottom} (bottom) is the convex hull of two \
@@ -244,7 +244,7 @@ fn tapered_capsule(
     top: f64,
     bottom: f64,
     s: &Matrix3<f64>,
-) -> Result<Built, ImplError> {
+) -> Result<BuiltShape, ImplError> {
     let mut points = Vec::with_capacity(2 * (CAP_RINGS + 1) * CAP_SEGMENTS);
     for (y, r) in [(height / 2.0, top), (-height / 2.0, bottom)] {
         for i in 0..=CAP_RINGS {
@@ -263,7 +263,7 @@ fn tapered_capsule(
     let hull = SharedShape::convex_hull(&points).ok_or_else(|| {
         ImplError::Failed("the tapered capsule's convex hull is degenerate".into())
     })?;
-    Ok(Built {
+    Ok(BuiltShape {
         shape: hull,
         approximation: Some(format!(
             "a capsule with radii {top} (top) and {bottom} (bottom) is the convex hull of points \
