@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use reference::case::{CaseEntry, CatalogueId, ExpectFile};
+use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -16,6 +17,7 @@ use crate::case::{Case, Payload, Tier};
 use crate::features;
 use crate::handwritten;
 use crate::label;
+use crate::matrices;
 use crate::mutate::{self, Mutator};
 use crate::sample;
 use crate::scenario;
@@ -34,6 +36,31 @@ pub struct Plan {
     pub profiles: Vec<Profile>,
     /// Include the hand-written cases.
     pub handwritten: bool,
+    /// The rules the cases follow.
+    pub edition: Edition,
+}
+
+/// The generation rules a plan follows. A released corpus keeps the rules it was made with,
+/// so that it regenerates byte for byte, while the living corpus gets stronger cases.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Edition {
+    /// `corpus/v1`'s rules: every VRM draft output is informative.
+    V1,
+    /// The living corpus: a VRM draft output is required unless it reaches a decision the
+    /// draft leaves open ([`open_draft_decisions`]).
+    #[default]
+    V2,
+}
+
+impl Edition {
+    /// The edition named `v1` or `v2`.
+    pub fn parse(name: &str) -> Option<Edition> {
+        match name {
+            "v1" => Some(Edition::V1),
+            "v2" => Some(Edition::V2),
+            _ => None,
+        }
+    }
 }
 
 impl Plan {
@@ -60,6 +87,7 @@ pub fn v1() -> Plan {
         count: 1490,
         profiles: V1_PROFILES.to_vec(),
         handwritten: true,
+        edition: Edition::V1,
     }
 }
 
@@ -70,15 +98,36 @@ pub fn v2() -> Plan {
         count: 2100,
         profiles: Profile::ALL.to_vec(),
         handwritten: true,
+        edition: Edition::V2,
     }
 }
 
 fn profile_tier(profile: Profile) -> Tier {
     match profile {
-        // The VRM draft leaves the math open: everything depends on the D-VRM decisions.
+        // The VRM draft leaves the math open: everything depends on the D-VRM decisions
+        // (under `Edition::V1`; `Edition::V2` scores what does not rest on an open one).
         Profile::VrmcConstraintsDraft => Tier::Informative,
         _ => Tier::Required,
     }
+}
+
+/// The decisions the draft leaves open that a valid VRM draft case's outputs reach at one of
+/// its poses ([`reference::constraints::Evaluator::open_decisions`]); `None` when the scene
+/// cannot be evaluated. The D-VRM decisions follow the draft's public implementation, so
+/// under [`Edition::V2`] a case that reaches none is scored `required`.
+pub fn open_draft_decisions(case: &Case) -> Option<BTreeSet<Decision>> {
+    let Payload::Json(json) = &case.payload else {
+        return None;
+    };
+    let reading = reference::read_tree(json, None, Some(Profile::VrmcConstraintsDraft));
+    let scene = reading.scene.as_ref()?;
+    let evaluator = reference::constraints::Evaluator::new(scene).ok()?;
+    let mut open = BTreeSet::new();
+    for p in &case.poses {
+        let poses = reference::poses::Poses::from_value(&p.poses, scene.nodes.len()).ok()?;
+        open.extend(evaluator.open_decisions(&poses.locals(scene)).ok()?);
+    }
+    Some(open)
 }
 
 /// The spec section a feature area comes from.
@@ -185,9 +234,59 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
             profiles[p].family(),
             features::area(wanted)
         );
-        cases.push(valid_case(profiles[p], plan.seed, index, &id, Some(wanted)));
+        let case = valid_case(profiles[p], plan.seed, index, &id, Some(wanted));
+        let matrices = plan.edition == Edition::V2 && valid_n % MATRIX_EVERY == 0;
+        cases.push(if matrices {
+            written_as_matrices(case)
+        } else {
+            case
+        });
     }
     cases
+}
+
+/// Under [`Edition::V2`], every `MATRIX_EVERY`th valid generated case of a physics profile
+/// writes its nodes' transforms as matrices.
+const MATRIX_EVERY: usize = 5;
+
+/// `case` with its nodes' transforms written as matrices ([`matrices`]), but for the nodes
+/// its poses move (a pose overrides TRS members); unchanged for a VRM profile, or when the
+/// reference would read other issues from the matrices (a pointer naming `scale`, a matrix
+/// that does not decompose).
+fn written_as_matrices(mut case: Case) -> Case {
+    let Payload::Json(json) = &case.payload else {
+        return case;
+    };
+    let physics = case.profile.is_some_and(|p| {
+        !matches!(
+            p,
+            Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10
+        )
+    });
+    let keep: BTreeSet<usize> = case
+        .poses
+        .iter()
+        .filter_map(|p| p.poses.get("nodes")?.as_object())
+        .flat_map(|nodes| nodes.keys().filter_map(|k| k.parse().ok()))
+        .collect();
+    let Some(written) = matrices::written_as_matrices(json, &keep).filter(|_| physics) else {
+        return case;
+    };
+    let issues = |doc: &serde_json::Value| -> Vec<(reference::issue::Code, String)> {
+        reference::read_tree(doc, None, case.profile)
+            .issues
+            .into_iter()
+            .map(|i| (i.code, i.pointer))
+            .collect()
+    };
+    if issues(json) != issues(&written) {
+        return case;
+    }
+    case.payload = Payload::Json(written);
+    case.features.insert(matrices::TAG.to_owned());
+    case.description
+        .push_str(" Node transforms are written as matrices.");
+    case
 }
 
 /// Every case of a plan: hand-written first, then generated.
@@ -201,6 +300,17 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
         Vec::new()
     };
     v.extend(generated(plan));
+    if plan.edition == Edition::V2 {
+        for c in &mut v {
+            if c.profile == Some(Profile::VrmcConstraintsDraft) && c.valid() {
+                match open_draft_decisions(c) {
+                    Some(open) if open.is_empty() => c.tier = Tier::Required,
+                    Some(open) => c.decisions.extend(open),
+                    None => {}
+                }
+            }
+        }
+    }
     v
 }
 

@@ -14,6 +14,7 @@ pub mod doc;
 pub mod features;
 pub mod handwritten;
 pub mod label;
+pub mod matrices;
 pub mod mutate;
 pub mod sample;
 pub mod scenario;

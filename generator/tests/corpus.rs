@@ -223,6 +223,7 @@ fn generation_is_deterministic() {
         count: 40,
         profiles: Vec::new(),
         handwritten: false,
+        edition: corpus::Edition::V2,
     };
     let a = corpus::cases(&p);
     let b = corpus::cases(&p);

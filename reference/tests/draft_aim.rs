@@ -3,6 +3,7 @@
 
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use reference::constraints;
+use reference::decision::Decision;
 use reference::poses::{PoseOverride, Poses};
 use reference::profile::Profile;
 use reference::scene::Trs;
@@ -121,4 +122,57 @@ fn frozen_axes_do_not_depend_on_the_quaternion_sign() {
         let out = read_and_eval(json, &[(0, pose)]);
         close(xyzw(out[1].rotation), [0.0, 0.0, -h.sin(), h.cos()]);
     }
+}
+
+/// The decisions the draft leaves open that a rotation constraint reaches at one source pose:
+/// `{freeze}` its freezeAxes, `{space}` its source space, the source turned by `degrees`
+/// about +Y (written with `w = cos(degrees / 2)`, negative past a half turn).
+fn open_at(freeze: &str, space: &str, weight: f64, degrees: f64) -> Vec<Decision> {
+    let json = format!(
+        r#"{{"asset": {{"version": "2.0"}}, "extensionsUsed": ["VRMC_constraints-1.0"],
+        "scene": 0, "scenes": [{{"nodes": [0, 1]}}],
+        "nodes": [{{"name": "Src"}},
+                  {{"name": "Dst", "extensions": {{"VRMC_constraints-1.0": {{"rotation": {{"source": 0,
+                   "sourceSpace": "{space}", "destinationSpace": "local", "weight": {weight},
+                   "freezeAxes": {freeze}}}}}}}}}]}}"#
+    );
+    let reading = reference::read_bytes(json.as_bytes(), None, None);
+    assert!(reading.issues.is_empty(), "{:?}", reading.issues);
+    let scene = reading.scene.expect("scene");
+    let half = degrees.to_radians() / 2.0;
+    let mut poses = Poses::default();
+    poses.nodes.insert(
+        0,
+        PoseOverride {
+            rotation: Some(UnitQuaternion::new_unchecked(Quaternion::new(
+                half.cos(),
+                0.0,
+                half.sin(),
+                0.0,
+            ))),
+            ..PoseOverride::default()
+        },
+    );
+    constraints::Evaluator::new(&scene)
+        .expect("prepares")
+        .open_decisions(&poses.locals(&scene))
+        .expect("evaluates")
+}
+
+#[test]
+fn open_decisions_of_draft_rotations() {
+    let open = vec![Decision::VrmFreezeRotvec];
+    // 200 deg about +Y: w = cos(100 deg) < 0. With Y free and X, Z frozen, the rotation vector
+    // read off (w, v) as written is +200 deg about Y, the shortest path -160 deg: Y is the free
+    // axis, zeroed either way, so both give the identity here, but the rule is the sign, which
+    // another axis would expose (`frozen_axes_do_not_depend_on_the_quaternion_sign`).
+    assert_eq!(open_at("[true, false, true]", "local", 1.0, 200.0), open);
+    // 90 deg: w = cos(45 deg) > 0, the sign as written is the shortest path's.
+    assert!(open_at("[true, false, true]", "local", 1.0, 90.0).is_empty());
+    // Every axis constrained: the whole delta is taken, either sign is the same rotation.
+    assert!(open_at("[true, true, true]", "local", 1.0, 200.0).is_empty());
+    // Weight 0: the rest rotation, whatever the delta.
+    assert!(open_at("[true, false, true]", "local", 0.0, 200.0).is_empty());
+    // A model-space source: its sign comes from the implementation's matrix decomposition.
+    assert_eq!(open_at("[true, false, true]", "model", 1.0, 10.0), open);
 }

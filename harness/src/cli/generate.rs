@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use generator::corpus::{self, Plan};
+use generator::corpus::{self, Edition, Plan};
 use reference::profile::Profile;
 
 /// Arguments of `physics-cts generate`.
@@ -28,6 +28,10 @@ pub struct Args {
     /// Leave out the hand-written cases.
     #[arg(long)]
     pub no_handwritten: bool,
+    /// The generation rules: `v1` (corpus/v1's, which never change) or `v2` (the living
+    /// corpus's). Default: `v1` when no `--profile` is named (the plan of corpus/v1), else `v2`.
+    #[arg(long, value_parser = edition)]
+    pub edition: Option<Edition>,
     /// Write into a folder that is not empty: everything in it but `known-failures/` and
     /// `README.md` (written by hand) is removed first (a stale case beside the new manifest would
     /// be read as part of it).
@@ -53,6 +57,10 @@ impl std::str::FromStr for ProfileArg {
                 .map_err(|e| format!("{e} (or `all`)"))
         }
     }
+}
+
+fn edition(s: &str) -> Result<Edition, String> {
+    Edition::parse(s).ok_or_else(|| format!("unknown edition `{s}` (v1 or v2)"))
 }
 
 /// The profiles `--profile` names, each once, in [`Profile::ALL`] order.
@@ -95,6 +103,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         count: args.count,
         profiles: profiles(&args.profiles),
         handwritten: !args.no_handwritten,
+        edition: args.edition.unwrap_or(if args.profiles.is_empty() {
+            Edition::V1
+        } else {
+            Edition::V2
+        }),
     };
     let stale = contents(&args.out).with_context(|| format!("reading {}", args.out.display()))?;
     if !stale.is_empty() {

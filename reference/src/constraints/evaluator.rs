@@ -8,6 +8,7 @@ use super::aim::{AimFrame, aim_direction, from_to};
 use super::order::order;
 use super::rotvec::{exp, fraction, log};
 use super::{ConstraintError, Which};
+use crate::decision::Decision;
 use crate::math::rotation_of;
 use crate::scene::{ConstraintKind, NodeConstraint, NodeId, Scene, Space, Trs};
 
@@ -228,6 +229,15 @@ impl<'a> Evaluator<'a> {
 
     /// [`Evaluator::evaluate`] into a reused buffer.
     pub fn evaluate_into(&self, locals: &[Trs], out: &mut Vec<Trs>) -> Result<(), ConstraintError> {
+        self.start(locals, out)?;
+        for &i in &self.order {
+            self.apply(i, out)?;
+        }
+        Ok(())
+    }
+
+    /// `out` set to the checked poses `locals`, before any constraint runs.
+    fn start(&self, locals: &[Trs], out: &mut Vec<Trs>) -> Result<(), ConstraintError> {
         let expected = self.scene.nodes.len();
         if locals.len() != expected {
             return Err(ConstraintError::PoseCount {
@@ -239,10 +249,49 @@ impl<'a> Evaluator<'a> {
         for (i, t) in locals.iter().enumerate() {
             out.push(checked(t, i, Which::Pose)?);
         }
-        for &i in &self.order {
-            self.apply(i, out)?;
-        }
         Ok(())
+    }
+
+    /// The decisions the draft leaves open that an evaluation at `locals` reaches, each once:
+    /// [D-VRM-FREEZE-ROTVEC] when a draft rotation constraint of non-zero weight with some
+    /// axes frozen and some free has a delta whose sign is not the shortest path's: its `w < 0`
+    /// as the stored quaternions multiply, or any model-space source (its rotation comes out of
+    /// a model matrix, with the sign the implementation's decomposition gives). There, reading
+    /// the rotation vector off the quaternion as it comes, as the draft's public
+    /// implementation does, can give another output than the shortest path.
+    pub fn open_decisions(&self, locals: &[Trs]) -> Result<Vec<Decision>, ConstraintError> {
+        let mut cur = Vec::new();
+        self.start(locals, &mut cur)?;
+        let mut open = Vec::new();
+        for &i in &self.order {
+            let c = &self.scene.constraints[i];
+            if let PreparedConstraint::Rotation { s0_inv, mask } = &self.prepared[i] {
+                let partial = mask.sum() > 0.0 && mask.sum() < 3.0;
+                let signed =
+                    c.source_space == Space::Model || self.rotation_delta(c, s0_inv, &cur).w < 0.0;
+                if c.weight > 0.0 && partial && signed {
+                    open.push(Decision::VrmFreezeRotvec);
+                    break;
+                }
+            }
+            self.apply(i, &mut cur)?;
+        }
+        Ok(open)
+    }
+
+    /// A draft rotation constraint's delta of its source from rest [D-VRM-ROTATION]: `S0^-1 S`
+    /// (local) or `S S0^-1` (model), as the quaternions multiply (its sign not chosen).
+    fn rotation_delta(
+        &self,
+        c: &NodeConstraint,
+        s0_inv: &UnitQuaternion<f64>,
+        cur: &[Trs],
+    ) -> UnitQuaternion<f64> {
+        let s = rotation(self.scene, cur, c.source, c.source_space);
+        match c.source_space {
+            Space::Local => s0_inv * s,
+            Space::Model => s * s0_inv,
+        }
     }
 
     /// Run constraint `i` on the current poses `cur`, changing its destination's local TRS.
@@ -265,11 +314,7 @@ impl<'a> Evaluator<'a> {
             PreparedConstraint::Rotation { s0_inv, mask } => {
                 // [D-VRM-ROTATION] delta S0^-1 S (local) or S S0^-1 (model), frozen on the
                 // rotation vector, slerp(I, delta, w) = exp(w log delta).
-                let s = rotation(self.scene, cur, src, c.source_space);
-                let delta = match c.source_space {
-                    Space::Local => s0_inv * s,
-                    Space::Model => s * s0_inv,
-                };
+                let delta = self.rotation_delta(c, s0_inv, cur);
                 let delta = exp(&(log(&delta).component_mul(mask) * c.weight));
                 out.rotation = match c.destination_space {
                     Space::Local => rest.rotation * delta,

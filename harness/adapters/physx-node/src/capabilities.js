@@ -53,6 +53,7 @@ export const FEATURES = [
   'joint.no-limits',
   'joint.kind.free',
   'material.',
+  'node.',
   'shape.box.',
   'shape.sphere.',
   'shape.capsule.',

@@ -61,6 +61,7 @@ pub const FEATURES: &[&str] = &[
     "joint.shared-description",
     "joint.to-world",
     "material.",
+    "node.",
     "omi.",
     "shape.box.",
     "shape.capsule.",
