@@ -1,6 +1,7 @@
 //! Hand-written cases: every example of the seeds, the hinged door of seed 002, the special
 //! joint cases of seed 000, a control scene and an everything-at-once scene per profile.
 
+mod actions;
 mod dynamics;
 mod khr;
 mod khr25;
@@ -21,6 +22,7 @@ pub fn all() -> Vec<Case> {
     v.extend(dynamics::cases());
     v.extend(omi_current::cases());
     v.extend(khr25::cases());
+    v.extend(actions::cases());
     v
 }
 

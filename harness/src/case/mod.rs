@@ -50,11 +50,16 @@ fn known_nodes(scenario: &Scenario<Action>, want: &Expectation) -> Result<(), St
                     want.body(node).is_some() || want.colliders.iter().any(|c| c.node == node)
                 }
                 NodeRole::Joint => want.joint(node).is_some(),
+                NodeRole::Trigger => {
+                    want.colliders.iter().any(|c| c.node == node && c.trigger)
+                        || want.compound_triggers.iter().any(|t| t.node == node)
+                }
             };
             if !known {
                 let what = match role {
                     NodeRole::Object => "a body or a collider",
                     NodeRole::Joint => "a joint",
+                    NodeRole::Trigger => "a trigger or a compound trigger",
                 };
                 return Err(format!(
                     "check {:?} names node {node}, which is not {what} of the case",

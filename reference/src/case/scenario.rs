@@ -152,6 +152,8 @@ pub enum NodeRole {
     Object,
     /// A joint.
     Joint,
+    /// A trigger, or the node of a compound trigger (its events are reported there).
+    Trigger,
 }
 
 /// What is measured.
@@ -189,7 +191,7 @@ pub enum CheckKind {
     },
     /// These collider pairs never have a contact in any observation.
     NoContact { pairs: Vec<[usize; 2]> },
-    /// The trigger reports these events with `other` over the run.
+    /// The trigger (or compound trigger) reports these events with `other` over the run.
     TriggerEvents {
         trigger: usize,
         other: usize,
@@ -284,7 +286,7 @@ impl CheckKind {
                 .map(|n| (*n, NodeRole::Object))
                 .collect(),
             CheckKind::TriggerEvents { trigger, other, .. } => {
-                vec![(*trigger, NodeRole::Object), (*other, NodeRole::Object)]
+                vec![(*trigger, NodeRole::Trigger), (*other, NodeRole::Object)]
             }
         }
     }
