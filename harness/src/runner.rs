@@ -208,7 +208,9 @@ pub fn judge(case: &LoadedCase, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
     for o in outcomes {
         match o {
             Outcome::Decided(r) => out.push(r),
-            Outcome::Load(outcome) if case.entry.valid => out.push(validation::valid(&outcome)),
+            Outcome::Load(outcome) if case.entry.valid => {
+                out.push(validation::valid(case, &outcome));
+            }
             Outcome::Load(outcome) => out.push(validation::invalid(case, &outcome)),
             Outcome::Interpretation(got) => {
                 if let Some(want) = &case.interpretation {

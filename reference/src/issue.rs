@@ -587,6 +587,13 @@ impl Code {
         SUITE_RULES.contains(&self)
     }
 
+    /// Whether the texts leave open if a reader accepts a file with this issue (with a
+    /// warning) or refuses it: a value outside a schema's enum, a property the schema does not
+    /// define. A closed schema refuses the file, an open reading accepts it: either conforms.
+    pub fn leaves_outcome_open(self) -> bool {
+        matches!(self, Code::EnumUnknown | Code::ExtUnexpectedProperty)
+    }
+
     /// The tier of a case whose expectation rests on this code: a suite rule is informative
     /// (the spec does not require it), a warning or info optional (a SHOULD), an error
     /// required (a MUST).
@@ -749,6 +756,10 @@ mod tests {
             assert_eq!(code.is_suite_rule(), suite, "{code}");
         }
         assert_eq!(Code::VrmWeightRange.tier(), Tier::Informative);
+        assert!(Code::EnumUnknown.leaves_outcome_open());
+        assert!(Code::ExtUnexpectedProperty.leaves_outcome_open());
+        assert!(!Code::ExtensionUnknown.leaves_outcome_open());
+        assert!(!Code::NodeCycle.leaves_outcome_open());
         assert_eq!(Code::ProfileMixed.tier(), Tier::Informative);
         assert_eq!(Code::KhrShapeDegenerate.tier(), Tier::Required);
         let warning = Code::ALL

@@ -181,6 +181,15 @@ impl LoadedCase {
         &self.entry.id
     }
 
+    /// The first expected issue whose code leaves open whether a reader accepts or refuses
+    /// the file ([`reference::issue::Code::leaves_outcome_open`]).
+    pub fn open_outcome(&self) -> Option<&str> {
+        self.issues
+            .iter()
+            .find(|i| i.code.known().is_some_and(|c| c.leaves_outcome_open()))
+            .map(|i| i.code.id())
+    }
+
     /// Codes of the expected issues of severity error, sorted and deduplicated.
     pub fn error_codes(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self
