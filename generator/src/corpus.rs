@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use reference::case::{CaseEntry, CatalogueId, ExpectFile};
 use reference::decision::Decision;
 use reference::profile::Profile;
+use reference::scene::Shape;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -234,7 +235,11 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
             profiles[p].family(),
             features::area(wanted)
         );
-        let case = valid_case(profiles[p], plan.seed, index, &id, Some(wanted));
+        let case = if plan.edition == Edition::V2 {
+            isolated_case(profiles[p], plan.seed, index, &id, wanted)
+        } else {
+            valid_case(profiles[p], plan.seed, index, &id, Some(wanted))
+        };
         let matrices = plan.edition == Edition::V2 && valid_n % MATRIX_EVERY == 0;
         cases.push(if matrices {
             written_as_matrices(case)
@@ -243,6 +248,57 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
         });
     }
     cases
+}
+
+/// The kinds (`capsule`, `cylinder`) of the tapered shapes a case's colliders use (top and
+/// bottom radii differ): shapes some engines lack (Rapier, PhysX approximate them by hulls).
+fn tapered_kinds(case: &Case) -> BTreeSet<&'static str> {
+    let Payload::Json(json) = &case.payload else {
+        return BTreeSet::new();
+    };
+    let reading = reference::read_tree(json, None, case.profile);
+    let Some(scene) = reading.scene else {
+        return BTreeSet::new();
+    };
+    scene
+        .colliders
+        .iter()
+        .filter_map(|c| match scene.shapes.get(c.shape)? {
+            Shape::Capsule {
+                radius_bottom,
+                radius_top,
+                ..
+            } if radius_bottom != radius_top => Some("capsule"),
+            Shape::Cylinder {
+                radius_bottom,
+                radius_top,
+                ..
+            } if radius_bottom != radius_top => Some("cylinder"),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Redraws of a valid case whose tapered shapes are incidental, before it keeps them.
+const ISOLATION_REDRAWS: u64 = 8;
+
+/// The valid case `id` under [`Edition::V2`]: a case tests its own area, so a tapered shape
+/// appears only where the wanted tag is a shape's (else the scene is drawn again), and it is
+/// tagged (`shape.capsule.tapered`...) so an engine that lacks it gets `NOT_SUPPORTED`.
+fn isolated_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: &str) -> Case {
+    let mut case = valid_case(profile, seed, index, id, Some(wanted));
+    if features::area(wanted) != "shape" {
+        for retry in 1..=ISOLATION_REDRAWS {
+            if tapered_kinds(&case).is_empty() {
+                break;
+            }
+            case = valid_case(profile, seed, index + retry * 1_000_003, id, Some(wanted));
+        }
+    }
+    for kind in tapered_kinds(&case) {
+        case.features.insert(format!("shape.{kind}.tapered"));
+    }
+    case
 }
 
 /// Under [`Edition::V2`], every `MATRIX_EVERY`th valid generated case of a physics profile

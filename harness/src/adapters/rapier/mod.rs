@@ -30,7 +30,9 @@ pub const ENGINE: &str = "rapier3d 0.36 (f32)";
 
 /// Feature tags (prefixes end with `.`) Rapier supports, in the generator's vocabulary.
 ///
-/// Left out on purpose: `joint.limit.angular.3` (Rapier couples at most 2 angular axes),
+/// Left out on purpose: tapered capsules and cylinders (`shape.capsule.tapered`,
+/// `shape.cylinder.tapered`: parry3d has neither; the adapter still loads one, as a hull, when a
+/// case does not say it has one), `joint.limit.angular.3` (Rapier couples at most 2 angular axes),
 /// everything `vrm.` (Rapier has no VRM constraints), and khr-2025's bounded and double-sided
 /// planes (`shape.plane.bounded`, `shape.plane.double-sided`: Rapier's half-space is unbounded
 /// and single-sided). Some scenes under a declared tag are
@@ -64,9 +66,11 @@ pub const FEATURES: &[&str] = &[
     "node.",
     "omi.",
     "shape.box.",
-    "shape.capsule.",
+    "shape.capsule.defaults",
+    "shape.capsule.explicit",
     "shape.convex",
-    "shape.cylinder.",
+    "shape.cylinder.defaults",
+    "shape.cylinder.explicit",
     // An unused cylinder that only dates an omi-2024 document (its `radius` spelling).
     "shape.dating-cylinder",
     "shape.is-trigger.",
