@@ -16,93 +16,17 @@ use reference::profile::Profile;
 use serde_json::{Value, json};
 
 use super::case;
+use super::current::{
+    PROFILES, cuboid, document, motion, node, scenario, shape_ref, spec, sphere, tol,
+};
 use crate::case::{Case, Tier};
-use crate::scenario::{self as generic, DT, GRAVITY, STEPS};
-
-const PROFILES: [Profile; 3] = [Profile::Khr2025, Profile::Omi2024, Profile::Omi2025];
+use crate::scenario::{self as generic, GRAVITY, STEPS};
 
 pub fn cases() -> Vec<Case> {
     PROFILES
         .into_iter()
         .flat_map(|p| [kinematic_pose(p), impulse(p), compound_trigger(p)])
         .collect()
-}
-
-/// One profile's spelling of the scenes.
-fn body_extension(p: Profile) -> &'static str {
-    if p.is_khr() {
-        "KHR_physics_rigid_bodies"
-    } else {
-        "OMI_physics_body"
-    }
-}
-
-fn sphere(radius: f64) -> Value {
-    json!({"type": "sphere", "sphere": {"radius": radius}})
-}
-
-fn cuboid(size: [f64; 3]) -> Value {
-    json!({"type": "box", "box": {"size": size}})
-}
-
-/// A collider or trigger member on shape `shape`.
-fn shape_ref(p: Profile, shape: usize) -> Value {
-    if p.is_khr() {
-        json!({"geometry": {"shape": shape}})
-    } else {
-        json!({"shape": shape})
-    }
-}
-
-/// A dynamic body of `mass` kg, or a kinematic one (`None`).
-fn motion(p: Profile, mass: Option<f64>) -> Value {
-    match (p.is_khr(), mass) {
-        (true, Some(m)) => json!({"mass": m}),
-        (true, None) => json!({"isKinematic": true}),
-        (false, Some(m)) => json!({"type": "dynamic", "mass": m}),
-        (false, None) => json!({"type": "kinematic"}),
-    }
-}
-
-/// A node with the profile's body extension holding `members`.
-fn node(p: Profile, name: &str, translation: [f64; 3], members: Value) -> Value {
-    json!({"name": name, "translation": translation,
-        "extensions": {body_extension(p): members}})
-}
-
-/// The document of `shapes` and `nodes`, every node without a parent a root.
-fn document(p: Profile, mut shapes: Vec<Value>, nodes: Vec<Value>) -> Value {
-    let children: Vec<u64> = nodes
-        .iter()
-        .filter_map(|n| n.get("children")?.as_array())
-        .flatten()
-        .filter_map(Value::as_u64)
-        .collect();
-    let roots: Vec<usize> = (0..nodes.len())
-        .filter(|i| !children.contains(&(*i as u64)))
-        .collect();
-    if p == Profile::Omi2024 {
-        shapes.push(json!({"type": "cylinder", "cylinder": {"radius": 0.1, "height": 0.2}}));
-    }
-    let (used, shape_extension) = if p.is_khr() {
-        (
-            json!(["KHR_implicit_shapes", "KHR_physics_rigid_bodies"]),
-            "KHR_implicit_shapes",
-        )
-    } else {
-        (
-            json!(["OMI_physics_body", "OMI_physics_shape"]),
-            "OMI_physics_shape",
-        )
-    };
-    json!({
-        "asset": {"version": "2.0"},
-        "extensionsUsed": used,
-        "extensions": {shape_extension: {"shapes": shapes}},
-        "nodes": nodes,
-        "scenes": [{"nodes": roots}],
-        "scene": 0
-    })
 }
 
 /// A body node at `translation` with its collider on a child node (node `index + 1`).
@@ -132,28 +56,6 @@ fn base_features(p: Profile) -> Vec<&'static str> {
     f
 }
 
-fn spec(p: Profile) -> &'static str {
-    if p.is_khr() {
-        "KHR_physics_rigid_bodies (glTF PR #2424) Motion, Triggers"
-    } else {
-        "OMI_physics_body Motion, Trigger"
-    }
-}
-
-fn scenario(gravity: [f64; 3], actions: Value, checks: Vec<Value>) -> Value {
-    json!({
-        "config": {"gravity": gravity, "dt": DT, "substeps": 1},
-        "steps": STEPS,
-        "observe_every": 1,
-        "actions": actions,
-        "checks": checks,
-    })
-}
-
-fn tol(recommended: f64, allowed: f64) -> Value {
-    json!({"recommended": recommended, "allowed": allowed})
-}
-
 /// The generic checks of the scene but those that name `node` (what the action changes).
 fn generic_checks_but(e: &Expectation, node: usize) -> Vec<Value> {
     super::generic_checks(e)
@@ -180,7 +82,7 @@ fn action_case(
         p,
         "dynamics",
         description,
-        spec(p),
+        &spec(p, "Motion, Triggers", "OMI_physics_body Motion, Trigger"),
         Tier::Required,
         &all,
         &[],
@@ -205,6 +107,7 @@ fn kinematic_pose(p: Profile) -> Case {
         p,
         vec![sphere(0.25)],
         body(p, 0, "Mover", [0.0; 3], None).to_vec(),
+        None,
     );
     action_case(
         p,
@@ -221,6 +124,7 @@ fn kinematic_pose(p: Profile) -> Case {
             }));
             scenario(
                 GRAVITY,
+                STEPS,
                 json!([{"step": 0, "action": "kinematic_pose", "node": 0,
                     "translation": TARGET, "rotation": [0.0, 0.0, 0.0, 1.0]}]),
                 checks,
@@ -244,6 +148,7 @@ fn impulse(p: Profile) -> Case {
         p,
         vec![sphere(0.25)],
         body(p, 0, "Ball", [0.0; 3], Some(MASS)).to_vec(),
+        None,
     );
     action_case(
         p,
@@ -264,6 +169,7 @@ fn impulse(p: Profile) -> Case {
             }));
             scenario(
                 [0.0; 3],
+                STEPS,
                 json!([{"step": 0, "action": "impulse", "node": 0,
                     "impulse": [IMPULSE, 0.0, 0.0]}]),
                 checks,
@@ -291,6 +197,7 @@ fn compound_trigger(p: Profile) -> Case {
             ball,
             ball_shape,
         ],
+        None,
     );
     action_case(
         p,
@@ -310,7 +217,7 @@ fn compound_trigger(p: Profile) -> Case {
                 "name": "compound-trigger-enter-exit", "kind": "trigger_events", "trigger": 0,
                 "other": 4, "enter": true, "exit": true,
             }));
-            scenario(GRAVITY, json!([]), checks)
+            scenario(GRAVITY, STEPS, json!([]), checks)
         },
     )
 }

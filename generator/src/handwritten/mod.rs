@@ -2,11 +2,13 @@
 //! joint cases of seed 000, a control scene and an everything-at-once scene per profile.
 
 mod actions;
+mod current;
 mod dynamics;
 mod khr;
 mod khr25;
 mod omi;
 mod omi_current;
+mod reach;
 mod vrm;
 mod vrm1;
 
@@ -23,6 +25,7 @@ pub fn all() -> Vec<Case> {
     v.extend(omi_current::cases());
     v.extend(khr25::cases());
     v.extend(actions::cases());
+    v.extend(reach::cases());
     v
 }
 

@@ -1,0 +1,150 @@
+//! How the current physics profiles (`khr-2025`, `omi-2024`, `omi-2025`) spell one scene, for
+//! the hand-written scenes written once for the three: KHR with `KHR_implicit_shapes` and a
+//! `geometry`, OMI with `OMI_physics_shape` and a `shape` (omi-2024 dated by an unused cylinder
+//! with a `radius`); joints the same but for their extension.
+
+use reference::profile::Profile;
+use serde_json::{Value, json};
+
+use crate::scenario::DT;
+
+/// The profiles the scenes are written in.
+pub const PROFILES: [Profile; 3] = [Profile::Khr2025, Profile::Omi2024, Profile::Omi2025];
+
+/// The extension of bodies, colliders and triggers.
+pub fn body_extension(p: Profile) -> &'static str {
+    if p.is_khr() {
+        "KHR_physics_rigid_bodies"
+    } else {
+        "OMI_physics_body"
+    }
+}
+
+pub fn sphere(radius: f64) -> Value {
+    json!({"type": "sphere", "sphere": {"radius": radius}})
+}
+
+pub fn cuboid(size: [f64; 3]) -> Value {
+    json!({"type": "box", "box": {"size": size}})
+}
+
+/// A collider or trigger member on shape `shape`.
+pub fn shape_ref(p: Profile, shape: usize) -> Value {
+    if p.is_khr() {
+        json!({"geometry": {"shape": shape}})
+    } else {
+        json!({"shape": shape})
+    }
+}
+
+/// A dynamic body of `mass` kg, or a kinematic one (`None`).
+pub fn motion(p: Profile, mass: Option<f64>) -> Value {
+    match (p.is_khr(), mass) {
+        (true, Some(m)) => json!({"mass": m}),
+        (true, None) => json!({"isKinematic": true}),
+        (false, Some(m)) => json!({"type": "dynamic", "mass": m}),
+        (false, None) => json!({"type": "kinematic"}),
+    }
+}
+
+/// A node with the profile's body extension holding `members`.
+pub fn node(p: Profile, name: &str, translation: [f64; 3], members: Value) -> Value {
+    json!({"name": name, "translation": translation,
+        "extensions": {body_extension(p): members}})
+}
+
+/// A joint node at `translation`: frame A, to the body it is on (none: the world); frame B
+/// is `connected` [D-FRAMES], the joint's limits and drives `physicsJoints[joint]`.
+pub fn joint_node(p: Profile, name: &str, translation: [f64; 3], connected: usize) -> Value {
+    let joint = json!({"connectedNode": connected, "joint": 0});
+    let members = if p.is_khr() {
+        json!({"KHR_physics_rigid_bodies": {"joint": joint}})
+    } else {
+        json!({"OMI_physics_joint": joint})
+    };
+    json!({"name": name, "translation": translation, "extensions": members})
+}
+
+/// The document of `shapes`, `nodes` and the joint description `joint` (its `limits` and
+/// `drives`), every node without a parent a root.
+pub fn document(
+    p: Profile,
+    mut shapes: Vec<Value>,
+    nodes: Vec<Value>,
+    joint: Option<Value>,
+) -> Value {
+    let children: Vec<u64> = nodes
+        .iter()
+        .filter_map(|n| n.get("children")?.as_array())
+        .flatten()
+        .filter_map(Value::as_u64)
+        .collect();
+    let roots: Vec<usize> = (0..nodes.len())
+        .filter(|i| !children.contains(&(*i as u64)))
+        .collect();
+    if p == Profile::Omi2024 {
+        shapes.push(json!({"type": "cylinder", "cylinder": {"radius": 0.1, "height": 0.2}}));
+    }
+    let (used, shape_extension) = if p.is_khr() {
+        (
+            json!(["KHR_implicit_shapes", "KHR_physics_rigid_bodies"]),
+            "KHR_implicit_shapes",
+        )
+    } else {
+        (
+            json!(["OMI_physics_body", "OMI_physics_shape"]),
+            "OMI_physics_shape",
+        )
+    };
+    let mut doc = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": used,
+        "extensions": {shape_extension: {"shapes": shapes}},
+        "nodes": nodes,
+        "scenes": [{"nodes": roots}],
+        "scene": 0
+    });
+    if let Some(joint) = joint {
+        let joints = json!({"physicsJoints": [joint]});
+        if p.is_khr() {
+            doc["extensions"]["KHR_physics_rigid_bodies"] = joints;
+        } else {
+            doc["extensions"]["OMI_physics_joint"] = joints;
+            doc["extensionsUsed"] =
+                json!(["OMI_physics_body", "OMI_physics_joint", "OMI_physics_shape"]);
+        }
+    }
+    doc
+}
+
+/// Where a scene's rules are specified: `khr` the section of KHR_physics_rigid_bodies, `omi`
+/// that of the OMI extensions.
+pub fn spec(p: Profile, khr: &str, omi: &str) -> String {
+    if p.is_khr() {
+        format!("KHR_physics_rigid_bodies (glTF PR #2424) {khr}")
+    } else {
+        format!(
+            "{omi} ({})",
+            if p == Profile::Omi2024 {
+                "807ce4b"
+            } else {
+                "df53422"
+            }
+        )
+    }
+}
+
+/// A scenario of `steps` steps of 60 Hz.
+pub fn scenario(gravity: [f64; 3], steps: u32, actions: Value, checks: Vec<Value>) -> Value {
+    json!({
+        "config": {"gravity": gravity, "dt": DT, "substeps": 1},
+        "steps": steps,
+        "observe_every": 1,
+        "actions": actions,
+        "checks": checks,
+    })
+}
+
+pub fn tol(recommended: f64, allowed: f64) -> Value {
+    json!({"recommended": recommended, "allowed": allowed})
+}
