@@ -1,6 +1,7 @@
 //! One corpus case: a glTF document (or raw bytes), its sibling files, and what the reference
 //! expects of it.
 
+use crate::corpus::Edition;
 use std::collections::{BTreeMap, BTreeSet};
 
 use reference::case::Scenario;
@@ -73,6 +74,8 @@ pub struct Case {
     /// An explicit dynamics scenario (hand-written dynamics scenes); `None`: the one
     /// `scenario::scenario` derives from the scene.
     pub scenario: Option<Scenario>,
+    /// The rules the derived scenario follows.
+    pub edition: Edition,
 }
 
 impl Case {

@@ -183,6 +183,7 @@ pub fn rendered_case(
         poses: r.poses,
         seed: Some(seed),
         scenario: None,
+        edition: Edition::V1,
     }
 }
 
@@ -240,6 +241,8 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
         } else {
             valid_case(profiles[p], plan.seed, index, &id, Some(wanted))
         };
+        let mut case = case;
+        case.edition = plan.edition;
         let matrices = plan.edition == Edition::V2 && valid_n % MATRIX_EVERY == 0;
         cases.push(if matrices {
             written_as_matrices(case)
@@ -404,7 +407,7 @@ pub fn expect_text(case: &Case, reading: &reference::Reading) -> String {
         scenario: case
             .scenario
             .clone()
-            .or_else(|| scenario::scenario(expectation)),
+            .or_else(|| scenario::scenario(expectation, case.edition)),
     };
     // Every member is a string, a number, a typed value or a `Value`: serialising cannot fail.
     let mut doc = serde_json::to_value(&file).unwrap_or_default();

@@ -35,6 +35,7 @@ use reference::decision::Decision;
 use reference::profile::Profile;
 
 use crate::case::{ExpectedIssue, Payload, Tier};
+use crate::corpus::Edition;
 use serde_json::Value;
 
 /// The generic checks of a scene (`scenario::checks`) as JSON, for a hand-written scenario
@@ -81,5 +82,6 @@ pub(crate) fn case(
         poses: Vec::new(),
         seed: None,
         scenario: None,
+        edition: Edition::V1,
     }
 }
