@@ -15,10 +15,8 @@ use reference::expect::Expectation;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
-use super::current::{
-    PROFILES, cuboid, document, motion, node, scenario, shape_ref, spec, sphere, tol,
-};
+use super::current::{PROFILES, cuboid, document, motion, node, shape_ref, spec, sphere};
+use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
 use crate::scenario::{self as generic, GRAVITY, STEPS};
 

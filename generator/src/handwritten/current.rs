@@ -6,8 +6,6 @@
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use crate::scenario::DT;
-
 /// The profiles the scenes are written in.
 pub const PROFILES: [Profile; 3] = [Profile::Khr2025, Profile::Omi2024, Profile::Omi2025];
 
@@ -132,19 +130,4 @@ pub fn spec(p: Profile, khr: &str, omi: &str) -> String {
             }
         )
     }
-}
-
-/// A scenario of `steps` steps of 60 Hz.
-pub fn scenario(gravity: [f64; 3], steps: u32, actions: Value, checks: Vec<Value>) -> Value {
-    json!({
-        "config": {"gravity": gravity, "dt": DT, "substeps": 1},
-        "steps": steps,
-        "observe_every": 1,
-        "actions": actions,
-        "checks": checks,
-    })
-}
-
-pub fn tol(recommended: f64, allowed: f64) -> Value {
-    json!({"recommended": recommended, "allowed": allowed})
 }

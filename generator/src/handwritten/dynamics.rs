@@ -19,9 +19,9 @@ use reference::profile::Profile;
 use reference::scene::{DriveMode, MassValue};
 use serde_json::{Value, json};
 
-use super::case;
+use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
-use crate::scenario::{self as generic, DT, GRAVITY, STEPS};
+use crate::scenario::{self as generic, GRAVITY, STEPS};
 
 const KHR: Profile = Profile::Khr2024Draft;
 const OMI: Profile = Profile::Omi2023;
@@ -49,24 +49,10 @@ pub fn cases() -> Vec<Case> {
     ]
 }
 
-fn tol(recommended: f64, allowed: f64) -> Value {
-    json!({"recommended": recommended, "allowed": allowed})
-}
-
 /// The reference's expectation of a hand-written document (`None` when it has errors: the
 /// corpus writer then reports the disagreement, and the tests below fail).
 fn expectation(gltf: &Value) -> Option<Expectation> {
     generic::expectation(&reference::read_tree(gltf, None, None))
-}
-
-fn scenario(gravity: [f64; 3], steps: u32, actions: Value, checks: Vec<Value>) -> Value {
-    json!({
-        "config": {"gravity": gravity, "dt": DT, "substeps": 1},
-        "steps": steps,
-        "observe_every": 1,
-        "actions": actions,
-        "checks": checks,
-    })
 }
 
 /// A hand-written case with its explicit scenario, built from the reference's reading of the
@@ -896,6 +882,8 @@ fn khr_filtered() -> Case {
 mod tests {
     use super::*;
     use reference::scene::Combine;
+
+    use crate::scenario::DT;
 
     /// The case's scenario as written.
     fn written(c: &Case) -> Value {

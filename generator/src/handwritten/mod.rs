@@ -36,7 +36,9 @@ use reference::profile::Profile;
 
 use crate::case::{ExpectedIssue, Payload, Tier};
 use crate::corpus::Edition;
-use serde_json::Value;
+use serde_json::{Value, json};
+
+use crate::scenario::DT;
 
 /// The generic checks of a scene (`scenario::checks`) as JSON, for a hand-written scenario
 /// to add its own to.
@@ -84,4 +86,20 @@ pub(crate) fn case(
         scenario: None,
         edition: Edition::V1,
     }
+}
+
+/// A scenario of `steps` steps of 60 Hz.
+pub(crate) fn scenario(gravity: [f64; 3], steps: u32, actions: Value, checks: Vec<Value>) -> Value {
+    json!({
+        "config": {"gravity": gravity, "dt": DT, "substeps": 1},
+        "steps": steps,
+        "observe_every": 1,
+        "actions": actions,
+        "checks": checks,
+    })
+}
+
+/// A tolerance class as the case format writes it.
+pub(crate) fn tol(recommended: f64, allowed: f64) -> Value {
+    json!({"recommended": recommended, "allowed": allowed})
 }

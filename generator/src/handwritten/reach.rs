@@ -21,10 +21,8 @@
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
-use super::current::{
-    PROFILES, document, joint_node, node, scenario, shape_ref, spec, sphere, tol,
-};
+use super::current::{PROFILES, document, joint_node, node, shape_ref, spec, sphere};
+use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
 use crate::scenario::{self as generic, GRAVITY};
 
@@ -256,6 +254,16 @@ fn hinge(p: Profile, min: Option<f64>) -> Case {
     )
 }
 
+/// The tags of a one-axis slider whose limit has no minimum, everything else locked.
+const SLIDER_TAGS: &[&str] = &[
+    "joint.limit.linear.1",
+    "joint.limit.linear.2",
+    "joint.limit.angular.2",
+    "joint.limit.angular.1",
+    "joint.limit.fixed",
+    "joint.limit.open-min",
+];
+
 /// The slider's maximum, m.
 const SLIDER_MAX: f64 = 0.5;
 
@@ -276,15 +284,7 @@ fn slider_open_min(p: Profile) -> Case {
         p,
         "slider-open-min",
         "A 1 kg ball on a slider along x (the joint on the ball, its connected frame on the world: linear limit on x, max 0.5 m, no minimum, measured as the ball's x negated; everything else locked), without gravity: an impulse of -1 N s takes it to the limit's maximum (the ball at x = -0.5 m); at step 60 one of 2 N s takes it back at 2 m/s through 0 to x = +0.3 m after 24 steps (a minimum read as 0 would stop it at 0).",
-        &[
-            "joint.limit.linear.1",
-            "joint.limit.linear.2",
-            "joint.limit.angular.2",
-            "joint.limit.angular.1",
-            "joint.limit.fixed",
-            "joint.limit.open-min",
-            "body.dynamic.impulse-action",
-        ],
+        &[SLIDER_TAGS, &["body.dynamic.impulse-action"]].concat(),
         gltf,
         [0.0; 3],
         60 + back,
@@ -334,17 +334,15 @@ fn drive_gives_way(p: Profile) -> Case {
         "drive-gives-way",
         "A 1 kg ball on a vertical slider (the joint on the ball, its connected frame on the world: a linear limit on y with max 0.5 m and no minimum, measured as the ball's y negated, so a floor at -0.5 m; everything else locked) held at 0 by a force-mode position drive (stiffness 400, damping 40) whose maxForce 4.9 N is half its weight: under gravity the drive gives way and the ball sinks to the floor limit at -0.5 m (without the force limit it would hold at -0.0245 m).",
         &[
-            "joint.limit.linear.1",
-            "joint.limit.linear.2",
-            "joint.limit.angular.2",
-            "joint.limit.angular.1",
-            "joint.limit.fixed",
-            "joint.limit.open-min",
-            "joint.drive.linear",
-            "joint.drive.position-target",
-            "joint.drive.mode.force",
-            "joint.drive.max-force",
-        ],
+            SLIDER_TAGS,
+            &[
+                "joint.drive.linear",
+                "joint.drive.position-target",
+                "joint.drive.mode.force",
+                "joint.drive.max-force",
+            ],
+        ]
+        .concat(),
         gltf,
         GRAVITY,
         120,
