@@ -22,6 +22,7 @@ use crate::matrices;
 use crate::mutate::{self, Mutator};
 use crate::sample;
 use crate::scenario;
+use crate::scenes;
 use crate::strategy::Rendered;
 
 /// Every fourth generated case is invalid (one defect); the rest are valid.
@@ -243,12 +244,13 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
         };
         let mut case = case;
         case.edition = plan.edition;
-        let matrices = plan.edition == Edition::V2 && valid_n % MATRIX_EVERY == 0;
-        cases.push(if matrices {
-            written_as_matrices(case)
-        } else {
-            case
-        });
+        if plan.edition == Edition::V2 && valid_n % MATRIX_EVERY == 0 {
+            case = written_as_matrices(case);
+        }
+        if plan.edition == Edition::V2 && valid_n % SCENES_EVERY == 0 {
+            case = with_another_scene(case);
+        }
+        cases.push(case);
     }
     cases
 }
@@ -304,6 +306,62 @@ fn isolated_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: &str
     case
 }
 
+/// Under [`Edition::V2`], every `SCENES_EVERY`th valid generated case of a physics profile
+/// gets another scene before its own, which stays the default (a number prime to the count of
+/// profiles, which take turns, so that every profile gets some).
+const SCENES_EVERY: usize = 6;
+
+/// `case` with a first scene (scene 0) holding a copy of one of its collider nodes, its own
+/// scene second and the default (`"scene": 1`): the copy is outside the default scene, so it
+/// is not simulated [D-SCENE]; an importer that loads scene 0 gets only the copy, one that
+/// simulates every node gets one collider too many. Unchanged for a VRM profile, without a
+/// leaf node carrying a collider, or when the reference would read it otherwise.
+fn with_another_scene(mut case: Case) -> Case {
+    let Payload::Json(json) = &case.payload else {
+        return case;
+    };
+    if !case.profile.is_some_and(is_physics) {
+        return case;
+    }
+    let Some(written) = scenes::with_another_scene(json) else {
+        return case;
+    };
+    let read = |doc: &serde_json::Value| {
+        let r = reference::read_tree(doc, None, case.profile);
+        let issues: Vec<(reference::issue::Code, String)> = r
+            .issues
+            .iter()
+            .map(|i| (i.code, i.pointer.clone()))
+            .collect();
+        let objects = r.scene.map(|s| {
+            (
+                s.bodies.iter().map(|b| b.node).collect::<Vec<_>>(),
+                s.colliders.iter().map(|c| c.node).collect::<Vec<_>>(),
+                s.joints.len(),
+            )
+        });
+        (issues, objects)
+    };
+    if read(json) != read(&written) {
+        return case;
+    }
+    case.payload = Payload::Json(written);
+    case.features.insert(scenes::TAG.to_owned());
+    case.decisions.insert(Decision::DefaultScene);
+    case.description.push_str(
+        " A first scene holds a copy of one of its colliders; the default scene is the second.",
+    );
+    case
+}
+
+/// Whether `profile` is a physics one (not VRM).
+fn is_physics(profile: Profile) -> bool {
+    !matches!(
+        profile,
+        Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10
+    )
+}
+
 /// Under [`Edition::V2`], every `MATRIX_EVERY`th valid generated case of a physics profile
 /// writes its nodes' transforms as matrices.
 const MATRIX_EVERY: usize = 5;
@@ -316,12 +374,7 @@ fn written_as_matrices(mut case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
-    let physics = case.profile.is_some_and(|p| {
-        !matches!(
-            p,
-            Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10
-        )
-    });
+    let physics = case.profile.is_some_and(is_physics);
     let keep: BTreeSet<usize> = case
         .poses
         .iter()

@@ -18,6 +18,7 @@ pub mod matrices;
 pub mod mutate;
 pub mod sample;
 pub mod scenario;
+pub mod scenes;
 pub mod strategy;
 
 /// The generator version recorded in every manifest; bump it whenever output bytes change.

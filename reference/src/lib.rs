@@ -200,6 +200,7 @@ fn read_document(
         }
         Profile::VrmcNodeConstraint10 => vrm1::read(&doc, &mut scene, &mut issues),
     }
+    scene.keep_default_scene();
     Reading {
         profile: Some(profile),
         scene: Some(scene),

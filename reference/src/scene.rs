@@ -462,6 +462,34 @@ impl Scene {
         }
     }
 
+    /// Leave out the bodies, colliders, triggers and joints of nodes outside the default scene
+    /// [D-SCENE] (a joint also when one of its frames, or their bodies, is outside it); body
+    /// ids are renumbered in order.
+    pub fn keep_default_scene(&mut self) {
+        let in_scene: Vec<bool> = self.nodes.iter().map(|n| n.in_scene).collect();
+        let kept = |n: NodeId| in_scene.get(n).copied().unwrap_or(false);
+        let mut renumbered = Vec::with_capacity(self.bodies.len());
+        let mut bodies = Vec::with_capacity(self.bodies.len());
+        for b in std::mem::take(&mut self.bodies) {
+            renumbered.push(kept(b.node).then_some(bodies.len()));
+            if kept(b.node) {
+                bodies.push(b);
+            }
+        }
+        self.bodies = bodies;
+        self.colliders.retain(|c| kept(c.node));
+        for c in &mut self.colliders {
+            c.body = c.body.and_then(|b| renumbered.get(b).copied().flatten());
+        }
+        self.compound_triggers.retain(|t| kept(t.node));
+        self.joints.retain(|j| {
+            kept(j.node)
+                && [&j.a, &j.b]
+                    .iter()
+                    .all(|a| kept(a.frame) && a.body_node.is_none_or(kept))
+        });
+    }
+
     /// A scene over nodes given as `(parent, rest transform)`, in the scene (no name, mesh or
     /// extension): children and roots follow from the parents. For tests and benches: readers
     /// check the hierarchy, this does not. A parent index out of range is kept as given, with

@@ -65,6 +65,7 @@ pub const FEATURES: &[&str] = &[
     "material.",
     "node.",
     "omi.",
+    "scene.",
     "shape.box.",
     "shape.capsule.defaults",
     "shape.capsule.explicit",

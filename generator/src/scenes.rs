@@ -1,0 +1,84 @@
+//! A scene written with another scene before it ([`crate::corpus::Edition::V2`]): the default
+//! scene (`scene`) is then not the first, and a node outside it carries a collider.
+
+use serde_json::{Value, json};
+
+/// The feature tag of a case whose default scene is not the first.
+pub const TAG: &str = "scene.non-default";
+
+/// Whether `node` is a leaf whose extensions hold a collider and nothing that names another
+/// node (a joint, a compound trigger).
+fn copyable(node: &Value) -> bool {
+    let text = node
+        .get("extensions")
+        .map(Value::to_string)
+        .unwrap_or_default();
+    node.get("children").is_none()
+        && text.contains("collider")
+        && !text.contains("joint")
+        && !text.contains("nodes")
+        && !text.contains("connectedNode")
+}
+
+/// `json` with a copy of its first [`copyable`] node appended, a first scene holding only the
+/// copy, its own default scene second and the default; `None` without such a node or
+/// without exactly one scene.
+pub fn with_another_scene(json: &Value) -> Option<Value> {
+    let scenes = json.get("scenes")?.as_array()?;
+    if scenes.len() != 1 {
+        return None;
+    }
+    let nodes = json.get("nodes")?.as_array()?;
+    let mut copy = nodes.iter().find(|n| copyable(n))?.clone();
+    if let Some(members) = copy.as_object_mut() {
+        let name = members
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("Node");
+        members.insert("name".into(), json!(format!("{name}InTheOtherScene")));
+    }
+    let mut out = json.clone();
+    let index = nodes.len();
+    out["nodes"].as_array_mut()?.push(copy);
+    out["scenes"] = json!([{"nodes": [index]}, scenes[0]]);
+    out["scene"] = json!(1);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copy_is_alone_in_scene_zero_and_the_default_is_the_original() {
+        let doc = json!({
+            "nodes": [
+                {"name": "Body", "children": [1], "extensions": {"X": {"motion": {}}}},
+                {"name": "Shape", "extensions": {"X": {"collider": {"shape": 0}}}},
+                {"name": "Joint", "extensions": {"X": {"joint": {"connectedNode": 1}}}}
+            ],
+            "scenes": [{"nodes": [0, 2]}],
+            "scene": 0
+        });
+        let out = with_another_scene(&doc).expect("a copyable node");
+        assert_eq!(out["nodes"].as_array().map(Vec::len), Some(4));
+        assert_eq!(out["nodes"][3]["name"], "ShapeInTheOtherScene");
+        assert_eq!(out["nodes"][3]["extensions"], doc["nodes"][1]["extensions"]);
+        assert_eq!(out["scenes"], json!([{"nodes": [3]}, {"nodes": [0, 2]}]));
+        assert_eq!(out["scene"], 1);
+    }
+
+    #[test]
+    fn no_leaf_collider_or_several_scenes_changes_nothing() {
+        let joint_only = json!({
+            "nodes": [{"extensions": {"X": {"joint": {"connectedNode": 0}}}}],
+            "scenes": [{"nodes": [0]}]
+        });
+        assert!(with_another_scene(&joint_only).is_none());
+        let two = json!({
+            "nodes": [{"extensions": {"X": {"collider": {}}}}],
+            "scenes": [{"nodes": [0]}, {"nodes": []}]
+        });
+        assert!(with_another_scene(&two).is_none());
+    }
+}
