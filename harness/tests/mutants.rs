@@ -478,14 +478,14 @@ fn the_summary_counts_only_new_required_failures() {
         result("e", Required, NotSupported, false, tag),
         result("f", Required, Pass, false, tag),
     ]);
-    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, &control, &mutated);
+    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, "rapier", &control, &mutated);
     assert_eq!(o.scored_failures, 1);
     assert!(o.caught);
     assert_eq!(o.catching_cases, ["a"]);
     assert_eq!(o.unscored_failures, 1);
     assert_eq!((o.exercising_cases, o.exercising_scored), (4, 2));
     // The same mutated run against itself as control: nothing is new, nothing is caught.
-    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, &mutated, &mutated);
+    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, "rapier", &mutated, &mutated);
     assert_eq!(
         (o.scored_failures, o.caught, o.unscored_failures),
         (0, false, 0)
@@ -513,13 +513,20 @@ fn summary_markdown_golden() {
         "corpus/fake",
         vec![Control::of("rapier", &control)],
         vec![
-            mutants::outcome(Mutant::AngularLimitsInDegrees, &control, &caught),
-            mutants::outcome(Mutant::DriveMaxForceIgnored, &control, &control),
-            mutants::outcome(Mutant::NodeMatrixIgnored, &control, &control),
+            mutants::outcome(Mutant::AngularLimitsInDegrees, "rapier", &control, &caught),
+            mutants::outcome(Mutant::DriveMaxForceIgnored, "rapier", &control, &control),
+            mutants::outcome(Mutant::NodeMatrixIgnored, "rapier", &control, &control),
+            // The same bug seeded in another implementation is a row of its own.
+            mutants::outcome(
+                Mutant::AngularLimitsInDegrees,
+                "reference",
+                &control,
+                &control,
+            ),
         ],
         1234,
     );
-    assert_eq!(summary.score_line(), "caught 1 of 3 (33%)");
+    assert_eq!(summary.score_line(), "caught 1 of 4 (25%)");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/mutants/summary.md");
     let text = summary.markdown();
     if std::env::var_os("MUTANTS_BLESS").is_some() {
