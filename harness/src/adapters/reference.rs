@@ -6,7 +6,9 @@
 //! Every one of these checks compares the reference with itself as it was when the corpus was
 //! generated, so the reference passes them by construction: the self-test is evidence that the
 //! corpus files, their expectations and the harness's checks agree (no drift), not conformance
-//! evidence about an engine (`reports/README.md`, "The reference implementation").
+//! evidence about an engine (`reports/README.md`, "The reference implementation"). Only a seeded
+//! bug of `physics-cts mutants` makes it differ: it misreads the scene before evaluating it
+//! ([`crate::mutants::misread_scene`]).
 //!
 //! Its reports are the reference's expectation in the interface's vocabulary, so a check that
 //! compares an implementation with the reference passes on it by construction; values the spec
