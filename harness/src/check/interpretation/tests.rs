@@ -538,3 +538,93 @@ fn per_axis_limits_read_the_same_listed_by_axis_or_together() {
     let r = by_name(&out)["interpretation.joints.limits"].clone();
     assert_eq!(r.message, "joint 4: 1 limit(s) reported, 2 expected");
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn side() -> impl Strategy<Value = Option<f64>> {
+        prop::option::of(-10.0f64..10.0)
+    }
+
+    /// A limit as the expectation lists it, and the same limit as a report.
+    fn limit() -> impl Strategy<Value = (LimitExpect, LimitReport)> {
+        (
+            prop::bool::ANY,
+            prop::sample::subsequence(vec![0u8, 1, 2], 1..=3),
+            side(),
+            side(),
+            prop::option::of(0.0f64..1000.0),
+            0.0f64..100.0,
+        )
+            .prop_map(|(angular, axes, min, max, stiffness, damping)| {
+                let kind = if angular {
+                    DofKind::Angular
+                } else {
+                    DofKind::Linear
+                };
+                let want = LimitExpect {
+                    axes: axes.clone(),
+                    damping,
+                    index: 0,
+                    kind,
+                    max,
+                    metric: 0.0,
+                    min,
+                    overridden: false,
+                    stiffness,
+                    violation: 0.0,
+                };
+                let got = LimitReport {
+                    kind,
+                    axes,
+                    min,
+                    max,
+                    stiffness,
+                    damping,
+                };
+                (want, got)
+            })
+    }
+
+    proptest! {
+        /// Limits reported as the reference reads them deviate by 0; dropping a given side,
+        /// giving an absent one, or making a hard limit soft (or the reverse) is infinite.
+        #[test]
+        fn a_structural_change_of_any_limit_is_infinite(
+            limits in prop::collection::vec(limit(), 1..5),
+            pick in 0usize..100,
+            field in 0usize..3,
+        ) {
+            let (want, got): (Vec<LimitExpect>, Vec<LimitReport>) = limits.into_iter().unzip();
+            let (dev, _) = limits_deviation(1, &want, Coupling::Coupled, &got);
+            prop_assert_eq!(dev, 0.0);
+            let i = pick % got.len();
+            let mut changed = got.clone();
+            let l = &mut changed[i];
+            match field {
+                0 => l.min = if l.min.is_some() { None } else { Some(0.0) },
+                1 => l.max = if l.max.is_some() { None } else { Some(0.0) },
+                _ => l.stiffness = if l.stiffness.is_some() { None } else { Some(1.0) },
+            }
+            let (dev, message) = limits_deviation(1, &want, Coupling::Coupled, &changed);
+            prop_assert_eq!(dev, f64::INFINITY);
+            let named = format!("joint 1 limit 0 ({} axes", want[i].kind.name());
+            prop_assert!(i != 0 || message.starts_with(&named), "{}", message);
+        }
+
+        /// A number off by `d` deviates by `d / max(1, |want|)`, whichever number it is.
+        #[test]
+        fn a_numeric_change_is_scaled(
+            (want, got) in limit(),
+            d in 1e-6f64..1.0,
+        ) {
+            let mut changed = got.clone();
+            changed.damping += d;
+            let (dev, _) = limits_deviation(1, std::slice::from_ref(&want), Coupling::Coupled, &[changed]);
+            let expected = d / want.damping.abs().max(1.0);
+            prop_assert!((dev - expected).abs() <= 1e-9 * expected.max(1.0), "{} {}", dev, expected);
+        }
+    }
+}
