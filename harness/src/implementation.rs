@@ -13,8 +13,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::finite;
 
-/// Version of the messages below; a change that breaks an adapter bumps it.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// Linear or angular (`linear`, `angular`), and a drive's mode (`force`, `acceleration`):
+/// the reference's canonical enums, whose serde form is the protocol's.
+pub use reference::scene::{DofKind, DriveMode};
+
+/// Version of the messages below; a change that breaks an adapter bumps it. 2: a body reports
+/// its `gravity_factor`, a joint its `limits` and `drives` (`PROTOCOL.md`, "Versions").
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// What an implementation says about itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -155,6 +160,11 @@ pub struct BodyReport {
     #[serde(with = "finite")]
     #[schemars(with = "finite::Vec3")]
     pub angular_velocity: [f64; 3],
+    /// The factor the implementation applies to gravity for this body (KHR `gravityFactor`,
+    /// 1 when the file gives none or the profile has none).
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Number")]
+    pub gravity_factor: f64,
 }
 
 /// A collider or trigger after load.
@@ -218,6 +228,102 @@ pub struct JointReport {
     pub bodies: [Option<usize>; 2],
     /// Each attachment frame relative to its body.
     pub frames: [Pose; 2],
+    /// The limits as read, in the file's order (the joint description's for KHR, the listed
+    /// constraints' for OMI), every one of them: those a later one overrides too.
+    pub limits: Vec<LimitReport>,
+    /// The drives as read, in the file's order.
+    pub drives: Vec<DriveReport>,
+}
+
+/// One joint limit in the reference's canonical form: SI units and radians, the profile's
+/// defaults applied (an OMI side the file omits is 0, a KHR one is absent). For OMI's per-axis
+/// limits, one entry per axis or one per constraint listing its axes read the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct LimitReport {
+    /// `linear` or `angular`.
+    pub kind: DofKind,
+    /// The limited axes of the joint frame, 0 (x), 1 (y), 2 (z), in file order.
+    pub axes: Vec<u8>,
+    /// The lower bound, m or rad; `null`: open below.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
+    pub min: Option<f64>,
+    /// The upper bound, m or rad; `null`: open above.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
+    pub max: Option<f64>,
+    /// The spring stiffness of a soft limit, N/m or N m/rad; `null`: a hard limit.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
+    pub stiffness: Option<f64>,
+    /// The damping, N s/m or N m s/rad.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Number")]
+    pub damping: f64,
+}
+
+/// One joint drive in the reference's canonical form (SI units and radians).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct DriveReport {
+    /// `linear` or `angular`.
+    pub kind: DofKind,
+    /// The driven axis of the joint frame, 0 (x), 1 (y) or 2 (z).
+    #[schemars(range(max = 2))]
+    pub axis: u8,
+    /// `force` or `acceleration`.
+    pub mode: DriveMode,
+    /// The largest force (torque) the drive exerts; `null`: unlimited.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
+    pub max_force: Option<f64>,
+    /// `null`: no position target (no spring term).
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
+    pub position_target: Option<f64>,
+    /// `null`: no velocity target.
+    #[serde(default, with = "finite")]
+    #[schemars(with = "Option<finite::Number>")]
+    pub velocity_target: Option<f64>,
+    /// The spring stiffness.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Number")]
+    pub stiffness: f64,
+    /// The damping.
+    #[serde(with = "finite")]
+    #[schemars(with = "finite::Number")]
+    pub damping: f64,
+}
+
+impl From<&reference::scene::Drive> for DriveReport {
+    /// A drive of the reference's scene, as an implementation that read it right reports it.
+    fn from(d: &reference::scene::Drive) -> DriveReport {
+        DriveReport {
+            kind: d.kind,
+            axis: d.axis,
+            mode: d.mode,
+            max_force: d.max_force,
+            position_target: d.position_target,
+            velocity_target: d.velocity_target,
+            stiffness: d.stiffness,
+            damping: d.damping,
+        }
+    }
+}
+
+impl From<&reference::scene::Limit> for LimitReport {
+    /// A limit of the reference's scene, as an implementation that read it right reports it.
+    fn from(l: &reference::scene::Limit) -> LimitReport {
+        LimitReport {
+            kind: l.kind,
+            axes: l.axes.clone(),
+            min: l.min,
+            max: l.max,
+            stiffness: l.stiffness,
+            damping: l.damping,
+        }
+    }
 }
 
 /// A rigid pose.

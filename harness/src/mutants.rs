@@ -6,6 +6,10 @@
 //! wrong, as a small `if` on the adapter's active mutant. No mutant is active unless one is asked
 //! for (`physics-cts mutants`), so `run` reports what it always did.
 //!
+//! An interpretation bug ([`Mutant::implementations`]) is seeded in both Rapier and the
+//! reference (the reference misreads the scene before computing what it reports), and each
+//! (mutant, implementation) is measured and counted on its own.
+//!
 //! A mutant is *caught* when its run has at least one scored failure that `run` would exit 1 on:
 //! a `required` case whose verdict is `failed` (not a known failure) and which the un-mutated
 //! implementation does not fail (a case already failing cannot catch a bug).
@@ -14,6 +18,8 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+
+use reference::scene::{DofKind, Limit, Scene};
 
 use crate::adapters::rapier::RapierImplementation;
 use crate::adapters::reference::ReferenceImplementation;
@@ -26,7 +32,7 @@ use crate::runner::Factory;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mutant {
-    // Rapier.
+    // Rapier (the interpretation bugs, the first six, also the reference).
     AngularLimitsInDegrees,
     OpenLimitSideAsZero,
     DriveMaxForceIgnored,
@@ -120,16 +126,32 @@ impl Mutant {
         }
     }
 
-    /// The bundled implementation the bug is seeded in.
-    pub fn implementation(self) -> &'static str {
+    /// The bundled implementations the bug is seeded in: a misreading of the file that the
+    /// interpretation shows is seeded in Rapier and in the reference ([`misread_scene`]).
+    pub fn implementations(self) -> &'static [&'static str] {
         match self {
             Mutant::VrmWeightIgnored
             | Mutant::VrmQuaternionWxyz
             | Mutant::VrmFileOrder
             | Mutant::VrmRollAxisOffByOne
-            | Mutant::VrmFreezeInverted => "reference",
-            _ => "rapier",
+            | Mutant::VrmFreezeInverted => &["reference"],
+            Mutant::AngularLimitsInDegrees
+            | Mutant::OpenLimitSideAsZero
+            | Mutant::DriveMaxForceIgnored
+            | Mutant::GravityFactorIgnored
+            | Mutant::SoftLimitsHard
+            | Mutant::NodeMatrixIgnored
+            | Mutant::CombineModeIgnored => &["rapier", "reference"],
+            Mutant::Gravity98
+            | Mutant::CompoundTriggerWrongNode
+            | Mutant::ImpulseAsForce
+            | Mutant::KinematicPoseIgnored => &["rapier"],
         }
+    }
+
+    /// Whether the bug is seeded in `implementation`.
+    pub fn seeded_in(self, implementation: &str) -> bool {
+        self.implementations().contains(&implementation)
     }
 
     /// Feature tags of the cases that exercise the bug (a tag ending in `.` is a prefix), so a
@@ -183,8 +205,69 @@ impl Mutant {
         Mutant::ALL
             .iter()
             .copied()
-            .filter(|m| m.implementation() == implementation)
+            .filter(|m| m.seeded_in(implementation))
             .collect()
+    }
+}
+
+/// A limit as read with a seeded importer bug: the same limit without one. `coupled`: the
+/// joint's limits couple their axes (KHR, OMI 2024 on).
+pub fn misread_limit(limit: &Limit, coupled: bool, mutant: Option<Mutant>) -> Limit {
+    let mut l = limit.clone();
+    if mutant == Some(Mutant::AngularLimitsInDegrees) && l.kind == DofKind::Angular {
+        l.min = l.min.map(f64::to_radians);
+        l.max = l.max.map(f64::to_radians);
+    }
+    if mutant == Some(Mutant::OpenLimitSideAsZero) && l.min.is_some() != l.max.is_some() {
+        // A coupled distance has no lower side to leave open: its absent minimum is right.
+        if !(coupled && l.kind == DofKind::Linear && l.axes.len() > 1) {
+            l.min.get_or_insert(0.0);
+        }
+        l.max.get_or_insert(0.0);
+    }
+    if mutant == Some(Mutant::SoftLimitsHard) {
+        l.stiffness = None;
+    }
+    l
+}
+
+/// The scene as an importer with a seeded bug reads it (unchanged for a bug that is not a
+/// misreading of the file): the reference's way of carrying the interpretation bugs that
+/// Rapier carries at the places it builds from.
+pub fn misread_scene(scene: &mut Scene, mutant: Option<Mutant>) {
+    let Some(m) = mutant else { return };
+    match m {
+        Mutant::AngularLimitsInDegrees | Mutant::OpenLimitSideAsZero | Mutant::SoftLimitsHard => {
+            for j in &mut scene.joints {
+                let coupled = matches!(j.limits, reference::scene::LimitSet::Coupled(_));
+                let (reference::scene::LimitSet::Coupled(list)
+                | reference::scene::LimitSet::PerAxis(list)) = &mut j.limits;
+                for l in list.iter_mut() {
+                    *l = misread_limit(l, coupled, mutant);
+                }
+            }
+        }
+        Mutant::DriveMaxForceIgnored => {
+            for d in scene.joints.iter_mut().flat_map(|j| &mut j.drives) {
+                d.max_force = None;
+            }
+        }
+        Mutant::GravityFactorIgnored => {
+            for b in &mut scene.bodies {
+                b.gravity_factor = 1.0;
+            }
+        }
+        Mutant::NodeMatrixIgnored => {
+            for n in scene.nodes.iter_mut().filter(|n| n.from_matrix) {
+                n.rest = reference::scene::Trs::default();
+            }
+        }
+        Mutant::CombineModeIgnored => {
+            for mat in &mut scene.materials {
+                (mat.friction_combine, mat.restitution_combine) = (None, None);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -200,7 +283,7 @@ pub const IMPLEMENTATIONS: &[&str] = &["rapier", "reference"];
 /// A factory of the bundled `implementation` with `mutant` active (`None`: un-mutated); `None`
 /// for an implementation without mutants, or a mutant of another implementation.
 pub fn factory(implementation: &str, mutant: Option<Mutant>) -> Option<Factory> {
-    if mutant.is_some_and(|m| m.implementation() != implementation) {
+    if mutant.is_some_and(|m| !m.seeded_in(implementation)) {
         return None;
     }
     match implementation {
@@ -249,9 +332,9 @@ fn failed_before(r: Option<&&CaseResult>) -> bool {
     })
 }
 
-/// Count what `mutated` (the run with `mutant`) shows against `control` (the same cases, the
-/// same known failures, no mutant).
-pub fn outcome(mutant: Mutant, control: &Run, mutated: &Run) -> Outcome {
+/// Count what `mutated` (the run of `implementation` with `mutant`) shows against `control`
+/// (the same cases, the same known failures, no mutant).
+pub fn outcome(mutant: Mutant, implementation: &str, control: &Run, mutated: &Run) -> Outcome {
     let before: std::collections::HashMap<(&str, &str), &CaseResult> = control
         .results
         .iter()
@@ -259,7 +342,7 @@ pub fn outcome(mutant: Mutant, control: &Run, mutated: &Run) -> Outcome {
         .collect();
     let mut o = Outcome {
         mutant: mutant.id().to_owned(),
-        implementation: mutant.implementation().to_owned(),
+        implementation: implementation.to_owned(),
         description: mutant.description().to_owned(),
         scored_failures: 0,
         caught: false,
@@ -379,7 +462,9 @@ impl Summary {
         let _ = writeln!(
             s,
             "A bug is caught when at least one `required` case fails that is not a known failure \
-             and that the un-mutated implementation passes (`run` would exit 1).\n"
+             and that the un-mutated implementation passes (`run` would exit 1). Each row is one \
+             bug seeded in one implementation and is counted on its own: a misreading of the file \
+             is seeded in Rapier and in the reference, one row each.\n"
         );
         let _ = writeln!(s, "| implementation | cases | failed | known failures |");
         let _ = writeln!(s, "|---|---:|---:|---:|");
@@ -437,13 +522,23 @@ impl Summary {
             } else {
                 String::new()
             };
-            let _ = writeln!(s, "- `{}`: {}. {why}{extra}.", m.mutant, m.description);
+            let _ = writeln!(
+                s,
+                "- `{}` ({}): {}. {why}{extra}.",
+                m.mutant, m.implementation, m.description
+            );
         }
         let caught: Vec<&Outcome> = self.mutants.iter().filter(|m| m.caught).collect();
         if !caught.is_empty() {
             let _ = writeln!(s, "\n## Caught by (first cases)\n");
             for m in caught {
-                let _ = writeln!(s, "- `{}`: {}", m.mutant, m.catching_cases.join(", "));
+                let _ = writeln!(
+                    s,
+                    "- `{}` ({}): {}",
+                    m.mutant,
+                    m.implementation,
+                    m.catching_cases.join(", ")
+                );
             }
         }
         s
@@ -470,12 +565,18 @@ mod tests {
                 serde_json::to_value(m).expect("serialises"),
                 serde_json::Value::from(m.id())
             );
-            assert!(IMPLEMENTATIONS.contains(&m.implementation()));
-            assert!(factory(m.implementation(), Some(m)).is_some());
+            assert!(!m.implementations().is_empty(), "{m}");
+            for i in m.implementations() {
+                assert!(IMPLEMENTATIONS.contains(i));
+                assert!(factory(i, Some(m)).is_some());
+            }
         }
         assert!(factory("rapier", Some(Mutant::VrmFileOrder)).is_none());
+        assert!(factory("reference", Some(Mutant::Gravity98)).is_none());
         assert!(factory("physx", None).is_none());
-        assert_eq!(Mutant::of("reference").len(), 5);
+        // 5 VRM bugs and 7 misreadings of the file.
+        assert_eq!(Mutant::of("reference").len(), 12);
+        assert_eq!(Mutant::of("rapier").len(), 11);
     }
 
     #[test]

@@ -321,6 +321,12 @@ fn an_ignored_kinematic_pose_leaves_the_body_where_it_was() {
 /// The status of one corpus/v2 case run on `implementation` with `mutant`, without known
 /// failures.
 fn status_of(implementation: &str, mutant: Option<Mutant>, case: &str) -> Status {
+    result_of(implementation, mutant, case).status
+}
+
+/// The result of one corpus/v2 case run on `implementation` with `mutant`, without known
+/// failures.
+fn result_of(implementation: &str, mutant: Option<Mutant>, case: &str) -> CaseResult {
     let corpus = Corpus::open(&root().join("corpus/v2")).expect("corpus/v2");
     let entries: Vec<_> = corpus.entries.iter().filter(|e| e.id == case).collect();
     assert_eq!(entries.len(), 1, "{case}");
@@ -338,7 +344,7 @@ fn status_of(implementation: &str, mutant: Option<Mutant>, case: &str) -> Status
         &mut |_| {},
         &mut |_| {},
     );
-    run.results[0].status
+    run.results.into_iter().next().expect("one result")
 }
 
 /// Each VRM mutant of the reference fails a corpus case the reference passes: VRM 1.0 cases
@@ -359,6 +365,149 @@ fn each_reference_mutant_fails_a_case_the_reference_passes() {
             Status::Fail,
             "{mutant} on {case}"
         );
+    }
+}
+
+/// Each misreading of the file seeded in the reference fails a hand-made corpus case the
+/// reference passes, through the interpretation check that compares what it misread.
+#[test]
+fn each_interpretation_mutant_of_the_reference_fails_a_case_the_reference_passes() {
+    for (mutant, case, check) in [
+        (
+            Mutant::AngularLimitsInDegrees,
+            "khr/everything/all-features",
+            "interpretation.joints.limits",
+        ),
+        (
+            Mutant::OpenLimitSideAsZero,
+            "khr/dynamics/drive/angular-force",
+            "interpretation.joints.limits",
+        ),
+        (
+            Mutant::DriveMaxForceIgnored,
+            "khr/everything/all-features",
+            "interpretation.joints.drives",
+        ),
+        (
+            Mutant::GravityFactorIgnored,
+            "khr/everything/all-features",
+            "interpretation.bodies.gravity_factor",
+        ),
+        (
+            Mutant::SoftLimitsHard,
+            "khr/dynamics/limit/soft-return",
+            "interpretation.joints.limits",
+        ),
+        (
+            Mutant::CombineModeIgnored,
+            "khr/dynamics/slide/friction-minimum",
+            "interpretation.pairs.friction",
+        ),
+    ] {
+        assert_eq!(status_of("reference", None, case), Status::Pass, "{case}");
+        let r = result_of("reference", Some(mutant), case);
+        assert_eq!(r.status, Status::Fail, "{mutant} on {case}");
+        let failing: Vec<&str> = r
+            .checks
+            .iter()
+            .filter(|c| c.status == Status::Fail)
+            .map(|c| c.check.as_str())
+            .collect();
+        assert!(failing.contains(&check), "{mutant} on {case}: {failing:?}");
+    }
+}
+
+/// A hinge to the world with a hard angular limit open below (max 0.5 rad) and a force-limited
+/// drive on the same axis, on a body of gravity factor 0.5; and a soft ball joint (stiffness
+/// 20, damping 2) on a second body.
+fn misreadable() -> Khr {
+    let mut k = Khr::default();
+    k.joints.push(json!({
+        "limits": [{"angularAxes": [2], "max": 0.5}],
+        "drives": [{"type": "angular", "mode": "force", "axis": 2, "maxForce": 3.0,
+                    "positionTarget": 0.25, "stiffness": 10.0, "damping": 1.0}],
+    }));
+    k.joints.push(json!({"limits": [
+        {"linearAxes": [0, 1, 2], "max": 0.0, "stiffness": 20.0, "damping": 2.0},
+    ]}));
+    let a = ball(&mut k, [0.0, 0.0, 0.0], json!({"gravityFactor": 0.5}));
+    let b = ball(&mut k, [5.0, 0.0, 0.0], json!({}));
+    k.node(json!({"extensions": rb(json!({"joint": {"connectedNode": a, "joint": 0}}))}));
+    k.node(json!({"translation": [5.0, 0.0, 0.0],
+        "extensions": rb(json!({"joint": {"connectedNode": b, "joint": 1}}))}));
+    k
+}
+
+/// What Rapier and the reference report of [`misreadable`] with `mutant`: the first joint's
+/// limit `(min, max)`, its drive's `max_force`, the second joint's limit stiffness, and the
+/// gravity factor of the first body.
+type Read = ((Option<f64>, Option<f64>), Option<f64>, Option<f64>, f64);
+
+fn read_with(mutant: Option<Mutant>) -> [Read; 2] {
+    let path = support::write(
+        &format!("misread-{}", mutant.map_or("none", Mutant::id)),
+        &misreadable().doc(),
+    );
+    let mut rapier = physics_cts::adapters::rapier::RapierImplementation::with_mutant(mutant);
+    let mut reference =
+        physics_cts::adapters::reference::ReferenceImplementation::with_mutant(mutant);
+    let imps: [&mut dyn Implementation; 2] = [&mut rapier, &mut reference];
+    imps.map(|imp| {
+        let outcome = imp.load(&support::request(path.clone())).expect("load");
+        assert!(
+            matches!(
+                outcome,
+                physics_cts::implementation::LoadOutcome::Loaded { .. }
+            ),
+            "{outcome:?}"
+        );
+        let i = imp.interpretation().expect("interpretation");
+        let hinge = i.joints.iter().find(|j| j.node == 2).expect("hinge");
+        let ball = i.joints.iter().find(|j| j.node == 3).expect("ball joint");
+        let body = i.bodies.iter().find(|b| b.node == 0).expect("body");
+        (
+            (hinge.limits[0].min, hinge.limits[0].max),
+            hinge.drives[0].max_force,
+            ball.limits[0].stiffness,
+            body.gravity_factor,
+        )
+    })
+}
+
+/// Rapier reports what it built from, the reference what it computed from: with each
+/// misreading seeded, both report the misread value (worked by hand below).
+#[test]
+fn rapier_and_the_reference_report_what_they_misread() {
+    // Read right: open below, 0.5 above; 3 N m at most; soft at 20; gravity halved. Rapier
+    // holds the gravity scale as f32 (0.5 is exact).
+    let right: Read = ((None, Some(0.5)), Some(3.0), Some(20.0), 0.5);
+    assert_eq!(read_with(None), [right, right]);
+    // 0.5 "degrees" = 0.5 pi / 180 = 0.00872665 rad.
+    let deg = 0.5f64.to_radians();
+    assert!((deg - 0.008_726_646).abs() < 1e-9);
+    for (mutant, wrong) in [
+        (
+            Mutant::AngularLimitsInDegrees,
+            ((None, Some(deg)), Some(3.0), Some(20.0), 0.5),
+        ),
+        (
+            Mutant::OpenLimitSideAsZero,
+            ((Some(0.0), Some(0.5)), Some(3.0), Some(20.0), 0.5),
+        ),
+        (
+            Mutant::DriveMaxForceIgnored,
+            ((None, Some(0.5)), None, Some(20.0), 0.5),
+        ),
+        (
+            Mutant::SoftLimitsHard,
+            ((None, Some(0.5)), Some(3.0), None, 0.5),
+        ),
+        (
+            Mutant::GravityFactorIgnored,
+            ((None, Some(0.5)), Some(3.0), Some(20.0), 1.0),
+        ),
+    ] {
+        assert_eq!(read_with(Some(mutant)), [wrong, wrong], "{mutant}");
     }
 }
 
@@ -478,14 +627,14 @@ fn the_summary_counts_only_new_required_failures() {
         result("e", Required, NotSupported, false, tag),
         result("f", Required, Pass, false, tag),
     ]);
-    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, &control, &mutated);
+    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, "rapier", &control, &mutated);
     assert_eq!(o.scored_failures, 1);
     assert!(o.caught);
     assert_eq!(o.catching_cases, ["a"]);
     assert_eq!(o.unscored_failures, 1);
     assert_eq!((o.exercising_cases, o.exercising_scored), (4, 2));
     // The same mutated run against itself as control: nothing is new, nothing is caught.
-    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, &mutated, &mutated);
+    let o = mutants::outcome(Mutant::AngularLimitsInDegrees, "rapier", &mutated, &mutated);
     assert_eq!(
         (o.scored_failures, o.caught, o.unscored_failures),
         (0, false, 0)
@@ -513,13 +662,20 @@ fn summary_markdown_golden() {
         "corpus/fake",
         vec![Control::of("rapier", &control)],
         vec![
-            mutants::outcome(Mutant::AngularLimitsInDegrees, &control, &caught),
-            mutants::outcome(Mutant::DriveMaxForceIgnored, &control, &control),
-            mutants::outcome(Mutant::NodeMatrixIgnored, &control, &control),
+            mutants::outcome(Mutant::AngularLimitsInDegrees, "rapier", &control, &caught),
+            mutants::outcome(Mutant::DriveMaxForceIgnored, "rapier", &control, &control),
+            mutants::outcome(Mutant::NodeMatrixIgnored, "rapier", &control, &control),
+            // The same bug seeded in another implementation is a row of its own.
+            mutants::outcome(
+                Mutant::AngularLimitsInDegrees,
+                "reference",
+                &control,
+                &control,
+            ),
         ],
         1234,
     );
-    assert_eq!(summary.score_line(), "caught 1 of 3 (33%)");
+    assert_eq!(summary.score_line(), "caught 1 of 4 (25%)");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/mutants/summary.md");
     let text = summary.markdown();
     if std::env::var_os("MUTANTS_BLESS").is_some() {

@@ -107,6 +107,7 @@ impl Implementation for Scripted {
                 inertia_orientation: [0.0, 0.0, 0.0, 1.0],
                 linear_velocity: [0.0; 3],
                 angular_velocity: [0.0; 3],
+                gravity_factor: 1.0,
             }],
             ..Interpretation::default()
         })

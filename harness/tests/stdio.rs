@@ -189,6 +189,13 @@ fn no_handshake_is_a_timeout_and_a_wrong_protocol_a_harness_error() {
     let e = imp.handshake().expect_err("protocol 99");
     assert_eq!(status(&e), "HARNESS_ERROR", "{e}");
     assert!(e.to_string().contains("protocol 99"), "{e}");
+    assert!(
+        e.to_string().contains(&format!(
+            "the harness {}",
+            physics_cts::implementation::PROTOCOL_VERSION
+        )),
+        "{e}"
+    );
 }
 
 #[test]

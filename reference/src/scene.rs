@@ -254,7 +254,7 @@ pub struct CompoundTrigger {
 }
 
 /// Linear (translation) or angular (rotation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DofKind {
     Linear,
@@ -307,7 +307,7 @@ impl LimitSet {
 }
 
 /// Drive mode (KHR).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DriveMode {
     Force,

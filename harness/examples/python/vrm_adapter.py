@@ -15,7 +15,7 @@ import math
 import struct
 import sys
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 KEYS = ("VRMC_constraints-1.0", "VRMC_constraints")
 
 HANDSHAKE = {

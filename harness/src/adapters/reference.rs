@@ -6,7 +6,9 @@
 //! Every one of these checks compares the reference with itself as it was when the corpus was
 //! generated, so the reference passes them by construction: the self-test is evidence that the
 //! corpus files, their expectations and the harness's checks agree (no drift), not conformance
-//! evidence about an engine (`reports/README.md`, "The reference implementation").
+//! evidence about an engine (`reports/README.md`, "The reference implementation"). Only a seeded
+//! bug of `physics-cts mutants` makes it differ: it misreads the scene before evaluating it
+//! ([`crate::mutants::misread_scene`]).
 //!
 //! Its reports are the reference's expectation in the interface's vocabulary, so a check that
 //! compares an implementation with the reference passes on it by construction; values the spec
@@ -25,9 +27,9 @@ use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 
 use super::scale;
 use crate::implementation::{
-    Action, BodyReport, Capabilities, ColliderReport, Handshake, ImplError, Implementation,
-    Interpretation, JointReport, LoadOutcome, LoadRequest, MassReport, NodeTrs, PROTOCOL_VERSION,
-    PairReport, Pose, SimConfig, State,
+    Action, BodyReport, Capabilities, ColliderReport, DriveReport, Handshake, ImplError,
+    Implementation, Interpretation, JointReport, LimitReport, LoadOutcome, LoadRequest, MassReport,
+    NodeTrs, PROTOCOL_VERSION, PairReport, Pose, SimConfig, State,
 };
 use crate::mutants::Mutant;
 
@@ -143,6 +145,7 @@ fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
                 inertia_orientation,
                 linear_velocity: b.linear_velocity.into(),
                 angular_velocity: b.angular_velocity.into(),
+                gravity_factor: b.gravity_factor,
             }
         })
         .collect();
@@ -185,6 +188,19 @@ fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
             node: j.node,
             bodies: [j.frames[0].body_node, j.frames[1].body_node],
             frames: [pose(&j.frames[0].relative), pose(&j.frames[1].relative)],
+            limits: j
+                .limits
+                .iter()
+                .map(|l| LimitReport {
+                    kind: l.kind,
+                    axes: l.axes.clone(),
+                    min: l.min,
+                    max: l.max,
+                    stiffness: l.stiffness,
+                    damping: l.damping,
+                })
+                .collect(),
+            drives: j.drives.iter().map(DriveReport::from).collect(),
         })
         .collect();
     Interpretation {
@@ -274,6 +290,7 @@ impl Implementation for ReferenceImplementation {
         self.scene = None;
         match super::read_scene(request)? {
             Ok(mut scene) => {
+                crate::mutants::misread_scene(&mut scene, self.mutant);
                 misread_constraints(&mut scene, self.mutant);
                 self.scene = Some(scene);
                 Ok(LoadOutcome::Loaded { notes: Vec::new() })

@@ -1,11 +1,14 @@
 //! Interpretation: what `interpretation()` reports after load equals the reference's expected
 //! interpretation: bodies (kind, mass, centre of mass, inertia incl. infinite moments,
 //! velocities), colliders (owner, trigger, shape, pose), pairs (contact, combined friction and
-//! restitution) and joints (bodies and attachment frames).
+//! restitution) and joints (bodies, attachment frames, limits and drives in canonical form).
 //!
 //! Each quantity is one check; its measured value is the worst deviation over the objects,
 //! named in the message, graded against the case's tolerance class for that unit: `length`
-//! (metres), `angle` (radians) or `scalar` (the [`geometry::scaled`] deviation).
+//! (metres), `angle` (radians) or `scalar` (the [`geometry::scaled`] deviation). Limits and
+//! drives mix metres, radians and gains, so they are `scalar`; a structural mismatch (a limit
+//! or drive of another kind, a side or target present on one side only, hard against soft) has
+//! no size and is an infinite deviation.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,13 +16,14 @@ use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 use reference::decision::Decision;
 use reference::expect::Expectation;
 use reference::expect::bodies::InertiaExpect;
+use reference::expect::joints::{Coupling, LimitExpect};
 use reference::math::array3;
-use reference::scene::MassValue;
+use reference::scene::{Drive, MassValue};
 use serde_json::Value;
 
 use crate::check::CheckResult;
 use crate::check::geometry::{self, angle_between, distance, scaled};
-use crate::implementation::{Interpretation, MassReport};
+use crate::implementation::{DriveReport, Interpretation, LimitReport, MassReport};
 use crate::report::number;
 use crate::status::Status;
 use crate::tolerance::Tolerance;
@@ -258,7 +262,8 @@ fn bodies(
     let g: BTreeSet<usize> = got.bodies.iter().map(|b| b.node).collect();
     out.push(sets_equal("interpretation.bodies.set", "body", &w, &g));
     let mut kind = Exact::default();
-    let (mut mass, mut com, mut inertia, mut velocity) = (
+    let (mut mass, mut com, mut inertia, mut velocity, mut gravity) = (
+        Worst::default(),
         Worst::default(),
         Worst::default(),
         Worst::default(),
@@ -349,12 +354,21 @@ fn bodies(
                 array3(&e.angular_velocity)
             )
         });
+        gravity.see(scaled(r.gravity_factor, e.gravity_factor), d, || {
+            format!(
+                "body {}: gravity factor {} expected {}",
+                e.node,
+                number(r.gravity_factor),
+                number(e.gravity_factor)
+            )
+        });
     }
     out.extend(kind.result("interpretation.bodies.kind"));
     out.extend(mass.result("interpretation.bodies.mass", "scalar", tol));
     out.extend(com.result("interpretation.bodies.center_of_mass", "length", tol));
     out.extend(inertia.result("interpretation.bodies.inertia", "scalar", tol));
     out.extend(velocity.result("interpretation.bodies.velocity", "scalar", tol));
+    out.extend(gravity.result("interpretation.bodies.gravity_factor", "scalar", tol));
 }
 
 fn colliders(
@@ -519,6 +533,8 @@ fn joints(
     let mut bodies = Exact::default();
     let mut translation = Worst::default();
     let mut rotation = Worst::default();
+    let mut limits = Worst::default();
+    let mut drives = Worst::default();
     for e in &want.joints {
         let Some(r) = got.joints.iter().find(|j| j.node == e.node) else {
             continue;
@@ -551,10 +567,200 @@ fn joints(
                 )
             });
         }
+        let (dev, message) = limits_deviation(e.node, &e.limits, e.coupling, &r.limits);
+        limits.see(dev, d, || message);
+        let (dev, message) = drives_deviation(e.node, &e.drives, &r.drives);
+        drives.see(dev, d, || message);
     }
     out.extend(bodies.result("interpretation.joints.bodies"));
     out.extend(translation.result("interpretation.joints.frames.translation", "length", tol));
     out.extend(rotation.result("interpretation.joints.frames.rotation", "angle", tol));
+    out.extend(limits.result("interpretation.joints.limits", "scalar", tol));
+    out.extend(drives.result("interpretation.joints.drives", "scalar", tol));
+}
+
+/// An optional number for people: the number, or `absent`.
+fn side(x: Option<f64>) -> String {
+    x.map_or_else(|| "absent".to_owned(), number)
+}
+
+/// The worst deviation of one reported object from its expectation, and what it was: each
+/// field is compared, a structural difference is infinite.
+#[derive(Debug, Default)]
+struct Fields {
+    worst: f64,
+    message: Option<String>,
+}
+
+impl Fields {
+    fn see(&mut self, dev: f64, message: impl FnOnce() -> String) {
+        if self.message.is_none() || dev > self.worst || dev.is_nan() {
+            self.worst = dev;
+            self.message = Some(message());
+        }
+    }
+
+    /// A structural field, as people read it: equal or an infinite deviation.
+    fn same(&mut self, what: &str, got: &str, want: &str) {
+        let dev = if got == want { 0.0 } else { f64::INFINITY };
+        self.see(dev, || format!("{what} {got} expected {want}"));
+    }
+
+    /// A number.
+    fn number(&mut self, what: &str, got: f64, want: f64) {
+        self.see(scaled(got, want), || {
+            format!("{what} {} expected {}", number(got), number(want))
+        });
+    }
+
+    /// An optional number: present on both sides and compared, or absent on both.
+    fn optional(&mut self, what: &str, got: Option<f64>, want: Option<f64>) {
+        let dev = match (got, want) {
+            (Some(g), Some(w)) => scaled(g, w),
+            (None, None) => 0.0,
+            _ => f64::INFINITY,
+        };
+        self.see(dev, || {
+            format!("{what} {} expected {}", side(got), side(want))
+        });
+    }
+}
+
+/// The reported limits as the expectation lists them: OMI's per-axis limits one entry per
+/// axis (a report may list a constraint's axes together), KHR's as reported.
+fn listed_limits(reported: &[LimitReport], coupling: Coupling) -> Vec<LimitReport> {
+    match coupling {
+        Coupling::Coupled => reported.to_vec(),
+        Coupling::PerAxis => reported
+            .iter()
+            .flat_map(|l| {
+                l.axes.iter().map(|&a| LimitReport {
+                    axes: vec![a],
+                    ..l.clone()
+                })
+            })
+            .collect(),
+    }
+}
+
+/// How far a joint's reported limits are from the expected ones, compared in order, with a
+/// message naming the joint, the limit and the worst field.
+fn limits_deviation(
+    joint: usize,
+    want: &[LimitExpect],
+    coupling: Coupling,
+    got: &[LimitReport],
+) -> (f64, String) {
+    let got = listed_limits(got, coupling);
+    if want.is_empty() && got.is_empty() {
+        return (0.0, format!("joint {joint}: no limits, as expected"));
+    }
+    if got.len() != want.len() {
+        return (
+            f64::INFINITY,
+            format!(
+                "joint {joint}: {} limit(s) reported, {} expected",
+                got.len(),
+                want.len()
+            ),
+        );
+    }
+    let mut worst = (0.0, String::new());
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        let mut f = Fields::default();
+        f.same("kind", g.kind.name(), w.kind.name());
+        f.same("axes", &listed(&g.axes), &listed(&w.axes));
+        f.optional("min", g.min, w.min);
+        f.optional("max", g.max, w.max);
+        let hard = |s: Option<f64>| if s.is_some() { "soft" } else { "hard" };
+        if g.stiffness.is_some() == w.stiffness.is_some() {
+            f.optional("stiffness", g.stiffness, w.stiffness);
+        } else {
+            f.see(f64::INFINITY, || {
+                format!(
+                    "{} (stiffness {}) expected {} (stiffness {})",
+                    hard(g.stiffness),
+                    side(g.stiffness),
+                    hard(w.stiffness),
+                    side(w.stiffness)
+                )
+            });
+        }
+        f.number("damping", g.damping, w.damping);
+        let dev = f.worst;
+        if i == 0 || dev > worst.0 || dev.is_nan() {
+            let what = f.message.unwrap_or_default();
+            worst = (
+                dev,
+                format!(
+                    "joint {joint} limit {} ({} axes {}): {what}",
+                    w.index,
+                    w.kind.name(),
+                    listed(&w.axes)
+                ),
+            );
+        }
+    }
+    worst
+}
+
+/// How far a joint's reported drives are from the expected ones, compared in order, with a
+/// message naming the joint, the drive and the worst field.
+fn drives_deviation(joint: usize, want: &[Drive], got: &[DriveReport]) -> (f64, String) {
+    if want.is_empty() && got.is_empty() {
+        return (0.0, format!("joint {joint}: no drives, as expected"));
+    }
+    if got.len() != want.len() {
+        return (
+            f64::INFINITY,
+            format!(
+                "joint {joint}: {} drive(s) reported, {} expected",
+                got.len(),
+                want.len()
+            ),
+        );
+    }
+    let mut worst = (0.0, String::new());
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        let mut f = Fields::default();
+        f.same("kind", g.kind.name(), w.kind.name());
+        f.same("axis", &g.axis.to_string(), &w.axis.to_string());
+        f.same("mode", g.mode.name(), w.mode.name());
+        if g.max_force.is_some() == w.max_force.is_some() {
+            f.optional("maxForce", g.max_force, w.max_force);
+        } else {
+            let limited = |m: Option<f64>| {
+                m.map_or_else(
+                    || "unlimited".to_owned(),
+                    |m| format!("limited to {}", number(m)),
+                )
+            };
+            f.see(f64::INFINITY, || {
+                format!(
+                    "force {} expected {}",
+                    limited(g.max_force),
+                    limited(w.max_force)
+                )
+            });
+        }
+        f.optional("positionTarget", g.position_target, w.position_target);
+        f.optional("velocityTarget", g.velocity_target, w.velocity_target);
+        f.number("stiffness", g.stiffness, w.stiffness);
+        f.number("damping", g.damping, w.damping);
+        let dev = f.worst;
+        if i == 0 || dev > worst.0 || dev.is_nan() {
+            let what = f.message.unwrap_or_default();
+            worst = (
+                dev,
+                format!(
+                    "joint {joint} drive {i} ({} axis {}): {what}",
+                    w.kind.name(),
+                    w.axis
+                ),
+            );
+        }
+    }
+    worst
 }
 
 #[cfg(test)]

@@ -173,7 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         controls.push(c);
         for &m in &plan.mutants {
             let mutated = one_run(&corpus, &label, &entries, plan, Some(m), options)?;
-            let o = mutants::outcome(m, &control, &mutated);
+            let o = mutants::outcome(m, &plan.implementation, &control, &mutated);
             eprintln!(
                 "physics-cts: {} {}: {} ({} scored failure(s))",
                 o.implementation,

@@ -305,6 +305,7 @@ mod tests {
                     inertia_orientation: [0.0, 0.0, 0.0, 1.0],
                     linear_velocity: [1.0, 0.0, 0.0],
                     angular_velocity: [0.0; 3],
+                    gravity_factor: 1.0,
                 },
                 BodyReport {
                     node: 0,
@@ -319,6 +320,7 @@ mod tests {
                     inertia_orientation: [0.0, 0.0, 0.0, 1.0],
                     linear_velocity: [1.0, 0.0, 0.0],
                     angular_velocity: [0.0; 3],
+                    gravity_factor: 1.0,
                 },
             ],
             colliders: vec![ColliderReport {
@@ -348,6 +350,24 @@ mod tests {
                     translation: [0.0; 3],
                     rotation: [0.0, 0.0, 0.0, 1.0],
                 }; 2],
+                limits: vec![LimitReport {
+                    kind: DofKind::Angular,
+                    axes: vec![0, 1],
+                    min: None,
+                    max: Some(f64::INFINITY),
+                    stiffness: Some(10.0),
+                    damping: 1.0,
+                }],
+                drives: vec![DriveReport {
+                    kind: DofKind::Linear,
+                    axis: 2,
+                    mode: DriveMode::Acceleration,
+                    max_force: None,
+                    position_target: Some(0.5),
+                    velocity_target: None,
+                    stiffness: 20.0,
+                    damping: 2.0,
+                }],
             }],
         };
         let state = State {

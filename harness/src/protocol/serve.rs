@@ -253,7 +253,7 @@ mod tests {
     #[test]
     fn answers_every_line_in_order() {
         let input = concat!(
-            r#"{"seq":0,"op":"handshake","protocol_version":1}"#,
+            r#"{"seq":0,"op":"handshake","protocol_version":2}"#,
             "\n\n",
             r#"{"seq":1,"op":"step","steps":3}"#,
             "\nnot json\n",
@@ -347,7 +347,7 @@ mod tests {
     fn a_batch_answers_each_request_or_its_first_error() {
         let mut imp = Unlucky::default();
         let input = concat!(
-            r#"{"seq":0,"op":"handshake","protocol_version":1}"#,
+            r#"{"seq":0,"op":"handshake","protocol_version":2}"#,
             "\n",
             r#"{"seq":1,"op":"batch","requests":[{"op":"configure","gravity":[0,-9.81,0],"dt":0.01,"substeps":1},{"op":"step","steps":2},{"op":"observe"},{"op":"apply","action":"force","node":0,"force":[1,2,3]}]}"#,
             "\n",
@@ -448,7 +448,7 @@ mod tests {
     #[test]
     fn without_batch_it_is_neither_declared_nor_answered() {
         let input = concat!(
-            r#"{"seq":0,"op":"handshake","protocol_version":1}"#,
+            r#"{"seq":0,"op":"handshake","protocol_version":2}"#,
             "\n",
             r#"{"seq":1,"op":"batch","requests":[{"op":"step","steps":1}]}"#,
             "\n",

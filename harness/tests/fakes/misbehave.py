@@ -108,7 +108,7 @@ def main():
                 version = str(time.time())
             ok(seq, {
                 "name": "misbehave", "version": version, "engine": "none",
-                "protocol_version": 99 if "--wrong-protocol" in FLAGS else 1,
+                "protocol_version": 99 if "--wrong-protocol" in FLAGS else 2,
                 "capabilities": {"profiles": ["khr-2024-draft"], "features": ["*"],
                                  "checks": ["dynamics"], **({"batch": True} if BATCH else {})},
             })

@@ -9,7 +9,7 @@ import { Document } from './gltf.js';
 import { readScene } from './scene.js';
 import { World } from './world.js';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** The default `SimConfig` of the harness. */

@@ -604,6 +604,7 @@ export class World {
           node: body.node, kind: 'static', mass: { kind: 'infinite' }, center_of_mass: [0, 0, 0],
           inertia_diagonal: [{ kind: 'infinite' }, { kind: 'infinite' }, { kind: 'infinite' }],
           inertia_orientation: [0, 0, 0, 1], linear_velocity: [0, 0, 0], angular_velocity: [0, 0, 0],
+          gravity_factor: body.gravityFactor,
         });
         continue;
       }
@@ -623,6 +624,8 @@ export class World {
         inertia_orientation: [c.q.x, c.q.y, c.q.z, c.q.w],
         linear_velocity: v,
         angular_velocity: w,
+        // Applied by the world itself (PhysX has no per-actor gravity scale), see `step`.
+        gravity_factor: body.gravityFactor,
       });
     }
     bodies.sort((a, b) => a.node - b.node);
@@ -671,7 +674,25 @@ export class World {
         const pose = poseMul({ p: xyz(t.p), q: [t.q.x, t.q.y, t.q.z, t.q.w] }, unfix);
         return { translation: pose.p, rotation: pose.q };
       });
-      return { node: joint.node, bodies: [joint.a.body, joint.b.body], frames };
+      return {
+        node: joint.node,
+        bodies: [joint.a.body, joint.b.body],
+        frames,
+        // As read, in canonical form (protocol 2): what the joint plan was made from.
+        limits: joint.limits.map((l) => ({
+          kind: l.kind, axes: l.axes, min: l.min, max: l.max, stiffness: l.stiffness, damping: l.damping,
+        })),
+        drives: joint.drives.map((d) => ({
+          kind: d.kind,
+          axis: d.axis,
+          mode: d.mode,
+          max_force: d.maxForce,
+          position_target: d.positionTarget,
+          velocity_target: d.velocityTarget,
+          stiffness: d.stiffness,
+          damping: d.damping,
+        })),
+      };
     });
     return { bodies, colliders, pairs, joints };
   }

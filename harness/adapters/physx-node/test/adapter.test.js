@@ -9,7 +9,7 @@ import { khrDoc, khrNode, nodeState, startAdapter, writeScene } from '../testkit
 let adapter;
 before(async () => {
   adapter = startAdapter();
-  await adapter.ok('handshake', { protocol_version: 1 });
+  await adapter.ok('handshake', { protocol_version: 2 });
 });
 after(async () => {
   const code = await adapter.close();
@@ -37,9 +37,9 @@ const SPHERE = { type: 'sphere', sphere: { radius: 0.5 } };
 
 describe('handshake', () => {
   test('names the engine, the profiles and what is not supported', async () => {
-    const h = await adapter.ok('handshake', { protocol_version: 1 });
+    const h = await adapter.ok('handshake', { protocol_version: 2 });
     assert.equal(h.name, 'physx-node');
-    assert.equal(h.protocol_version, 1);
+    assert.equal(h.protocol_version, 2);
     assert.match(h.engine, /^PhysX 5\.6\.1 \(physx-js-webidl 2\.7\.3, WebAssembly\)$/);
     assert.deepEqual(h.capabilities.profiles, ['khr-2024-draft', 'khr-2025', 'omi-2023', 'omi-2024', 'omi-2025']);
     assert.deepEqual(h.capabilities.checks, ['interpretation', 'dynamics']);
@@ -58,7 +58,7 @@ describe('handshake', () => {
   });
 
   test('refuses another protocol version', async () => {
-    const answer = await adapter.call('handshake', { protocol_version: 2 });
+    const answer = await adapter.call('handshake', { protocol_version: 1 });
     assert.equal(answer.error?.error, 'bad_request');
   });
 });
@@ -393,6 +393,32 @@ describe('interpretation', () => {
     assert.deepEqual(j.bodies, [1, 0]);
     assert.ok(j.frames[0].translation.every((x, i) => Math.abs(x - [0, 0.5, 0][i]) < 1e-6), JSON.stringify(j.frames));
     assert.ok(j.frames[1].translation.every((x) => Math.abs(x) < 1e-6), JSON.stringify(j.frames));
+    // Protocol 2: the limits as read (an absent min is open, no stiffness is hard), no drives.
+    assert.deepEqual(j.limits, [{ kind: 'linear', axes: [0, 1, 2], min: null, max: 0, stiffness: null, damping: 0 }]);
+    assert.deepEqual(j.drives, []);
+    assert.ok(it.bodies.every((b) => b.gravity_factor === 1), JSON.stringify(it.bodies));
+  });
+
+  test('limits, drives and gravity factors in canonical form', async () => {
+    // KHR: a soft angular limit open below, a force-limited drive without a velocity target
+    // (damping defaults to 0), and a gravity factor of 0.5.
+    await load(khrDoc({
+      shapes: [SPHERE],
+      joints: [{
+        limits: [{ angularAxes: [2], max: 0.5, stiffness: 10, damping: 2 }],
+        drives: [{ type: 'angular', mode: 'force', axis: 2, maxForce: 4, positionTarget: 0.25, stiffness: 30 }],
+      }],
+      nodes: [
+        khrNode({ motion: { gravityFactor: 0.5 }, collider: { shape: 0 }, joint: { connectedNode: 1, joint: 0 } }),
+        { translation: [0, 1, 0] },
+      ],
+    }));
+    const it = await adapter.ok('interpretation');
+    assert.equal(it.bodies[0].gravity_factor, 0.5);
+    assert.deepEqual(it.joints[0].limits, [{ kind: 'angular', axes: [2], min: null, max: 0.5, stiffness: 10, damping: 2 }]);
+    assert.deepEqual(it.joints[0].drives, [{
+      kind: 'angular', axis: 2, mode: 'force', max_force: 4, position_target: 0.25, velocity_target: null, stiffness: 30, damping: 0,
+    }]);
   });
 });
 
@@ -498,7 +524,7 @@ describe('robustness', () => {
       assert.equal(answer.seq, seq, line);
       assert.equal(answer.error?.error, 'bad_request', `${line}: ${JSON.stringify(answer)}`);
     }
-    assert.equal((await adapter.ok('handshake', { protocol_version: 1 })).name, 'physx-node');
+    assert.equal((await adapter.ok('handshake', { protocol_version: 2 })).name, 'physx-node');
   });
 
   test('non-finite numbers travel as strings', async () => {

@@ -15,7 +15,7 @@ import { VRMNodeConstraintLoaderPlugin } from '@pixiv/three-vrm-node-constraint'
 
 import { BadRequest, NotSupported } from './errors.js';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 export const PROFILE = 'vrmc-node-constraint-1.0';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

@@ -101,7 +101,7 @@ test('the protocol loop answers in order, one line each', async () => {
   const lines = [];
   output.on('data', (d) => lines.push(...String(d).split('\n').filter(Boolean)));
   const done = serve(new Adapter(), input, output);
-  input.write('{"seq": 0, "op": "handshake", "protocol_version": 1}\n');
+  input.write('{"seq": 0, "op": "handshake", "protocol_version": 2}\n');
   input.write('not json\n');
   input.end('{"seq": 2, "op": "observe"}\n');
   await done;

@@ -165,6 +165,7 @@ pub(super) fn report(node: NodeId, rb: &RigidBody) -> BodyReport {
         inertia_orientation: convert::quaternion(m.principal_inertia_local_frame),
         linear_velocity: convert::array(rb.linvel()),
         angular_velocity: convert::array(rb.angvel()),
+        gravity_factor: f64::from(rb.gravity_scale()),
     }
 }
 

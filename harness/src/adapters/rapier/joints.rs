@@ -59,8 +59,8 @@ use ::reference::expect::predict::{DriveTerms, Oscillator};
 use ::reference::scene::{DofKind, Drive, DriveMode, Joint, Limit, LimitSet};
 
 use super::convert;
-use crate::implementation::{ImplError, Pose};
-use crate::mutants::Mutant;
+use crate::implementation::{DriveReport, ImplError, LimitReport, Pose};
+use crate::mutants::{Mutant, misread_limit};
 
 /// Relative tolerance under which two softness values are the same.
 const SOFTNESS_TOLERANCE: f64 = 1e-3;
@@ -152,24 +152,31 @@ fn plan(limit: &Limit, coupled: bool) -> Result<LimitPlan, ImplError> {
     }
 }
 
-/// A limit as read with a seeded importer bug ([`crate::mutants`]): the same limit without one.
-fn misread(limit: &Limit, coupled: bool, mutant: Option<Mutant>) -> Limit {
-    let mut l = limit.clone();
-    if mutant == Some(Mutant::AngularLimitsInDegrees) && l.kind == DofKind::Angular {
-        l.min = l.min.map(f64::to_radians);
-        l.max = l.max.map(f64::to_radians);
-    }
-    if mutant == Some(Mutant::OpenLimitSideAsZero) && l.min.is_some() != l.max.is_some() {
-        // A coupled distance has no lower side to leave open: its absent minimum is right.
-        if !(coupled && l.kind == DofKind::Linear && l.axes.len() > 1) {
-            l.min.get_or_insert(0.0);
-        }
-        l.max.get_or_insert(0.0);
-    }
-    if mutant == Some(Mutant::SoftLimitsHard) {
-        l.stiffness = None;
-    }
-    l
+/// What the importer understood of a joint's limits and drives, the seeded bug
+/// ([`crate::mutants`]) applied: what it builds from, and what the interpretation reports.
+pub(super) fn understood(
+    joint: &Joint,
+    mutant: Option<Mutant>,
+) -> (Vec<LimitReport>, Vec<DriveReport>) {
+    let coupled = matches!(joint.limits, LimitSet::Coupled(_));
+    let limits = joint
+        .limits
+        .limits()
+        .iter()
+        .map(|l| LimitReport::from(&misread_limit(l, coupled, mutant)))
+        .collect();
+    let drives = joint
+        .drives
+        .iter()
+        .map(|d| {
+            let mut r = DriveReport::from(d);
+            if mutant == Some(Mutant::DriveMaxForceIgnored) {
+                r.max_force = None;
+            }
+            r
+        })
+        .collect();
+    (limits, drives)
 }
 
 /// Softness of one soft limit: `(natural frequency, damping ratio)`, or `None` when its
@@ -218,7 +225,7 @@ pub(super) fn build(
     let mut soft: Vec<(f64, f64)> = Vec::new();
     let mut hard = false;
     for limit in joint.limits.limits() {
-        let limit = &misread(limit, coupled, mutant);
+        let limit = &misread_limit(limit, coupled, mutant);
         let p = plan(limit, coupled)?;
         if p == LimitPlan::Nothing {
             continue;

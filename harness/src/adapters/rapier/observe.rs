@@ -93,10 +93,13 @@ impl Loaded {
             .iter()
             .filter_map(|(&node, &h)| {
                 let j = self.world.impulse_joints.get(h)?;
+                let (limits, drives) = self.understood.get(&node).cloned().unwrap_or_default();
                 Some(JointReport {
                     node,
                     bodies: [self.body_node(j.body1()), self.body_node(j.body2())],
                     frames: joints::frames_of(&j.data),
+                    limits,
+                    drives,
                 })
             })
             .collect();

@@ -26,7 +26,7 @@ use ::reference::scene::{NodeId, Scene, Shape};
 use super::hooks::{ColliderRule, Hooks};
 use super::joints::{JointFrames, JointMasses};
 use super::{bodies, convert, joints, shapes};
-use crate::implementation::{ImplError, SimConfig, TriggerEvent};
+use crate::implementation::{DriveReport, ImplError, LimitReport, SimConfig, TriggerEvent};
 use crate::mutants::Mutant;
 
 /// One loaded scene in Rapier, with what is needed to answer the interface.
@@ -47,6 +47,9 @@ pub(super) struct Loaded {
     pub trigger_events: Vec<TriggerEvent>,
     /// Joint node -> Rapier joint.
     pub joints: BTreeMap<NodeId, ImpulseJointHandle>,
+    /// Joint node -> the limits and drives the joint was built from, as the importer
+    /// understood them (Rapier's motors and limits cannot be read back in canonical form).
+    pub understood: BTreeMap<NodeId, (Vec<LimitReport>, Vec<DriveReport>)>,
     pub config: SimConfig,
     pub time: f64,
     /// Bodies with a force to remove when the current step call ends.
@@ -247,6 +250,7 @@ pub(super) fn build(
     }
 
     let mut joint_handles = BTreeMap::new();
+    let mut understood = BTreeMap::new();
     for j in &scene.joints {
         let ends = [&j.a, &j.b];
         let handles: Vec<Option<RigidBodyHandle>> = ends
@@ -288,6 +292,7 @@ pub(super) fn build(
         let data = joints::build(j, &frames, &masses, mutant)?;
         let h = world.impulse_joints.insert(pair[0], pair[1], data, true);
         joint_handles.insert(j.node, h);
+        understood.insert(j.node, joints::understood(j, mutant));
     }
 
     let (collision_send, collision_events) = channel();
@@ -305,6 +310,7 @@ pub(super) fn build(
         overlaps: BTreeMap::new(),
         trigger_events: Vec::new(),
         joints: joint_handles,
+        understood,
         config,
         time: 0.0,
         forced: Vec::new(),

@@ -4,7 +4,8 @@ use serde_json::json;
 
 use super::*;
 use crate::implementation::{
-    BodyReport, ColliderReport, JointReport, PairReport, Pose as ReportPose,
+    BodyReport, ColliderReport, DofKind, DriveMode, DriveReport, JointReport, LimitReport,
+    PairReport, Pose as ReportPose,
 };
 
 const I: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
@@ -22,7 +23,8 @@ fn tolerances() -> BTreeMap<String, Tolerance> {
 
 /// The reference's JSON for a scene: a dynamic body at node 1 (mass 2, moments [2, inf, 4]),
 /// a box collider on it, a static sphere at node 3, their pair, and a joint at node 4 from the
-/// body to the world.
+/// body to the world (a hard angular limit, a soft linear one open below, a force-limited
+/// angular drive).
 fn expected() -> Expectation {
     serde_json::from_value(json!({
         "profile": "khr-2024-draft",
@@ -37,7 +39,7 @@ fn expected() -> Expectation {
                 "tensor": null,
                 "inverse_tensor": [[0.5, 0, 0], [0, 0, 0], [0, 0, 0.25]]},
             "linear_velocity": [1, 0, 0], "angular_velocity": [0, 0, 0],
-            "gravity_factor": 1.0, "decisions": ["D-MASS-ZERO", "D-FRAMES"]
+            "gravity_factor": 0.5, "decisions": ["D-MASS-ZERO", "D-FRAMES"]
         }],
         "colliders": [
             {"index": 0, "node": 2, "body": 0, "body_node": 1, "trigger": false,
@@ -62,8 +64,12 @@ fn expected() -> Expectation {
                 {"node": 5, "body": null, "body_node": null, "relative": {"translation": [0, 2, 0], "rotation": I}, "world": {"translation": [0, 2, 0], "rotation": I}}
             ],
             "coupling": "coupled",
-            "limits": [{"index": 0, "kind": "angular", "axes": [0], "min": -1.0, "max": 1.0, "stiffness": null, "damping": 0, "metric": 0, "violation": 0, "overridden": false}],
-            "drives": [],
+            "limits": [
+                {"index": 0, "kind": "angular", "axes": [0], "min": -1.0, "max": 1.0, "stiffness": null, "damping": 0, "metric": 0, "violation": 0, "overridden": false},
+                {"index": 1, "kind": "linear", "axes": [1], "min": null, "max": 0.5, "stiffness": 100.0, "damping": 10.0, "metric": 0, "violation": 0, "overridden": false}
+            ],
+            "drives": [{"axis": 2, "damping": 1.0, "kind": "angular", "max_force": 5.0, "mode": "force",
+                        "position_target": 0.25, "stiffness": 50.0, "velocity_target": null}],
             "enable_collision": false, "decisions": ["D-FRAMES", "D-METRICS"]
         }],
         "constraints": []
@@ -91,6 +97,7 @@ fn conforming() -> Interpretation {
             inertia_orientation: I,
             linear_velocity: [1.0, 0.0, 0.0],
             angular_velocity: [0.0; 3],
+            gravity_factor: 0.5,
         }],
         colliders: vec![
             ColliderReport {
@@ -133,6 +140,34 @@ fn conforming() -> Interpretation {
                     rotation: I,
                 },
             ],
+            limits: vec![
+                LimitReport {
+                    kind: DofKind::Angular,
+                    axes: vec![0],
+                    min: Some(-1.0),
+                    max: Some(1.0),
+                    stiffness: None,
+                    damping: 0.0,
+                },
+                LimitReport {
+                    kind: DofKind::Linear,
+                    axes: vec![1],
+                    min: None,
+                    max: Some(0.5),
+                    stiffness: Some(100.0),
+                    damping: 10.0,
+                },
+            ],
+            drives: vec![DriveReport {
+                kind: DofKind::Angular,
+                axis: 2,
+                mode: DriveMode::Force,
+                max_force: Some(5.0),
+                position_target: Some(0.25),
+                velocity_target: None,
+                stiffness: 50.0,
+                damping: 1.0,
+            }],
         }],
     }
 }
@@ -154,6 +189,7 @@ fn a_conforming_report_passes_every_check() {
             "interpretation.bodies.center_of_mass",
             "interpretation.bodies.inertia",
             "interpretation.bodies.velocity",
+            "interpretation.bodies.gravity_factor",
             "interpretation.colliders.set",
             "interpretation.colliders.owner",
             "interpretation.colliders.shape",
@@ -166,6 +202,8 @@ fn a_conforming_report_passes_every_check() {
             "interpretation.joints.bodies",
             "interpretation.joints.frames.translation",
             "interpretation.joints.frames.rotation",
+            "interpretation.joints.limits",
+            "interpretation.joints.drives",
         ]
     );
     for r in &out {
@@ -275,6 +313,39 @@ fn each_kind_of_mistake_fails_its_own_check() {
             g.joints[0].frames[0].rotation = [0.0, 1.0, 0.0, 0.0]
         }),
         ("interpretation.joints.set", |g| g.joints[0].node = 7),
+        ("interpretation.bodies.gravity_factor", |g| {
+            g.bodies[0].gravity_factor = 1.0
+        }),
+        ("interpretation.joints.limits", |g| {
+            g.joints[0].limits[0].kind = DofKind::Linear
+        }),
+        ("interpretation.joints.limits", |g| {
+            g.joints[0].limits[1].axes = vec![2]
+        }),
+        ("interpretation.joints.limits", |g| {
+            g.joints[0].limits[1].damping = 0.0
+        }),
+        ("interpretation.joints.limits", |g| {
+            g.joints[0].limits.pop();
+        }),
+        ("interpretation.joints.drives", |g| {
+            g.joints[0].drives[0].mode = DriveMode::Acceleration
+        }),
+        ("interpretation.joints.drives", |g| {
+            g.joints[0].drives[0].axis = 1
+        }),
+        ("interpretation.joints.drives", |g| {
+            g.joints[0].drives[0].position_target = None
+        }),
+        ("interpretation.joints.drives", |g| {
+            g.joints[0].drives[0].velocity_target = Some(0.0)
+        }),
+        ("interpretation.joints.drives", |g| {
+            g.joints[0].drives[0].stiffness = 5.0
+        }),
+        ("interpretation.joints.drives", |g| {
+            g.joints[0].drives.clear()
+        }),
     ];
     for (name, mutate) in cases {
         let mut got = conforming();
@@ -323,4 +394,237 @@ fn a_missing_tolerance_class_skips_only_what_needs_it() {
         m["interpretation.colliders.translation"].status,
         Status::Pass
     );
+}
+
+/// The check of one name after `mutate` on the conforming report.
+fn checked(name: &str, mutate: impl FnOnce(&mut Interpretation)) -> CheckResult {
+    let mut got = conforming();
+    mutate(&mut got);
+    let out = check(&expected(), &got, &tolerances());
+    by_name(&out)[name].clone()
+}
+
+#[test]
+fn an_angular_limit_read_in_degrees_fails() {
+    // Bounds -1 and 1 rad read as degrees: -pi/180 = -0.0174533 and 0.0174533. Each is off by
+    // 1 - pi/180 = 0.9825467, over max(1, |1|) = 1; the first field seen (min) is named.
+    let r = checked("interpretation.joints.limits", |g| {
+        let l = &mut g.joints[0].limits[0];
+        l.min = l.min.map(f64::to_radians);
+        l.max = l.max.map(f64::to_radians);
+    });
+    assert_eq!(r.status, Status::Fail);
+    let measured = r.measured.expect("measured");
+    assert!((measured - 0.982_546_7).abs() < 1e-7, "{measured}");
+    assert!(
+        r.message
+            .starts_with("joint 4 limit 0 (angular axes [0]): min -0.01745"),
+        "{}",
+        r.message
+    );
+    assert!(r.message.ends_with("expected -1"), "{}", r.message);
+}
+
+#[test]
+fn an_open_side_reported_as_zero_fails_outright() {
+    let r = checked("interpretation.joints.limits", |g| {
+        g.joints[0].limits[1].min = Some(0.0);
+    });
+    assert_eq!(r.status, Status::Fail);
+    assert_eq!(r.measured, Some(f64::INFINITY));
+    assert_eq!(
+        r.message,
+        "joint 4 limit 1 (linear axes [1]): min 0 expected absent"
+    );
+}
+
+#[test]
+fn a_soft_limit_reported_hard_fails_outright() {
+    let r = checked("interpretation.joints.limits", |g| {
+        g.joints[0].limits[1].stiffness = None;
+    });
+    assert_eq!(r.measured, Some(f64::INFINITY));
+    assert_eq!(
+        r.message,
+        "joint 4 limit 1 (linear axes [1]): hard (stiffness absent) expected soft (stiffness 100)"
+    );
+}
+
+#[test]
+fn a_dropped_max_force_fails_outright() {
+    let r = checked("interpretation.joints.drives", |g| {
+        g.joints[0].drives[0].max_force = None;
+    });
+    assert_eq!(r.status, Status::Fail);
+    assert_eq!(r.measured, Some(f64::INFINITY));
+    assert_eq!(
+        r.message,
+        "joint 4 drive 0 (angular axis 2): force unlimited expected limited to 5"
+    );
+}
+
+#[test]
+fn a_count_mismatch_names_both_counts() {
+    let r = checked("interpretation.joints.limits", |g| {
+        g.joints[0].limits.pop();
+    });
+    assert_eq!(r.measured, Some(f64::INFINITY));
+    assert_eq!(r.message, "joint 4: 1 limit(s) reported, 2 expected");
+}
+
+#[test]
+fn a_gravity_factor_ignored_is_off_by_half() {
+    // 1 reported, 0.5 expected: |1 - 0.5| / max(1, 0.5) = 0.5.
+    let r = checked("interpretation.bodies.gravity_factor", |g| {
+        g.bodies[0].gravity_factor = 1.0;
+    });
+    assert_eq!(r.status, Status::Fail);
+    assert_eq!(r.measured, Some(0.5));
+    assert_eq!(r.message, "body 1: gravity factor 1 expected 0.5");
+}
+
+#[test]
+fn tiny_float_differences_in_limits_and_drives_pass() {
+    // f32 round trips: 0.5 and 0.25 are exact in f32, 1 - 1e-9 and 50 + 1e-7 are not.
+    let r = checked("interpretation.joints.limits", |g| {
+        g.joints[0].limits[0].max = Some(1.0 - 1e-9);
+    });
+    assert_eq!(r.status, Status::Pass, "{r:?}");
+    assert!((r.measured.expect("measured") - 1e-9).abs() < 1e-15);
+    let r = checked("interpretation.joints.drives", |g| {
+        g.joints[0].drives[0].stiffness = 50.0 + 1e-7;
+    });
+    assert_eq!(r.status, Status::Pass, "{r:?}");
+    // 1e-7 / max(1, 50) = 2e-9.
+    assert!((r.measured.expect("measured") - 2e-9).abs() < 1e-12);
+}
+
+#[test]
+fn per_axis_limits_read_the_same_listed_by_axis_or_together() {
+    // An OMI constraint on linear axes 0 and 2 in [-0.5, 0.5]: the expectation lists it once
+    // per axis; a report listing the constraint's axes together matches it.
+    let mut want = expected();
+    want.joints[0].coupling = Coupling::PerAxis;
+    let axis = |a: u8| LimitExpect {
+        axes: vec![a],
+        damping: 1.0,
+        index: 0,
+        kind: DofKind::Linear,
+        max: Some(0.5),
+        metric: 0.0,
+        min: Some(-0.5),
+        overridden: false,
+        stiffness: None,
+        violation: 0.0,
+    };
+    want.joints[0].limits = vec![axis(0), axis(2)];
+    let mut got = conforming();
+    got.joints[0].limits = vec![LimitReport {
+        kind: DofKind::Linear,
+        axes: vec![0, 2],
+        min: Some(-0.5),
+        max: Some(0.5),
+        stiffness: None,
+        damping: 1.0,
+    }];
+    let out = check(&want, &got, &tolerances());
+    assert_eq!(
+        by_name(&out)["interpretation.joints.limits"].status,
+        Status::Pass
+    );
+    // Coupled (KHR) axes are one limit: the same report is one limit of two axes, not two.
+    want.joints[0].coupling = Coupling::Coupled;
+    let out = check(&want, &got, &tolerances());
+    let r = by_name(&out)["interpretation.joints.limits"].clone();
+    assert_eq!(r.message, "joint 4: 1 limit(s) reported, 2 expected");
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn side() -> impl Strategy<Value = Option<f64>> {
+        prop::option::of(-10.0f64..10.0)
+    }
+
+    /// A limit as the expectation lists it, and the same limit as a report.
+    fn limit() -> impl Strategy<Value = (LimitExpect, LimitReport)> {
+        (
+            prop::bool::ANY,
+            prop::sample::subsequence(vec![0u8, 1, 2], 1..=3),
+            side(),
+            side(),
+            prop::option::of(0.0f64..1000.0),
+            0.0f64..100.0,
+        )
+            .prop_map(|(angular, axes, min, max, stiffness, damping)| {
+                let kind = if angular {
+                    DofKind::Angular
+                } else {
+                    DofKind::Linear
+                };
+                let want = LimitExpect {
+                    axes: axes.clone(),
+                    damping,
+                    index: 0,
+                    kind,
+                    max,
+                    metric: 0.0,
+                    min,
+                    overridden: false,
+                    stiffness,
+                    violation: 0.0,
+                };
+                let got = LimitReport {
+                    kind,
+                    axes,
+                    min,
+                    max,
+                    stiffness,
+                    damping,
+                };
+                (want, got)
+            })
+    }
+
+    proptest! {
+        /// Limits reported as the reference reads them deviate by 0; dropping a given side,
+        /// giving an absent one, or making a hard limit soft (or the reverse) is infinite.
+        #[test]
+        fn a_structural_change_of_any_limit_is_infinite(
+            limits in prop::collection::vec(limit(), 1..5),
+            pick in 0usize..100,
+            field in 0usize..3,
+        ) {
+            let (want, got): (Vec<LimitExpect>, Vec<LimitReport>) = limits.into_iter().unzip();
+            let (dev, _) = limits_deviation(1, &want, Coupling::Coupled, &got);
+            prop_assert_eq!(dev, 0.0);
+            let i = pick % got.len();
+            let mut changed = got.clone();
+            let l = &mut changed[i];
+            match field {
+                0 => l.min = if l.min.is_some() { None } else { Some(0.0) },
+                1 => l.max = if l.max.is_some() { None } else { Some(0.0) },
+                _ => l.stiffness = if l.stiffness.is_some() { None } else { Some(1.0) },
+            }
+            let (dev, message) = limits_deviation(1, &want, Coupling::Coupled, &changed);
+            prop_assert_eq!(dev, f64::INFINITY);
+            let named = format!("joint 1 limit 0 ({} axes", want[i].kind.name());
+            prop_assert!(i != 0 || message.starts_with(&named), "{}", message);
+        }
+
+        /// A number off by `d` deviates by `d / max(1, |want|)`, whichever number it is.
+        #[test]
+        fn a_numeric_change_is_scaled(
+            (want, got) in limit(),
+            d in 1e-6f64..1.0,
+        ) {
+            let mut changed = got.clone();
+            changed.damping += d;
+            let (dev, _) = limits_deviation(1, std::slice::from_ref(&want), Coupling::Coupled, &[changed]);
+            let expected = d / want.damping.abs().max(1.0);
+            prop_assert!((dev - expected).abs() <= 1e-9 * expected.max(1.0), "{} {}", dev, expected);
+        }
+    }
 }
