@@ -32,7 +32,7 @@ use crate::runner::Factory;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mutant {
-    // Rapier (the interpretation bugs, the first six, also the reference).
+    // Rapier (the misreadings of the file also the reference: see `implementations`).
     AngularLimitsInDegrees,
     OpenLimitSideAsZero,
     DriveMaxForceIgnored,
@@ -45,6 +45,7 @@ pub enum Mutant {
     CompoundTriggerWrongNode,
     ImpulseAsForce,
     KinematicPoseIgnored,
+    DefaultSceneIgnored,
     // The reference (VRM constraint outputs).
     VrmWeightIgnored,
     VrmQuaternionWxyz,
@@ -67,6 +68,7 @@ impl Mutant {
         Mutant::CompoundTriggerWrongNode,
         Mutant::ImpulseAsForce,
         Mutant::KinematicPoseIgnored,
+        Mutant::DefaultSceneIgnored,
         Mutant::VrmWeightIgnored,
         Mutant::VrmQuaternionWxyz,
         Mutant::VrmFileOrder,
@@ -88,6 +90,7 @@ impl Mutant {
             Mutant::CompoundTriggerWrongNode => "compound-trigger-wrong-node",
             Mutant::ImpulseAsForce => "impulse-as-force",
             Mutant::KinematicPoseIgnored => "kinematic-pose-ignored",
+            Mutant::DefaultSceneIgnored => "default-scene-ignored",
             Mutant::VrmWeightIgnored => "vrm-weight-ignored",
             Mutant::VrmQuaternionWxyz => "vrm-quaternion-wxyz",
             Mutant::VrmFileOrder => "vrm-file-order",
@@ -118,6 +121,7 @@ impl Mutant {
             }
             Mutant::ImpulseAsForce => "an impulse applied as a force for one step",
             Mutant::KinematicPoseIgnored => "the kinematic_pose action ignored",
+            Mutant::DefaultSceneIgnored => "the document's default scene ignored (scene 0 loaded)",
             Mutant::VrmWeightIgnored => "a constraint's weight ignored (1)",
             Mutant::VrmQuaternionWxyz => "output rotations written [w, x, y, z]",
             Mutant::VrmFileOrder => "constraints evaluated in file order, not dependency order",
@@ -141,7 +145,8 @@ impl Mutant {
             | Mutant::GravityFactorIgnored
             | Mutant::SoftLimitsHard
             | Mutant::NodeMatrixIgnored
-            | Mutant::CombineModeIgnored => &["rapier", "reference"],
+            | Mutant::CombineModeIgnored
+            | Mutant::DefaultSceneIgnored => &["rapier", "reference"],
             Mutant::Gravity98
             | Mutant::CompoundTriggerWrongNode
             | Mutant::ImpulseAsForce
@@ -164,11 +169,12 @@ impl Mutant {
             Mutant::GravityFactorIgnored => &["body.gravity-factor"],
             Mutant::SoftLimitsHard => &["joint.limit.soft", "omi.constraint.soft"],
             Mutant::Gravity98 => &["body.dynamic"],
-            Mutant::NodeMatrixIgnored => &[],
+            Mutant::NodeMatrixIgnored => &["node.matrix"],
             Mutant::CombineModeIgnored => &["material.combine.", "material.restitution-combine."],
             Mutant::CompoundTriggerWrongNode => &["trigger.compound"],
-            Mutant::ImpulseAsForce => &[],
-            Mutant::KinematicPoseIgnored => &[],
+            Mutant::ImpulseAsForce => &["body.dynamic.impulse-action"],
+            Mutant::KinematicPoseIgnored => &["body.kinematic.pose-action"],
+            Mutant::DefaultSceneIgnored => &["scene.non-default"],
             Mutant::VrmWeightIgnored => &[
                 "vrm.weight.partial",
                 "vrm.weight.zero",
@@ -574,9 +580,9 @@ mod tests {
         assert!(factory("rapier", Some(Mutant::VrmFileOrder)).is_none());
         assert!(factory("reference", Some(Mutant::Gravity98)).is_none());
         assert!(factory("physx", None).is_none());
-        // 5 VRM bugs and 7 misreadings of the file.
-        assert_eq!(Mutant::of("reference").len(), 12);
-        assert_eq!(Mutant::of("rapier").len(), 11);
+        // 5 VRM bugs and 8 misreadings of the file; the misreadings and 4 bugs of simulation.
+        assert_eq!(Mutant::of("reference").len(), 13);
+        assert_eq!(Mutant::of("rapier").len(), 12);
     }
 
     #[test]
@@ -588,5 +594,7 @@ mod tests {
         // `trigger.compound` is exact: its descendant variant is a different tag.
         assert!(!Mutant::CompoundTriggerWrongNode.exercised_by(&f(&["trigger.simple"])));
         assert!(!Mutant::NodeMatrixIgnored.exercised_by(&f(&["body.dynamic"])));
+        assert!(Mutant::NodeMatrixIgnored.exercised_by(&f(&["node.matrix"])));
+        assert!(Mutant::DefaultSceneIgnored.exercised_by(&f(&["scene.non-default"])));
     }
 }

@@ -474,6 +474,44 @@ fn read_with(mutant: Option<Mutant>) -> [Read; 2] {
     })
 }
 
+/// Two balls, node 0 alone in scene 0 and node 1 in scene 1, the default: read right, only
+/// node 1 is a body [D-SCENE]; with the default scene ignored, only node 0 (Rapier and the
+/// reference alike).
+#[test]
+fn an_ignored_default_scene_loads_the_other_one() {
+    let mut k = Khr::default();
+    let s = k.shape(sphere(0.5));
+    for x in [5.0, 0.0] {
+        k.node(json!({"translation": [x, 0.0, 0.0],
+            "extensions": rb(json!({"motion": {"mass": 1.0}, "collider": {"shape": s}}))}));
+    }
+    let mut doc = k.doc();
+    doc["scenes"] = json!([{"nodes": [0]}, {"nodes": [1]}]);
+    doc["scene"] = json!(1);
+    let bodies = |mutant: Option<Mutant>| -> Vec<Vec<usize>> {
+        let path = support::write(
+            &format!("scenes-{}", mutant.map_or("none", Mutant::id)),
+            &doc,
+        );
+        let mut rapier = physics_cts::adapters::rapier::RapierImplementation::with_mutant(mutant);
+        let mut reference =
+            physics_cts::adapters::reference::ReferenceImplementation::with_mutant(mutant);
+        let imps: [&mut dyn Implementation; 2] = [&mut rapier, &mut reference];
+        imps.into_iter()
+            .map(|imp| {
+                imp.load(&support::request(path.clone())).expect("load");
+                let i = imp.interpretation().expect("interpretation");
+                i.bodies.iter().map(|b| b.node).collect()
+            })
+            .collect()
+    };
+    assert_eq!(bodies(None), [vec![1], vec![1]]);
+    assert_eq!(
+        bodies(Some(Mutant::DefaultSceneIgnored)),
+        [vec![0], vec![0]]
+    );
+}
+
 /// Rapier reports what it built from, the reference what it computed from: with each
 /// misreading seeded, both report the misread value (worked by hand below).
 #[test]

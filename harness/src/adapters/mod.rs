@@ -14,16 +14,28 @@ use ::reference::profile::Profile;
 use ::reference::scene::Scene;
 
 use crate::implementation::{ImplError, LoadOutcome, LoadRequest};
+use crate::mutants::Mutant;
 
 /// Read the requested file with the reference reader (the parser every bundled adapter uses).
 ///
 /// `Ok(Err(outcome))`: the file is invalid (errors in the catalogue) and is rejected with its
 /// error codes; `Err`: the request itself is unusable (unknown profile, unreadable file).
-pub(crate) fn read_scene(request: &LoadRequest) -> Result<Result<Scene, LoadOutcome>, ImplError> {
+/// With the seeded bug [`Mutant::DefaultSceneIgnored`], a `.gltf` is read as if its default
+/// scene were scene 0.
+pub(crate) fn read_scene(
+    request: &LoadRequest,
+    mutant: Option<Mutant>,
+) -> Result<Result<Scene, LoadOutcome>, ImplError> {
     let profile =
         Profile::from_str(&request.profile).map_err(|e| ImplError::BadRequest(e.to_string()))?;
-    let reading = ::reference::read_path(&request.path, Some(profile))
-        .map_err(|e| ImplError::BadRequest(e.to_string()))?;
+    let misread = (mutant == Some(Mutant::DefaultSceneIgnored))
+        .then(|| scene_zero(&request.path))
+        .flatten();
+    let reading = match misread {
+        Some(json) => ::reference::read_tree(&json, request.path.parent(), Some(profile)),
+        None => ::reference::read_path(&request.path, Some(profile))
+            .map_err(|e| ImplError::BadRequest(e.to_string()))?,
+    };
     let errors: Vec<_> = reading
         .issues
         .iter()
@@ -49,4 +61,12 @@ pub(crate) fn read_scene(request: &LoadRequest) -> Result<Result<Scene, LoadOutc
             codes: Vec::new(),
         })),
     }
+}
+
+/// The `.gltf` document at `path` with its default scene set to scene 0; `None` for a file
+/// that does not read as JSON (a `.glb`, a broken file: read as it is).
+fn scene_zero(path: &std::path::Path) -> Option<serde_json::Value> {
+    let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    json.as_object_mut()?.insert("scene".into(), 0.into());
+    Some(json)
 }

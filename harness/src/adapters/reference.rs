@@ -288,7 +288,7 @@ impl Implementation for ReferenceImplementation {
 
     fn load(&mut self, request: &LoadRequest) -> Result<LoadOutcome, ImplError> {
         self.scene = None;
-        match super::read_scene(request)? {
+        match super::read_scene(request, self.mutant)? {
             Ok(mut scene) => {
                 crate::mutants::misread_scene(&mut scene, self.mutant);
                 misread_constraints(&mut scene, self.mutant);

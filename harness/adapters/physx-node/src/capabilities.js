@@ -54,6 +54,7 @@ export const FEATURES = [
   'joint.kind.free',
   'material.',
   'node.',
+  'scene.',
   'shape.box.',
   'shape.sphere.',
   'shape.capsule.',

@@ -86,6 +86,25 @@ export class Document {
     }
     this.world = new Array(n);
     for (let i = 0; i < n; i++) this.#worldOf(i, 0);
+    this.inScene = this.#defaultScene();
+  }
+
+  /** Per node, whether it is in the default scene: `scene`, else scene 0, else every parentless node. */
+  #defaultScene() {
+    const scenes = Array.isArray(this.json.scenes) ? this.json.scenes : [];
+    const chosen = scenes[Number.isInteger(this.json.scene) ? this.json.scene : 0];
+    const roots = Array.isArray(chosen?.nodes)
+      ? chosen.nodes.filter((r) => Number.isInteger(r) && r >= 0 && r < this.nodes.length)
+      : this.nodes.map((_, i) => i).filter((i) => this.parent[i] === null);
+    const inScene = new Array(this.nodes.length).fill(false);
+    const stack = [...roots];
+    while (stack.length) {
+      const i = stack.pop();
+      if (inScene[i]) continue;
+      inScene[i] = true;
+      stack.push(...(this.nodes[i].children ?? []));
+    }
+    return inScene;
   }
 
   #worldOf(i, depth) {

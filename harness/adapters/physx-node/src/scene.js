@@ -42,7 +42,29 @@ export function readScene(doc, profile) {
   else if (profile === 'omi-2023') readOmi(doc, scene);
   else if (profile === 'omi-2024' || profile === 'omi-2025') readOmiCurrent(doc, scene, profile);
   else throw new Rejected(`unknown profile ${JSON.stringify(profile)}`);
+  keepDefaultScene(scene, doc);
   return scene;
+}
+
+/**
+ * Leave out the bodies, colliders, triggers and joints of nodes outside the default scene
+ * [D-SCENE] (a joint also when a frame or its body is outside it), renumbering the bodies.
+ */
+function keepDefaultScene(scene, doc) {
+  const kept = (n) => doc.inScene[n] === true;
+  const renumbered = [];
+  const bodies = [];
+  for (const b of scene.bodies) {
+    renumbered.push(kept(b.node) ? bodies.length : null);
+    if (kept(b.node)) bodies.push(b);
+  }
+  scene.bodies = bodies;
+  scene.colliders = scene.colliders
+    .filter((c) => kept(c.node))
+    .map((c) => ({ ...c, body: c.body === null ? null : renumbered[c.body] }));
+  scene.compounds = scene.compounds.filter((t) => kept(t.node));
+  scene.joints = scene.joints.filter((j) => kept(j.node)
+    && [j.a, j.b].every((e) => kept(e.frame) && (e.body === null || kept(e.body))));
 }
 
 // ------------------------------------------------------------------------------------------

@@ -198,3 +198,23 @@ test('feature prefixes follow the harness rule', () => {
   assert.ok(!supportsFeature('vrm.aim'));
   assert.ok(!supportsFeature('omi.constraint.angular.2'));
 });
+
+test('only the default scene is simulated [D-SCENE]', async () => {
+  const { Document } = await import('../src/gltf.js');
+  const { readScene } = await import('../src/scene.js');
+  // Scene 0 holds the decoy ball (node 0); the default scene 1 holds the real one (node 1).
+  const ball = (mass) => ({ extensions: { KHR_physics_rigid_bodies: { motion: { mass }, collider: { geometry: { shape: 0 } } } } });
+  const json = {
+    asset: { version: '2.0' },
+    extensionsUsed: ['KHR_implicit_shapes', 'KHR_physics_rigid_bodies'],
+    extensions: { KHR_implicit_shapes: { shapes: [{ type: 'sphere', sphere: { radius: 0.5 } }] } },
+    nodes: [ball(1), ball(2)],
+    scenes: [{ nodes: [0] }, { nodes: [1] }],
+    scene: 1,
+  };
+  const scene = readScene(new Document(json, '.', null), 'khr-2025');
+  assert.deepEqual(scene.bodies.map((b) => b.node), [1]);
+  assert.deepEqual(scene.colliders.map((c) => [c.node, c.body]), [[1, 0]]);
+  const zero = readScene(new Document({ ...json, scene: 0 }, '.', null), 'khr-2025');
+  assert.deepEqual(zero.bodies.map((b) => b.node), [0]);
+});

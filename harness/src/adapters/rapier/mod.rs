@@ -151,7 +151,7 @@ impl Implementation for RapierImplementation {
 
     fn load(&mut self, request: &LoadRequest) -> Result<LoadOutcome, ImplError> {
         self.loaded = None;
-        let scene = match super::read_scene(request)? {
+        let scene = match super::read_scene(request, self.mutant)? {
             Ok(scene) => scene,
             Err(rejected) => return Ok(rejected),
         };
