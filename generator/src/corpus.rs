@@ -48,8 +48,9 @@ pub struct Plan {
 pub enum Edition {
     /// `corpus/v1`'s rules: every VRM draft output is informative.
     V1,
-    /// The living corpus: a VRM draft output is required unless it reaches a decision the
-    /// draft leaves open ([`open_draft_decisions`]).
+    /// The living corpus: a VRM draft output (of a case without a warning, which stays
+    /// optional) is required unless it reaches a decision the draft leaves open
+    /// ([`open_draft_decisions`]).
     #[default]
     V2,
 }
@@ -414,7 +415,10 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     v.extend(generated(plan));
     if plan.edition == Edition::V2 {
         for c in &mut v {
-            if c.profile == Some(Profile::VrmcConstraintsDraft) && c.valid() {
+            if c.profile == Some(Profile::VrmcConstraintsDraft)
+                && c.valid()
+                && c.tier == Tier::Informative
+            {
                 match open_draft_decisions(c) {
                     Some(open) if open.is_empty() => c.tier = Tier::Required,
                     Some(open) => c.decisions.extend(open),
