@@ -191,14 +191,7 @@ fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
             limits: j
                 .limits
                 .iter()
-                .map(|l| LimitReport {
-                    kind: l.kind,
-                    axes: l.axes.clone(),
-                    min: l.min,
-                    max: l.max,
-                    stiffness: l.stiffness,
-                    damping: l.damping,
-                })
+                .map(|l| LimitReport::from(&l.limit()))
                 .collect(),
             drives: j.drives.iter().map(DriveReport::from).collect(),
         })

@@ -182,12 +182,8 @@ fn measure(
                 .get(*limit)
                 .ok_or_else(|| Problem::Data(format!("joint {node} has no limit {limit}")))?;
             let one = Limit {
-                kind: l.kind,
-                axes: l.axes.clone(),
-                min: l.min,
-                max: l.max,
-                stiffness: l.stiffness,
                 damping: 0.0,
+                ..l.limit()
             };
             let set = match j.coupling {
                 Coupling::PerAxis => LimitSet::PerAxis(vec![one]),

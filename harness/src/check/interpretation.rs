@@ -643,6 +643,21 @@ fn listed_limits(reported: &[LimitReport], coupling: Coupling) -> Vec<LimitRepor
     }
 }
 
+/// The deviation of a joint's `what`s (limits, drives) when their counts decide it: none
+/// expected and none reported (0), or a count that differs (infinite); `None`: compare them.
+fn counts(joint: usize, what: &str, got: usize, want: usize) -> Option<(f64, String)> {
+    if want == 0 && got == 0 {
+        Some((0.0, format!("joint {joint}: no {what}s, as expected")))
+    } else if got != want {
+        Some((
+            f64::INFINITY,
+            format!("joint {joint}: {got} {what}(s) reported, {want} expected"),
+        ))
+    } else {
+        None
+    }
+}
+
 /// How far a joint's reported limits are from the expected ones, compared in order, with a
 /// message naming the joint, the limit and the worst field.
 fn limits_deviation(
@@ -652,18 +667,8 @@ fn limits_deviation(
     got: &[LimitReport],
 ) -> (f64, String) {
     let got = listed_limits(got, coupling);
-    if want.is_empty() && got.is_empty() {
-        return (0.0, format!("joint {joint}: no limits, as expected"));
-    }
-    if got.len() != want.len() {
-        return (
-            f64::INFINITY,
-            format!(
-                "joint {joint}: {} limit(s) reported, {} expected",
-                got.len(),
-                want.len()
-            ),
-        );
+    if let Some(counted) = counts(joint, "limit", got.len(), want.len()) {
+        return counted;
     }
     let mut worst = (0.0, String::new());
     for (i, (w, g)) in want.iter().zip(&got).enumerate() {
@@ -707,18 +712,8 @@ fn limits_deviation(
 /// How far a joint's reported drives are from the expected ones, compared in order, with a
 /// message naming the joint, the drive and the worst field.
 fn drives_deviation(joint: usize, want: &[Drive], got: &[DriveReport]) -> (f64, String) {
-    if want.is_empty() && got.is_empty() {
-        return (0.0, format!("joint {joint}: no drives, as expected"));
-    }
-    if got.len() != want.len() {
-        return (
-            f64::INFINITY,
-            format!(
-                "joint {joint}: {} drive(s) reported, {} expected",
-                got.len(),
-                want.len()
-            ),
-        );
+    if let Some(counted) = counts(joint, "drive", got.len(), want.len()) {
+        return counted;
     }
     let mut worst = (0.0, String::new());
     for (i, (w, g)) in want.iter().zip(got).enumerate() {

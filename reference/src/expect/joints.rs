@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::decision::Decision;
 use crate::metrics;
 use crate::profile::Profile;
-use crate::scene::{Attachment, BodyId, DofKind, Drive, Joint, LimitSet, NodeId, Scene};
+use crate::scene::{Attachment, BodyId, DofKind, Drive, Joint, Limit, LimitSet, NodeId, Scene};
 
 use super::json;
 use super::world::World;
@@ -90,6 +90,20 @@ pub struct LimitExpect {
     /// How far the metric is outside `[min, max]`: 0 inside, `metric - max` (> 0) above,
     /// `metric - min` (< 0) below (`metrics::violation`).
     pub violation: f64,
+}
+
+impl LimitExpect {
+    /// The limit itself, without what the evaluation adds.
+    pub fn limit(&self) -> Limit {
+        Limit {
+            kind: self.kind,
+            axes: self.axes.clone(),
+            min: self.min,
+            max: self.max,
+            stiffness: self.stiffness,
+            damping: self.damping,
+        }
+    }
 }
 
 /// Whether the axes of each limit are coupled (KHR) or each limited on its own (OMI)
