@@ -1,7 +1,7 @@
 //! One corpus case: a glTF document (or raw bytes), its sibling files, and what the reference
 //! expects of it.
 
-use crate::corpus::Edition;
+use crate::edition::Edition;
 use std::collections::{BTreeMap, BTreeSet};
 
 use reference::case::Scenario;

@@ -7,22 +7,20 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use reference::case::{CaseEntry, CatalogueId, ExpectFile};
-use reference::decision::Decision;
 use reference::profile::Profile;
-use reference::scene::Shape;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::canonical;
 use crate::case::{Case, Payload, Tier};
+use crate::edition;
+pub use crate::edition::Edition;
 use crate::features;
 use crate::handwritten;
 use crate::label;
-use crate::matrices;
 use crate::mutate::{self, Mutator};
 use crate::sample;
 use crate::scenario;
-use crate::scenes;
 use crate::strategy::Rendered;
 
 /// Every fourth generated case is invalid (one defect); the rest are valid.
@@ -40,30 +38,6 @@ pub struct Plan {
     pub handwritten: bool,
     /// The rules the cases follow.
     pub edition: Edition,
-}
-
-/// The generation rules a plan follows. A released corpus keeps the rules it was made with,
-/// so that it regenerates byte for byte, while the living corpus gets stronger cases.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Edition {
-    /// `corpus/v1`'s rules: every VRM draft output is informative.
-    V1,
-    /// The living corpus: a VRM draft output (of a case without a warning, which stays
-    /// optional) is required unless it reaches a decision the draft leaves open
-    /// ([`open_draft_decisions`]).
-    #[default]
-    V2,
-}
-
-impl Edition {
-    /// The edition named `v1` or `v2`.
-    pub fn parse(name: &str) -> Option<Edition> {
-        match name {
-            "v1" => Some(Edition::V1),
-            "v2" => Some(Edition::V2),
-            _ => None,
-        }
-    }
 }
 
 impl Plan {
@@ -108,29 +82,10 @@ pub fn v2() -> Plan {
 fn profile_tier(profile: Profile) -> Tier {
     match profile {
         // The VRM draft leaves the math open: everything depends on the D-VRM decisions
-        // (under `Edition::V1`; `Edition::V2` scores what does not rest on an open one).
+        // (under `Edition::V1`; `edition::rescore_draft` scores what does not rest on an open one).
         Profile::VrmcConstraintsDraft => Tier::Informative,
         _ => Tier::Required,
     }
-}
-
-/// The decisions the draft leaves open that a valid VRM draft case's outputs reach at one of
-/// its poses ([`reference::constraints::Evaluator::open_decisions`]); `None` when the scene
-/// cannot be evaluated. The D-VRM decisions follow the draft's public implementation, so
-/// under [`Edition::V2`] a case that reaches none is scored `required`.
-pub fn open_draft_decisions(case: &Case) -> Option<BTreeSet<Decision>> {
-    let Payload::Json(json) = &case.payload else {
-        return None;
-    };
-    let reading = reference::read_tree(json, None, Some(Profile::VrmcConstraintsDraft));
-    let scene = reading.scene.as_ref()?;
-    let evaluator = reference::constraints::Evaluator::new(scene).ok()?;
-    let mut open = BTreeSet::new();
-    for p in &case.poses {
-        let poses = reference::poses::Poses::from_value(&p.poses, scene.nodes.len()).ok()?;
-        open.extend(evaluator.open_decisions(&poses.locals(scene)).ok()?);
-    }
-    Some(open)
 }
 
 /// The spec section a feature area comes from.
@@ -238,168 +193,12 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
             profiles[p].family(),
             features::area(wanted)
         );
-        let case = if plan.edition == Edition::V2 {
-            isolated_case(profiles[p], plan.seed, index, &id, wanted)
-        } else {
-            valid_case(profiles[p], plan.seed, index, &id, Some(wanted))
-        };
-        let mut case = case;
-        case.edition = plan.edition;
-        if plan.edition == Edition::V2 && valid_n % MATRIX_EVERY == 0 {
-            case = written_as_matrices(case);
-        }
-        if plan.edition == Edition::V2 && valid_n % SCENES_EVERY == 0 {
-            case = with_another_scene(case);
-        }
-        cases.push(case);
+        cases.push(match plan.edition {
+            Edition::V1 => valid_case(profiles[p], plan.seed, index, &id, Some(wanted)),
+            Edition::V2 => edition::valid_case(profiles[p], plan.seed, index, &id, wanted, valid_n),
+        });
     }
     cases
-}
-
-/// The kinds (`capsule`, `cylinder`) of the tapered shapes a case's colliders use (top and
-/// bottom radii differ): shapes some engines lack (Rapier, PhysX approximate them by hulls).
-fn tapered_kinds(case: &Case) -> BTreeSet<&'static str> {
-    let Payload::Json(json) = &case.payload else {
-        return BTreeSet::new();
-    };
-    let reading = reference::read_tree(json, None, case.profile);
-    let Some(scene) = reading.scene else {
-        return BTreeSet::new();
-    };
-    scene
-        .colliders
-        .iter()
-        .filter_map(|c| match scene.shapes.get(c.shape)? {
-            Shape::Capsule {
-                radius_bottom,
-                radius_top,
-                ..
-            } if radius_bottom != radius_top => Some("capsule"),
-            Shape::Cylinder {
-                radius_bottom,
-                radius_top,
-                ..
-            } if radius_bottom != radius_top => Some("cylinder"),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Redraws of a valid case whose tapered shapes are incidental, before it keeps them.
-const ISOLATION_REDRAWS: u64 = 8;
-
-/// The valid case `id` under [`Edition::V2`]: a case tests its own area, so a tapered shape
-/// appears only where the wanted tag is a shape's (else the scene is drawn again), and it is
-/// tagged (`shape.capsule.tapered`...) so an engine that lacks it gets `NOT_SUPPORTED`.
-fn isolated_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: &str) -> Case {
-    let mut case = valid_case(profile, seed, index, id, Some(wanted));
-    if features::area(wanted) != "shape" {
-        for retry in 1..=ISOLATION_REDRAWS {
-            if tapered_kinds(&case).is_empty() {
-                break;
-            }
-            case = valid_case(profile, seed, index + retry * 1_000_003, id, Some(wanted));
-        }
-    }
-    for kind in tapered_kinds(&case) {
-        case.features.insert(format!("shape.{kind}.tapered"));
-    }
-    case
-}
-
-/// Under [`Edition::V2`], every `SCENES_EVERY`th valid generated case of a physics profile
-/// gets another scene before its own, which stays the default (a number prime to the count of
-/// profiles, which take turns, so that every profile gets some).
-const SCENES_EVERY: usize = 6;
-
-/// `case` with a first scene (scene 0) holding a copy of one of its collider nodes, its own
-/// scene second and the default (`"scene": 1`): the copy is outside the default scene, so it
-/// is not simulated [D-SCENE]; an importer that loads scene 0 gets only the copy, one that
-/// simulates every node gets one collider too many. Unchanged for a VRM profile, without a
-/// leaf node carrying a collider, or when the reference would read it otherwise.
-fn with_another_scene(mut case: Case) -> Case {
-    let Payload::Json(json) = &case.payload else {
-        return case;
-    };
-    if !case.profile.is_some_and(is_physics) {
-        return case;
-    }
-    let Some(written) = scenes::with_another_scene(json) else {
-        return case;
-    };
-    let read = |doc: &serde_json::Value| {
-        let r = reference::read_tree(doc, None, case.profile);
-        let issues: Vec<(reference::issue::Code, String)> = r
-            .issues
-            .iter()
-            .map(|i| (i.code, i.pointer.clone()))
-            .collect();
-        let objects = r.scene.map(|s| {
-            (
-                s.bodies.iter().map(|b| b.node).collect::<Vec<_>>(),
-                s.colliders.iter().map(|c| c.node).collect::<Vec<_>>(),
-                s.joints.len(),
-            )
-        });
-        (issues, objects)
-    };
-    if read(json) != read(&written) {
-        return case;
-    }
-    case.payload = Payload::Json(written);
-    case.features.insert(scenes::TAG.to_owned());
-    case.decisions.insert(Decision::DefaultScene);
-    case.description.push_str(
-        " A first scene holds a copy of one of its colliders; the default scene is the second.",
-    );
-    case
-}
-
-/// Whether `profile` is a physics one (not VRM).
-fn is_physics(profile: Profile) -> bool {
-    !matches!(
-        profile,
-        Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10
-    )
-}
-
-/// Under [`Edition::V2`], every `MATRIX_EVERY`th valid generated case of a physics profile
-/// writes its nodes' transforms as matrices.
-const MATRIX_EVERY: usize = 5;
-
-/// `case` with its nodes' transforms written as matrices ([`matrices`]), but for the nodes
-/// its poses move (a pose overrides TRS members); unchanged for a VRM profile, or when the
-/// reference would read other issues from the matrices (a pointer naming `scale`, a matrix
-/// that does not decompose).
-fn written_as_matrices(mut case: Case) -> Case {
-    let Payload::Json(json) = &case.payload else {
-        return case;
-    };
-    let physics = case.profile.is_some_and(is_physics);
-    let keep: BTreeSet<usize> = case
-        .poses
-        .iter()
-        .filter_map(|p| p.poses.get("nodes")?.as_object())
-        .flat_map(|nodes| nodes.keys().filter_map(|k| k.parse().ok()))
-        .collect();
-    let Some(written) = matrices::written_as_matrices(json, &keep).filter(|_| physics) else {
-        return case;
-    };
-    let issues = |doc: &serde_json::Value| -> Vec<(reference::issue::Code, String)> {
-        reference::read_tree(doc, None, case.profile)
-            .issues
-            .into_iter()
-            .map(|i| (i.code, i.pointer))
-            .collect()
-    };
-    if issues(json) != issues(&written) {
-        return case;
-    }
-    case.payload = Payload::Json(written);
-    case.features.insert(matrices::TAG.to_owned());
-    case.description
-        .push_str(" Node transforms are written as matrices.");
-    case
 }
 
 /// Every case of a plan: hand-written first, then generated.
@@ -414,18 +213,7 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     };
     v.extend(generated(plan));
     if plan.edition == Edition::V2 {
-        for c in &mut v {
-            if c.profile == Some(Profile::VrmcConstraintsDraft)
-                && c.valid()
-                && c.tier == Tier::Informative
-            {
-                match open_draft_decisions(c) {
-                    Some(open) if open.is_empty() => c.tier = Tier::Required,
-                    Some(open) => c.decisions.extend(open),
-                    None => {}
-                }
-            }
-        }
+        v.iter_mut().for_each(edition::rescore_draft);
     }
     v
 }

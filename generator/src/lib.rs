@@ -11,6 +11,7 @@ pub mod canonical;
 pub mod case;
 pub mod corpus;
 pub mod doc;
+pub mod edition;
 pub mod features;
 pub mod handwritten;
 pub mod label;

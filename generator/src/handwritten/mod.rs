@@ -35,7 +35,7 @@ use reference::decision::Decision;
 use reference::profile::Profile;
 
 use crate::case::{ExpectedIssue, Payload, Tier};
-use crate::corpus::Edition;
+use crate::edition::Edition;
 use serde_json::{Value, json};
 
 use crate::scenario::DT;
