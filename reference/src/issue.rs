@@ -589,9 +589,21 @@ impl Code {
 
     /// Whether the texts leave open if a reader accepts a file with this issue (with a
     /// warning) or refuses it: a value outside a schema's enum, a property the schema does not
-    /// define. A closed schema refuses the file, an open reading accepts it: either conforms.
+    /// define, and the warnings where the published schema refuses what the prose or the
+    /// official samples write (a KHR mass of 0 [D-MASS-ZERO-SCHEMA]; an OMI collider without a
+    /// shape, a trigger with neither shape nor nodes, a motion without a type
+    /// [D-OMI-EXAMPLES]). A reader applying the schema refuses the file, the reference accepts
+    /// it: either conforms.
     pub fn leaves_outcome_open(self) -> bool {
-        matches!(self, Code::EnumUnknown | Code::ExtUnexpectedProperty)
+        matches!(
+            self,
+            Code::EnumUnknown
+                | Code::ExtUnexpectedProperty
+                | Code::KhrMassZero
+                | Code::OmiColliderShapeMissing
+                | Code::OmiTriggerEmpty
+                | Code::OmiMotionTypeMissing
+        )
     }
 
     /// The tier of a case whose expectation rests on this code: a suite rule is informative
@@ -758,7 +770,10 @@ mod tests {
         assert_eq!(Code::VrmWeightRange.tier(), Tier::Informative);
         assert!(Code::EnumUnknown.leaves_outcome_open());
         assert!(Code::ExtUnexpectedProperty.leaves_outcome_open());
+        assert!(Code::KhrMassZero.leaves_outcome_open());
+        assert!(Code::OmiMotionTypeMissing.leaves_outcome_open());
         assert!(!Code::ExtensionUnknown.leaves_outcome_open());
+        assert!(!Code::OmiJointNoDynamicAncestor.leaves_outcome_open());
         assert!(!Code::NodeCycle.leaves_outcome_open());
         assert_eq!(Code::ProfileMixed.tier(), Tier::Informative);
         assert_eq!(Code::KhrShapeDegenerate.tier(), Tier::Required);
