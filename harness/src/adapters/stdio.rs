@@ -434,7 +434,7 @@ impl StdioImplementation {
         if sent.is_err() {
             return Err(self.crashed(op, "when sent the request"));
         }
-        match p.frames.recv_timeout(timeout) {
+        match recv_frame(&p.frames, timeout) {
             Ok(Ok(Frame::Line(l))) => match fast(seq, &l) {
                 Some(t) => Ok(t),
                 None => self.answer(op, seq, &l, fit),
@@ -683,6 +683,30 @@ impl Implementation for StdioImplementation {
             simulate_each(self, config, requests)
         }
     }
+}
+
+/// How long [`recv_frame`] polls before it blocks: long enough for a `load` or a `batch` of the
+/// corpus's scenes (a millisecond or so), since an answer that comes after the poll costs two
+/// wake-ups (the reader thread's, then this one's). Measured (`BENCHMARKS.md`, stdio): the corpus
+/// over `serve rapier` took 1.13-1.15 s with 200 us, 1.04-1.11 s with 2 ms, 1.05-1.10 s with 10 ms.
+const SPIN: Duration = Duration::from_millis(2);
+
+/// The next frame of the reader thread: polled for [`SPIN`] first, then waited for (the same
+/// poll-then-block as [`crate::protocol::pipe::Polled`] on `serve`'s stdin, whose shorter window
+/// fits what it waits for: the harness's next request, which follows an answer at once). On an idle
+/// virtual machine waking a blocked thread costs tens of microseconds (measured: a `step` round
+/// trip of 64 us blocking, 9 us with a core kept busy), so a poll that yields to other threads
+/// saves a wake-up per request; yielding leaves the core to any thread that needs it.
+fn recv_frame<T>(frames: &Receiver<T>, timeout: Duration) -> Result<T, RecvTimeoutError> {
+    let start = Instant::now();
+    while start.elapsed() < SPIN.min(timeout) {
+        match frames.try_recv() {
+            Ok(frame) => return Ok(frame),
+            Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+            Err(TryRecvError::Empty) => std::thread::yield_now(),
+        }
+    }
+    frames.recv_timeout(timeout.saturating_sub(start.elapsed()))
 }
 
 #[cfg(test)]

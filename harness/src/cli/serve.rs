@@ -9,6 +9,7 @@ use anyhow::bail;
 
 use crate::implementation::Implementation;
 use crate::protocol::MAX_LINE_BYTES;
+use crate::protocol::pipe::Polled;
 use crate::protocol::serve::{Echo, Options, serve};
 
 #[derive(Debug, clap::Args)]
@@ -48,7 +49,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             names().join(", ")
         );
     };
-    let input = BufReader::new(std::io::stdin().lock());
+    // A pipe from the harness is polled briefly before blocking: no wake-up per request.
+    let input = BufReader::new(Polled::new(std::io::stdin().lock()));
     let output = BufWriter::new(std::io::stdout().lock());
     let options = Options {
         max_line: args.max_line,

@@ -12,6 +12,7 @@
 pub mod finite;
 pub mod framing;
 pub mod message;
+pub mod pipe;
 pub mod schema;
 pub mod serve;
 
