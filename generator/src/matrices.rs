@@ -4,7 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use nalgebra::{Matrix4, Quaternion, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use reference::scene::Trs;
 use serde_json::{Value, json};
 
 /// The feature tag of a case whose nodes are written as matrices.
@@ -22,18 +23,19 @@ fn numbers<const N: usize>(v: Option<&Value>, default: [f64; N]) -> Option<[f64;
     Some(out)
 }
 
-/// The column-major matrix `T R S` of a node's TRS members; `None` when a member is not a
-/// list of numbers of its length.
+/// The column-major matrix `T R S` of a node's TRS members ([`Trs::matrix`], the reference's
+/// own); `None` when a member is not a list of numbers of its length.
 fn matrix_of(node: &Value) -> Option<[f64; 16]> {
     let t = numbers(node.get("translation"), [0.0; 3])?;
     let r = numbers(node.get("rotation"), [0.0, 0.0, 0.0, 1.0])?;
     let s = numbers(node.get("scale"), [1.0; 3])?;
-    let rotation = UnitQuaternion::new_normalize(Quaternion::new(r[3], r[0], r[1], r[2]));
-    let m: Matrix4<f64> = Translation3::new(t[0], t[1], t[2]).to_homogeneous()
-        * rotation.to_homogeneous()
-        * Matrix4::new_nonuniform_scaling(&Vector3::from(s));
+    let trs = Trs {
+        translation: Vector3::from(t),
+        rotation: UnitQuaternion::new_normalize(Quaternion::new(r[3], r[0], r[1], r[2])),
+        scale: Vector3::from(s),
+    };
     let mut out = [0.0; 16];
-    out.copy_from_slice(m.as_slice());
+    out.copy_from_slice(trs.matrix().as_slice());
     Some(out)
 }
 
