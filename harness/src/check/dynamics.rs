@@ -7,9 +7,9 @@
 //! windows, never a trajectory after an impact.
 
 use nalgebra::{Isometry3, Vector3};
-use reference::case::{CheckKind, DynamicsCheck, Scenario};
+use reference::case::{CheckKind, DynamicsCheck, Scenario, Side};
 use reference::expect::Expectation;
-use reference::expect::joints::{Coupling, JointExpect, place};
+use reference::expect::joints::{Coupling, JointExpect, LimitExpect, place};
 use reference::metrics;
 use reference::scene::{DofKind, Limit, LimitSet};
 
@@ -97,6 +97,24 @@ fn worst(values: impl IntoIterator<Item = f64>) -> f64 {
     })
 }
 
+/// Limit `limit` of joint `j` alone, in the joint's coupling, to evaluate its metric; without
+/// damping, which no metric reads.
+fn one_limit(j: &JointExpect, limit: usize) -> Measured<(&LimitExpect, LimitSet)> {
+    let l = j
+        .limits
+        .get(limit)
+        .ok_or_else(|| Problem::Data(format!("joint {} has no limit {limit}", j.node)))?;
+    let one = Limit {
+        damping: 0.0,
+        ..l.limit()
+    };
+    let set = match j.coupling {
+        Coupling::PerAxis => LimitSet::PerAxis(vec![one]),
+        Coupling::Coupled => LimitSet::Coupled(vec![one]),
+    };
+    Ok((l, set))
+}
+
 /// A limit bound for people (not `Some(0.1000000015)`): the number, or `unbounded`.
 fn bound(x: Option<f64>) -> String {
     x.map_or_else(|| "unbounded".to_owned(), crate::report::number)
@@ -138,7 +156,9 @@ fn object_decisions(kind: &CheckKind, want: &Expectation) -> Vec<&'static str> {
             .unwrap_or_default()
     };
     match kind {
-        CheckKind::Limit { joint, .. } | CheckKind::Drive { joint, .. } => want
+        CheckKind::Limit { joint, .. }
+        | CheckKind::Reach { joint, .. }
+        | CheckKind::Drive { joint, .. } => want
             .joint(*joint)
             .map(|j| j.decisions.iter().map(|d| d.id()).collect())
             .unwrap_or_default(),
@@ -177,18 +197,7 @@ fn measure(
             tolerance,
         } => {
             let j = joint(want, *node)?;
-            let l = j
-                .limits
-                .get(*limit)
-                .ok_or_else(|| Problem::Data(format!("joint {node} has no limit {limit}")))?;
-            let one = Limit {
-                damping: 0.0,
-                ..l.limit()
-            };
-            let set = match j.coupling {
-                Coupling::PerAxis => LimitSet::PerAxis(vec![one]),
-                Coupling::Coupled => LimitSet::Coupled(vec![one]),
-            };
+            let (l, set) = one_limit(j, *limit)?;
             let mut violations = Vec::new();
             let mut series = Vec::new();
             let mut at = (0.0, 0.0);
@@ -226,6 +235,57 @@ fn measure(
                     bound(l.min),
                     bound(l.max),
                     at.0
+                ),
+            )
+            .with_series(series)]
+        }
+        CheckKind::Reach {
+            joint: node,
+            limit,
+            side,
+            expected,
+            tolerance,
+        } => {
+            let j = joint(want, *node)?;
+            let (l, set) = one_limit(j, *limit)?;
+            let mut series = Vec::new();
+            for o in &w {
+                let [a, b] = frames(j, &o.state)?;
+                match metrics::evaluate(&set, &a, &b).as_slice() {
+                    [e] => series.push([o.state.time, e.metric]),
+                    other => {
+                        return Err(Problem::Data(format!(
+                            "joint {node}: limit {limit} gives {} metrics, a reach check needs one",
+                            other.len()
+                        )));
+                    }
+                }
+            }
+            let metric = |p: &[f64; 2]| p[1];
+            let extreme = match side {
+                Side::Max => series.iter().map(metric).fold(f64::NEG_INFINITY, f64::max),
+                Side::Min => series.iter().map(metric).fold(f64::INFINITY, f64::min),
+            };
+            let extreme = if series.iter().any(|p| p[1].is_nan()) {
+                f64::NAN
+            } else {
+                extreme
+            };
+            let which = match side {
+                Side::Max => "largest",
+                Side::Min => "smallest",
+            };
+            vec![CheckResult::graded(
+                name,
+                extreme - expected,
+                *tolerance,
+                format!(
+                    "{which} value of the metric of {} limit {limit} ({} axes {:?}, [{}, {}]) of joint {node}: {extreme:.6}, expected {expected}",
+                    j.coupling.name(),
+                    l.kind.name(),
+                    l.axes,
+                    bound(l.min),
+                    bound(l.max),
                 ),
             )
             .with_series(series)]

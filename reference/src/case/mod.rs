@@ -21,7 +21,7 @@ use crate::expect::at_pose::{ConstraintOutputs, JointLimits};
 use crate::issue::{Code, Severity};
 use crate::profile::Profile;
 
-pub use scenario::{CheckKind, DynamicsCheck, Scenario, SimConfig, TimedAction, Tolerance};
+pub use scenario::{CheckKind, DynamicsCheck, Scenario, Side, SimConfig, TimedAction, Tolerance};
 
 /// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -212,6 +212,19 @@ pub enum CheckKind {
         expected: f64,
         tolerance: Tolerance,
     },
+    /// The extreme of a joint limit's metric (index into the expected joint's `limits`, which
+    /// must measure one metric: a coupled limit or a one-axis per-axis one) over the window:
+    /// its largest value for `side` `max`, its smallest for `min`, equals `expected`. A body
+    /// pushed against a bound gets there, so a bound read too tight fails as surely as one
+    /// read too loose; pushed past an open side, it travels on to `expected`, where a side
+    /// read as 0 would have stopped it.
+    Reach {
+        joint: usize,
+        limit: usize,
+        side: Side,
+        expected: f64,
+        tolerance: Tolerance,
+    },
     /// A joint drive (index into the expected joint's `drives`) holds its target over the
     /// window: the drive's degree of freedom (1-axis metric on its axis) minus `target`.
     Drive {
@@ -220,6 +233,14 @@ pub enum CheckKind {
         target: f64,
         tolerance: Tolerance,
     },
+}
+
+/// Which extreme of a metric a [`CheckKind::Reach`] measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Min,
+    Max,
 }
 
 impl<A> Scenario<A> {
@@ -270,9 +291,9 @@ impl CheckKind {
     /// The nodes the check names, with what they must be in the case's interpretation.
     pub fn nodes(&self) -> Vec<(usize, NodeRole)> {
         match self {
-            CheckKind::Limit { joint, .. } | CheckKind::Drive { joint, .. } => {
-                vec![(*joint, NodeRole::Joint)]
-            }
+            CheckKind::Limit { joint, .. }
+            | CheckKind::Reach { joint, .. }
+            | CheckKind::Drive { joint, .. } => vec![(*joint, NodeRole::Joint)],
             CheckKind::Still { nodes, .. } => {
                 nodes.iter().map(|n| (*n, NodeRole::Object)).collect()
             }
@@ -299,6 +320,7 @@ impl CheckKind {
             | CheckKind::Acceleration { tolerance, .. }
             | CheckKind::MaxHeight { tolerance, .. }
             | CheckKind::Displacement { tolerance, .. }
+            | CheckKind::Reach { tolerance, .. }
             | CheckKind::Drive { tolerance, .. } => vec![*tolerance],
             CheckKind::Still { length, angle, .. } => vec![*length, *angle],
             CheckKind::NoContact { .. } | CheckKind::TriggerEvents { .. } => Vec::new(),

@@ -102,6 +102,89 @@ fn a_hard_limit_is_measured_from_reported_body_poses_and_rest_frames() {
     assert!((out[0].measured.expect("measured") - 0.2).abs() < 1e-9);
 }
 
+/// The hinge of [`want`] pushed towards a side: the body's angles over the window; the metric
+/// is minus the body's angle.
+fn reach(side: &str, expected: f64, angles: &[f64]) -> CheckResult {
+    let s = scenario(
+        json!([{"name": "reach", "kind": "reach", "joint": 4, "limit": 0, "side": side,
+        "expected": expected, "tolerance": {"recommended": 0.005, "allowed": 0.02}}]),
+    );
+    let o: Vec<Observation> = (0u32..)
+        .zip(angles)
+        .map(|(step, a)| {
+            obs(
+                step,
+                0.1,
+                vec![node(1, [0.0, 1.0, 0.0], rot_x(*a), [0.0; 3])],
+            )
+        })
+        .collect();
+    let mut out = check(&s, Some(&want()), &o);
+    assert_eq!(out.len(), 1);
+    out.remove(0)
+}
+
+#[test]
+fn a_reach_check_measures_the_extreme_of_the_metric() {
+    // Pushed to the maximum 0.5: the body turns to -0.497 rad (metric 0.497) and settles at
+    // -0.49: the largest metric is 0.003 short.
+    let r = reach("max", 0.5, &[0.0, -0.3, -0.497, -0.49]);
+    assert_eq!(r.status, Status::Pass, "{r:?}");
+    assert!(
+        (r.measured.expect("measured") + 0.003).abs() < 1e-9,
+        "{r:?}"
+    );
+    assert_eq!(r.check, "dynamics.reach");
+    assert!(r.message.contains("largest value"), "{}", r.message);
+    // A bound read too tight stops it at 0.45 (0.05 short); too loose lets it on to 0.6.
+    let r = reach("max", 0.5, &[0.0, -0.3, -0.45, -0.45]);
+    assert_eq!(r.status, Status::Fail, "{r:?}");
+    assert!((r.measured.expect("measured") + 0.05).abs() < 1e-9);
+    let r = reach("max", 0.5, &[0.0, -0.3, -0.6]);
+    assert_eq!(r.status, Status::Fail, "{r:?}");
+    assert!((r.measured.expect("measured") - 0.1).abs() < 1e-9);
+    // The minimum side takes the smallest metric: the body at +0.51 rad, metric -0.51, is
+    // 0.01 past -0.5 (a warning); its largest metric (0) is not what is measured.
+    let r = reach("min", -0.5, &[0.0, 0.3, 0.51, 0.5]);
+    assert_eq!(r.status, Status::QualityWarning, "{r:?}");
+    assert!((r.measured.expect("measured") + 0.01).abs() < 1e-9);
+    // An open side: past where a side read as 0 would stop, to -0.8 (the body at +0.8).
+    assert!(reach("min", -0.8, &[0.0, 0.4, 0.8]).status.is_pass());
+    assert_eq!(reach("min", -0.8, &[0.0, 0.0, 0.0]).status, Status::Fail);
+    // A NaN pose is never a pass.
+    assert_eq!(reach("max", 0.5, &[-0.5, f64::NAN]).status, Status::Fail);
+}
+
+#[test]
+fn a_reach_check_on_a_limit_of_several_metrics_is_a_harness_error() {
+    let s = scenario(
+        json!([{"name": "reach", "kind": "reach", "joint": 4, "limit": 0, "side": "max",
+        "expected": 0.5, "tolerance": {"recommended": 0.005, "allowed": 0.02}}]),
+    );
+    let o = vec![obs(0, 0.1, vec![node(1, [0.0, 1.0, 0.0], I, [0.0; 3])])];
+    // A per-axis limit on two axes measures two metrics: which one reaches is not said.
+    let mut w = want();
+    w.joints[0].coupling = Coupling::PerAxis;
+    w.joints[0].limits[0].axes = vec![0, 1];
+    let out = check(&s, Some(&w), &o);
+    assert_eq!(out[0].status, Status::HarnessError, "{:?}", out[0]);
+    assert!(
+        out[0].message.contains("gives 2 metrics"),
+        "{}",
+        out[0].message
+    );
+    // A limit the joint does not have.
+    let mut s = s;
+    s.checks[0].kind = CheckKind::Reach {
+        joint: 4,
+        limit: 3,
+        side: Side::Max,
+        expected: 0.5,
+        tolerance: reference::case::Tolerance::new(0.0, 1.0).expect("usable"),
+    };
+    assert_eq!(check(&s, Some(&want()), &o)[0].status, Status::HarnessError);
+}
+
 #[test]
 fn a_soft_limit_window_ignores_what_comes_before_it() {
     let s = scenario(
