@@ -19,6 +19,7 @@ use crate::features;
 use crate::handwritten;
 use crate::label;
 use crate::mutate::{self, Mutator};
+use crate::reach;
 use crate::sample;
 use crate::scenario;
 use crate::strategy::Rendered;
@@ -213,6 +214,7 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     };
     v.extend(generated(plan));
     if plan.edition == Edition::V2 {
+        v.extend(reach::cases(plan.seed, &plan.profiles()));
         v.iter_mut().for_each(edition::rescore_draft);
     }
     v

@@ -10,6 +10,7 @@
 pub mod canonical;
 pub mod case;
 pub mod corpus;
+pub mod current;
 pub mod doc;
 pub mod edition;
 pub mod features;
@@ -17,6 +18,7 @@ pub mod handwritten;
 pub mod label;
 pub mod matrices;
 pub mod mutate;
+pub mod reach;
 pub mod sample;
 pub mod scenario;
 pub mod scenes;

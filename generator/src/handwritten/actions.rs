@@ -15,9 +15,9 @@ use reference::expect::Expectation;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::current::{PROFILES, cuboid, document, motion, node, shape_ref, spec, sphere};
 use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
+use crate::current::{PROFILES, cuboid, document, motion, node, shape_ref, spec, sphere};
 use crate::scenario::{self as generic, GRAVITY, STEPS};
 
 pub fn cases() -> Vec<Case> {

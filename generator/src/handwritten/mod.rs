@@ -2,7 +2,6 @@
 //! joint cases of seed 000, a control scene and an everything-at-once scene per profile.
 
 mod actions;
-mod current;
 mod dynamics;
 mod khr;
 mod khr25;

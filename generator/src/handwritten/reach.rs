@@ -21,9 +21,9 @@
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::current::{PROFILES, document, joint_node, node, shape_ref, spec, sphere};
 use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
+use crate::current::{PROFILES, document, joint_node, node, shape_ref, spec, sphere};
 use crate::scenario::{self as generic, GRAVITY};
 
 pub fn cases() -> Vec<Case> {

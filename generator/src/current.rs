@@ -1,7 +1,9 @@
-//! How the current physics profiles (`khr-2025`, `omi-2024`, `omi-2025`) spell one scene, for
-//! the hand-written scenes written once for the three: KHR with `KHR_implicit_shapes` and a
-//! `geometry`, OMI with `OMI_physics_shape` and a `shape` (omi-2024 dated by an unused cylinder
-//! with a `radius`); joints the same but for their extension.
+//! How the physics profiles with coupled joints spell one scene, for the scenes written once
+//! for several: `khr-2025` with `KHR_implicit_shapes` and a `geometry`, the `khr-2024-draft`
+//! with `KHR_collision_shapes` and a `shape`, OMI (`omi-2024`, `omi-2025`) with
+//! `OMI_physics_shape` and a `shape` (omi-2024 dated by an unused cylinder with a `radius`);
+//! joints the same but for their extension. (`omi-2023`'s joints are per-axis constraints
+//! between two named nodes: another model.)
 
 use reference::profile::Profile;
 use serde_json::{Value, json};
@@ -28,7 +30,7 @@ pub fn cuboid(size: [f64; 3]) -> Value {
 
 /// A collider or trigger member on shape `shape`.
 pub fn shape_ref(p: Profile, shape: usize) -> Value {
-    if p.is_khr() {
+    if p == Profile::Khr2025 {
         json!({"geometry": {"shape": shape}})
     } else {
         json!({"shape": shape})
@@ -83,10 +85,15 @@ pub fn document(
     if p == Profile::Omi2024 {
         shapes.push(json!({"type": "cylinder", "cylinder": {"radius": 0.1, "height": 0.2}}));
     }
-    let (used, shape_extension) = if p.is_khr() {
+    let (used, shape_extension) = if p == Profile::Khr2025 {
         (
             json!(["KHR_implicit_shapes", "KHR_physics_rigid_bodies"]),
             "KHR_implicit_shapes",
+        )
+    } else if p.is_khr() {
+        (
+            json!(["KHR_collision_shapes", "KHR_physics_rigid_bodies"]),
+            "KHR_collision_shapes",
         )
     } else {
         (
@@ -118,7 +125,9 @@ pub fn document(
 /// Where a scene's rules are specified: `khr` the section of KHR_physics_rigid_bodies, `omi`
 /// that of the OMI extensions.
 pub fn spec(p: Profile, khr: &str, omi: &str) -> String {
-    if p.is_khr() {
+    if p == Profile::Khr2024Draft {
+        format!("seed 002 KHR_physics_rigid_bodies {khr}")
+    } else if p.is_khr() {
         format!("KHR_physics_rigid_bodies (glTF PR #2424) {khr}")
     } else {
         format!(

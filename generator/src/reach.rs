@@ -1,0 +1,759 @@
+//! Generated reach scenes of corpus/v2 ([`Edition::V2`]): a dynamic ball on a joint to the
+//! world, every degree of freedom locked but one, which a limit bounds on one or both sides.
+//! Without gravity, impulses at the ball's centre push it to a closed side and then to the
+//! other: a `reach` check is that the extreme of the limit's metric gets to the bound, so a
+//! bound read too tight (angles as degrees, a side 1% in) fails as surely as one read too
+//! loose; past an open side the ball travels on to where it is expected, short of which a side
+//! read as 0 stops it. One scene in three drives the free degree of freedom to a position
+//! target instead, in either drive mode, and checks that it gets there and stays.
+//!
+//! The frames, the body's rotation, its mass, the arm of a hinge and the bounds are drawn; the
+//! impulses follow by hand-worked mechanics (below), and the expected values are the bounds
+//! themselves (or, past an open side, the travel at constant speed): nothing is simulated.
+//!
+//! - Slider on axis `i` of the joint frame (world direction `e`): the metric is
+//!   `e · (t_b - t_a)` with frame A on the ball and frame B fixed, so the ball moving by `x`
+//!   along `e` changes the metric by `-x`; an impulse `-m v e` raises it at `v`.
+//! - Hinge about `e`, the ball's centre at `arm * u` from the pivot (`u` the frame's next axis):
+//!   the twist of `q_a* q_b` is minus the ball's angle about `e`, and the ball's centre moves
+//!   along `e × u` when the ball turns positively. About the pivot the ball's inertia is
+//!   `I = I_c + m arm²`; an impulse `J` at its centre along `-(e × u)` turns it at
+//!   `J arm / I` the negative way, raising the metric at that rate.
+
+use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use proptest::prelude::*;
+use reference::case::{
+    CheckKind, DynamicsCheck, Scenario, Side, SimConfig, TimedAction, Tolerance,
+};
+use reference::decision::Decision;
+use reference::profile::Profile;
+use reference::scene::DofKind;
+use serde_json::{Value, json};
+
+use crate::case::{Case, Payload, Tier};
+use crate::current::{document, joint_node, node, shape_ref, spec, sphere};
+use crate::edition::Edition;
+use crate::sample;
+use crate::scenario::{self, DT};
+use crate::strategy::drive::DriveSpec;
+use crate::strategy::limit::LimitSpec;
+use crate::strategy::{Tags, dec, tag, transform};
+
+/// The profiles whose joints are written alike (`crate::current`).
+pub const PROFILES: [Profile; 4] = [
+    Profile::Khr2024Draft,
+    Profile::Khr2025,
+    Profile::Omi2024,
+    Profile::Omi2025,
+];
+
+/// Scenes per profile.
+pub const PER_PROFILE: u64 = 24;
+
+/// Where the draws of this family start in the sampler's index space, far from the indices of
+/// the generated scenes (`corpus::generated`), whose streams they would otherwise repeat.
+const INDEX_BASE: u64 = 1 << 40;
+
+/// The ball's radius, m, and its inertia about its centre per kg (a solid sphere, 2/5 r²).
+const RADIUS: f64 = 0.2;
+const INERTIA_PER_KG: f64 = 0.4 * RADIUS * RADIUS;
+
+/// Steps of a push to a closed side: 0.6 s of travel, then 0.4 s at rest against it.
+const PUSH: u32 = 60;
+/// Seconds the travel to a closed side takes.
+const TRAVEL_TIME: f64 = 0.6;
+/// Steps of the travel past an open side, at constant speed.
+const OPEN: u32 = 45;
+/// Steps of a drive scene, and the step from which its target must hold (2 s: a critically
+/// damped drive of natural frequency [`DRIVE_OMEGA`] is then within 2e-6 of its travel).
+const DRIVE_STEPS: u32 = 180;
+const DRIVE_HOLD: u32 = 120;
+const DRIVE_OMEGA: f64 = 8.0;
+
+/// A hard limit row stops the ball within the solver's slop (over corpus/v2, Rapier within
+/// 3.2e-5 of the bound, PhysX 4e-6): 1e-3 recommended and 2e-3 allowed, which a bound of at
+/// least 0.75 read 1% off misses by almost four times (7.5e-3).
+const REACH: Tolerance = Tolerance {
+    recommended: 0.001,
+    allowed: 0.002,
+};
+/// Free travel past an open side loses what the engine's default damping takes (PhysX's
+/// angular damping of 0.05 /s loses up to 0.04 rad of a 2.2 rad travel): 0.02 recommended,
+/// 0.05 allowed; a side read as 0 stops the ball at least 0.3 short.
+const TRAVEL: Tolerance = Tolerance {
+    recommended: 0.02,
+    allowed: 0.05,
+};
+
+/// How close a drive holds its position target. A slider settles within 5e-4 m (Rapier and
+/// PhysX), so 1e-3 recommended and 2e-3 allowed, which a target of at least 0.5 m read 1% off
+/// misses. A hinge settles 3e-3 rad off its target in Rapier and up to 7e-3 in PhysX, so
+/// 4e-3 and 8e-3: an angular target 1% off passes there; what the check catches is a target
+/// misread in its unit, sign or axis, or a drive too soft to get there.
+fn drive_tolerance(kind: DofKind) -> Tolerance {
+    match kind {
+        DofKind::Linear => Tolerance {
+            recommended: 0.001,
+            allowed: 0.002,
+        },
+        DofKind::Angular => Tolerance {
+            recommended: 0.004,
+            allowed: 0.008,
+        },
+    }
+}
+
+/// One reach scene, before it is written in a profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReachSpec {
+    pub kind: DofKind,
+    /// The free axis of the joint frame.
+    pub axis: u8,
+    /// The limit on the free axis: `min < 0 < max`, at least one given.
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    /// The ball's mass, kg.
+    pub mass: f64,
+    /// Distance of the ball's centre from a hinge's axis, m (a slider's frame is at the centre).
+    pub arm: f64,
+    /// The ball's world translation and rotation.
+    pub at: [f64; 3],
+    pub rotation: Option<[f64; 4]>,
+    /// The joint frames' world rotation (both frames coincide at rest).
+    pub frame: Option<[f64; 4]>,
+    /// The side pushed to first (a given one).
+    pub first: Side,
+    /// How far past 0 the ball travels beyond an open second side.
+    pub past: f64,
+    /// A drive on the free axis instead of the pushes.
+    pub drive: Option<Target>,
+}
+
+/// A position drive on the free axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    pub acceleration: bool,
+    pub position: f64,
+}
+
+/// A bound's magnitude: 0.75 to 1.4 (m or rad: within the twist's range with room to travel).
+fn magnitude() -> impl Strategy<Value = f64> + Clone {
+    dec(75, 140, 100.0)
+}
+
+fn sides() -> impl Strategy<Value = (Option<f64>, Option<f64>)> {
+    prop_oneof![
+        (magnitude(), magnitude()).prop_map(|(a, b)| (Some(-a), Some(b))),
+        magnitude().prop_map(|b| (None, Some(b))),
+        magnitude().prop_map(|a| (Some(-a), None)),
+    ]
+}
+
+pub fn spec_strategy() -> impl Strategy<Value = ReachSpec> {
+    let target =
+        (any::<bool>(), dec(50, 65, 100.0), any::<bool>()).prop_map(|(a, m, neg)| Target {
+            acceleration: a,
+            position: if neg { -m } else { m },
+        });
+    (
+        (
+            any::<bool>(),
+            0u8..=2,
+            sides(),
+            dec(50, 500, 100.0),
+            dec(50, 150, 100.0),
+        ),
+        (
+            prop::array::uniform3(dec(-50, 50, 10.0)),
+            transform::maybe_rotation(),
+            transform::maybe_rotation(),
+            any::<bool>(),
+            dec(30, 80, 100.0),
+            prop::option::weighted(1.0 / 3.0, target),
+        ),
+    )
+        .prop_map(
+            |(
+                (angular, axis, (min, max), mass, arm),
+                (at, rotation, frame, min_first, past, drive),
+            )| {
+                let first = match (min, max) {
+                    (Some(_), Some(_)) if min_first => Side::Min,
+                    (Some(_), None) => Side::Min,
+                    _ => Side::Max,
+                };
+                ReachSpec {
+                    kind: if angular {
+                        DofKind::Angular
+                    } else {
+                        DofKind::Linear
+                    },
+                    axis,
+                    min,
+                    max,
+                    mass,
+                    arm,
+                    at,
+                    rotation,
+                    frame,
+                    first,
+                    past,
+                    drive,
+                }
+            },
+        )
+}
+
+/// The reach cases of a plan's profiles, [`PER_PROFILE`] each.
+pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
+    PROFILES
+        .into_iter()
+        .filter(|p| profiles.contains(p))
+        .flat_map(|p| {
+            (0..PER_PROFILE).filter_map(move |k| {
+                let slot = PROFILES.iter().position(|q| *q == p).unwrap_or_default() as u64;
+                let index = INDEX_BASE + slot * PER_PROFILE + k;
+                let s = sample::sample(&spec_strategy(), seed, index, 0)?;
+                Some(case(
+                    p,
+                    seed,
+                    &format!("{}/gen/reach/{k:05}", p.family()),
+                    &s,
+                ))
+            })
+        })
+        .collect()
+}
+
+impl ReachSpec {
+    /// The world direction of the free axis, `e`.
+    fn axis_world(&self) -> Vector3<f64> {
+        self.frame_rotation() * Vector3::ith(usize::from(self.axis), 1.0)
+    }
+
+    fn frame_rotation(&self) -> UnitQuaternion<f64> {
+        self.frame.map(transform::unit).unwrap_or_default()
+    }
+
+    /// `u`: from a hinge's pivot to the ball's centre at rest, the frame's next axis.
+    fn arm_world(&self) -> Vector3<f64> {
+        self.frame_rotation() * Vector3::ith((usize::from(self.axis) + 1) % 3, 1.0)
+    }
+
+    /// The hinge's arm: none in a drive scene, whose ball turns about its centre, so that its
+    /// inertia about the axis is the same for every reading of a drive's effective mass
+    /// (about the pivot, or about the centre of mass as a constraint row sees it).
+    fn arm(&self) -> f64 {
+        match (self.kind, self.drive) {
+            (DofKind::Angular, None) => self.arm,
+            _ => 0.0,
+        }
+    }
+
+    /// The ball's inertia about the free degree of freedom: its mass (slider) or its moment
+    /// of inertia about the hinge's axis, `I_c + m arm²`.
+    fn inertia(&self) -> f64 {
+        match self.kind {
+            DofKind::Linear => self.mass,
+            DofKind::Angular => self.mass * (INERTIA_PER_KG + self.arm() * self.arm()),
+        }
+    }
+
+    /// The world position of the joint frames at rest.
+    fn pivot(&self) -> Vector3<f64> {
+        Vector3::from(self.at) - self.arm() * self.arm_world()
+    }
+
+    /// The impulse at the ball's centre that makes the metric change at `rate` (m/s or rad/s,
+    /// signed), the ball at rest where the metric is `metric`: see the module doc (a hinge's
+    /// ball has turned by `-metric` about `e`, and its arm with it).
+    pub fn impulse(&self, rate: f64, metric: f64) -> [f64; 3] {
+        let e = self.axis_world();
+        let j = match self.kind {
+            DofKind::Linear => -self.mass * rate * e,
+            DofKind::Angular => {
+                let turned =
+                    UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_normalize(e), -metric);
+                let tangent = e.cross(&(turned * self.arm_world()));
+                -(rate * self.inertia() / self.arm()) * tangent
+            }
+        };
+        [j.x, j.y, j.z]
+    }
+
+    fn bound(&self, side: Side) -> Option<f64> {
+        match side {
+            Side::Min => self.min,
+            Side::Max => self.max,
+        }
+    }
+
+    /// The limit on the free axis (first) and the locks of the others.
+    fn limits(&self) -> Vec<LimitSpec> {
+        let limit = |linear: bool, axes: Vec<u8>, min: Option<f64>, max: Option<f64>| LimitSpec {
+            linear,
+            axes,
+            min,
+            max,
+            stiffness: None,
+            damping: None,
+        };
+        let others: Vec<u8> = (0..3).filter(|a| *a != self.axis).collect();
+        let free = vec![self.axis];
+        match self.kind {
+            DofKind::Linear => vec![
+                limit(true, free, self.min, self.max),
+                limit(true, others, None, Some(0.0)),
+                limit(false, vec![0, 1], None, Some(0.0)),
+                limit(false, vec![2], Some(0.0), Some(0.0)),
+            ],
+            DofKind::Angular => vec![
+                limit(false, free, self.min, self.max),
+                limit(true, vec![0, 1, 2], None, Some(0.0)),
+                limit(false, others, None, Some(0.0)),
+            ],
+        }
+    }
+
+    /// The drive of a drive scene: critically damped at [`DRIVE_OMEGA`] for the ball's inertia
+    /// about the free axis (force mode) or per unit of it (acceleration mode).
+    fn drive_spec(&self, t: Target) -> DriveSpec {
+        let inertia = self.inertia();
+        let scale = if t.acceleration { 1.0 } else { inertia };
+        let round = |x: f64| (x * 1000.0).round() / 1000.0;
+        DriveSpec {
+            angular: self.kind == DofKind::Angular,
+            acceleration: t.acceleration,
+            axis: self.axis,
+            max_force: None,
+            position_target: Some(t.position),
+            velocity_target: Some(0.0),
+            stiffness: Some(round(scale * DRIVE_OMEGA * DRIVE_OMEGA)),
+            damping: Some(round(scale * 2.0 * DRIVE_OMEGA)),
+        }
+    }
+
+    /// The pushes: the impulses, the checks beyond the scene's generic ones, the steps, and
+    /// what the description says happens.
+    fn pushes(&self) -> (Vec<TimedAction>, Vec<DynamicsCheck>, u32, String) {
+        let first = self.first;
+        let second = match first {
+            Side::Min => Side::Max,
+            Side::Max => Side::Min,
+        };
+        let sign = |s: Side| if s == Side::Max { 1.0 } else { -1.0 };
+        let b1 = self.bound(first).unwrap_or_default();
+        let v1 = b1 / TRAVEL_TIME;
+        let (b2, travel, speed, tolerance, phrase) = match self.bound(second) {
+            Some(b2) => (
+                b2,
+                PUSH,
+                (b2 - b1) / TRAVEL_TIME,
+                REACH,
+                format!("back to its {} {b2}", side_name(second)),
+            ),
+            None => {
+                let to = sign(second) * self.past;
+                (
+                    to,
+                    OPEN,
+                    (to - b1) / (f64::from(OPEN) * DT),
+                    TRAVEL,
+                    format!(
+                        "back past 0 at constant speed to {to} after {OPEN} steps, its {} absent (read as 0 it would stop the ball at 0)",
+                        side_name(second)
+                    ),
+                )
+            }
+        };
+        let impulse = |step: u32, rate: f64, metric: f64| TimedAction {
+            step,
+            action: json!({"action": "impulse", "node": 0, "impulse": self.impulse(rate, metric)}),
+        };
+        let check = |name: &str, side: Side, expected: f64, window: (u32, u32), t: Tolerance| {
+            DynamicsCheck {
+                from_step: window.0,
+                to_step: Some(window.1),
+                ..DynamicsCheck::new(
+                    name,
+                    CheckKind::Reach {
+                        joint: 1,
+                        limit: 0,
+                        side,
+                        expected,
+                        tolerance: t,
+                    },
+                )
+            }
+        };
+        let steps = PUSH + travel;
+        (
+            vec![impulse(0, v1, 0.0), impulse(PUSH, speed, b1)],
+            vec![
+                check(
+                    &format!("reach-{}", side_name(first)),
+                    first,
+                    b1,
+                    (0, PUSH),
+                    REACH,
+                ),
+                check(
+                    &format!("reach-{}", side_name(second)),
+                    second,
+                    b2,
+                    (PUSH, steps),
+                    tolerance,
+                ),
+            ],
+            steps,
+            format!(
+                "pushed by an impulse to its {} {b1} and then by another {phrase}",
+                side_name(first)
+            ),
+        )
+    }
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::Min => "min",
+        Side::Max => "max",
+    }
+}
+
+/// The case of `s` in profile `p`.
+pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
+    let limits = s.limits();
+    let mut tags = Tags::new();
+    limits.iter().for_each(|l| l.tags(&mut tags));
+    let mut joint = json!({"limits": limits.iter().map(LimitSpec::render).collect::<Vec<_>>()});
+    let drive = s.drive.map(|t| s.drive_spec(t));
+    if let Some(d) = &drive {
+        d.tags(&mut tags);
+        joint["drives"] = json!([d.render()]);
+    }
+    let body = transform::iso(s.at, s.rotation);
+    let pivot = Isometry3::from_parts(Translation3::from(s.pivot()), s.frame_rotation());
+    let (t, r) = transform::parts(&transform::relative(&body, &pivot));
+    let mut ball = node(p, "Ball", s.at, json!({"motion": motion(p, s.mass)}));
+    if let Some(q) = s.rotation {
+        ball["rotation"] = json!(q);
+    }
+    ball["children"] = json!([1, 2]);
+    let mut frame_a = joint_node(p, "Joint", t, 3);
+    if let Some(q) = r {
+        frame_a["rotation"] = json!(q);
+    }
+    let shape = node(
+        p,
+        "BallShape",
+        [0.0; 3],
+        json!({"collider": shape_ref(p, 0)}),
+    );
+    let pv = s.pivot();
+    let mut frame_b = if p.is_khr() {
+        json!({"name": "FrameB", "translation": [pv.x, pv.y, pv.z]})
+    } else {
+        node(
+            p,
+            "FrameB",
+            [pv.x, pv.y, pv.z],
+            json!({"motion": {"type": "static"}}),
+        )
+    };
+    if let Some(q) = s.frame {
+        frame_b["rotation"] = json!(q);
+    }
+    let gltf = document(
+        p,
+        vec![sphere(RADIUS)],
+        vec![ball, frame_a, shape, frame_b],
+        Some(joint),
+    );
+    let what = match s.kind {
+        DofKind::Linear => format!("a slider along axis {} of its frame", s.axis),
+        DofKind::Angular if s.arm() == 0.0 => {
+            format!(
+                "a hinge about axis {} of its frame through its centre",
+                s.axis
+            )
+        }
+        DofKind::Angular => format!(
+            "a hinge about axis {} of its frame, {} m from its centre",
+            s.axis,
+            s.arm()
+        ),
+    };
+    let (actions, checks, steps, happens) = match (&drive, s.drive) {
+        (Some(d), Some(t)) => (
+            Vec::new(),
+            vec![DynamicsCheck {
+                from_step: DRIVE_HOLD,
+                ..DynamicsCheck::new(
+                    "drive-target",
+                    CheckKind::Drive {
+                        joint: 1,
+                        drive: 0,
+                        target: t.position,
+                        tolerance: drive_tolerance(s.kind),
+                    },
+                )
+            }],
+            DRIVE_STEPS,
+            format!(
+                "driven ({} mode, stiffness {}, damping {}: critically damped) to its position target {}, reached and held from step {DRIVE_HOLD}",
+                if t.acceleration {
+                    "acceleration"
+                } else {
+                    "force"
+                },
+                d.stiffness.unwrap_or_default(),
+                d.damping.unwrap_or_default(),
+                t.position
+            ),
+        ),
+        _ => s.pushes(),
+    };
+    let sides = format!(
+        "[{}, {}]",
+        s.min.map_or("open".to_owned(), |m| m.to_string()),
+        s.max.map_or("open".to_owned(), |m| m.to_string())
+    );
+    let description = format!(
+        "Generated reach scene: a {} kg ball on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on the free axis, everything else locked), without gravity, {happens}.",
+        s.mass,
+        if s.kind == DofKind::Linear {
+            "linear"
+        } else {
+            "angular"
+        },
+    );
+    for t in [
+        "joint.to-world",
+        "body.dynamic",
+        "body.mass.explicit",
+        "body.inertia-diagonal",
+        "body.center-of-mass",
+        "shape.sphere.explicit",
+        "collider.child",
+    ] {
+        tags.insert(t.to_owned());
+    }
+    if !actions.is_empty() {
+        tag(&mut tags, &["body", "dynamic", "impulse-action"]);
+    }
+    if p == Profile::Omi2024 {
+        tags.insert("shape.dating-cylinder".to_owned());
+    }
+    if !p.is_khr() {
+        tags.insert("body.static.motion".to_owned());
+    }
+    let reading = reference::read_tree(&gltf, None, None);
+    let scenario = scenario::expectation(&reading).map(|e| {
+        let mut all = scenario::checks(&e);
+        all.extend(checks);
+        Scenario {
+            config: SimConfig {
+                gravity: [0.0; 3],
+                dt: DT,
+                substeps: 1,
+            },
+            steps,
+            observe_every: 1,
+            actions: (!actions.is_empty()).then_some(actions),
+            checks: all,
+        }
+    });
+    let mut decisions = vec![Decision::Frames, Decision::Metrics];
+    if s.kind == DofKind::Angular {
+        decisions.push(Decision::TwistSigned);
+    }
+    Case {
+        id: id.to_owned(),
+        profile: Some(p),
+        area: "dynamics".to_owned(),
+        description,
+        spec: spec(
+            p,
+            "Joints (limits, drives)",
+            "OMI_physics_joint Joint Limits and Drives",
+        ),
+        tier: Tier::Required,
+        features: tags,
+        decisions: decisions.into_iter().collect(),
+        payload: Payload::Json(gltf),
+        siblings: Default::default(),
+        expected: Vec::new(),
+        poses: Vec::new(),
+        seed: Some(seed),
+        scenario,
+        edition: Edition::V2,
+    }
+}
+
+/// The ball's motion: its mass, an explicit inertia (a solid sphere's) and centre of mass, so
+/// nothing is left to the engine.
+fn motion(p: Profile, mass: f64) -> Value {
+    let i = (mass * INERTIA_PER_KG * 1e6).round() / 1e6;
+    let mut m =
+        json!({"mass": mass, "inertiaDiagonal": [i, i, i], "centerOfMass": [0.0, 0.0, 0.0]});
+    if !p.is_khr() {
+        m["type"] = json!("dynamic");
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::Unit;
+    use reference::metrics;
+
+    use super::*;
+
+    /// A spec with nothing drawn: a hinge about z (axis 2) of 1 kg on a 1 m arm along x, as
+    /// the hand-written hinge of `handwritten::reach`.
+    fn hinge() -> ReachSpec {
+        ReachSpec {
+            kind: DofKind::Angular,
+            axis: 2,
+            min: Some(-0.6),
+            max: Some(0.9),
+            mass: 1.0,
+            arm: 1.0,
+            at: [1.0, 0.0, 0.0],
+            rotation: None,
+            frame: None,
+            first: Side::Max,
+            past: 0.5,
+            drive: None,
+        }
+    }
+
+    #[test]
+    fn the_hand_worked_impulses() {
+        let close = |a: [f64; 3], b: [f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+        // About the pivot I = 0.016 + 1 * 1^2 = 1.016: 1 rad/s of metric is the ball turning
+        // at -1 rad/s, its centre moving along -y: J = 1.016 N s along -y.
+        let h = hinge();
+        assert_eq!(h.pivot(), Vector3::zeros());
+        assert!(close(h.impulse(1.0, 0.0), [0.0, -1.016, 0.0]));
+        // At a metric of 0.9 the ball is at -0.9 rad; back at 2 rad/s: along the tangent of
+        // increasing angle there, (sin 0.9, cos 0.9), 2 * 1.016 N s.
+        let back = h.impulse(-2.0, 0.9);
+        assert!(
+            close(back, [0.9f64.sin(), 0.9f64.cos(), 0.0].map(|x| x * 2.032)),
+            "{back:?}"
+        );
+        // A 2 kg slider on x at 0.5 m/s: 1 N s along -x.
+        let s = ReachSpec {
+            kind: DofKind::Linear,
+            axis: 0,
+            mass: 2.0,
+            ..hinge()
+        };
+        assert!(close(s.impulse(0.5, 0.0), [-1.0, 0.0, 0.0]));
+        // A drive scene's hinge turns about the ball's centre: I = 0.016 m.
+        let d = ReachSpec {
+            drive: Some(Target {
+                acceleration: false,
+                position: 0.5,
+            }),
+            ..hinge()
+        };
+        assert_eq!(d.pivot(), Vector3::new(1.0, 0.0, 0.0));
+        assert!((d.inertia() - 0.016).abs() < 1e-15);
+        // Critically damped at 8 rad/s: k = I * 64, c = I * 16 (force mode).
+        let spec = d.drive_spec(d.drive.expect("a drive"));
+        assert_eq!((spec.stiffness, spec.damping), (Some(1.024), Some(0.256)));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The impulse's direction, checked against the reference's metric rather than the
+        /// mechanics above: moving the ball along it (a slider) or turning it about the hinge
+        /// (whose centre then moves along the impulse) raises the metric at the rate asked.
+        #[test]
+        fn an_impulse_raises_the_metric(s in spec_strategy(), at in -1.0f64..1.0, rate in 0.5f64..3.0) {
+            let s = ReachSpec { drive: None, ..s };
+            let pivot = Isometry3::from_parts(Translation3::from(s.pivot()), s.frame_rotation());
+            let axes = [s.axis];
+            let e = s.axis_world();
+            let j = Vector3::from(s.impulse(rate, at));
+            let dt = 1e-6;
+            match s.kind {
+                DofKind::Linear => {
+                    // The ball's velocity J / m moves frame A with it.
+                    let moved = Translation3::from(j / s.mass * dt) * pivot;
+                    let m = metrics::linear_metric(&axes, &moved, &pivot);
+                    prop_assert!((m / dt - rate).abs() < 1e-6, "{m}");
+                }
+                DofKind::Angular => {
+                    // The ball at metric `at` (turned by -at about e through the pivot), then
+                    // turned on by -rate * dt: its centre moves along J.
+                    let turn = |angle: f64| {
+                        let r = UnitQuaternion::from_axis_angle(&Unit::new_normalize(e), angle);
+                        Translation3::from(s.pivot()) * r * Translation3::from(-s.pivot())
+                    };
+                    let (from, to) = (turn(-at), turn(-at - rate * dt));
+                    let centre = |m: &Isometry3<f64>| m.transform_point(&s.at.into());
+                    let moved = (centre(&to) - centre(&from)) / dt;
+                    prop_assert!((moved.normalize() - j.normalize()).norm() < 1e-5);
+                    // |J| = I w / arm: the centre's speed is w * arm.
+                    prop_assert!((j.norm() * s.arm / s.inertia() - rate).abs() < 1e-9);
+                    let m0 = metrics::angular_metric(&axes, &(from * pivot), &pivot);
+                    let m1 = metrics::angular_metric(&axes, &(to * pivot), &pivot);
+                    prop_assert!((m0 - at).abs() < 1e-9, "{m0}");
+                    prop_assert!(((m1 - m0) / dt - rate).abs() < 1e-4, "{m0} {m1}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_case_reads_cleanly_with_its_checks() {
+        let cases = cases(2, &Profile::ALL);
+        assert_eq!(cases.len(), PROFILES.len() * PER_PROFILE as usize);
+        let ids: std::collections::BTreeSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids.len(), cases.len(), "ids are unique");
+        let (mut pushes, mut drives) = (0, 0);
+        for c in &cases {
+            let Payload::Json(json) = &c.payload else {
+                panic!("{}: not JSON", c.id);
+            };
+            let r = reference::read_tree(json, None, None);
+            assert_eq!(r.profile, c.profile, "{}", c.id);
+            assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
+            let e = scenario::expectation(&r).expect("an expectation");
+            // The free limit comes first, every other degree of freedom is locked.
+            assert!(e.joints[0].limits.len() >= 3, "{}", c.id);
+            let s = c.scenario.as_ref().expect("a scenario");
+            assert!(s.validate().is_ok(), "{}", c.id);
+            let reach: Vec<&DynamicsCheck> = s
+                .checks
+                .iter()
+                .filter(|k| matches!(k.kind, CheckKind::Reach { .. }))
+                .collect();
+            if c.features.contains("joint.drive.position-target") {
+                drives += 1;
+                assert!(reach.is_empty() && s.actions().is_empty(), "{}", c.id);
+            } else {
+                pushes += 1;
+                assert_eq!(reach.len(), 2, "{}: one check per side", c.id);
+                assert_eq!(s.actions().len(), 2, "{}", c.id);
+            }
+        }
+        assert!(pushes > 2 * drives && drives > 0, "{pushes} {drives}");
+        // The same seed gives the same cases; another seed others.
+        assert_eq!(cases, super::cases(2, &Profile::ALL));
+        assert_ne!(cases[0].payload, super::cases(3, &Profile::ALL)[0].payload);
+    }
+
+    #[test]
+    fn only_the_plan_s_profiles_get_cases() {
+        assert!(cases(2, &[Profile::Omi2023, Profile::VrmcConstraintsDraft]).is_empty());
+        let one = cases(2, &[Profile::Khr2025]);
+        assert_eq!(one.len(), PER_PROFILE as usize);
+        assert!(one.iter().all(|c| c.id.starts_with("khr25/gen/reach/")));
+    }
+}
