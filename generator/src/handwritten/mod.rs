@@ -2,6 +2,7 @@
 //! joint cases of seed 000, a control scene and an everything-at-once scene per profile.
 
 mod actions;
+mod contact;
 mod current;
 mod dynamics;
 mod khr;
@@ -26,6 +27,7 @@ pub fn all() -> Vec<Case> {
     v.extend(khr25::cases());
     v.extend(actions::cases());
     v.extend(reach::cases());
+    v.extend(contact::cases());
     v
 }
 
