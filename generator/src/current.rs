@@ -37,6 +37,25 @@ pub fn shape_ref(p: Profile, shape: usize) -> Value {
     }
 }
 
+/// A collider member on shape `shape` with physics material `material` (an index into the
+/// document's `physicsMaterials`, see [`with_materials`]).
+pub fn material_collider(p: Profile, shape: usize, material: usize) -> Value {
+    let mut c = shape_ref(p, shape);
+    c["physicsMaterial"] = json!(material);
+    c
+}
+
+/// `doc` with the root `physicsMaterials` of the profile's body extension (KHR_physics_rigid_bodies
+/// or OMI_physics_body; both write the same material object), beside what the extension holds.
+pub fn with_materials(p: Profile, mut doc: Value, materials: Vec<Value>) -> Value {
+    let ext = &mut doc["extensions"][body_extension(p)];
+    if ext.is_null() {
+        *ext = json!({});
+    }
+    ext["physicsMaterials"] = Value::Array(materials);
+    doc
+}
+
 /// A dynamic body of `mass` kg, or a kinematic one (`None`).
 pub fn motion(p: Profile, mass: Option<f64>) -> Value {
     match (p.is_khr(), mass) {

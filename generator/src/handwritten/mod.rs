@@ -2,6 +2,7 @@
 //! joint cases of seed 000, a control scene and an everything-at-once scene per profile.
 
 mod actions;
+mod contact;
 mod dynamics;
 mod khr;
 mod khr25;
@@ -25,6 +26,7 @@ pub fn all() -> Vec<Case> {
     v.extend(khr25::cases());
     v.extend(actions::cases());
     v.extend(reach::cases());
+    v.extend(contact::cases());
     v
 }
 
