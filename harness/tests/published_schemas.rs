@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Retrieve, Uri, Validator};
 use reference::issue::Code;
 use serde_json::{Value, json};
@@ -74,11 +75,42 @@ struct Extension {
     node: Option<&'static str>,
 }
 
-/// The folders of one revision's schemas (below `../shared/specs`) and its extensions.
+/// The folders of one revision's schemas (below `../shared/specs`), its extensions, and the
+/// defects of those schemas.
 struct Revision {
     family: &'static str,
     folders: Vec<&'static str>,
     extensions: Vec<Extension>,
+    defects: Vec<Defect>,
+}
+
+/// A published schema's documented defect: it refuses, in the extension `key`, what its own
+/// prose writes, so no reader holds a valid file to it.
+struct Defect {
+    key: &'static str,
+    matches: fn(&ValidationErrorKind) -> bool,
+    why: &'static str,
+}
+
+/// The seed-era OMI schemas' defects (SOURCES.md of `../shared/specs/schemas` names the first).
+fn omi_2023_defects() -> Vec<Defect> {
+    vec![
+        Defect {
+            key: "OMI_physics_joint",
+            matches: |k| matches!(k, ValidationErrorKind::Required { property } if property == "type"),
+            why: "joint_constraint.schema.json requires a `type` that neither it nor the prose defines",
+        },
+        Defect {
+            key: "OMI_collider",
+            matches: |k| matches!(k, ValidationErrorKind::OneOfMultipleValid { .. }),
+            why: "collider.schema.json is draft-04, which has no `const`: its shape branches do not tell a capsule from a cylinder",
+        },
+        Defect {
+            key: "OMI_collider",
+            matches: |k| matches!(k, ValidationErrorKind::OneOfNotValid { .. }),
+            why: "collider.schema.json requires a shape's size, radius and height, which seed 004's prose defaults ([1, 1, 1], 0.5, 2)",
+        },
+    ]
 }
 
 const CORE: &str = "schemas/glTF-2.0-core/2026-07-17_77b44be7";
@@ -102,6 +134,7 @@ fn revisions() -> Vec<Revision> {
         Revision {
             family,
             folders,
+            defects: Vec::new(),
             extensions: vec![
                 Extension {
                     key: "OMI_physics_body",
@@ -124,6 +157,7 @@ fn revisions() -> Vec<Revision> {
     vec![
         Revision {
             family: "khr25",
+            defects: Vec::new(),
             folders: vec![
                 CORE,
                 "schemas/KHR_physics_rigid_bodies/2025-07-09_35cc5dd4",
@@ -144,8 +178,73 @@ fn revisions() -> Vec<Revision> {
         },
         omi("omi24", "omi-2024"),
         omi("omi25", "omi-2025"),
+        // The seed-era revisions: the schemas the seeds were written against (SOURCES.md's
+        // SEED-MATCH folders; the KHR one as repaired by its two next commits, JSON syntax
+        // and a file name).
+        Revision {
+            family: "khr",
+            defects: Vec::new(),
+            folders: vec![
+                CORE,
+                "schemas/KHR_physics_rigid_bodies/2024-04-17_97466cbb",
+                "schemas/KHR_collision_shapes/2023-08-26_37ebdb68",
+            ],
+            extensions: vec![
+                Extension {
+                    key: "KHR_physics_rigid_bodies",
+                    document: Some("glTF.KHR_physics_rigid_bodies.schema.json"),
+                    node: Some("node.KHR_physics_rigid_bodies.schema.json"),
+                },
+                Extension {
+                    key: "KHR_collision_shapes",
+                    document: Some("glTF.KHR_collision_shapes.schema.json"),
+                    node: None,
+                },
+            ],
+        },
+        Revision {
+            family: "omi",
+            defects: omi_2023_defects(),
+            folders: vec![
+                CORE,
+                "schemas/OMI_physics_body/2023-06-04_a17ea6c4",
+                "schemas/OMI_collider/2023-06-04_a17ea6c4",
+                "schemas/OMI_physics_joint/2023-06-04_a17ea6c4",
+            ],
+            extensions: vec![
+                Extension {
+                    key: "OMI_physics_body",
+                    document: None,
+                    node: Some("node.OMI_physics_body.schema.json"),
+                },
+                Extension {
+                    key: "OMI_collider",
+                    document: Some("glTF.OMI_collider.schema.json"),
+                    node: Some("node.OMI_collider.schema.json"),
+                },
+                Extension {
+                    key: "OMI_physics_joint",
+                    document: Some("glTF.OMI_physics_joint.schema.json"),
+                    node: Some("node.OMI_physics_joint.schema.json"),
+                },
+            ],
+        },
+        Revision {
+            family: "vrm",
+            defects: Vec::new(),
+            folders: vec![
+                CORE,
+                "schemas/VRMC_constraints-1.0_draft/2021-03-18_40b716aa",
+            ],
+            extensions: vec![Extension {
+                key: "VRMC_constraints",
+                document: None,
+                node: Some("VRMC_constraints.schema.json"),
+            }],
+        },
         Revision {
             family: "vrm1",
+            defects: Vec::new(),
             folders: vec![CORE, "texts/vrmc-node-constraint-1.0/schema"],
             extensions: vec![Extension {
                 key: "VRMC_node_constraint",
@@ -156,23 +255,31 @@ fn revisions() -> Vec<Revision> {
     ]
 }
 
-/// Every schema error of the revision's extensions in `doc`, for people.
+/// Every schema error of the revision's extensions in `doc`, for people, with the index of
+/// the revision's defect it is, if it is one.
 fn errors(
     doc: &Value,
+    revision: &Revision,
     checks: &[(&Extension, Option<Validator>, Option<Validator>)],
-) -> Vec<String> {
+) -> Vec<(String, Option<usize>)> {
     let mut out = Vec::new();
+    let mut add = |key: &str, at: String, e: jsonschema::ValidationError| {
+        let defect = revision
+            .defects
+            .iter()
+            .position(|d| d.key == key && (d.matches)(e.kind()));
+        out.push((format!("{at}{key}: {e}"), defect));
+    };
     for (ext, document, node) in checks {
         if let (Some(v), Some(x)) = (document, doc.pointer(&format!("/extensions/{}", ext.key))) {
-            out.extend(v.iter_errors(x).map(|e| format!("{}: {e}", ext.key)));
+            v.iter_errors(x)
+                .for_each(|e| add(ext.key, String::new(), e));
         }
         let nodes = doc.get("nodes").and_then(Value::as_array);
         for (i, n) in nodes.into_iter().flatten().enumerate() {
             if let (Some(v), Some(x)) = (node, n.pointer(&format!("/extensions/{}", ext.key))) {
-                out.extend(
-                    v.iter_errors(x)
-                        .map(|e| format!("node {i} {}: {e}", ext.key)),
-                );
+                v.iter_errors(x)
+                    .for_each(|e| add(ext.key, format!("node {i} "), e));
             }
         }
     }
@@ -221,6 +328,7 @@ fn valid_cases_pass_their_revisions_published_schemas_or_leave_the_outcome_open(
             }
         }
         let (mut checked, mut open) = (0, 0);
+        let mut defective = vec![0; revision.defects.len()];
         let mut wrong = Vec::new();
         for row in rows {
             let id = row["id"].as_str().unwrap_or_default();
@@ -233,7 +341,20 @@ fn valid_cases_pass_their_revisions_published_schemas_or_leave_the_outcome_open(
                 serde_json::from_str(&std::fs::read_to_string(corpus.join(file)).expect("case"))
                     .expect("JSON");
             checked += 1;
-            let found = errors(&doc, &checks);
+            let found = errors(&doc, &revision, &checks);
+            let mut seen = vec![false; revision.defects.len()];
+            found
+                .iter()
+                .filter_map(|e| e.1)
+                .for_each(|d| seen[d] = true);
+            let found: Vec<String> = found
+                .into_iter()
+                .filter(|e| e.1.is_none())
+                .map(|e| e.0)
+                .collect();
+            for (n, s) in defective.iter_mut().zip(seen) {
+                *n += usize::from(s);
+            }
             if found.is_empty() {
                 continue;
             }
@@ -249,13 +370,23 @@ fn valid_cases_pass_their_revisions_published_schemas_or_leave_the_outcome_open(
             if leaves_open {
                 open += 1;
             } else {
-                wrong.push(format!("{id}: {}", found[0]));
+                wrong.push(format!("{id}: {}", found.join(" | ")));
             }
         }
         eprintln!(
             "{}: {checked} valid cases, {open} outside the schema with an open outcome",
             revision.family
         );
+        for (d, n) in revision.defects.iter().zip(&defective) {
+            eprintln!("  {n} refused by a schema defect: {}", d.why);
+            // A defect no case meets is not known to be one: its exemption goes.
+            assert!(
+                *n > 0,
+                "{}: no case meets the defect {:?}",
+                revision.family,
+                d.why
+            );
+        }
         assert!(
             checked > 200,
             "{}: only {checked} valid cases",
