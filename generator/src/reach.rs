@@ -126,12 +126,12 @@ pub struct ReachSpec {
     /// How far past 0 the ball travels beyond an open second side.
     pub past: f64,
     /// A drive on the free axis instead of the pushes.
-    pub drive: Option<Target>,
+    pub drive: Option<DriveTarget>,
 }
 
 /// A position drive on the free axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Target {
+pub struct DriveTarget {
     pub acceleration: bool,
     pub position: f64,
 }
@@ -149,9 +149,11 @@ fn sides() -> impl Strategy<Value = (Option<f64>, Option<f64>)> {
     ]
 }
 
+/// A reach scene: bounds of 0.75 to 1.4, targets of 0.5 to 0.65, masses of 0.5 to 5 kg, arms of
+/// 0.5 to 1.5 m, positions within 5 m of the origin, rotations from `transform::rotation`.
 pub fn spec_strategy() -> impl Strategy<Value = ReachSpec> {
     let target =
-        (any::<bool>(), dec(50, 65, 100.0), any::<bool>()).prop_map(|(a, m, neg)| Target {
+        (any::<bool>(), dec(50, 65, 100.0), any::<bool>()).prop_map(|(a, m, neg)| DriveTarget {
             acceleration: a,
             position: if neg { -m } else { m },
         });
@@ -206,23 +208,27 @@ pub fn spec_strategy() -> impl Strategy<Value = ReachSpec> {
 
 /// The reach cases of a plan's profiles, [`PER_PROFILE`] each.
 pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
-    PROFILES
-        .into_iter()
-        .filter(|p| profiles.contains(p))
-        .flat_map(|p| {
+    (0u64..)
+        .zip(PROFILES)
+        .filter(|(_, p)| profiles.contains(p))
+        .flat_map(|(slot, p)| {
             (0..PER_PROFILE).filter_map(move |k| {
-                let slot = PROFILES.iter().position(|q| *q == p).unwrap_or_default() as u64;
                 let index = INDEX_BASE + slot * PER_PROFILE + k;
                 let s = sample::sample(&spec_strategy(), seed, index, 0)?;
-                Some(case(
-                    p,
-                    seed,
-                    &format!("{}/gen/reach/{k:05}", p.family()),
-                    &s,
-                ))
+                let id = format!("{}/gen/reach/{k:05}", p.family());
+                Some(case(p, seed, &id, &s))
             })
         })
         .collect()
+}
+
+/// What a scene does and checks beyond the generic checks of its scene.
+struct Run {
+    actions: Vec<TimedAction>,
+    checks: Vec<DynamicsCheck>,
+    steps: u32,
+    /// What happens, for the description.
+    happens: String,
 }
 
 impl ReachSpec {
@@ -317,7 +323,7 @@ impl ReachSpec {
 
     /// The drive of a drive scene: critically damped at [`DRIVE_OMEGA`] for the ball's inertia
     /// about the free axis (force mode) or per unit of it (acceleration mode).
-    fn drive_spec(&self, t: Target) -> DriveSpec {
+    fn drive_spec(&self, t: DriveTarget) -> DriveSpec {
         let inertia = self.inertia();
         let scale = if t.acceleration { 1.0 } else { inertia };
         let round = |x: f64| (x * 1000.0).round() / 1000.0;
@@ -333,9 +339,40 @@ impl ReachSpec {
         }
     }
 
-    /// The pushes: the impulses, the checks beyond the scene's generic ones, the steps, and
-    /// what the description says happens.
-    fn pushes(&self) -> (Vec<TimedAction>, Vec<DynamicsCheck>, u32, String) {
+    /// The drive of a drive scene reaching its target and holding it.
+    fn driven(&self, t: DriveTarget) -> Run {
+        let d = self.drive_spec(t);
+        Run {
+            actions: Vec::new(),
+            checks: vec![DynamicsCheck {
+                from_step: DRIVE_HOLD,
+                ..DynamicsCheck::new(
+                    "drive-target",
+                    CheckKind::Drive {
+                        joint: 1,
+                        drive: 0,
+                        target: t.position,
+                        tolerance: drive_tolerance(self.kind),
+                    },
+                )
+            }],
+            steps: DRIVE_STEPS,
+            happens: format!(
+                "driven ({} mode, stiffness {}, damping {}: critically damped) to its position target {}, reached and held from step {DRIVE_HOLD}",
+                if t.acceleration {
+                    "acceleration"
+                } else {
+                    "force"
+                },
+                d.stiffness.unwrap_or_default(),
+                d.damping.unwrap_or_default(),
+                t.position
+            ),
+        }
+    }
+
+    /// The pushes to one side and then the other, and their checks.
+    fn pushes(&self) -> Run {
         let first = self.first;
         let second = match first {
             Side::Min => Side::Max,
@@ -387,9 +424,9 @@ impl ReachSpec {
             }
         };
         let steps = PUSH + travel;
-        (
-            vec![impulse(0, v1, 0.0), impulse(PUSH, speed, b1)],
-            vec![
+        Run {
+            actions: vec![impulse(0, v1, 0.0), impulse(PUSH, speed, b1)],
+            checks: vec![
                 check(
                     &format!("reach-{}", side_name(first)),
                     first,
@@ -406,11 +443,11 @@ impl ReachSpec {
                 ),
             ],
             steps,
-            format!(
+            happens: format!(
                 "pushed by an impulse to its {} {b1} and then by another {phrase}",
                 side_name(first)
             ),
-        )
+        }
     }
 }
 
@@ -427,8 +464,7 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
     let mut tags = Tags::new();
     limits.iter().for_each(|l| l.tags(&mut tags));
     let mut joint = json!({"limits": limits.iter().map(LimitSpec::render).collect::<Vec<_>>()});
-    let drive = s.drive.map(|t| s.drive_spec(t));
-    if let Some(d) = &drive {
+    if let Some(d) = s.drive.map(|t| s.drive_spec(t)) {
         d.tags(&mut tags);
         joint["drives"] = json!([d.render()]);
     }
@@ -484,35 +520,9 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
             s.arm()
         ),
     };
-    let (actions, checks, steps, happens) = match (&drive, s.drive) {
-        (Some(d), Some(t)) => (
-            Vec::new(),
-            vec![DynamicsCheck {
-                from_step: DRIVE_HOLD,
-                ..DynamicsCheck::new(
-                    "drive-target",
-                    CheckKind::Drive {
-                        joint: 1,
-                        drive: 0,
-                        target: t.position,
-                        tolerance: drive_tolerance(s.kind),
-                    },
-                )
-            }],
-            DRIVE_STEPS,
-            format!(
-                "driven ({} mode, stiffness {}, damping {}: critically damped) to its position target {}, reached and held from step {DRIVE_HOLD}",
-                if t.acceleration {
-                    "acceleration"
-                } else {
-                    "force"
-                },
-                d.stiffness.unwrap_or_default(),
-                d.damping.unwrap_or_default(),
-                t.position
-            ),
-        ),
-        _ => s.pushes(),
+    let run = match s.drive {
+        Some(t) => s.driven(t),
+        None => s.pushes(),
     };
     let sides = format!(
         "[{}, {}]",
@@ -520,13 +530,14 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         s.max.map_or("open".to_owned(), |m| m.to_string())
     );
     let description = format!(
-        "Generated reach scene: a {} kg ball on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on the free axis, everything else locked), without gravity, {happens}.",
+        "Generated reach scene: a {} kg ball on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on the free axis, everything else locked), without gravity, {}.",
         s.mass,
         if s.kind == DofKind::Linear {
             "linear"
         } else {
             "angular"
         },
+        run.happens,
     );
     for t in [
         "joint.to-world",
@@ -539,7 +550,7 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
     ] {
         tags.insert(t.to_owned());
     }
-    if !actions.is_empty() {
+    if !run.actions.is_empty() {
         tag(&mut tags, &["body", "dynamic", "impulse-action"]);
     }
     if p == Profile::Omi2024 {
@@ -551,16 +562,16 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
     let reading = reference::read_tree(&gltf, None, None);
     let scenario = scenario::expectation(&reading).map(|e| {
         let mut all = scenario::checks(&e);
-        all.extend(checks);
+        all.extend(run.checks);
         Scenario {
             config: SimConfig {
                 gravity: [0.0; 3],
                 dt: DT,
                 substeps: 1,
             },
-            steps,
+            steps: run.steps,
             observe_every: 1,
-            actions: (!actions.is_empty()).then_some(actions),
+            actions: (!run.actions.is_empty()).then_some(run.actions),
             checks: all,
         }
     });
@@ -654,7 +665,7 @@ mod tests {
         assert!(close(s.impulse(0.5, 0.0), [-1.0, 0.0, 0.0]));
         // A drive scene's hinge turns about the ball's centre: I = 0.016 m.
         let d = ReachSpec {
-            drive: Some(Target {
+            drive: Some(DriveTarget {
                 acceleration: false,
                 position: 0.5,
             }),
