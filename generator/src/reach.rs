@@ -1,11 +1,12 @@
 //! Generated reach scenes of corpus/v2 ([`Edition::V2`]): a dynamic ball on a joint to the
-//! world, every degree of freedom locked but one, which a limit bounds on one or both sides.
-//! Without gravity, impulses at the ball's centre push it to a closed side and then to the
-//! other: a `reach` check is that the extreme of the limit's metric gets to the bound, so a
-//! bound read too tight (angles as degrees, a side 1% in) fails as surely as one read too
-//! loose; past an open side the ball travels on to where it is expected, short of which a side
-//! read as 0 stops it. One scene in three drives the free degree of freedom to a position
-//! target instead, in either drive mode, and checks that it gets there and stays.
+//! world, every degree of freedom locked but those one limit bounds: one axis bounded on one or
+//! both sides, or a coupled limit (the distance from a line or from the pivot, a cone angle)
+//! bounded above. Without gravity, impulses at the ball's centre push it to a closed side and
+//! then to the other: a `reach` check is that the extreme of the limit's metric gets to the
+//! bound, so a bound read too tight (angles as degrees, a side 1% in) fails as surely as one
+//! read too loose; past an open side the ball travels on to where it is expected, short of
+//! which a side read as 0 stops it. Some one-axis scenes drive the free degree of freedom to a
+//! position target instead, in either drive mode, and check that it gets there and stays.
 //!
 //! The frames, the body's rotation, its mass, the arm of a hinge and the bounds are drawn; the
 //! impulses follow by hand-worked mechanics (below), and the expected values are the bounds
@@ -19,6 +20,9 @@
 //!   along `e × u` when the ball turns positively. About the pivot the ball's inertia is
 //!   `I = I_c + m arm²`; an impulse `J` at its centre along `-(e × u)` turns it at
 //!   `J arm / I` the negative way, raising the metric at that rate.
+//! - A coupled limit's metric grows whichever way the ball leaves the pivot: within a plane or
+//!   in space the ball is pushed along a diagonal at the rate; a cone (the ball on an arm along
+//!   the cone's axis, its twist locked) swings it off the axis like a hinge.
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
@@ -71,7 +75,7 @@ const DRIVE_HOLD: u32 = 120;
 const DRIVE_OMEGA: f64 = 8.0;
 
 /// A hard limit row stops the ball within the solver's slop (over corpus/v2, Rapier within
-/// 3.2e-5 of the bound, PhysX 4e-6): 1e-3 recommended and 2e-3 allowed, which a bound of at
+/// 3.1e-5 of the bound, PhysX 4e-6): 1e-3 recommended and 2e-3 allowed, which a bound of at
 /// least 0.75 read 1% off misses by almost four times (7.5e-3).
 const REACH: Tolerance = Tolerance {
     recommended: 0.001,
@@ -107,9 +111,14 @@ fn drive_tolerance(kind: DofKind) -> Tolerance {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReachSpec {
     pub kind: DofKind,
-    /// The free axis of the joint frame.
+    /// The free axis of the joint frame, or with a limit coupling two axes, the other one.
     pub axis: u8,
-    /// The limit on the free axis: `min < 0 < max`, at least one given.
+    /// How many axes the limit couples: 1 (`axis`), 2 (the two others: it bounds the distance
+    /// from the line along `axis`, or the cone angle of `axis`) or 3 (linear only: the distance
+    /// from the pivot).
+    pub coupled: u8,
+    /// The limit's sides: `min < 0 < max`, at least one given; `max` alone when it couples
+    /// axes (the metric is never negative).
     pub min: Option<f64>,
     pub max: Option<f64>,
     /// The ball's mass, kg.
@@ -172,13 +181,26 @@ pub fn spec_strategy() -> impl Strategy<Value = ReachSpec> {
             any::<bool>(),
             dec(30, 80, 100.0),
             prop::option::weighted(1.0 / 3.0, target),
+            (
+                prop_oneof![3 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8)],
+                magnitude(),
+            ),
         ),
     )
         .prop_map(
             |(
                 (angular, axis, (min, max), mass, arm),
-                (at, rotation, frame, min_first, past, drive),
+                (at, rotation, frame, min_first, past, drive, (coupled, reach)),
             )| {
+                // An angular limit couples at most two axes here (a bound on the total
+                // rotation is not one engines agree on); a coupled limit has its maximum only
+                // and no drive.
+                let coupled = if angular { coupled.min(2) } else { coupled };
+                let (min, max, drive) = if coupled > 1 {
+                    (None, Some(reach), None)
+                } else {
+                    (min, max, drive)
+                };
                 let first = match (min, max) {
                     (Some(_), Some(_)) if min_first => Side::Min,
                     (Some(_), None) => Side::Min,
@@ -191,6 +213,7 @@ pub fn spec_strategy() -> impl Strategy<Value = ReachSpec> {
                         DofKind::Linear
                     },
                     axis,
+                    coupled,
                     min,
                     max,
                     mass,
@@ -234,16 +257,31 @@ struct Run {
 impl ReachSpec {
     /// The world direction of the free axis, `e`.
     fn axis_world(&self) -> Vector3<f64> {
-        self.frame_rotation() * Vector3::ith(usize::from(self.axis), 1.0)
+        self.frame_axis(0)
     }
 
     fn frame_rotation(&self) -> UnitQuaternion<f64> {
         self.frame.map(transform::unit).unwrap_or_default()
     }
 
-    /// `u`: from a hinge's pivot to the ball's centre at rest, the frame's next axis.
+    /// Axis `k` of the joint frame, `axis` plus `k` (mod 3), in world space.
+    fn frame_axis(&self, k: u8) -> Vector3<f64> {
+        self.frame_rotation() * Vector3::ith(usize::from((self.axis + k) % 3), 1.0)
+    }
+
+    /// `u`: from a hinge's pivot to the ball's centre at rest: the frame's next axis, or for a
+    /// cone, its own axis.
     fn arm_world(&self) -> Vector3<f64> {
-        self.frame_rotation() * Vector3::ith((usize::from(self.axis) + 1) % 3, 1.0)
+        self.frame_axis(if self.coupled == 1 { 1 } else { 0 })
+    }
+
+    /// The axes the limit couples (see [`ReachSpec::coupled`]).
+    fn limit_axes(&self) -> Vec<u8> {
+        match self.coupled {
+            1 => vec![self.axis],
+            2 => (0..3).filter(|a| *a != self.axis).collect(),
+            _ => vec![0, 1, 2],
+        }
     }
 
     /// The hinge's arm: none in a drive scene, whose ball turns about its centre, so that its
@@ -273,11 +311,22 @@ impl ReachSpec {
     /// The impulse at the ball's centre that makes the metric change at `rate` (m/s or rad/s,
     /// signed), the ball at rest where the metric is `metric`: see the module doc (a hinge's
     /// ball has turned by `-metric` about `e`, and its arm with it).
+    ///
+    /// A coupled limit's metric grows whichever way the ball leaves its rest: a linear one is
+    /// pushed along the diagonal of its plane (2 axes) or of its frame (3), at `rate`; a cone
+    /// swings the ball off its axis `e` along the frame's next axis, turning it at `rate`.
     pub fn impulse(&self, rate: f64, metric: f64) -> [f64; 3] {
         let e = self.axis_world();
-        let j = match self.kind {
-            DofKind::Linear => -self.mass * rate * e,
-            DofKind::Angular => {
+        let j = match (self.kind, self.coupled) {
+            (DofKind::Linear, 1) => -self.mass * rate * e,
+            (DofKind::Linear, 2) => {
+                self.mass * rate * (self.frame_axis(1) + self.frame_axis(2)).normalize()
+            }
+            (DofKind::Linear, _) => {
+                self.mass * rate * (e + self.frame_axis(1) + self.frame_axis(2)).normalize()
+            }
+            (DofKind::Angular, 2) => (rate * self.inertia() / self.arm()) * self.frame_axis(1),
+            (DofKind::Angular, _) => {
                 let turned =
                     UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_normalize(e), -metric);
                 let tangent = e.cross(&(turned * self.arm_world()));
@@ -294,7 +343,7 @@ impl ReachSpec {
         }
     }
 
-    /// The limit on the free axis (first) and the locks of the others.
+    /// The limit (first) and the locks of every other degree of freedom.
     fn limits(&self) -> Vec<LimitSpec> {
         let limit = |linear: bool, axes: Vec<u8>, min: Option<f64>, max: Option<f64>| LimitSpec {
             linear,
@@ -305,20 +354,32 @@ impl ReachSpec {
             damping: None,
         };
         let others: Vec<u8> = (0..3).filter(|a| *a != self.axis).collect();
-        let free = vec![self.axis];
-        match self.kind {
-            DofKind::Linear => vec![
-                limit(true, free, self.min, self.max),
-                limit(true, others, None, Some(0.0)),
-                limit(false, vec![0, 1], None, Some(0.0)),
-                limit(false, vec![2], Some(0.0), Some(0.0)),
-            ],
-            DofKind::Angular => vec![
-                limit(false, free, self.min, self.max),
-                limit(true, vec![0, 1, 2], None, Some(0.0)),
-                limit(false, others, None, Some(0.0)),
-            ],
+        let linear = self.kind == DofKind::Linear;
+        let mut all = vec![limit(linear, self.limit_axes(), self.min, self.max)];
+        let no_rotation = [
+            limit(false, vec![0, 1], None, Some(0.0)),
+            limit(false, vec![2], Some(0.0), Some(0.0)),
+        ];
+        match (self.kind, self.coupled) {
+            (DofKind::Linear, 1) => {
+                all.push(limit(true, others, None, Some(0.0)));
+                all.extend(no_rotation);
+            }
+            (DofKind::Linear, 2) => {
+                all.push(limit(true, vec![self.axis], Some(0.0), Some(0.0)));
+                all.extend(no_rotation);
+            }
+            (DofKind::Linear, _) => all.extend(no_rotation),
+            (DofKind::Angular, 1) => {
+                all.push(limit(true, vec![0, 1, 2], None, Some(0.0)));
+                all.push(limit(false, others, None, Some(0.0)));
+            }
+            (DofKind::Angular, _) => {
+                all.push(limit(true, vec![0, 1, 2], None, Some(0.0)));
+                all.push(limit(false, vec![self.axis], Some(0.0), Some(0.0)));
+            }
         }
+        all
     }
 
     /// The drive of a drive scene: critically damped at [`DRIVE_OMEGA`] for the ball's inertia
@@ -371,6 +432,20 @@ impl ReachSpec {
         }
     }
 
+    /// The push of a coupled limit to its maximum, and its check.
+    fn push_out(&self) -> Run {
+        let b = self.max.unwrap_or_default();
+        Run {
+            actions: vec![TimedAction {
+                step: 0,
+                action: json!({"action": "impulse", "node": 0, "impulse": self.impulse(b / TRAVEL_TIME, 0.0)}),
+            }],
+            checks: vec![reach_check("reach-max", Side::Max, b, (0, PUSH), REACH)],
+            steps: PUSH,
+            happens: format!("pushed by an impulse out to its maximum {b}"),
+        }
+    }
+
     /// The pushes to one side and then the other, and their checks.
     fn pushes(&self) -> Run {
         let first = self.first;
@@ -407,34 +482,18 @@ impl ReachSpec {
             step,
             action: json!({"action": "impulse", "node": 0, "impulse": self.impulse(rate, metric)}),
         };
-        let check = |name: &str, side: Side, expected: f64, window: (u32, u32), t: Tolerance| {
-            DynamicsCheck {
-                from_step: window.0,
-                to_step: Some(window.1),
-                ..DynamicsCheck::new(
-                    name,
-                    CheckKind::Reach {
-                        joint: 1,
-                        limit: 0,
-                        side,
-                        expected,
-                        tolerance: t,
-                    },
-                )
-            }
-        };
         let steps = PUSH + travel;
         Run {
             actions: vec![impulse(0, v1, 0.0), impulse(PUSH, speed, b1)],
             checks: vec![
-                check(
+                reach_check(
                     &format!("reach-{}", side_name(first)),
                     first,
                     b1,
                     (0, PUSH),
                     REACH,
                 ),
-                check(
+                reach_check(
                     &format!("reach-{}", side_name(second)),
                     second,
                     b2,
@@ -448,6 +507,30 @@ impl ReachSpec {
                 side_name(first)
             ),
         }
+    }
+}
+
+/// A check that the limit's metric reaches `expected` on `side` over `window`.
+fn reach_check(
+    name: &str,
+    side: Side,
+    expected: f64,
+    window: (u32, u32),
+    tolerance: Tolerance,
+) -> DynamicsCheck {
+    DynamicsCheck {
+        from_step: window.0,
+        to_step: Some(window.1),
+        ..DynamicsCheck::new(
+            name,
+            CheckKind::Reach {
+                joint: 1,
+                limit: 0,
+                side,
+                expected,
+                tolerance,
+            },
+        )
     }
 }
 
@@ -506,15 +589,30 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         vec![ball, frame_a, shape, frame_b],
         Some(joint),
     );
-    let what = match s.kind {
-        DofKind::Linear => format!("a slider along axis {} of its frame", s.axis),
-        DofKind::Angular if s.arm() == 0.0 => {
+    let k = |n: u8| (s.axis + n) % 3;
+    let what = match (s.kind, s.coupled) {
+        (DofKind::Linear, 1) => format!("a slider along axis {} of its frame", s.axis),
+        (DofKind::Linear, 2) => format!(
+            "a joint free in the plane of axes {} and {} of its frame (a linear limit on the distance from the line along axis {})",
+            k(1),
+            k(2),
+            s.axis
+        ),
+        (DofKind::Linear, _) => {
+            "a joint free to move the ball any way (a linear limit on the distance between the frames)".to_owned()
+        }
+        (DofKind::Angular, 2) => format!(
+            "a ball joint {} m from its centre, twist about axis {} of its frame locked (an angular limit on the cone angle of that axis)",
+            s.arm(),
+            s.axis
+        ),
+        (DofKind::Angular, _) if s.arm() == 0.0 => {
             format!(
                 "a hinge about axis {} of its frame through its centre",
                 s.axis
             )
         }
-        DofKind::Angular => format!(
+        (DofKind::Angular, _) => format!(
             "a hinge about axis {} of its frame, {} m from its centre",
             s.axis,
             s.arm()
@@ -522,6 +620,7 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
     };
     let run = match s.drive {
         Some(t) => s.driven(t),
+        None if s.coupled > 1 => s.push_out(),
         None => s.pushes(),
     };
     let sides = format!(
@@ -530,13 +629,14 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         s.max.map_or("open".to_owned(), |m| m.to_string())
     );
     let description = format!(
-        "Generated reach scene: a {} kg ball on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on the free axis, everything else locked), without gravity, {}.",
+        "Generated reach scene: a {} kg ball on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on axes {:?}, every other degree of freedom locked), without gravity, {}.",
         s.mass,
         if s.kind == DofKind::Linear {
             "linear"
         } else {
             "angular"
         },
+        s.limit_axes(),
         run.happens,
     );
     for t in [
@@ -616,7 +716,7 @@ fn motion(p: Profile, mass: f64) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use nalgebra::Unit;
+    use nalgebra::{Point3, Unit};
     use reference::metrics;
 
     use super::*;
@@ -627,6 +727,7 @@ mod tests {
         ReachSpec {
             kind: DofKind::Angular,
             axis: 2,
+            coupled: 1,
             min: Some(-0.6),
             max: Some(0.9),
             mass: 1.0,
@@ -682,14 +783,16 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
 
         /// The impulse's direction, checked against the reference's metric rather than the
-        /// mechanics above: moving the ball along it (a slider) or turning it about the hinge
-        /// (whose centre then moves along the impulse) raises the metric at the rate asked.
+        /// mechanics above: moving the ball along it (a slider, a plane, a distance) or turning
+        /// it about the pivot (whose centre then moves along the impulse) raises the metric at
+        /// the rate asked. A one-axis hinge is checked anywhere in its travel, a coupled limit
+        /// from rest.
         #[test]
         fn an_impulse_raises_the_metric(s in spec_strategy(), at in -1.0f64..1.0, rate in 0.5f64..3.0) {
             let s = ReachSpec { drive: None, ..s };
+            let at = if s.coupled == 1 { at } else { 0.0 };
             let pivot = Isometry3::from_parts(Translation3::from(s.pivot()), s.frame_rotation());
-            let axes = [s.axis];
-            let e = s.axis_world();
+            let axes = s.limit_axes();
             let j = Vector3::from(s.impulse(rate, at));
             let dt = 1e-6;
             match s.kind {
@@ -700,14 +803,16 @@ mod tests {
                     prop_assert!((m / dt - rate).abs() < 1e-6, "{m}");
                 }
                 DofKind::Angular => {
-                    // The ball at metric `at` (turned by -at about e through the pivot), then
-                    // turned on by -rate * dt: its centre moves along J.
-                    let turn = |angle: f64| {
-                        let r = UnitQuaternion::from_axis_angle(&Unit::new_normalize(e), angle);
+                    // The ball at metric `at` (a hinge turned by -at about e through the
+                    // pivot), then turned on by rate * dt about the axis from its arm to J.
+                    let about = |axis: Vector3<f64>, angle: f64| {
+                        let r = UnitQuaternion::from_axis_angle(&Unit::new_normalize(axis), angle);
                         Translation3::from(s.pivot()) * r * Translation3::from(-s.pivot())
                     };
-                    let (from, to) = (turn(-at), turn(-at - rate * dt));
+                    let from = about(s.axis_world(), -at);
                     let centre = |m: &Isometry3<f64>| m.transform_point(&s.at.into());
+                    let arm = centre(&from) - Point3::from(s.pivot());
+                    let to = about(arm.cross(&j), rate * dt) * from;
                     let moved = (centre(&to) - centre(&from)) / dt;
                     prop_assert!((moved.normalize() - j.normalize()).norm() < 1e-5);
                     // |J| = I w / arm: the centre's speed is w * arm.
@@ -727,7 +832,7 @@ mod tests {
         assert_eq!(cases.len(), PROFILES.len() * PER_PROFILE as usize);
         let ids: std::collections::BTreeSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids.len(), cases.len(), "ids are unique");
-        let (mut pushes, mut drives) = (0, 0);
+        let (mut pushes, mut coupled, mut drives) = (0, 0, 0);
         for c in &cases {
             let Payload::Json(json) = &c.payload else {
                 panic!("{}: not JSON", c.id);
@@ -748,13 +853,20 @@ mod tests {
             if c.features.contains("joint.drive.position-target") {
                 drives += 1;
                 assert!(reach.is_empty() && s.actions().is_empty(), "{}", c.id);
+            } else if e.joints[0].limits[0].axes.len() > 1 {
+                coupled += 1;
+                assert_eq!(reach.len(), 1, "{}: one check, of the maximum", c.id);
+                assert_eq!(s.actions().len(), 1, "{}", c.id);
             } else {
                 pushes += 1;
                 assert_eq!(reach.len(), 2, "{}: one check per side", c.id);
                 assert_eq!(s.actions().len(), 2, "{}", c.id);
             }
         }
-        assert!(pushes > 2 * drives && drives > 0, "{pushes} {drives}");
+        assert!(
+            pushes > drives && drives > 0 && coupled > 0,
+            "{pushes} {coupled} {drives}"
+        );
         // The same seed gives the same cases; another seed others.
         assert_eq!(cases, super::cases(2, &Profile::ALL));
         assert_ne!(cases[0].payload, super::cases(3, &Profile::ALL)[0].payload);
