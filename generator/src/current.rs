@@ -56,6 +56,35 @@ pub fn with_materials(p: Profile, mut doc: Value, materials: Vec<Value>) -> Valu
     doc
 }
 
+/// Frame B of a joint to the world, at the origin: for KHR a node without a body; for OMI,
+/// whose connected node must be part of a body with motion, a static body
+/// ([`world_frame_tags`]).
+pub fn world_frame(p: Profile) -> Value {
+    if p.is_khr() {
+        json!({"name": "FrameB"})
+    } else {
+        node(p, "FrameB", [0.0; 3], json!({"motion": {"type": "static"}}))
+    }
+}
+
+/// The feature tags of [`world_frame`].
+pub fn world_frame_tags(p: Profile) -> &'static [&'static str] {
+    if p.is_khr() {
+        &[]
+    } else {
+        &["body.static.motion"]
+    }
+}
+
+/// The feature tags of what [`document`] adds to a scene of profile `p`.
+pub fn document_tags(p: Profile) -> &'static [&'static str] {
+    if p == Profile::Omi2024 {
+        &["shape.dating-cylinder"]
+    } else {
+        &[]
+    }
+}
+
 /// A dynamic body of `mass` kg, or a kinematic one (`None`).
 pub fn motion(p: Profile, mass: Option<f64>) -> Value {
     match (p.is_khr(), mass) {
@@ -85,7 +114,8 @@ pub fn joint_node(p: Profile, name: &str, translation: [f64; 3], connected: usiz
 }
 
 /// The document of `shapes`, `nodes` and the joint description `joint` (its `limits` and
-/// `drives`), every node without a parent a root.
+/// `drives`), every node without a parent a root (omi-2024's dating cylinder added:
+/// [`document_tags`]).
 pub fn document(
     p: Profile,
     mut shapes: Vec<Value>,

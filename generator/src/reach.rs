@@ -35,7 +35,10 @@ use reference::scene::DofKind;
 use serde_json::{Value, json};
 
 use crate::case::{Case, Payload, Tier};
-use crate::current::{document, joint_node, node, shape_ref, spec, sphere};
+use crate::current::{
+    document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
+    world_frame_tags,
+};
 use crate::edition::Edition;
 use crate::sample;
 use crate::scenario::{self, DT};
@@ -49,6 +52,18 @@ pub const PROFILES: [Profile; 4] = [
     Profile::Khr2025,
     Profile::Omi2024,
     Profile::Omi2025,
+];
+
+/// The tags of a ball with an explicit mass, inertia and centre of mass, its sphere collider
+/// on a child node, on a joint to the world (here and in `handwritten::reach`).
+pub const BALL_TAGS: [&str; 7] = [
+    "joint.to-world",
+    "body.dynamic",
+    "body.mass.explicit",
+    "body.inertia-diagonal",
+    "body.center-of-mass",
+    "shape.sphere.explicit",
+    "collider.child",
 ];
 
 /// Scenes per profile.
@@ -570,16 +585,8 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         json!({"collider": shape_ref(p, 0)}),
     );
     let pv = s.pivot();
-    let mut frame_b = if p.is_khr() {
-        json!({"name": "FrameB", "translation": [pv.x, pv.y, pv.z]})
-    } else {
-        node(
-            p,
-            "FrameB",
-            [pv.x, pv.y, pv.z],
-            json!({"motion": {"type": "static"}}),
-        )
-    };
+    let mut frame_b = world_frame(p);
+    frame_b["translation"] = json!([pv.x, pv.y, pv.z]);
     if let Some(q) = s.frame {
         frame_b["rotation"] = json!(q);
     }
@@ -639,25 +646,12 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         s.limit_axes(),
         run.happens,
     );
-    for t in [
-        "joint.to-world",
-        "body.dynamic",
-        "body.mass.explicit",
-        "body.inertia-diagonal",
-        "body.center-of-mass",
-        "shape.sphere.explicit",
-        "collider.child",
-    ] {
-        tags.insert(t.to_owned());
+    let profile_tags = [document_tags(p), world_frame_tags(p)];
+    for t in BALL_TAGS.iter().chain(profile_tags.into_iter().flatten()) {
+        tags.insert((*t).to_owned());
     }
     if !run.actions.is_empty() {
         tag(&mut tags, &["body", "dynamic", "impulse-action"]);
-    }
-    if p == Profile::Omi2024 {
-        tags.insert("shape.dating-cylinder".to_owned());
-    }
-    if !p.is_khr() {
-        tags.insert("body.static.motion".to_owned());
     }
     let reading = reference::read_tree(&gltf, None, None);
     let scenario = scenario::expectation(&reading).map(|e| {

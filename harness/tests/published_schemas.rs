@@ -154,54 +154,52 @@ fn revisions() -> Vec<Revision> {
             ],
         }
     };
-    vec![
-        Revision {
-            family: "khr25",
-            defects: Vec::new(),
-            folders: vec![
-                CORE,
-                "schemas/KHR_physics_rigid_bodies/2025-07-09_35cc5dd4",
-                "schemas/KHR_implicit_shapes/2025-10-22_61c188ee",
-            ],
-            extensions: vec![
-                Extension {
-                    key: "KHR_physics_rigid_bodies",
-                    document: Some("glTF.KHR_physics_rigid_bodies.schema.json"),
-                    node: Some("node.KHR_physics_rigid_bodies.schema.json"),
-                },
-                Extension {
-                    key: "KHR_implicit_shapes",
-                    document: Some("glTF.KHR_implicit_shapes.schema.json"),
-                    node: None,
-                },
-            ],
+    // The rigid bodies' schemas of a KHR revision, beside those of its shapes.
+    let khr = |family, bodies: &'static str, shapes: (&'static str, Extension)| Revision {
+        family,
+        defects: Vec::new(),
+        folders: vec![CORE, bodies, shapes.0],
+        extensions: vec![
+            Extension {
+                key: "KHR_physics_rigid_bodies",
+                document: Some("glTF.KHR_physics_rigid_bodies.schema.json"),
+                node: Some("node.KHR_physics_rigid_bodies.schema.json"),
+            },
+            shapes.1,
+        ],
+    };
+    let shapes_2025 = (
+        "schemas/KHR_implicit_shapes/2025-10-22_61c188ee",
+        Extension {
+            key: "KHR_implicit_shapes",
+            document: Some("glTF.KHR_implicit_shapes.schema.json"),
+            node: None,
         },
+    );
+    let shapes_seed = (
+        "schemas/KHR_collision_shapes/2023-08-26_37ebdb68",
+        Extension {
+            key: "KHR_collision_shapes",
+            document: Some("glTF.KHR_collision_shapes.schema.json"),
+            node: None,
+        },
+    );
+    vec![
+        khr(
+            "khr25",
+            "schemas/KHR_physics_rigid_bodies/2025-07-09_35cc5dd4",
+            shapes_2025,
+        ),
         omi("omi24", "omi-2024"),
         omi("omi25", "omi-2025"),
         // The seed-era revisions: the schemas the seeds were written against (SOURCES.md's
         // SEED-MATCH folders; the KHR one as repaired by its two next commits, JSON syntax
         // and a file name).
-        Revision {
-            family: "khr",
-            defects: Vec::new(),
-            folders: vec![
-                CORE,
-                "schemas/KHR_physics_rigid_bodies/2024-04-17_97466cbb",
-                "schemas/KHR_collision_shapes/2023-08-26_37ebdb68",
-            ],
-            extensions: vec![
-                Extension {
-                    key: "KHR_physics_rigid_bodies",
-                    document: Some("glTF.KHR_physics_rigid_bodies.schema.json"),
-                    node: Some("node.KHR_physics_rigid_bodies.schema.json"),
-                },
-                Extension {
-                    key: "KHR_collision_shapes",
-                    document: Some("glTF.KHR_collision_shapes.schema.json"),
-                    node: None,
-                },
-            ],
-        },
+        khr(
+            "khr",
+            "schemas/KHR_physics_rigid_bodies/2024-04-17_97466cbb",
+            shapes_seed,
+        ),
         Revision {
             family: "omi",
             defects: omi_2023_defects(),

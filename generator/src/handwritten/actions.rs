@@ -17,7 +17,9 @@ use serde_json::{Value, json};
 
 use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
-use crate::current::{PROFILES, cuboid, document, motion, node, shape_ref, spec, sphere};
+use crate::current::{
+    PROFILES, cuboid, document, document_tags, motion, node, shape_ref, spec, sphere,
+};
 use crate::scenario::{self as generic, GRAVITY, STEPS};
 
 pub fn cases() -> Vec<Case> {
@@ -48,9 +50,7 @@ fn body(
 
 fn base_features(p: Profile) -> Vec<&'static str> {
     let mut f = vec!["shape.sphere.explicit", "collider.child"];
-    if p == Profile::Omi2024 {
-        f.push("shape.dating-cylinder");
-    }
+    f.extend_from_slice(document_tags(p));
     f
 }
 

@@ -35,7 +35,8 @@ use serde_json::{Value, json};
 use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
 use crate::current::{
-    PROFILES, cuboid, document, material_collider, node, spec, sphere, with_materials,
+    PROFILES, cuboid, document, document_tags, material_collider, node, spec, sphere,
+    with_materials,
 };
 use crate::scenario::{self as generic, GRAVITY};
 
@@ -171,9 +172,7 @@ fn contact_case(
         "collider.material",
         "material.explicit",
     ];
-    if p == Profile::Omi2024 {
-        tags.push("shape.dating-cylinder");
-    }
+    tags.extend_from_slice(document_tags(p));
     tags.extend_from_slice(features);
     let mut c = case(
         &format!("{}/dynamics/contact/{name}", p.family()),

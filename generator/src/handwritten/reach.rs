@@ -23,7 +23,10 @@ use serde_json::{Value, json};
 
 use super::{case, scenario, tol};
 use crate::case::{Case, Tier};
-use crate::current::{PROFILES, document, joint_node, node, shape_ref, spec, sphere};
+use crate::current::{
+    PROFILES, document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
+    world_frame_tags,
+};
 use crate::scenario::{self as generic, GRAVITY};
 
 pub fn cases() -> Vec<Case> {
@@ -99,16 +102,6 @@ fn jointed_ball(p: Profile, at: [f64; 3], joint: Value) -> Value {
     )
 }
 
-/// Frame B at the origin, on the world: KHR a node without a body; OMI (whose connected node
-/// must be part of a body with motion) a static body.
-fn world_frame(p: Profile) -> Value {
-    if p.is_khr() {
-        json!({"name": "FrameB"})
-    } else {
-        node(p, "FrameB", [0.0; 3], json!({"motion": {"type": "static"}}))
-    }
-}
-
 /// A check that the ball's highest position along `direction` over steps `from..=to` is
 /// `expected`, within `tolerance`.
 fn reach(
@@ -147,21 +140,9 @@ fn reach_case(
         all.extend(checks);
         scenario(gravity, steps, actions, all)
     });
-    let mut tags = vec![
-        "joint.to-world",
-        "body.dynamic",
-        "body.mass.explicit",
-        "body.inertia-diagonal",
-        "body.center-of-mass",
-        "shape.sphere.explicit",
-        "collider.child",
-    ];
-    if p == Profile::Omi2024 {
-        tags.push("shape.dating-cylinder");
-    }
-    if !p.is_khr() {
-        tags.push("body.static.motion");
-    }
+    let mut tags = crate::reach::BALL_TAGS.to_vec();
+    tags.extend_from_slice(document_tags(p));
+    tags.extend_from_slice(world_frame_tags(p));
     tags.extend_from_slice(features);
     let mut c = case(
         &format!("{}/dynamics/reach/{name}", p.family()),

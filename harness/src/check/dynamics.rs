@@ -115,6 +115,20 @@ fn one_limit(j: &JointExpect, limit: usize) -> Measured<(&LimitExpect, LimitSet)
     Ok((l, set))
 }
 
+/// Limit `index` of joint `j` for people: `coupled limit 0 (angular axes [0], [-0.5, 0.5]) of
+/// joint 4`.
+fn describe(j: &JointExpect, l: &LimitExpect, index: usize) -> String {
+    format!(
+        "{} limit {index} ({} axes {:?}, [{}, {}]) of joint {}",
+        j.coupling.name(),
+        l.kind.name(),
+        l.axes,
+        bound(l.min),
+        bound(l.max),
+        j.node
+    )
+}
+
 /// A limit bound for people (not `Some(0.1000000015)`): the number, or `unbounded`.
 fn bound(x: Option<f64>) -> String {
     x.map_or_else(|| "unbounded".to_owned(), crate::report::number)
@@ -223,21 +237,19 @@ fn measure(
                 )));
             }
             let v = worst(violations);
-            vec![CheckResult::graded(
-                name,
-                v,
-                *tolerance,
-                format!(
-                    "largest violation of {} limit {limit} ({} axes {:?}, [{}, {}]) of joint {node}: {v:.6} at t = {:.4}",
-                    j.coupling.name(),
-                    l.kind.name(),
-                    l.axes,
-                    bound(l.min),
-                    bound(l.max),
-                    at.0
-                ),
-            )
-            .with_series(series)]
+            vec![
+                CheckResult::graded(
+                    name,
+                    v,
+                    *tolerance,
+                    format!(
+                        "largest violation of {}: {v:.6} at t = {:.4}",
+                        describe(j, l, *limit),
+                        at.0
+                    ),
+                )
+                .with_series(series),
+            ]
         }
         CheckKind::Reach {
             joint: node,
@@ -275,20 +287,18 @@ fn measure(
                 Side::Max => "largest",
                 Side::Min => "smallest",
             };
-            vec![CheckResult::graded(
-                name,
-                extreme - expected,
-                *tolerance,
-                format!(
-                    "{which} value of the metric of {} limit {limit} ({} axes {:?}, [{}, {}]) of joint {node}: {extreme:.6}, expected {expected}",
-                    j.coupling.name(),
-                    l.kind.name(),
-                    l.axes,
-                    bound(l.min),
-                    bound(l.max),
-                ),
-            )
-            .with_series(series)]
+            vec![
+                CheckResult::graded(
+                    name,
+                    extreme - expected,
+                    *tolerance,
+                    format!(
+                        "{which} value of the metric of {}: {extreme:.6}, expected {expected}",
+                        describe(j, l, *limit)
+                    ),
+                )
+                .with_series(series),
+            ]
         }
         CheckKind::Still {
             nodes,
