@@ -15,12 +15,12 @@ use reference::expect::Expectation;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{case, scenario, tol};
+use super::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::current::{
     PROFILES, cuboid, document, document_tags, motion, node, shape_ref, spec, sphere,
 };
-use crate::scenario::{self as generic, GRAVITY, STEPS};
+use crate::scenario::{GRAVITY, STEPS};
 
 pub fn cases() -> Vec<Case> {
     PROFILES
@@ -71,24 +71,19 @@ fn action_case(
     gltf: Value,
     build: impl FnOnce(&Expectation) -> Value,
 ) -> Case {
-    let scenario =
-        generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| build(&e));
     let mut all = base_features(p);
     all.extend_from_slice(features);
-    let mut c = case(
+    super::dynamics_case(
         &format!("{}/dynamics/{name}", p.family()),
         p,
-        "dynamics",
         description,
         &spec(p, "Motion, Triggers", "OMI_physics_body Motion, Trigger"),
         Tier::Required,
         &all,
         &[],
         gltf,
-        vec![],
-    );
-    c.scenario = scenario.map(super::scenario_of);
-    c
+        |e| Some(build(e)),
+    )
 }
 
 /// Where the kinematic body is moved to, from the origin.
@@ -253,7 +248,7 @@ mod tests {
             let crate::case::Payload::Json(json) = &c.payload else {
                 panic!("not JSON");
             };
-            let e = generic::expectation(&reference::read_tree(json, None, None))
+            let e = crate::scenario::expectation(&reference::read_tree(json, None, None))
                 .expect("an expectation");
             assert_eq!(e.compound_triggers.len(), 1, "{}", c.id);
             assert_eq!(e.compound_triggers[0].node, 0);

@@ -32,13 +32,13 @@ use reference::expect::Expectation;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{case, scenario, tol};
+use super::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::current::{
     PROFILES, cuboid, document, document_tags, material_collider, node, spec, sphere,
     with_materials,
 };
-use crate::scenario::{self as generic, GRAVITY};
+use crate::scenario::GRAVITY;
 
 pub fn cases() -> Vec<Case> {
     PROFILES
@@ -157,11 +157,6 @@ fn contact_case(
     steps: u32,
     build: impl FnOnce(&Expectation) -> Option<Vec<Value>>,
 ) -> Case {
-    let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).and_then(|e| {
-        let mut all = super::generic_checks(&e);
-        all.extend(build(&e)?);
-        Some(scenario(gravity, steps, json!([]), all))
-    });
     let mut tags = vec![
         "body.dynamic",
         "body.mass.explicit",
@@ -174,10 +169,9 @@ fn contact_case(
     ];
     tags.extend_from_slice(document_tags(p));
     tags.extend_from_slice(features);
-    let mut c = case(
+    super::dynamics_case(
         &format!("{}/dynamics/contact/{name}", p.family()),
         p,
-        "dynamics",
         description,
         &spec(
             p,
@@ -188,10 +182,12 @@ fn contact_case(
         &tags,
         &[Decision::Combine],
         gltf,
-        vec![],
-    );
-    c.scenario = scenario.map(super::scenario_of);
-    c
+        |e| {
+            let mut all = super::generic_checks(e);
+            all.extend(build(e)?);
+            Some(scenario(gravity, steps, json!([]), all))
+        },
+    )
 }
 
 /// The combined coefficients of the pair ground (node 0) and body collider (node 2).
@@ -314,7 +310,7 @@ mod tests {
             let r = reference::read_tree(json_of(c), None, None);
             assert_eq!(r.profile, c.profile, "{}", c.id);
             assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
-            let e = generic::expectation(&r).expect("an expectation");
+            let e = crate::scenario::expectation(&r).expect("an expectation");
             let q = pair(&e).expect("the pair");
             assert!(q.contact, "{}", c.id);
             let s = c.scenario.as_ref().expect("a scenario");
@@ -333,7 +329,7 @@ mod tests {
     #[test]
     fn the_hand_worked_coefficients_are_the_references() {
         for c in cases() {
-            let e = generic::expectation(&reference::read_tree(json_of(&c), None, None))
+            let e = crate::scenario::expectation(&reference::read_tree(json_of(&c), None, None))
                 .expect("an expectation");
             let q = pair(&e).expect("the pair");
             if c.id.ends_with("/restitution") {

@@ -19,9 +19,9 @@ use reference::profile::Profile;
 use reference::scene::{DriveMode, MassValue};
 use serde_json::{Value, json};
 
-use super::{case, scenario, tol};
+use super::{scenario, tol};
 use crate::case::{Case, Tier};
-use crate::scenario::{self as generic, GRAVITY, STEPS};
+use crate::scenario::{GRAVITY, STEPS};
 
 const KHR: Profile = Profile::Khr2024Draft;
 const OMI: Profile = Profile::Omi2023;
@@ -51,39 +51,9 @@ pub fn cases() -> Vec<Case> {
 
 /// The reference's expectation of a hand-written document (`None` when it has errors: the
 /// corpus writer then reports the disagreement, and the tests below fail).
+#[cfg(test)]
 fn expectation(gltf: &Value) -> Option<Expectation> {
-    generic::expectation(&reference::read_tree(gltf, None, None))
-}
-
-/// A hand-written case with its explicit scenario, built from the reference's reading of the
-/// document by `checks` (which also gives the scenario's gravity, steps and actions).
-#[allow(clippy::too_many_arguments)]
-fn dynamics_case(
-    id: &str,
-    profile: Profile,
-    description: &str,
-    spec: &str,
-    tier: Tier,
-    features: &[&str],
-    decisions: &[Decision],
-    gltf: Value,
-    build: impl FnOnce(&Expectation) -> Option<Value>,
-) -> Case {
-    let scenario = expectation(&gltf).and_then(|e| build(&e));
-    let mut c = case(
-        id,
-        profile,
-        "dynamics",
-        description,
-        spec,
-        tier,
-        features,
-        decisions,
-        gltf,
-        vec![],
-    );
-    c.scenario = scenario.map(super::scenario_of);
-    c
+    crate::scenario::expectation(&reference::read_tree(gltf, None, None))
 }
 
 /// Node of the first collider (or trigger) owned by the body at `body` (`None`: static).
@@ -155,7 +125,7 @@ fn bounce_apex(e: &Expectation) -> Option<f64> {
 }
 
 fn bounce() -> Case {
-    dynamics_case(
+    super::dynamics_case(
         "khr/dynamics/bounce/restitution-average",
         KHR,
         "A 0.25 m ball dropped from 1 m (its lowest point above the ground) onto a static box; restitution 0.8 (maximum) and 0.4 (average) combine to 0.6 (average wins): its centre rises to 0.25 + 0.6² * 1 = 0.61 m after the first bounce.",
@@ -267,7 +237,7 @@ fn slide(name: &str, stat: f64, dynamic: f64, tier: Tier) -> Case {
         "material.explicit",
     ];
     features.extend(tags);
-    dynamics_case(
+    super::dynamics_case(
         &format!("khr/dynamics/slide/{name}"),
         KHR,
         &format!(
@@ -354,7 +324,7 @@ fn linear_drive(mode: DriveMode) -> Case {
         DriveMode::Acceleration => (100.0, 20.0),
     };
     let name = mode.name();
-    dynamics_case(
+    super::dynamics_case(
         &format!("khr/dynamics/drive/linear-{name}"),
         KHR,
         &format!(
@@ -416,7 +386,7 @@ fn angular_params(mode: DriveMode) -> (f64, f64, f64) {
 fn angular_drive(mode: DriveMode) -> Case {
     let (inertia, k, c) = angular_params(mode);
     let name = mode.name();
-    dynamics_case(
+    super::dynamics_case(
         &format!("khr/dynamics/drive/angular-{name}"),
         KHR,
         &format!(
@@ -471,7 +441,7 @@ const VELOCITY_TARGET: f64 = 1.0;
 const VELOCITY_TOL: (f64, f64) = (0.01, 0.05);
 
 fn velocity_drive() -> Case {
-    dynamics_case(
+    super::dynamics_case(
         "khr/dynamics/drive/linear-velocity",
         KHR,
         "A 25 kg body on a horizontal slider to the world (y, z and rotation locked) with a linear acceleration-mode drive on x with velocityTarget 1 m/s and damping 10 (no position target): after 1 s it moves at 1 m/s.",
@@ -606,7 +576,7 @@ fn khr_limit(soft: Option<(f64, f64)>) -> Case {
         "shape.sphere.explicit",
     ];
     features.extend(tags);
-    dynamics_case(
+    super::dynamics_case(
         id,
         KHR,
         &format!(
@@ -672,7 +642,7 @@ fn omi_limit(soft: Option<(f64, f64)>) -> Case {
         "shape.box.explicit",
     ];
     features.extend(tags);
-    dynamics_case(
+    super::dynamics_case(
         id,
         OMI,
         &format!(
@@ -745,7 +715,7 @@ fn trigger_scenario(e: &Expectation, ball: usize, trigger_body: Option<usize>) -
 }
 
 fn khr_trigger() -> Case {
-    dynamics_case(
+    super::dynamics_case(
         "khr/dynamics/trigger/fall-through",
         KHR,
         "A 0.25 m ball released 3 m up falls through a static trigger box (2 x 0.5 x 2 m at the origin): the trigger reports enter and exit, and the ball falls freely (the trigger never pushes).",
@@ -779,7 +749,7 @@ fn khr_trigger() -> Case {
 }
 
 fn omi_trigger() -> Case {
-    dynamics_case(
+    super::dynamics_case(
         "omi/dynamics/trigger/fall-through",
         OMI,
         "Seed 001's goal area: a rigid 0.25 m ball released 3 m up falls through a trigger body (a 2 x 0.5 x 2 m box at the origin): the trigger reports enter and exit, and the ball falls freely.",
@@ -826,7 +796,7 @@ fn omi_trigger() -> Case {
 /// through (no contact) and keeps falling freely for the whole run; the generic checks add the
 /// no-contact check of the pair.
 fn khr_filtered() -> Case {
-    dynamics_case(
+    super::dynamics_case(
         "khr/dynamics/filter/falls-through",
         KHR,
         "A 0.25 m ball 0.75 m above a static ground whose collision filter excludes the ball's system: they never touch, and the ball falls through freely.",

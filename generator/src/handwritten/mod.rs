@@ -89,6 +89,39 @@ pub(crate) fn case(
     }
 }
 
+/// A hand-written dynamics case with its explicit scenario, built from the reference's reading
+/// of the document by `build` (which also gives the scenario's gravity, steps and actions;
+/// `None`: no scenario, which the tests of each module refuse).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn dynamics_case(
+    id: &str,
+    profile: Profile,
+    description: &str,
+    spec: &str,
+    tier: Tier,
+    features: &[&str],
+    decisions: &[Decision],
+    gltf: Value,
+    build: impl FnOnce(&reference::expect::Expectation) -> Option<Value>,
+) -> Case {
+    let scenario = crate::scenario::expectation(&reference::read_tree(&gltf, None, None))
+        .and_then(|e| build(&e));
+    let mut c = case(
+        id,
+        profile,
+        "dynamics",
+        description,
+        spec,
+        tier,
+        features,
+        decisions,
+        gltf,
+        vec![],
+    );
+    c.scenario = scenario.map(scenario_of);
+    c
+}
+
 /// A scenario of `steps` steps of 60 Hz.
 pub(crate) fn scenario(gravity: [f64; 3], steps: u32, actions: Value, checks: Vec<Value>) -> Value {
     json!({

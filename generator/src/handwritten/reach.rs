@@ -21,13 +21,13 @@
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{case, scenario, tol};
+use super::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::current::{
     PROFILES, document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
     world_frame_tags,
 };
-use crate::scenario::{self as generic, GRAVITY};
+use crate::scenario::GRAVITY;
 
 pub fn cases() -> Vec<Case> {
     PROFILES
@@ -135,19 +135,13 @@ fn reach_case(
     actions: Value,
     checks: Vec<Value>,
 ) -> Case {
-    let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
-        let mut all = super::generic_checks(&e);
-        all.extend(checks);
-        scenario(gravity, steps, actions, all)
-    });
     let mut tags = crate::reach::BALL_TAGS.to_vec();
     tags.extend_from_slice(document_tags(p));
     tags.extend_from_slice(world_frame_tags(p));
     tags.extend_from_slice(features);
-    let mut c = case(
+    super::dynamics_case(
         &format!("{}/dynamics/reach/{name}", p.family()),
         p,
-        "dynamics",
         description,
         &spec(
             p,
@@ -158,10 +152,12 @@ fn reach_case(
         &tags,
         &[],
         gltf,
-        vec![],
-    );
-    c.scenario = scenario.map(super::scenario_of);
-    c
+        |e| {
+            let mut all = super::generic_checks(e);
+            all.extend(checks);
+            Some(scenario(gravity, steps, actions, all))
+        },
+    )
 }
 
 /// The hinge of the module doc, pushed to its maximum (1 rad/s) and then, from there, to its
@@ -353,7 +349,7 @@ mod tests {
             let r = reference::read_tree(json, None, None);
             assert_eq!(r.profile, c.profile, "{}", c.id);
             assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
-            let e = generic::expectation(&r).expect("an expectation");
+            let e = crate::scenario::expectation(&r).expect("an expectation");
             assert_eq!(e.joints.len(), 1, "{}", c.id);
             assert!(c.scenario.is_some(), "{}: no scenario", c.id);
         }
