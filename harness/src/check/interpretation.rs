@@ -600,6 +600,14 @@ impl Fields {
         }
     }
 
+    /// These fields' deviation and message (named by `name`) in place of `worst` when they
+    /// are the first object compared, deviate more, or could not be measured (NaN).
+    fn keep_worst(self, worst: &mut (f64, String), first: bool, name: impl FnOnce(&str) -> String) {
+        if first || self.worst > worst.0 || self.worst.is_nan() {
+            *worst = (self.worst, name(&self.message.unwrap_or_default()));
+        }
+    }
+
     /// A structural field, as people read it: equal or an infinite deviation.
     fn same(&mut self, what: &str, got: &str, want: &str) {
         let dev = if got == want { 0.0 } else { f64::INFINITY };
@@ -692,19 +700,14 @@ fn limits_deviation(
             });
         }
         f.number("damping", g.damping, w.damping);
-        let dev = f.worst;
-        if i == 0 || dev > worst.0 || dev.is_nan() {
-            let what = f.message.unwrap_or_default();
-            worst = (
-                dev,
-                format!(
-                    "joint {joint} limit {} ({} axes {}): {what}",
-                    w.index,
-                    w.kind.name(),
-                    listed(&w.axes)
-                ),
-            );
-        }
+        f.keep_worst(&mut worst, i == 0, |what| {
+            format!(
+                "joint {joint} limit {} ({} axes {}): {what}",
+                w.index,
+                w.kind.name(),
+                listed(&w.axes)
+            )
+        });
     }
     worst
 }
@@ -742,18 +745,13 @@ fn drives_deviation(joint: usize, want: &[Drive], got: &[DriveReport]) -> (f64, 
         f.optional("velocityTarget", g.velocity_target, w.velocity_target);
         f.number("stiffness", g.stiffness, w.stiffness);
         f.number("damping", g.damping, w.damping);
-        let dev = f.worst;
-        if i == 0 || dev > worst.0 || dev.is_nan() {
-            let what = f.message.unwrap_or_default();
-            worst = (
-                dev,
-                format!(
-                    "joint {joint} drive {i} ({} axis {}): {what}",
-                    w.kind.name(),
-                    w.axis
-                ),
-            );
-        }
+        f.keep_worst(&mut worst, i == 0, |what| {
+            format!(
+                "joint {joint} drive {i} ({} axis {}): {what}",
+                w.kind.name(),
+                w.axis
+            )
+        });
     }
     worst
 }
