@@ -477,7 +477,7 @@ impl ReachSpec {
                 PUSH,
                 (b2 - b1) / TRAVEL_TIME,
                 REACH,
-                format!("back to its {} {b2}", side_name(second)),
+                format!("back to its {} {b2}", second.name()),
             ),
             None => {
                 let to = sign(second) * self.past;
@@ -488,7 +488,7 @@ impl ReachSpec {
                     TRAVEL,
                     format!(
                         "back past 0 at constant speed to {to} after {OPEN} steps, its {} absent (read as 0 it would stop the ball at 0)",
-                        side_name(second)
+                        second.name()
                     ),
                 )
             }
@@ -502,14 +502,14 @@ impl ReachSpec {
             actions: vec![impulse(0, v1, 0.0), impulse(PUSH, speed, b1)],
             checks: vec![
                 reach_check(
-                    &format!("reach-{}", side_name(first)),
+                    &format!("reach-{}", first.name()),
                     first,
                     b1,
                     (0, PUSH),
                     REACH,
                 ),
                 reach_check(
-                    &format!("reach-{}", side_name(second)),
+                    &format!("reach-{}", second.name()),
                     second,
                     b2,
                     (PUSH, steps),
@@ -519,7 +519,7 @@ impl ReachSpec {
             steps,
             happens: format!(
                 "pushed by an impulse to its {} {b1} and then by another {phrase}",
-                side_name(first)
+                first.name()
             ),
         }
     }
@@ -546,13 +546,6 @@ fn reach_check(
                 tolerance,
             },
         )
-    }
-}
-
-fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::Min => "min",
-        Side::Max => "max",
     }
 }
 

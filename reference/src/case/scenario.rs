@@ -243,6 +243,16 @@ pub enum Side {
     Max,
 }
 
+impl Side {
+    /// The serialised name (`min`, `max`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Min => "min",
+            Side::Max => "max",
+        }
+    }
+}
+
 impl<A> Scenario<A> {
     /// The actions, in the order given (none when absent).
     pub fn actions(&self) -> &[TimedAction<A>] {
@@ -419,6 +429,13 @@ mod tests {
         s.checks[0].from_step = 1;
         s.checks[0].to_step = Some(1);
         assert!(s.validate().is_ok(), "the last step is in the run");
+    }
+
+    #[test]
+    fn a_side_is_named_as_it_is_written() {
+        for side in [Side::Min, Side::Max] {
+            assert_eq!(serde_json::to_value(side).expect("serialises"), side.name());
+        }
     }
 
     #[test]
