@@ -161,7 +161,7 @@ fn with_another_scene(mut case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
-    if !case.profile.is_some_and(is_physics) {
+    if !case.profile.is_some_and(Profile::is_physics) {
         return case;
     }
     let Some(written) = scenes::with_another_scene(json) else {
@@ -195,14 +195,6 @@ fn with_another_scene(mut case: Case) -> Case {
     case
 }
 
-/// Whether `profile` is a physics one (not VRM).
-fn is_physics(profile: Profile) -> bool {
-    !matches!(
-        profile,
-        Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10
-    )
-}
-
 /// Under [`Edition::V2`], every `MATRIX_EVERY`th valid generated case of a physics profile
 /// writes its nodes' transforms as matrices.
 const MATRIX_EVERY: usize = 5;
@@ -215,7 +207,7 @@ fn written_as_matrices(mut case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
-    let physics = case.profile.is_some_and(is_physics);
+    let physics = case.profile.is_some_and(Profile::is_physics);
     let keep: BTreeSet<usize> = case
         .poses
         .iter()

@@ -96,6 +96,14 @@ impl Profile {
         }
     }
 
+    /// Whether the profile describes physics (KHR or OMI), not VRM node constraints.
+    pub fn is_physics(self) -> bool {
+        !matches!(
+            self,
+            Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10
+        )
+    }
+
     /// Whether this is one of the restructured OMI revisions (`omi-2024`, `omi-2025`).
     pub fn is_omi_current(self) -> bool {
         matches!(self, Profile::Omi2024 | Profile::Omi2025)
@@ -200,6 +208,19 @@ mod tests {
             assert_eq!(p.id().parse::<Profile>(), Ok(p));
         }
         assert!("khr".parse::<Profile>().is_err());
+    }
+
+    #[test]
+    fn physics_profiles_are_the_khr_and_omi_ones() {
+        for p in Profile::ALL {
+            let family = p.family();
+            assert_eq!(
+                p.is_physics(),
+                p.is_khr() || family.starts_with("omi"),
+                "{family}"
+            );
+            assert_eq!(!p.is_physics(), family.starts_with("vrm"), "{family}");
+        }
     }
 
     #[test]
