@@ -128,14 +128,8 @@ pub struct ReachSpec {
     pub kind: DofKind,
     /// The free axis of the joint frame, or with a limit coupling two axes, the other one.
     pub axis: u8,
-    /// How many axes the limit couples: 1 (`axis`), 2 (the two others: it bounds the distance
-    /// from the line along `axis`, or the cone angle of `axis`) or 3 (linear only: the distance
-    /// from the pivot).
-    pub coupled: u8,
-    /// The limit's sides: `min < 0 < max`, at least one given; `max` alone when it couples
-    /// axes (the metric is never negative).
-    pub min: Option<f64>,
-    pub max: Option<f64>,
+    /// What the limit bounds, and how the ball moves against it.
+    pub bounds: Bounds,
     /// The ball's mass, kg.
     pub mass: f64,
     /// Distance of the ball's centre from a hinge's axis, m (a slider's frame is at the centre).
@@ -145,12 +139,77 @@ pub struct ReachSpec {
     pub rotation: Option<[f64; 4]>,
     /// The joint frames' world rotation (both frames coincide at rest).
     pub frame: Option<[f64; 4]>,
-    /// The side pushed to first (a given one).
-    pub first: Side,
-    /// How far past 0 the ball travels beyond an open second side.
-    pub past: f64,
-    /// A drive on the free axis instead of the pushes.
-    pub drive: Option<DriveTarget>,
+}
+
+/// What a reach scene's limit bounds, and how the ball moves against it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bounds {
+    /// `axis` alone. The ball is pushed to the first side and then to the other, or past 0 by
+    /// `past` when that side is open; or a drive on the axis moves it instead.
+    OneAxis {
+        sides: Sides,
+        past: f64,
+        drive: Option<DriveTarget>,
+    },
+    /// The two axes other than `axis`, bounded above (the metric is never negative): the
+    /// distance from the line along `axis` (linear) or the cone angle of `axis` (angular). The
+    /// ball is pushed out to `max`.
+    TwoAxes { max: f64 },
+    /// The three axes, bounded above: the distance from the pivot (linear limits only). The ball
+    /// is pushed out to `max`.
+    ThreeAxes { max: f64 },
+}
+
+/// A one-axis limit's sides, `min < 0 < max`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Sides {
+    /// Both sides, `first` the one the ball is pushed to first.
+    Both { min: f64, max: f64, first: Side },
+    /// The minimum only, pushed to first.
+    Min(f64),
+    /// The maximum only, pushed to first.
+    Max(f64),
+}
+
+impl Sides {
+    fn min(self) -> Option<f64> {
+        match self {
+            Sides::Both { min, .. } | Sides::Min(min) => Some(min),
+            Sides::Max(_) => None,
+        }
+    }
+
+    fn max(self) -> Option<f64> {
+        match self {
+            Sides::Both { max, .. } | Sides::Max(max) => Some(max),
+            Sides::Min(_) => None,
+        }
+    }
+
+    fn bound(self, side: Side) -> Option<f64> {
+        match side {
+            Side::Min => self.min(),
+            Side::Max => self.max(),
+        }
+    }
+
+    /// The side the ball is pushed to first, and its bound.
+    fn first(self) -> (Side, f64) {
+        match self {
+            Sides::Both {
+                first: Side::Min,
+                min,
+                ..
+            }
+            | Sides::Min(min) => (Side::Min, min),
+            Sides::Both {
+                first: Side::Max,
+                max,
+                ..
+            }
+            | Sides::Max(max) => (Side::Max, max),
+        }
+    }
 }
 
 /// A position drive on the free axis.
@@ -165,11 +224,17 @@ fn magnitude() -> impl Strategy<Value = f64> + Clone {
     dec(75, 140, 100.0)
 }
 
-fn sides() -> impl Strategy<Value = (Option<f64>, Option<f64>)> {
+/// A one-axis limit's sides. Which of both is pushed to first is drawn later (with the frames:
+/// the order of the draws is the corpus's), so here it is the maximum.
+fn sides() -> impl Strategy<Value = Sides> {
     prop_oneof![
-        (magnitude(), magnitude()).prop_map(|(a, b)| (Some(-a), Some(b))),
-        magnitude().prop_map(|b| (None, Some(b))),
-        magnitude().prop_map(|a| (Some(-a), None)),
+        (magnitude(), magnitude()).prop_map(|(a, b)| Sides::Both {
+            min: -a,
+            max: b,
+            first: Side::Max
+        }),
+        magnitude().prop_map(Sides::Max),
+        magnitude().prop_map(|a| Sides::Min(-a)),
     ]
 }
 
@@ -204,22 +269,23 @@ pub fn spec_strategy() -> impl Strategy<Value = ReachSpec> {
     )
         .prop_map(
             |(
-                (angular, axis, (min, max), mass, arm),
+                (angular, axis, sides, mass, arm),
                 (at, rotation, frame, min_first, past, drive, (coupled, reach)),
             )| {
-                // An angular limit couples at most two axes here (a bound on the total
-                // rotation is not one engines agree on); a coupled limit has its maximum only
-                // and no drive.
-                let coupled = if angular { coupled.min(2) } else { coupled };
-                let (min, max, drive) = if coupled > 1 {
-                    (None, Some(reach), None)
-                } else {
-                    (min, max, drive)
+                let sides = match sides {
+                    Sides::Both { min, max, .. } if min_first => Sides::Both {
+                        min,
+                        max,
+                        first: Side::Min,
+                    },
+                    one => one,
                 };
-                let first = match (min, max) {
-                    (Some(_), Some(_)) if min_first => Side::Min,
-                    (Some(_), None) => Side::Min,
-                    _ => Side::Max,
+                // An angular limit couples at most two axes here (a bound on the total
+                // rotation is not one engines agree on).
+                let bounds = match coupled {
+                    1 => Bounds::OneAxis { sides, past, drive },
+                    3 if !angular => Bounds::ThreeAxes { max: reach },
+                    _ => Bounds::TwoAxes { max: reach },
                 };
                 ReachSpec {
                     kind: if angular {
@@ -228,17 +294,12 @@ pub fn spec_strategy() -> impl Strategy<Value = ReachSpec> {
                         DofKind::Linear
                     },
                     axis,
-                    coupled,
-                    min,
-                    max,
+                    bounds,
                     mass,
                     arm,
                     at,
                     rotation,
                     frame,
-                    first,
-                    past,
-                    drive,
                 }
             },
         )
@@ -287,15 +348,35 @@ impl ReachSpec {
     /// `u`: from a hinge's pivot to the ball's centre at rest: the frame's next axis, or for a
     /// cone, its own axis.
     fn arm_world(&self) -> Vector3<f64> {
-        self.frame_axis(if self.coupled == 1 { 1 } else { 0 })
+        self.frame_axis(if self.is_one_axis() { 1 } else { 0 })
     }
 
-    /// The axes the limit couples (see [`ReachSpec::coupled`]).
+    fn is_one_axis(&self) -> bool {
+        matches!(self.bounds, Bounds::OneAxis { .. })
+    }
+
+    /// The axes the limit bounds (see [`Bounds`]).
     fn limit_axes(&self) -> Vec<u8> {
-        match self.coupled {
-            1 => vec![self.axis],
-            2 => (0..3).filter(|a| *a != self.axis).collect(),
-            _ => vec![0, 1, 2],
+        match self.bounds {
+            Bounds::OneAxis { .. } => vec![self.axis],
+            Bounds::TwoAxes { .. } => (0..3).filter(|a| *a != self.axis).collect(),
+            Bounds::ThreeAxes { .. } => vec![0, 1, 2],
+        }
+    }
+
+    /// The limit's minimum and maximum.
+    fn sides(&self) -> (Option<f64>, Option<f64>) {
+        match self.bounds {
+            Bounds::OneAxis { sides, .. } => (sides.min(), sides.max()),
+            Bounds::TwoAxes { max } | Bounds::ThreeAxes { max } => (None, Some(max)),
+        }
+    }
+
+    /// The drive of a drive scene.
+    fn drive(&self) -> Option<DriveTarget> {
+        match self.bounds {
+            Bounds::OneAxis { drive, .. } => drive,
+            Bounds::TwoAxes { .. } | Bounds::ThreeAxes { .. } => None,
         }
     }
 
@@ -303,7 +384,7 @@ impl ReachSpec {
     /// inertia about the axis is the same for every reading of a drive's effective mass
     /// (about the pivot, or about the centre of mass as a constraint row sees it).
     fn arm(&self) -> f64 {
-        match (self.kind, self.drive) {
+        match (self.kind, self.drive()) {
             (DofKind::Angular, None) => self.arm,
             _ => 0.0,
         }
@@ -332,15 +413,17 @@ impl ReachSpec {
     /// swings the ball off its axis `e` along the frame's next axis, turning it at `rate`.
     pub fn impulse(&self, rate: f64, metric: f64) -> [f64; 3] {
         let e = self.axis_world();
-        let j = match (self.kind, self.coupled) {
-            (DofKind::Linear, 1) => -self.mass * rate * e,
-            (DofKind::Linear, 2) => {
+        let j = match (self.kind, self.bounds) {
+            (DofKind::Linear, Bounds::OneAxis { .. }) => -self.mass * rate * e,
+            (DofKind::Linear, Bounds::TwoAxes { .. }) => {
                 self.mass * rate * (self.frame_axis(1) + self.frame_axis(2)).normalize()
             }
-            (DofKind::Linear, _) => {
+            (DofKind::Linear, Bounds::ThreeAxes { .. }) => {
                 self.mass * rate * (e + self.frame_axis(1) + self.frame_axis(2)).normalize()
             }
-            (DofKind::Angular, 2) => (rate * self.inertia() / self.arm()) * self.frame_axis(1),
+            (DofKind::Angular, Bounds::TwoAxes { .. }) => {
+                (rate * self.inertia() / self.arm()) * self.frame_axis(1)
+            }
             (DofKind::Angular, _) => {
                 let turned =
                     UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_normalize(e), -metric);
@@ -349,13 +432,6 @@ impl ReachSpec {
             }
         };
         [j.x, j.y, j.z]
-    }
-
-    fn bound(&self, side: Side) -> Option<f64> {
-        match side {
-            Side::Min => self.min,
-            Side::Max => self.max,
-        }
     }
 
     /// The limit (first) and the locks of every other degree of freedom.
@@ -370,22 +446,23 @@ impl ReachSpec {
         };
         let others: Vec<u8> = (0..3).filter(|a| *a != self.axis).collect();
         let linear = self.kind == DofKind::Linear;
-        let mut all = vec![limit(linear, self.limit_axes(), self.min, self.max)];
+        let (min, max) = self.sides();
+        let mut all = vec![limit(linear, self.limit_axes(), min, max)];
         let no_rotation = [
             limit(false, vec![0, 1], None, Some(0.0)),
             limit(false, vec![2], Some(0.0), Some(0.0)),
         ];
-        match (self.kind, self.coupled) {
-            (DofKind::Linear, 1) => {
+        match (self.kind, self.bounds) {
+            (DofKind::Linear, Bounds::OneAxis { .. }) => {
                 all.push(limit(true, others, None, Some(0.0)));
                 all.extend(no_rotation);
             }
-            (DofKind::Linear, 2) => {
+            (DofKind::Linear, Bounds::TwoAxes { .. }) => {
                 all.push(limit(true, vec![self.axis], Some(0.0), Some(0.0)));
                 all.extend(no_rotation);
             }
-            (DofKind::Linear, _) => all.extend(no_rotation),
-            (DofKind::Angular, 1) => {
+            (DofKind::Linear, Bounds::ThreeAxes { .. }) => all.extend(no_rotation),
+            (DofKind::Angular, Bounds::OneAxis { .. }) => {
                 all.push(limit(true, vec![0, 1, 2], None, Some(0.0)));
                 all.push(limit(false, others, None, Some(0.0)));
             }
@@ -447,9 +524,8 @@ impl ReachSpec {
         }
     }
 
-    /// The push of a coupled limit to its maximum, and its check.
-    fn push_out(&self) -> Run {
-        let b = self.max.unwrap_or_default();
+    /// The push of a coupled limit out to its maximum `b`, and its check.
+    fn push_out(&self, b: f64) -> Run {
         Run {
             actions: vec![TimedAction {
                 step: 0,
@@ -461,17 +537,17 @@ impl ReachSpec {
         }
     }
 
-    /// The pushes to one side and then the other, and their checks.
-    fn pushes(&self) -> Run {
-        let first = self.first;
+    /// The pushes of a one-axis limit to one side and then the other (or past 0 by `past`
+    /// when that side is open), and their checks.
+    fn pushes(&self, sides: Sides, past: f64) -> Run {
+        let (first, b1) = sides.first();
         let second = match first {
             Side::Min => Side::Max,
             Side::Max => Side::Min,
         };
         let sign = |s: Side| if s == Side::Max { 1.0 } else { -1.0 };
-        let b1 = self.bound(first).unwrap_or_default();
         let v1 = b1 / TRAVEL_TIME;
-        let (b2, travel, speed, tolerance, phrase) = match self.bound(second) {
+        let (b2, travel, speed, tolerance, phrase) = match sides.bound(second) {
             Some(b2) => (
                 b2,
                 PUSH,
@@ -480,7 +556,7 @@ impl ReachSpec {
                 format!("back to its {} {b2}", second.name()),
             ),
             None => {
-                let to = sign(second) * self.past;
+                let to = sign(second) * past;
                 (
                     to,
                     OPEN,
@@ -555,7 +631,7 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
     let mut tags = Tags::new();
     limits.iter().for_each(|l| l.tags(&mut tags));
     let mut joint = json!({"limits": limits.iter().map(LimitSpec::render).collect::<Vec<_>>()});
-    if let Some(d) = s.drive.map(|t| s.drive_spec(t)) {
+    if let Some(d) = s.drive().map(|t| s.drive_spec(t)) {
         d.tags(&mut tags);
         joint["drives"] = json!([d.render()]);
     }
@@ -590,18 +666,20 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         Some(joint),
     );
     let k = |n: u8| (s.axis + n) % 3;
-    let what = match (s.kind, s.coupled) {
-        (DofKind::Linear, 1) => format!("a slider along axis {} of its frame", s.axis),
-        (DofKind::Linear, 2) => format!(
+    let what = match (s.kind, s.bounds) {
+        (DofKind::Linear, Bounds::OneAxis { .. }) => {
+            format!("a slider along axis {} of its frame", s.axis)
+        }
+        (DofKind::Linear, Bounds::TwoAxes { .. }) => format!(
             "a joint free in the plane of axes {} and {} of its frame (a linear limit on the distance from the line along axis {})",
             k(1),
             k(2),
             s.axis
         ),
-        (DofKind::Linear, _) => {
+        (DofKind::Linear, Bounds::ThreeAxes { .. }) => {
             "a joint free to move the ball any way (a linear limit on the distance between the frames)".to_owned()
         }
-        (DofKind::Angular, 2) => format!(
+        (DofKind::Angular, Bounds::TwoAxes { .. }) => format!(
             "a ball joint {} m from its centre, twist about axis {} of its frame locked (an angular limit on the cone angle of that axis)",
             s.arm(),
             s.axis
@@ -618,15 +696,20 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
             s.arm()
         ),
     };
-    let run = match s.drive {
-        Some(t) => s.driven(t),
-        None if s.coupled > 1 => s.push_out(),
-        None => s.pushes(),
+    let run = match s.bounds {
+        Bounds::OneAxis { drive: Some(t), .. } => s.driven(t),
+        Bounds::OneAxis {
+            sides,
+            past,
+            drive: None,
+        } => s.pushes(sides, past),
+        Bounds::TwoAxes { max } | Bounds::ThreeAxes { max } => s.push_out(max),
     };
+    let (min, max) = s.sides();
     let sides = format!(
         "[{}, {}]",
-        s.min.map_or("open".to_owned(), |m| m.to_string()),
-        s.max.map_or("open".to_owned(), |m| m.to_string())
+        min.map_or("open".to_owned(), |m| m.to_string()),
+        max.map_or("open".to_owned(), |m| m.to_string())
     );
     let description = format!(
         "Generated reach scene: a {} kg ball on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on axes {:?}, every other degree of freedom locked), without gravity, {}.",
@@ -714,17 +797,20 @@ mod tests {
         ReachSpec {
             kind: DofKind::Angular,
             axis: 2,
-            coupled: 1,
-            min: Some(-0.6),
-            max: Some(0.9),
+            bounds: Bounds::OneAxis {
+                sides: Sides::Both {
+                    min: -0.6,
+                    max: 0.9,
+                    first: Side::Max,
+                },
+                past: 0.5,
+                drive: None,
+            },
             mass: 1.0,
             arm: 1.0,
             at: [1.0, 0.0, 0.0],
             rotation: None,
             frame: None,
-            first: Side::Max,
-            past: 0.5,
-            drive: None,
         }
     }
 
@@ -752,17 +838,26 @@ mod tests {
         };
         assert!(close(s.impulse(0.5, 0.0), [-1.0, 0.0, 0.0]));
         // A drive scene's hinge turns about the ball's centre: I = 0.016 m.
+        let target = DriveTarget {
+            acceleration: false,
+            position: 0.5,
+        };
         let d = ReachSpec {
-            drive: Some(DriveTarget {
-                acceleration: false,
-                position: 0.5,
-            }),
+            bounds: Bounds::OneAxis {
+                sides: Sides::Both {
+                    min: -0.6,
+                    max: 0.9,
+                    first: Side::Max,
+                },
+                past: 0.5,
+                drive: Some(target),
+            },
             ..hinge()
         };
         assert_eq!(d.pivot(), Vector3::new(1.0, 0.0, 0.0));
         assert!((d.inertia() - 0.016).abs() < 1e-15);
         // Critically damped at 8 rad/s: k = I * 64, c = I * 16 (force mode).
-        let spec = d.drive_spec(d.drive.expect("a drive"));
+        let spec = d.drive_spec(target);
         assert_eq!((spec.stiffness, spec.damping), (Some(1.024), Some(0.256)));
     }
 
@@ -776,8 +871,11 @@ mod tests {
         /// from rest.
         #[test]
         fn an_impulse_raises_the_metric(s in spec_strategy(), at in -1.0f64..1.0, rate in 0.5f64..3.0) {
-            let s = ReachSpec { drive: None, ..s };
-            let at = if s.coupled == 1 { at } else { 0.0 };
+            let mut s = s;
+            if let Bounds::OneAxis { drive, .. } = &mut s.bounds {
+                *drive = None;
+            }
+            let at = if s.is_one_axis() { at } else { 0.0 };
             let pivot = Isometry3::from_parts(Translation3::from(s.pivot()), s.frame_rotation());
             let axes = s.limit_axes();
             let j = Vector3::from(s.impulse(rate, at));
