@@ -794,6 +794,11 @@ mod tests {
     /// A spec with nothing drawn: a hinge about z (axis 2) of 1 kg on a 1 m arm along x, as
     /// the hand-written hinge of `handwritten::reach`.
     fn hinge() -> ReachSpec {
+        driven_hinge(None)
+    }
+
+    /// The same hinge with a drive instead of the pushes.
+    fn driven_hinge(drive: Option<DriveTarget>) -> ReachSpec {
         ReachSpec {
             kind: DofKind::Angular,
             axis: 2,
@@ -804,7 +809,7 @@ mod tests {
                     first: Side::Max,
                 },
                 past: 0.5,
-                drive: None,
+                drive,
             },
             mass: 1.0,
             arm: 1.0,
@@ -842,18 +847,7 @@ mod tests {
             acceleration: false,
             position: 0.5,
         };
-        let d = ReachSpec {
-            bounds: Bounds::OneAxis {
-                sides: Sides::Both {
-                    min: -0.6,
-                    max: 0.9,
-                    first: Side::Max,
-                },
-                past: 0.5,
-                drive: Some(target),
-            },
-            ..hinge()
-        };
+        let d = driven_hinge(Some(target));
         assert_eq!(d.pivot(), Vector3::new(1.0, 0.0, 0.0));
         assert!((d.inertia() - 0.016).abs() < 1e-15);
         // Critically damped at 8 rad/s: k = I * 64, c = I * 16 (force mode).
