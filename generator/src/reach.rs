@@ -951,6 +951,59 @@ mod tests {
         assert_ne!(cases[0].payload, super::cases(3, &Profile::ALL)[0].payload);
     }
 
+    /// What `Bounds` leaves to its builder: a one-axis limit's sides straddle 0 and its first
+    /// side is a given one, a coupled limit's maximum is positive, three coupled axes are
+    /// linear only. And the draws reach every shape: both sides with either first, one side of
+    /// either kind, a drive, two and three coupled axes of each kind they allow.
+    #[test]
+    fn the_strategy_draws_every_shape_of_bounds_and_only_sound_ones() {
+        let mut seen = std::collections::BTreeSet::new();
+        for index in 0..2000 {
+            let s = sample::sample(&spec_strategy(), 7, index, 0).expect("a spec");
+            let angular = s.kind == DofKind::Angular;
+            let shape = match s.bounds {
+                Bounds::OneAxis { sides, past, drive } => {
+                    let (min, max) = (sides.min(), sides.max());
+                    assert!(
+                        min.is_none_or(|m| m < 0.0) && max.is_none_or(|m| m > 0.0),
+                        "{s:?}"
+                    );
+                    let (first, bound) = sides.first();
+                    assert_eq!(sides.bound(first), Some(bound), "{s:?}");
+                    assert!(past > 0.0, "{s:?}");
+                    match (sides, drive) {
+                        (_, Some(_)) => "drive".to_owned(),
+                        (Sides::Both { first, .. }, None) => {
+                            format!("both, {} first", first.name())
+                        }
+                        (Sides::Min(_), None) => "min only".to_owned(),
+                        (Sides::Max(_), None) => "max only".to_owned(),
+                    }
+                }
+                Bounds::TwoAxes { max } => {
+                    assert!(max > 0.0, "{s:?}");
+                    format!("two axes, angular {angular}")
+                }
+                Bounds::ThreeAxes { max } => {
+                    assert!(max > 0.0 && !angular, "{s:?}");
+                    "three axes".to_owned()
+                }
+            };
+            seen.insert(shape);
+        }
+        let want = [
+            "both, max first",
+            "both, min first",
+            "drive",
+            "max only",
+            "min only",
+            "three axes",
+            "two axes, angular false",
+            "two axes, angular true",
+        ];
+        assert_eq!(seen, want.iter().map(|s| (*s).to_owned()).collect());
+    }
+
     #[test]
     fn only_the_plan_s_profiles_get_cases() {
         assert!(cases(2, &[Profile::Omi2023, Profile::VrmcConstraintsDraft]).is_empty());
