@@ -98,7 +98,7 @@ fn main() {
                 .args(["validate", "--format", "json"])
                 .arg(&folder)
                 .output()
-                .expect("run physics-cts");
+                .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
             let pass = Pass {
                 wall: start.elapsed().as_secs_f64(),
                 cpu: children_cpu().zip(cpu).map(|(b, a)| b - a),
