@@ -6,18 +6,26 @@ use serde_json::{Value, json};
 /// The feature tag of a case whose default scene is not the first.
 pub const TAG: &str = "scene.non-default";
 
-/// Whether `node` is a leaf whose extensions hold a collider and nothing that names another
-/// node (a joint, a compound trigger).
+/// Whether `node` is a leaf whose extensions hold a collider (`collider`, `OMI_collider`) and
+/// nothing that names another node (a joint, a compound trigger's `nodes`).
 fn copyable(node: &Value) -> bool {
-    let text = node
-        .get("extensions")
-        .map(Value::to_string)
-        .unwrap_or_default();
+    let Some(extensions) = node.get("extensions") else {
+        return false;
+    };
     node.get("children").is_none()
-        && text.contains("collider")
-        && !text.contains("joint")
-        && !text.contains("nodes")
-        && !text.contains("connectedNode")
+        && any_key(extensions, &|k| k.contains("collider"))
+        && !any_key(extensions, &|k| {
+            k.contains("joint") || k == "nodes" || k == "connectedNode"
+        })
+}
+
+/// Whether a key of an object within `v`, at any depth, satisfies `f`.
+fn any_key(v: &Value, f: &dyn Fn(&str) -> bool) -> bool {
+    match v {
+        Value::Object(members) => members.iter().any(|(k, v)| f(k) || any_key(v, f)),
+        Value::Array(items) => items.iter().any(|v| any_key(v, f)),
+        _ => false,
+    }
 }
 
 /// `json` with a copy of its first [`copyable`] node appended, a first scene holding only the
@@ -80,5 +88,28 @@ mod tests {
             "scenes": [{"nodes": [0]}, {"nodes": []}]
         });
         assert!(with_another_scene(&two).is_none());
+    }
+
+    /// Keys decide, at any depth and in every profile's spelling; values do not.
+    #[test]
+    fn a_collider_beside_what_names_another_node_is_not_copied() {
+        let leaf = |extensions: Value| json!({"extensions": extensions});
+        for refused in [
+            json!({"X": {"collider": {}, "joint": {"connectedNode": 0}}}),
+            json!({"OMI_collider": {}, "OMI_physics_joint": {}}),
+            json!({"X": {"collider": {}, "trigger": {"nodes": [0]}}}),
+            json!({"X": {"collider": {}}, "Y": [{"connectedNode": 0}]}),
+            json!({"X": {"motion": {}}}),
+        ] {
+            assert!(!copyable(&leaf(refused.clone())), "{refused}");
+        }
+        for copied in [
+            json!({"OMI_collider": {"type": "sphere"}}),
+            json!({"X": {"collider": {"geometry": {"shape": 0}}, "note": "no joint, no nodes"}}),
+        ] {
+            assert!(copyable(&leaf(copied.clone())), "{copied}");
+        }
+        let parent = json!({"children": [1], "extensions": {"X": {"collider": {}}}});
+        assert!(!copyable(&parent));
     }
 }
