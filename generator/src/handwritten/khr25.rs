@@ -5,6 +5,7 @@
 //! to rest on the deformed top with its centre at 0.6 + 0.5 = 1.1: a displacement of -0.9 m
 //! along y over the run (on the undeformed slab it would be -1.4 m, 0.5 m off).
 
+use reference::case::{CheckKind, DynamicsCheck, Scenario, SimConfig, Tolerance};
 use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::{Value, json};
@@ -46,26 +47,39 @@ const SETTLE: f64 = -0.9;
 /// Settling tolerance: a resting contact in a good engine sinks by millimetres (solver slop,
 /// contact skin), so 0.01 m recommended and 0.05 m allowed; reading the mesh undeformed is
 /// 0.5 m off.
-const SETTLE_TOL: (f64, f64) = (0.01, 0.05);
+const SETTLE_TOL: Tolerance = Tolerance {
+    recommended: 0.01,
+    allowed: 0.05,
+};
 
 /// A hand-written case whose scenario adds to the generic checks that the ball (node 0)
 /// settles on the deformed top: 2 s, gravity, no action.
 fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf: Value) -> Case {
     let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
-        let mut checks = super::generic_checks(&e);
-        checks.push(json!({
-            "name": "ball-settles-on-deformed-top", "kind": "displacement", "node": 0,
-            "direction": [0.0, 1.0, 0.0], "expected": SETTLE,
-            "tolerance": {"recommended": SETTLE_TOL.0, "allowed": SETTLE_TOL.1},
-            "decisions": ["D-GEOMETRY-NODE"],
-        }));
-        json!({
-            "config": {"gravity": GRAVITY, "dt": DT, "substeps": 1},
-            "steps": STEPS,
-            "observe_every": 1,
-            "actions": [],
-            "checks": checks,
-        })
+        let mut checks = generic::checks(&e);
+        checks.push(DynamicsCheck {
+            decisions: vec![Decision::GeometryNode.into()],
+            ..DynamicsCheck::new(
+                "ball-settles-on-deformed-top",
+                CheckKind::Displacement {
+                    node: 0,
+                    direction: [0.0, 1.0, 0.0],
+                    expected: SETTLE,
+                    tolerance: SETTLE_TOL,
+                },
+            )
+        });
+        Scenario {
+            config: SimConfig {
+                gravity: GRAVITY,
+                dt: DT,
+                substeps: 1,
+            },
+            steps: STEPS,
+            observe_every: 1,
+            actions: Some(Vec::new()),
+            checks,
+        }
     });
     let mut c = case(
         id,
@@ -79,7 +93,7 @@ fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf:
         gltf,
         vec![],
     );
-    c.scenario = scenario.map(super::scenario_of);
+    c.scenario = scenario;
     c
 }
 
