@@ -75,7 +75,13 @@ pub fn scenario(expectation: Option<&Expectation>, edition: Edition) -> Option<S
     if checks.is_empty() {
         return None;
     }
-    Some(Scenario {
+    Some(under_gravity(checks))
+}
+
+/// The generated scenes' run: [`STEPS`] of [`DT`] under [`GRAVITY`], observed at every step,
+/// without actions.
+pub fn under_gravity(checks: Vec<DynamicsCheck>) -> Scenario {
+    Scenario {
         config: SimConfig {
             gravity: GRAVITY,
             dt: DT,
@@ -85,7 +91,7 @@ pub fn scenario(expectation: Option<&Expectation>, edition: Edition) -> Option<S
         observe_every: 1,
         actions: None,
         checks,
-    })
+    }
 }
 
 /// Limits: Rapier's own joint tests accept about 2 degrees of settling error; PhysX, Havok

@@ -5,7 +5,7 @@
 //! to rest on the deformed top with its centre at 0.6 + 0.5 = 1.1: a displacement of -0.9 m
 //! along y over the run (on the undeformed slab it would be -1.4 m, 0.5 m off).
 
-use reference::case::{CheckKind, DynamicsCheck, Scenario, SimConfig, Tolerance};
+use reference::case::{CheckKind, DynamicsCheck, Scenario, Tolerance};
 use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::{Value, json};
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::case;
 use crate::case::{Case, Tier};
 use crate::mutate::json::{add_accessor, add_mesh};
-use crate::scenario::{self as generic, DT, GRAVITY, STEPS};
+use crate::scenario as generic;
 
 const P: Profile = Profile::Khr2025;
 const RB: &str = "KHR_physics_rigid_bodies";
@@ -70,15 +70,8 @@ fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf:
             )
         });
         Scenario {
-            config: SimConfig {
-                gravity: GRAVITY,
-                dt: DT,
-                substeps: 1,
-            },
-            steps: STEPS,
-            observe_every: 1,
             actions: Some(Vec::new()),
-            checks,
+            ..generic::under_gravity(checks)
         }
     });
     let mut c = case(
