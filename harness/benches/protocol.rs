@@ -7,6 +7,8 @@ use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
 use physics_cts::implementation::{Implementation, NodeState, Request, SimConfig, State};
 use physics_cts::protocol::serve::Echo;
 
+mod common;
+
 fn main() {
     divan::main();
 }
@@ -16,9 +18,7 @@ fn echo_process() -> StdioImplementation {
 }
 
 fn echo_with(extra: &[&str]) -> StdioImplementation {
-    // `PHYSICS_CTS_BIN` overrides the binary (a copy, when the target folder is shared).
-    let bin = std::env::var_os("PHYSICS_CTS_BIN")
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_physics-cts").into());
+    let bin = common::binary();
     let mut args = vec!["serve".into(), "echo".into()];
     args.extend(extra.iter().map(Into::into));
     let config = StdioConfig::new(bin, args);

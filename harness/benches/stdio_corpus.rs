@@ -21,6 +21,8 @@ use physics_cts::known_failures::KnownFailures;
 use physics_cts::results::Run;
 use physics_cts::runner::{self, Entrant, Factory, Options};
 
+mod common;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rounds = args
@@ -47,8 +49,7 @@ fn main() {
         );
         return;
     };
-    let bin = std::env::var_os("PHYSICS_CTS_BIN")
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_physics-cts").into());
+    let bin = common::binary();
     let in_process: Factory =
         Arc::new(|| Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>);
     let stdio = |extra: &[&str]| -> Factory {

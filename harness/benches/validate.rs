@@ -26,6 +26,8 @@ use std::time::Instant;
 use base64::Engine as _;
 use serde_json::{Value, json};
 
+mod common;
+
 fn main() {
     let scenes = env_number("BENCH_SCENES", 400);
     let runs = env_number("BENCH_RUNS", 5).max(1);
@@ -89,8 +91,7 @@ fn main() {
     );
 
     // The binary, as a process over the folder (it reads files on every core).
-    let bin = std::env::var_os("PHYSICS_CTS_BIN")
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_physics-cts").into());
+    let bin = common::binary();
     let binary: Vec<Pass> = (0..warmup.min(1) + runs)
         .map(|_| {
             let (start, cpu) = (Instant::now(), children_cpu());
