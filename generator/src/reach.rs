@@ -1006,7 +1006,8 @@ mod tests {
     }
 
     /// What `Bounds` leaves to its builder: a one-axis limit's sides straddle 0 and its first
-    /// side is a given one, a coupled limit's maximum is positive. And the draws reach every shape: both sides with either first, one side of
+    /// side is a given one, a coupled limit's maximum is positive (three coupled axes are linear
+    /// by the type, asserted still). And the draws reach every shape: both sides with either first, one side of
     /// either kind, a drive, two and three coupled axes of each kind they allow.
     #[test]
     fn the_strategy_draws_every_shape_of_bounds_and_only_sound_ones() {
@@ -1040,7 +1041,7 @@ mod tests {
                     format!("two axes, angular {angular}")
                 }
                 Bounds::ThreeAxes { max } => {
-                    assert!(max > 0.0, "{s:?}");
+                    assert!(max > 0.0 && !angular, "{s:?}");
                     "three axes".to_owned()
                 }
             };

@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 pub const TAG: &str = "scene.non-default";
 
 /// Whether `node` is a leaf whose extensions hold a collider (`collider`, `OMI_collider`) and
-/// nothing that names another node (a joint, a compound trigger's `nodes`).
+/// nothing that names another node (a joint, a compound trigger's `nodes`). Only a first pick:
+/// `edition::with_another_scene` keeps the copy only if the reference reads the same bodies,
+/// colliders, joints and issues with it.
 fn copyable(node: &Value) -> bool {
     let Some(extensions) = node.get("extensions") else {
         return false;
