@@ -134,10 +134,14 @@ fn omi_2023_defects() -> Vec<Defect> {
 /// An OMI_collider collider with the sizes seed 004's prose defaults written in, or `None`
 /// when its type has none or it leaves none out.
 fn with_prose_defaults(collider: &Value) -> Option<Value> {
+    use reference::omi::{DEFAULT_HEIGHT, DEFAULT_RADIUS, DEFAULT_SIZE};
     let defaults: &[(&str, Value)] = match collider.get("type")?.as_str()? {
-        "box" => &[("size", json!([1.0, 1.0, 1.0]))],
-        "sphere" => &[("radius", json!(0.5))],
-        "capsule" | "cylinder" => &[("radius", json!(0.5)), ("height", json!(2.0))],
+        "box" => &[("size", json!(DEFAULT_SIZE))],
+        "sphere" => &[("radius", json!(DEFAULT_RADIUS))],
+        "capsule" | "cylinder" => &[
+            ("radius", json!(DEFAULT_RADIUS)),
+            ("height", json!(DEFAULT_HEIGHT)),
+        ],
         _ => return None,
     };
     let mut filled = collider.as_object()?.clone();

@@ -13,6 +13,8 @@ mod shape;
 #[cfg(test)]
 mod tests;
 
+pub use shape::{DEFAULT_HEIGHT, DEFAULT_RADIUS, DEFAULT_SIZE};
+
 use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::Scene;

@@ -19,9 +19,11 @@ use crate::scene::{Collider, MeshId, OmiBodyType, Scene, Shape, ShapeId, Triangl
 use super::body::BodyState;
 use super::{COLLIDER, SHAPE, document_array, fixed, parse_object};
 
-pub(super) const DEFAULT_SIZE: [f64; 3] = [1.0, 1.0, 1.0];
-pub(super) const DEFAULT_RADIUS: f64 = 0.5;
-pub(super) const DEFAULT_HEIGHT: f64 = 2.0;
+/// The defaults of seed 004's `OMI_collider` (and of the 2023 `OMI_physics_shape`): box size,
+/// radius, and full height.
+pub const DEFAULT_SIZE: [f64; 3] = [1.0, 1.0, 1.0];
+pub const DEFAULT_RADIUS: f64 = 0.5;
+pub const DEFAULT_HEIGHT: f64 = 2.0;
 /// Seed 004: "The final hull shape should have no more than 255 points in total" (dropped by
 /// `OMI_physics_shape`, whose 2023-06-22 revision "removed the vertex limit").
 pub(super) const HULL_MAX_POINTS: usize = 255;
