@@ -17,7 +17,10 @@
 //!   workspace forbids.
 //!
 //! A group is forgotten only after its leader is reaped, so that the watchdog never kills a
-//! process group id that was reused.
+//! process group id that was reused. The watchdog runs before an implementation is spawned
+//! ([`watch`]) and hears of its group with one write right after: a harness killed between the
+//! spawn and that write leaves the group behind (closing that gap would need code run in the child
+//! before `exec`, which needs unsafe code).
 
 use std::io::Write as _;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -110,6 +113,14 @@ impl Drop for Registration {
             r.tell(&line);
         }
     }
+}
+
+/// Start the watchdog, if it is not running, before an implementation process is spawned: its
+/// group is then registered right after the spawn with one write, where starting the watchdog
+/// there (a fork and exec of `/bin/sh`) left time for the implementation to start children and
+/// the harness to be killed before the watchdog knew the group.
+pub fn watch() {
+    registry().start_watchdog();
 }
 
 /// Register the process group led by `pid` (a process started with `process_group(0)`).

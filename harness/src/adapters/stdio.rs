@@ -155,6 +155,7 @@ impl Process {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
         }
+        crate::children::watch();
         let mut child = command.spawn()?;
         let registration = Some(crate::children::register(child.id()));
         let stdin = child.stdin.take();
