@@ -3,8 +3,8 @@
 //! the harness itself is interrupted (SIGINT, SIGTERM, SIGHUP) or killed (SIGKILL).
 //!
 //! The fakes are `sh` scripts that start `sleep`s; every process of a test carries an
-//! environment variable naming the test (inherited from the harness), so `/proc` tells which
-//! are still there. Zombies do not count: a killed process whose parent already exited waits
+//! environment variable naming the test and this test process (inherited from the harness), so
+//! `/proc` tells which are still there, and what an earlier run left does not count here. Zombies do not count: a killed process whose parent already exited waits
 //! for init to reap it. Linux only (`/proc`).
 #![cfg(target_os = "linux")]
 
@@ -25,6 +25,11 @@ fn corpus() -> Option<PathBuf> {
         println!("no corpus/v1: skipping");
         None
     }
+}
+
+/// The mark of `test`'s processes in this run.
+fn token(test: &str) -> String {
+    format!("{test}-{}", std::process::id())
 }
 
 /// Live (not zombie) processes carrying `MARK=token`, with their command names.
@@ -119,8 +124,9 @@ fn wait(child: &mut Child, within: Duration) -> ExitStatus {
 }
 
 /// A run with `fake` ends, and leaves no process behind.
-fn run_leaves_nothing(token: &str, fake: &str) {
+fn run_leaves_nothing(test: &str, fake: &str) {
     let Some(corpus) = corpus() else { return };
+    let token = &token(test);
     let (mut child, out) = start_run(token, &corpus, "1", fake);
     let status = wait(&mut child, Duration::from_secs(60));
     assert!(status.code().is_some(), "the run ended by itself: {status}");
@@ -152,8 +158,9 @@ fn an_implementation_that_ignores_eof_and_signals_leaves_nothing() {
 
 /// Interrupted while an implementation hangs: the harness ends with the signal (a shell
 /// reports 128 + N) and its implementation's processes with it.
-fn interrupted(token: &str, signal: rustix::process::Signal) {
+fn interrupted(test: &str, signal: rustix::process::Signal) {
     let Some(corpus) = corpus() else { return };
+    let token = &token(test);
     let (mut child, out) = start_run(token, &corpus, "60", "sleep 1000 & exec sleep 1001");
     // Until the implementation runs.
     let start = Instant::now();
@@ -164,6 +171,11 @@ fn interrupted(token: &str, signal: rustix::process::Signal) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    // The harness tells its watchdog of the implementation's group right after spawning it
+    // (`children::register`): on a loaded machine its `sleep`s can show before that write, and a
+    // signal then leaves them (3 runs in 25 with three busy loops beside the tests, none with
+    // this wait). That gap is documented in `children`; what is tested is the rest.
+    std::thread::sleep(Duration::from_millis(300));
     let pid =
         rustix::process::Pid::from_raw(i32::try_from(child.id()).expect("pid")).expect("a pid");
     rustix::process::kill_process(pid, signal).expect("signal the harness");
