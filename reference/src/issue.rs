@@ -94,7 +94,8 @@ const VRM1: Scope = Scope::Only(&[Profile::VrmcNodeConstraint10]);
 const KHR_ALL: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Khr2025, Profile::Khr2026]);
 /// The KHR revisions with KHR_implicit_shapes and a `geometry`: `khr-2025` and `khr-2026`.
 const KHR25: Scope = Scope::Only(&[Profile::Khr2025, Profile::Khr2026]);
-/// `khr-2025` only: its node geometry as the one form.
+/// `khr-2025` only: its node geometry as the one form (in a `khr-2026` document a node
+/// geometry is read by the same rules, after `KHR_GEOMETRY_NODE_2025`).
 const KHR25_ONLY: Scope = Scope::Only(&[Profile::Khr2025]);
 /// `khr-2026` only: its mesh geometry.
 const KHR26: Scope = Scope::Only(&[Profile::Khr2026]);
@@ -354,25 +355,25 @@ catalogue! {
     KhrGeometryMeshUnskinned = "KHR_GEOMETRY_MESH_UNSKINNED", Info, KHR26, "KHR_physics_rigid_bodies Geometry (January 2026); physics-cts [D-GEOMETRY-MESH]",
         "A mesh geometry has no node, so no skin: its vertices are the mesh's as stored.", "mesh {mesh} is drawn skinned by node {node}; as a geometry it is read unskinned (its bind pose)";
     /// A node geometry whose node and descendants carry no mesh: there is nothing to collide with.
-    KhrGeometryNoMesh = "KHR_GEOMETRY_NO_MESH", Warning, KHR25, "KHR_physics_rigid_bodies Geometry",
+    KhrGeometryNoMesh = "KHR_GEOMETRY_NO_MESH", Warning, KHR25_ONLY, "KHR_physics_rigid_bodies Geometry",
         "The geometry should be determined by the mesh properties on the referenced node, including any child nodes.", "node {node} and its descendants have no mesh: the geometry is empty";
     /// A skinned node geometry whose geometry node's rest world transform is singular: the
     /// skin cannot be brought into its frame and is not applied [D-GEOMETRY-NODE].
-    KhrGeometryDeformed = "KHR_GEOMETRY_DEFORMED", Warning, KHR25, "KHR_physics_rigid_bodies Geometry; DESIGN.md [D-GEOMETRY-NODE]",
+    KhrGeometryDeformed = "KHR_GEOMETRY_DEFORMED", Warning, KHR25_ONLY, "KHR_physics_rigid_bodies Geometry; DESIGN.md [D-GEOMETRY-NODE]",
         "Implementations should include any mesh deformation due to use of the skin or weights properties.", "node {node} has a skin, but the geometry node's rest world transform is singular: the reference reads its mesh unskinned";
     /// A primitive of a skinned node geometry without JOINTS_0 or WEIGHTS_0.
-    KhrSkinAttributeMissing = "KHR_SKIN_ATTRIBUTE_MISSING", Error, KHR25, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3 (skinned mesh attributes)",
+    KhrSkinAttributeMissing = "KHR_SKIN_ATTRIBUTE_MISSING", Error, KHR25_ONLY, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3 (skinned mesh attributes)",
         "A skinned mesh primitive must have JOINTS_0 and WEIGHTS_0 attributes.", "the primitive of skinned node {node} has no {attribute}: its mesh is left out of the geometry";
     /// A skin accessor of the wrong type or count: JOINTS_n (VEC4 of unsigned byte or short),
     /// WEIGHTS_n (VEC4 of float or normalized unsigned byte or short), one element per vertex;
     /// inverseBindMatrices (MAT4 of float) with fewer elements than joints.
-    KhrSkinAccessorInvalid = "KHR_SKIN_ACCESSOR_INVALID", Error, KHR25, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3, skin schema (inverseBindMatrices)",
+    KhrSkinAccessorInvalid = "KHR_SKIN_ACCESSOR_INVALID", Error, KHR25_ONLY, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3, skin schema (inverseBindMatrices)",
         "JOINTS_n and WEIGHTS_n are VEC4 per vertex; inverseBindMatrices holds a float MAT4 for every joint.", "{detail}: the skinned mesh is left out of the geometry";
     /// A JOINTS_n value not below the number of the skin's joints.
-    KhrSkinJointOutOfRange = "KHR_SKIN_JOINT_OUT_OF_RANGE", Error, KHR25, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3 (joint indices)",
+    KhrSkinJointOutOfRange = "KHR_SKIN_JOINT_OUT_OF_RANGE", Error, KHR25_ONLY, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3 (joint indices)",
         "The values of JOINTS_n are indices into the skin's joints.", "vertex {vertex} names joint {joint}, the skin has {count}: the skinned mesh is left out of the geometry";
     /// Skin weights of a vertex whose sum is off 1 by more than 1e-3 [D-GEOMETRY-NODE].
-    KhrSkinWeightsNotNormalized = "KHR_SKIN_WEIGHTS_NOT_NORMALIZED", Warning, KHR25, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3 (weights sum to one)",
+    KhrSkinWeightsNotNormalized = "KHR_SKIN_WEIGHTS_NOT_NORMALIZED", Warning, KHR25_ONLY, "KHR_physics_rigid_bodies Geometry; glTF 2.0 §3.7.3.3 (weights sum to one)",
         "The linear sum of a vertex's joint weights should be 1.", "the weights of vertex {vertex} sum to {sum}: divided by their sum";
     /// A morph target of a morphed node geometry whose POSITION is not a VEC3 per vertex, or
     /// morph weights whose number is not the number of targets.

@@ -1,6 +1,9 @@
-//! `khr-2025` defects: KHR_physics_rigid_bodies (PR #2424) with KHR_implicit_shapes. Every
-//! code whose scope names `khr-2025` has a mutator here, on a `khr-2025` base; the rules the two
-//! KHR revisions share reuse the draft's edits where the spelling is the same.
+//! `khr-2025` and `khr-2026` defects: KHR_physics_rigid_bodies (PR #2424, and its January-2026
+//! revision) with KHR_implicit_shapes. Every code whose scope names either revision has a
+//! mutator here, on a base of that revision: the edits the two share are written once and
+//! listed for both (a mesh shape is written as the base's revision writes it: a node geometry
+//! on the collider's own node, or a mesh geometry); the rules all KHR revisions share reuse the
+//! draft's edits where the spelling is the same.
 
 use reference::issue::Code;
 use reference::profile::Profile;
@@ -42,17 +45,28 @@ fn geometry<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)
     ))
 }
 
-/// A new static collider far below the scene whose geometry is its own node, carrying mesh
-/// `mesh`; returns the pointer of its `geometry/node`.
-fn mesh_collider(doc: &mut Value, mesh: usize) -> Option<String> {
+/// The key a mesh geometry of `case`'s revision names: `mesh` (`khr-2026`) or `node`.
+fn mesh_key(case: &Case) -> &'static str {
+    if case.profile == Some(Profile::Khr2026) {
+        "mesh"
+    } else {
+        "node"
+    }
+}
+
+/// A new static collider far below the scene on mesh `mesh`, drawn by the collider's node,
+/// whose geometry names the mesh (`key` `mesh`) or the node (`node`); returns the pointer of
+/// its `geometry/<key>`.
+fn mesh_collider(doc: &mut Value, mesh: usize, key: &str) -> Option<String> {
     let n = doc["nodes"].as_array()?.len();
+    let source = if key == "mesh" { mesh } else { n };
     let added = add_node(
         doc,
         json!({"name": "MeshCollider", "mesh": mesh, "translation": [0.0, -30.0, 0.0],
-            "extensions": {RB: {"collider": {"geometry": {"node": n, "convexHull": true}}}}}),
+            "extensions": {RB: {"collider": {"geometry": {key: source, "convexHull": true}}}}}),
         None,
     );
-    (added == n).then(|| format!("{}/collider/geometry/node", node_ext(n, RB)))
+    (added == n).then(|| format!("{}/collider/geometry/{key}", node_ext(n, RB)))
 }
 
 /// A tetrahedron.
@@ -82,9 +96,10 @@ fn ext_type(case: &mut Case) -> Option<String> {
     Some(format!("{at}/shape"))
 }
 fn ext_required(case: &mut Case) -> Option<String> {
+    let key = mesh_key(case);
     let at = match geometry(case, "shape") {
         Some((at, _)) => at,
-        None => geometry(case, "node")?.0,
+        None => geometry(case, key)?.0,
     };
     let collider = at.strip_suffix("/geometry")?.to_owned();
     case.json_mut()?
@@ -104,16 +119,18 @@ fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
     Some(at)
 }
 fn mesh_not_triangles(case: &mut Case) -> Option<String> {
+    let key = mesh_key(case);
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
     let prims = doc["meshes"][m]["primitives"].as_array_mut()?;
     let mut lines = prims.first()?.clone();
     lines["mode"] = json!(1);
     prims.push(lines);
-    mesh_collider(doc, m)?;
+    mesh_collider(doc, m, key)?;
     Some(format!("/meshes/{m}/primitives/1/mode"))
 }
 fn mesh_empty(case: &mut Case) -> Option<String> {
+    let key = mesh_key(case);
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
     // Two vertices and no index list: no triangle at all.
@@ -121,7 +138,7 @@ fn mesh_empty(case: &mut Case) -> Option<String> {
     prim.remove("indices");
     let pos = usize::try_from(prim["attributes"]["POSITION"].as_u64()?).ok()?;
     doc["accessors"][pos]["count"] = json!(2);
-    mesh_collider(doc, m)
+    mesh_collider(doc, m, key)
 }
 fn geometry_shape_and_node(case: &mut Case) -> Option<String> {
     let (at, g) = geometry(case, "shape")?;
@@ -158,6 +175,8 @@ enum SkinDefect {
     HalfWeights,
     /// The skinned node is the child of an out-of-scene geometry node of scale [1, 0, 1].
     SingularGeometry,
+    /// No defect, and the collider's geometry names the mesh (`khr-2026`).
+    None,
 }
 
 /// A tetrahedron skinned to two new joints at y = -30 (joint 1, weighted 1 on vertex 0, is
@@ -210,7 +229,12 @@ fn skinned_collider(doc: &mut Value, defect: SkinDefect) -> Option<(usize, usize
         json!({"joints": [j0, j1], "inverseBindMatrices": ia}),
     );
     let n = doc["nodes"].as_array()?.len();
-    let collider = json!({"collider": {"geometry": {"node": n, "convexHull": true}}});
+    let geometry = if defect == SkinDefect::None {
+        json!({"mesh": m, "convexHull": true})
+    } else {
+        json!({"node": n, "convexHull": true})
+    };
+    let collider = json!({"collider": {"geometry": geometry}});
     if defect == SkinDefect::SingularGeometry {
         let skinned = push_top(
             doc,
@@ -261,6 +285,7 @@ fn geometry_deformed(case: &mut Case) -> Option<String> {
 }
 /// A morph target whose POSITION is a VEC2, weighted 0.5.
 fn morph_target_invalid(case: &mut Case) -> Option<String> {
+    let key = mesh_key(case);
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
     let deltas: Vec<u8> = [0.0f32, 1.0]
@@ -271,7 +296,7 @@ fn morph_target_invalid(case: &mut Case) -> Option<String> {
     let t = add_accessor(doc, &deltas, 5126, 4, "VEC2");
     doc["meshes"][m]["primitives"][0]["targets"] = json!([{"POSITION": t}]);
     doc["meshes"][m]["weights"] = json!([0.5]);
-    mesh_collider(doc, m)?;
+    mesh_collider(doc, m, key)?;
     Some(format!("/meshes/{m}/primitives/0/targets/0/POSITION"))
 }
 fn shape_degenerate(case: &mut Case) -> Option<String> {
@@ -364,11 +389,52 @@ fn filter_both_lists(case: &mut Case) -> Option<String> {
     Some(format!("/extensions/{RB}/collisionFilters/{f}"))
 }
 
+/// A geometry that names a shape and a mesh (`khr-2026`).
+fn geometry_ambiguous(case: &mut Case) -> Option<String> {
+    let (at, g) = geometry(case, "shape")?;
+    g["mesh"] = json!(0);
+    Some(at)
+}
+/// A mesh geometry whose mesh index is past `meshes` (`khr-2026`).
+fn geometry_mesh_out_of_range(case: &mut Case) -> Option<String> {
+    let (at, g) = geometry(case, "mesh")?;
+    g["mesh"] = json!(999);
+    Some(format!("{at}/mesh"))
+}
+/// A node geometry, the 2025 form, added to a document that a mesh geometry dates `khr-2026`.
+fn geometry_node_2025(case: &mut Case) -> Option<String> {
+    geometry(case, "mesh")?;
+    let doc = case.json_mut()?;
+    let m = tetrahedron(doc);
+    mesh_collider(doc, m, "node")
+}
+/// A new static collider whose mesh geometry is a tetrahedron that its node draws with a sound
+/// skin: read unskinned (information).
+fn geometry_mesh_unskinned(case: &mut Case) -> Option<String> {
+    let (_, _, c) = skinned_collider(case.json_mut()?, SkinDefect::None)?;
+    Some(format!("{}/collider/geometry/mesh", node_ext(c, RB)))
+}
+
+/// A mutator's name in each revision, `k25-...` and `k26-...`.
+macro_rules! named {
+    ($name:literal) => {
+        (concat!("k25-", $name), concat!("k26-", $name))
+    };
+}
+
+/// Every mutator of both revisions.
 pub fn mutators() -> Vec<Mutator> {
-    let p = Profile::Khr2025;
-    let m = |code, name, needs, apply| Mutator {
+    let mut v = of_revision(Profile::Khr2025);
+    v.extend(of_revision(Profile::Khr2026));
+    v
+}
+
+/// The mutators on bases of `p` (`khr-2025` or `khr-2026`).
+fn of_revision(p: Profile) -> Vec<Mutator> {
+    let r2026 = p == Profile::Khr2026;
+    let m = |code, (name25, name26): (&'static str, &'static str), needs, apply| Mutator {
         code,
-        name,
+        name: if r2026 { name26 } else { name25 },
         profile: p,
         needs,
         apply,
@@ -378,200 +444,239 @@ pub fn mutators() -> Vec<Mutator> {
     let sphere = Some("shape.sphere");
     let collider = Some("collider.");
     let compound_t = Some("trigger.compound");
-    vec![
-        m(Code::ExtType, "k25-geometry-shape-string", sphere, ext_type),
+    let mut v = vec![
+        m(
+            Code::ExtType,
+            named!("geometry-shape-string"),
+            sphere,
+            ext_type,
+        ),
         m(
             Code::ExtRequired,
-            "k25-collider-without-geometry",
+            named!("collider-without-geometry"),
             collider,
             ext_required,
         ),
         m(
             Code::IndexOutOfRange,
-            "k25-geometry-shape-999",
+            named!("geometry-shape-999"),
             sphere,
             index_out_of_range,
         ),
         m(
             Code::NegativeMass,
-            "k25-mass-minus-one",
+            named!("mass-minus-one"),
             body,
             draft::negative_mass,
         ),
         m(
             Code::ShapeParametersMismatch,
-            "k25-box-with-sphere-parameters",
+            named!("box-with-sphere-parameters"),
             sphere,
             shape_parameters_mismatch,
         ),
         m(
             Code::MeshShapeNotTriangles,
-            "k25-mesh-lines",
+            named!("mesh-lines"),
             None,
             mesh_not_triangles,
         ),
         m(
             Code::MeshShapeEmpty,
-            "k25-mesh-two-vertices",
+            named!("mesh-two-vertices"),
             None,
             mesh_empty,
         ),
         m(
             Code::LimitMinAboveMax,
-            "k25-min-above-max",
+            named!("min-above-max"),
             joint,
             draft::limit_min_above_max,
         ),
         m(
             Code::AxisOutOfRange,
-            "k25-axis-3",
+            named!("axis-3"),
             joint,
             draft::axis_out_of_range,
         ),
         m(
             Code::AxisDuplicate,
-            "k25-axis-twice",
+            named!("axis-twice"),
             joint,
             draft::axis_duplicate,
         ),
         m(
             Code::StiffnessNotPositive,
-            "k25-stiffness-negative",
+            named!("stiffness-negative"),
             joint,
             stiffness_negative,
         ),
         m(
             Code::DampingNegative,
-            "k25-damping-minus-one",
+            named!("damping-minus-one"),
             joint,
             draft::damping_negative,
         ),
         m(
             Code::KhrInertiaOrientationNotUnit,
-            "k25-inertia-orientation-length-2",
+            named!("inertia-orientation-length-2"),
             body,
             draft::inertia_orientation_not_unit,
         ),
         m(
             Code::KhrLimitAxesBoth,
-            "k25-limit-both-axes",
+            named!("limit-both-axes"),
             Some("joint.limit.linear"),
             draft::limit_axes_both,
         ),
         m(
             Code::KhrLimitAxesMissing,
-            "k25-limit-no-axes",
+            named!("limit-no-axes"),
             joint,
             draft::limit_axes_missing,
         ),
         m(
             Code::KhrJointNoMotion,
-            "k25-joint-between-static-nodes",
+            named!("joint-between-static-nodes"),
             joint,
             draft::joint_no_motion,
         ),
         m(
             Code::KhrFilterBothLists,
-            "k25-filter-both-lists",
+            named!("filter-both-lists"),
             None,
             filter_both_lists,
         ),
         m(
             Code::KhrTriggerShapeAndNodes,
-            "k25-compound-with-geometry",
+            named!("compound-with-geometry"),
             compound_t,
             trigger_shape_and_nodes,
         ),
         m(
             Code::KhrTriggerEmpty,
-            "k25-trigger-empty",
+            named!("trigger-empty"),
             None,
             draft::trigger_empty,
         ),
         m(
             Code::KhrTriggerNodeNotDescendant,
-            "k25-compound-member-outside",
+            named!("compound-member-outside"),
             compound_t,
             trigger_node_not_descendant,
         ),
         m(
             Code::KhrTriggerNodeNotTrigger,
-            "k25-compound-member-plain",
+            named!("compound-member-plain"),
             compound_t,
             draft::trigger_node_not_trigger,
         ),
         m(
-            Code::KhrGeometryShapeAndNode,
-            "k25-geometry-shape-and-node",
-            sphere,
-            geometry_shape_and_node,
-        ),
-        m(
             Code::KhrGeometryEmpty,
-            "k25-geometry-empty",
+            named!("geometry-empty"),
             sphere,
             geometry_empty,
         ),
         m(
-            Code::KhrGeometryNoMesh,
-            "k25-geometry-no-mesh",
-            None,
-            geometry_no_mesh,
-        ),
-        m(
-            Code::KhrGeometryDeformed,
-            "k25-skin-under-singular-geometry-node",
-            None,
-            geometry_deformed,
-        ),
-        m(
-            Code::KhrSkinAttributeMissing,
-            "k25-skin-without-weights",
-            None,
-            skin_attribute_missing,
-        ),
-        m(
-            Code::KhrSkinAccessorInvalid,
-            "k25-skin-one-inverse-bind-for-two-joints",
-            None,
-            skin_accessor_invalid,
-        ),
-        m(
-            Code::KhrSkinJointOutOfRange,
-            "k25-skin-joint-5-of-2",
-            None,
-            skin_joint_out_of_range,
-        ),
-        m(
-            Code::KhrSkinWeightsNotNormalized,
-            "k25-skin-weights-half",
-            None,
-            skin_weights_not_normalized,
-        ),
-        m(
             Code::KhrMorphTargetInvalid,
-            "k25-morph-target-vec2",
+            named!("morph-target-vec2"),
             None,
             morph_target_invalid,
         ),
         m(
             Code::KhrShapeDegenerate,
-            "k25-sphere-radius-zero",
+            named!("sphere-radius-zero"),
             sphere,
             shape_degenerate,
         ),
         m(
             Code::KhrShapeDisabled,
-            "k25-collider-scale-zero",
+            named!("collider-scale-zero"),
             sphere,
             shape_disabled,
         ),
-        m(Code::KhrMassZero, "k25-mass-zero", body, mass_zero),
+        m(Code::KhrMassZero, named!("mass-zero"), body, mass_zero),
         m(
             Code::KhrDriveDependency,
-            "k25-position-target-without-stiffness",
+            named!("position-target-without-stiffness"),
             Some("joint.drive"),
             drive_dependency,
         ),
-    ]
+    ];
+    if r2026 {
+        v.extend([
+            m(
+                Code::KhrGeometryAmbiguous,
+                named!("geometry-shape-and-mesh"),
+                sphere,
+                geometry_ambiguous,
+            ),
+            m(
+                Code::IndexOutOfRange,
+                named!("geometry-mesh-999"),
+                Some("geometry.mesh"),
+                geometry_mesh_out_of_range,
+            ),
+            m(
+                Code::KhrGeometryNode2025,
+                named!("geometry-node-in-2026"),
+                Some("geometry.mesh"),
+                geometry_node_2025,
+            ),
+            m(
+                Code::KhrGeometryMeshUnskinned,
+                named!("geometry-mesh-drawn-skinned"),
+                None,
+                geometry_mesh_unskinned,
+            ),
+        ]);
+    } else {
+        // Node geometry is the 2025 form: its codes are 2025's (in a 2026 document a node
+        // geometry is read by the same rule, after KHR_GEOMETRY_NODE_2025).
+        v.extend([
+            m(
+                Code::KhrGeometryShapeAndNode,
+                named!("geometry-shape-and-node"),
+                sphere,
+                geometry_shape_and_node,
+            ),
+            m(
+                Code::KhrGeometryNoMesh,
+                named!("geometry-no-mesh"),
+                None,
+                geometry_no_mesh,
+            ),
+            m(
+                Code::KhrGeometryDeformed,
+                named!("skin-under-singular-geometry-node"),
+                None,
+                geometry_deformed,
+            ),
+            m(
+                Code::KhrSkinAttributeMissing,
+                named!("skin-without-weights"),
+                None,
+                skin_attribute_missing,
+            ),
+            m(
+                Code::KhrSkinAccessorInvalid,
+                named!("skin-one-inverse-bind-for-two-joints"),
+                None,
+                skin_accessor_invalid,
+            ),
+            m(
+                Code::KhrSkinJointOutOfRange,
+                named!("skin-joint-5-of-2"),
+                None,
+                skin_joint_out_of_range,
+            ),
+            m(
+                Code::KhrSkinWeightsNotNormalized,
+                named!("skin-weights-half"),
+                None,
+                skin_weights_not_normalized,
+            ),
+        ]);
+    }
+    v
 }
