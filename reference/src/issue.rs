@@ -388,9 +388,13 @@ catalogue! {
     /// A mass or inertia component of 0: the schema says invalid, the prose infinite [D-MASS-ZERO-SCHEMA].
     KhrMassZero = "KHR_MASS_ZERO", Warning, KHR25, "KHR_physics_rigid_bodies Motions; motion schema (exclusiveMinimum); DESIGN.md [D-MASS-ZERO-SCHEMA]",
         "A value of zero in mass or any of the components of inertiaDiagonal should be understood to represent a value of infinity.", "{property} is 0: below the schema's exclusive minimum, read as infinite";
-    /// A drive target without its gain, or a gain without its target (the schema's dependencies).
+    /// A drive gain without its target (the schema's dependencies): nothing says what to reach.
     KhrDriveDependency = "KHR_DRIVE_DEPENDENCY", Error, KHR25, "joint.drive schema (dependencies)",
         "positionTarget and stiffness come together, velocityTarget and damping come together.", "{property} is given without {needs}";
+    /// A drive target without its gain: the schema's dependencies say invalid, but its own
+    /// default gain of 0 makes the target harmless (it has no effect) [D-SCHEMA-HARMLESS].
+    KhrDriveTargetWithoutGain = "KHR_DRIVE_TARGET_WITHOUT_GAIN", Warning, KHR25, "joint.drive schema (dependencies; stiffness and damping default 0); physics-cts [D-SCHEMA-HARMLESS]",
+        "A target without its gain is read with the schema's default gain of 0: the target has no effect.", "{property} is given without {needs}: read with {needs} 0, the target has no effect";
 
     // ----- OMI_physics_body / OMI_physics_shape / OMI_collider / OMI_physics_joint ------------
     /// An OMI_collider capsule shorter than its diameter.
@@ -615,14 +619,16 @@ impl Code {
     /// define, and the warnings where the published schema refuses what the prose or the
     /// official samples write (a KHR mass of 0 [D-MASS-ZERO-SCHEMA]; an OMI collider without a
     /// shape, a trigger with neither shape nor nodes, a motion without a type
-    /// [D-OMI-EXAMPLES]). A reader applying the schema refuses the file, the reference accepts
-    /// it: either conforms.
+    /// [D-OMI-EXAMPLES]), or its own defaults make harmless (a KHR drive target without its
+    /// gain [D-SCHEMA-HARMLESS]). A reader applying the schema refuses the file, the reference
+    /// accepts it: either conforms.
     pub fn leaves_outcome_open(self) -> bool {
         matches!(
             self,
             Code::EnumUnknown
                 | Code::ExtUnexpectedProperty
                 | Code::KhrMassZero
+                | Code::KhrDriveTargetWithoutGain
                 | Code::OmiColliderShapeMissing
                 | Code::OmiTriggerEmpty
                 | Code::OmiMotionTypeMissing

@@ -6,6 +6,7 @@ mod contact;
 mod dynamics;
 mod khr;
 mod khr25;
+mod khr26;
 mod omi;
 mod omi_current;
 mod reach;
@@ -24,6 +25,7 @@ pub fn all() -> Vec<Case> {
     v.extend(dynamics::cases());
     v.extend(omi_current::cases());
     v.extend(khr25::cases());
+    v.extend(khr26::cases());
     v.extend(actions::cases());
     v.extend(reach::cases());
     v.extend(contact::cases());

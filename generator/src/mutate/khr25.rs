@@ -325,15 +325,24 @@ fn mass_zero(case: &mut Case) -> Option<String> {
     doc["nodes"][n]["extensions"][RB]["motion"]["mass"] = json!(0.0);
     Some(format!("{}/motion/mass", node_ext(n, RB)))
 }
+/// A drive's `positionTarget` removed, its `stiffness` left: a gain without a target.
 fn drive_dependency(case: &mut Case) -> Option<String> {
+    drive_without(case, "positionTarget", "stiffness")
+}
+/// A drive's `stiffness` removed, its `positionTarget` left: a target without its gain
+/// (a warning: the default gain 0 makes it harmless).
+fn drive_target_without_gain(case: &mut Case) -> Option<String> {
+    drive_without(case, "stiffness", "positionTarget")
+}
+/// The first drive with both `removed` and `kept` loses `removed`; the pointer of `kept`.
+fn drive_without(case: &mut Case, removed: &str, kept: &str) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
         if let Some(drives) = joint["drives"].as_array_mut() {
             for (d, drive) in drives.iter_mut().enumerate() {
                 let o = drive.as_object_mut()?;
-                if o.contains_key("positionTarget") {
-                    o.remove("stiffness");
-                    return Some(format!("{JOINTS}/{j}/drives/{d}/positionTarget"));
+                if o.contains_key(kept) && o.remove(removed).is_some() {
+                    return Some(format!("{JOINTS}/{j}/drives/{d}/{kept}"));
                 }
             }
         }
@@ -598,9 +607,15 @@ fn of_revision(p: Profile) -> Vec<Mutator> {
         m(Code::KhrMassZero, named!("mass-zero"), body, mass_zero),
         m(
             Code::KhrDriveDependency,
-            named!("position-target-without-stiffness"),
+            named!("stiffness-without-position-target"),
             Some("joint.drive"),
             drive_dependency,
+        ),
+        m(
+            Code::KhrDriveTargetWithoutGain,
+            named!("position-target-without-stiffness"),
+            Some("joint.drive"),
+            drive_target_without_gain,
         ),
     ];
     if r2026 {

@@ -311,24 +311,38 @@ fn read_drive(
     let d: DriveJson = parse(value, pointer, issues)?;
     let mut dependencies_ok = true;
     if revision.drive_pairs {
-        for (property, given, needs, present) in [
+        // A target without its gain is harmless under the schema's own default gain of 0 (the
+        // target has no effect): a warning, the drive kept [D-SCHEMA-HARMLESS].
+        for (property, needs, given) in [
             (
                 "positionTarget",
-                d.position_target.is_some(),
                 "stiffness",
-                d.stiffness.is_some(),
-            ),
-            (
-                "stiffness",
-                d.stiffness.is_some(),
-                "positionTarget",
-                d.position_target.is_some(),
+                d.position_target.is_some() && d.stiffness.is_none(),
             ),
             (
                 "velocityTarget",
-                d.velocity_target.is_some(),
                 "damping",
-                d.damping.is_some(),
+                d.velocity_target.is_some() && d.damping.is_none(),
+            ),
+        ] {
+            if given {
+                issues.push(
+                    Issue::new(
+                        Code::KhrDriveTargetWithoutGain,
+                        push_pointer(pointer, property),
+                    )
+                    .arg("property", property)
+                    .arg("needs", needs),
+                );
+            }
+        }
+        // A gain without its target has no target to reach (the schema gives none): an error.
+        for (property, given, needs, present) in [
+            (
+                "stiffness",
+                d.stiffness.is_some(),
+                "positionTarget",
+                d.position_target.is_some(),
             ),
             (
                 "damping",

@@ -89,6 +89,7 @@ pub fn capabilities() -> Capabilities {
         profiles: vec![
             "khr-2024-draft".into(),
             "khr-2025".into(),
+            "khr-2026".into(),
             "omi-2023".into(),
             "omi-2024".into(),
             "omi-2025".into(),
