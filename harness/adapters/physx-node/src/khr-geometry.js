@@ -90,7 +90,8 @@ export function geometryShape(g, at, doc, scene, cache, revision = 2025) {
       const what = source.what === 'node' ? 'has no triangle mesh at or below it' : 'has no triangles';
       scene.notes.push(`${at}: ${source.what} ${source.index} ${what}; the collider is left out`);
     } else {
-      scene.shapes.push({ type: convex ? 'convex' : 'trimesh', mesh: null, triangles, [source.what]: source.index });
+      // `mesh: null`: the triangles are carried (a draft shape's `mesh` index would be read as stored).
+      scene.shapes.push({ type: convex ? 'convex' : 'trimesh', mesh: null, triangles, source: { [source.what]: source.index } });
       id = scene.shapes.length - 1;
     }
     cache.meshes.set(key, id);
