@@ -19,7 +19,8 @@
 // expressed (a coupled linear minimum distance, a non-uniformly scaled sphere, a triangle mesh
 // on a dynamic body...): see README.md.
 
-export const PROFILES = ['khr-2024-draft', 'khr-2025', 'omi-2023', 'omi-2024', 'omi-2025'];
+/** The profiles declared: every profile the importer reads (scene.js), khr-2026 included. */
+export { PROFILES } from './scene.js';
 
 export const FEATURES = [
   'body.',

@@ -232,8 +232,11 @@ export class Document {
   /**
    * Positions and triangles of every primitive of mesh `index`, in the mesh's frame.
    * Triangle strips and fans are unrolled; points and lines are refused (they have no triangles).
+   * With `weights` (one per morph target), each primitive's POSITION is morphed: POSITION +
+   * sum_i weights[i] * targets[i].POSITION (a target without POSITION, or a weight 0, adds
+   * nothing; a primitive without targets is kept as it is). Skins are never applied here.
    */
-  meshTriangles(index) {
+  meshTriangles(index, weights = null) {
     const mesh = this.json.meshes?.[index];
     if (!mesh || !Array.isArray(mesh.primitives)) throw new Rejected(`mesh ${index} does not exist`);
     const positions = [];
@@ -243,6 +246,7 @@ export class Document {
       if (pos === undefined) throw new Rejected(`mesh ${index} has a primitive without POSITION`);
       const base = positions.length;
       const points = this.accessor(pos);
+      if (weights !== null) this.#morph(index, prim, points, weights);
       positions.push(...points.map((p) => [p[0], p[1], p[2]]));
       const ids = prim.indices === undefined
         ? points.map((_, i) => i)
@@ -265,6 +269,25 @@ export class Document {
       }
     }
     return { positions, triangles };
+  }
+
+  /** Add sum_i weights[i] * targets[i].POSITION of primitive `prim` of mesh `index` to `points`. */
+  #morph(index, prim, points, weights) {
+    const targets = prim.targets ?? [];
+    if (targets.length === 0) return;
+    if (targets.length !== weights.length) {
+      throw new Rejected(`mesh ${index} has ${weights.length} morph weights for ${targets.length} targets`);
+    }
+    for (const [t, target] of targets.entries()) {
+      if (weights[t] === 0 || target?.POSITION === undefined) continue;
+      const deltas = this.accessor(target.POSITION);
+      if (deltas.length !== points.length || deltas.some((d) => d.length !== 3)) {
+        throw new Rejected(`mesh ${index}: morph target ${t} POSITION is not one VEC3 per vertex`);
+      }
+      points.forEach((p, i) => {
+        for (let k = 0; k < 3; k++) p[k] += weights[t] * deltas[i][k];
+      });
+    }
   }
 }
 

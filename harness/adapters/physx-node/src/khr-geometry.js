@@ -12,6 +12,12 @@
 //   is in the scene, do not count), make one mesh in the collider node's frame; `convexHull`
 //   makes it a convex hull, else a triangle mesh. Skins and morph weights are not applied (the
 //   reference's KHR_GEOMETRY_DEFORMED), so the rest positions are read.
+// - khr-2026 (KHR_physics_rigid_bodies, January 2026) adds a third kind: `geometry.mesh`, an index
+//   into the glTF `meshes`, read by [`meshGeometry`]: the mesh's primitives in the collider's (or
+//   trigger's) own node frame (so under that node's world transform, scale included, by the same
+//   scale rules), morphed by the mesh's own default `weights` (missing: no morph; node weights
+//   never apply), never skinned (POSITION as stored, the bind pose). `shape` and `node` read as in
+//   khr-2025.
 // - Scale [D-SHAPE-SCALE]: a collider whose world scale is zero on all three axes is left out; a
 //   mirroring world matrix acts by the absolute value of its scale ([`colliderWorld`]).
 
@@ -62,29 +68,48 @@ export function implicitShape(s, i) {
 
 /**
  * The model shape index of a `geometry` object at `at`: an implicit shape, or a mesh shape made
- * from a node (added to `scene.shapes` once per node and convexHull, through `cache`). Returns
- * null when the node has no mesh below it (the collider is left out, with a note).
+ * from a node (khr-2025 and later) or from a mesh (khr-2026, `revision` 2026), added to
+ * `scene.shapes` once per source and convexHull, through `cache`. Returns null when the source has
+ * no triangles (the collider is left out, with a note).
  */
-export function geometryShape(g, at, doc, scene, cache) {
+export function geometryShape(g, at, doc, scene, cache, revision = 2025) {
   if (g === null || typeof g !== 'object' || Array.isArray(g)) throw new Rejected(`${at} is not an object`);
-  if ((g.shape === undefined) === (g.node === undefined)) throw new Rejected(`${at} needs exactly one of shape, node`);
+  const kinds = revision >= 2026 ? ['shape', 'node', 'mesh'] : ['shape', 'node'];
+  if (kinds.filter((k) => g[k] !== undefined).length !== 1) throw new Rejected(`${at} needs exactly one of ${kinds.join(', ')}`);
   if (g.convexHull !== undefined && typeof g.convexHull !== 'boolean') throw new Rejected(`${at}.convexHull is not a boolean`);
   if (g.shape !== undefined) return index(g.shape, cache.implicit, `${at}.shape`);
-  const node = index(g.node, doc.nodes.length, `${at}.node`);
   const convex = g.convexHull === true;
-  const key = `${node}:${convex}`;
-  if (!cache.nodes.has(key)) {
-    const triangles = nodeMesh(doc, node);
+  const source = g.node !== undefined
+    ? { what: 'node', index: index(g.node, doc.nodes.length, `${at}.node`), read: nodeMesh }
+    : { what: 'mesh', index: index(g.mesh, doc.json.meshes?.length ?? 0, `${at}.mesh`), read: meshGeometry };
+  const key = `${source.what}:${source.index}:${convex}`;
+  if (!cache.meshes.has(key)) {
+    const triangles = source.read(doc, source.index);
     let id = null;
     if (triangles.triangles.length === 0) {
-      scene.notes.push(`${at}: node ${node} has no triangle mesh at or below it; the collider is left out`);
+      const what = source.what === 'node' ? 'has no triangle mesh at or below it' : 'has no triangles';
+      scene.notes.push(`${at}: ${source.what} ${source.index} ${what}; the collider is left out`);
     } else {
-      scene.shapes.push({ type: convex ? 'convex' : 'trimesh', mesh: null, triangles, node });
+      // `mesh: null`: the triangles are carried (a draft shape's `mesh` index would be read as stored).
+      scene.shapes.push({ type: convex ? 'convex' : 'trimesh', mesh: null, triangles, source: { [source.what]: source.index } });
       id = scene.shapes.length - 1;
     }
-    cache.nodes.set(key, id);
+    cache.meshes.set(key, id);
   }
-  return cache.nodes.get(key);
+  return cache.meshes.get(key);
+}
+
+/**
+ * A khr-2026 mesh geometry: the primitives of mesh `mesh` in the collider's own frame (no node
+ * transform of their own), morphed by the mesh's default `weights` (absent: the stored
+ * positions); node weights and skins never apply, so a skinned mesh is read in its bind pose.
+ */
+export function meshGeometry(doc, mesh) {
+  const weights = doc.json.meshes[mesh]?.weights;
+  if (weights !== undefined && (!Array.isArray(weights) || !weights.every(Number.isFinite))) {
+    throw new Rejected(`meshes[${mesh}].weights must be finite numbers`);
+  }
+  return doc.meshTriangles(mesh, weights ?? null);
 }
 
 /** Column-major 4x4 times a point. */

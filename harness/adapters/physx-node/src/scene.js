@@ -10,6 +10,8 @@
 //   KHR reader with the revision's shape rules from khr-geometry.js: a collider's `geometry`
 //   (an implicit shape or a node's meshes), planes, zero / negative scale, zero-limit joints,
 //   drive targets with their gains, no filter on a compound trigger.
+// khr-2026: KHR_physics_rigid_bodies as of January 2026: khr-2025 plus `geometry.mesh` (a glTF
+//   mesh in the collider's own frame, khr-geometry.js); `geometry.node` still reads as in 2025.
 //
 // The model keeps what differs in meaning: KHR limits are coupled (2 linear axes = distance from
 // a line), OMI limits are per axis; KHR mass 0 is infinite; capsule height is the distance
@@ -20,7 +22,10 @@ import { mat3ToQ, poseOfMat4, qrotate, qnormalize, symmetricEigen } from './math
 import { colliderWorld, geometryShape, IMPLICIT_SHAPES, implicitShape, zeroScale } from './khr-geometry.js';
 import { readOmiCurrent } from './omi-current.js';
 
-export const PROFILES = ['khr-2024-draft', 'khr-2025', 'omi-2023', 'omi-2024', 'omi-2025'];
+/** The profiles this importer reads; the handshake declares exactly these (capabilities.js). */
+export const PROFILES = ['khr-2024-draft', 'khr-2025', 'khr-2026', 'omi-2023', 'omi-2024', 'omi-2025'];
+/** The KHR profiles by revision (the year): 2025 and later read `geometry`, 2026 also its `mesh`. */
+const KHR_REVISIONS = new Map([['khr-2024-draft', 2024], ['khr-2025', 2025], ['khr-2026', 2026]]);
 const KHR_BODIES = 'KHR_physics_rigid_bodies';
 const KHR_SHAPES = 'KHR_collision_shapes';
 
@@ -38,7 +43,7 @@ export function readScene(doc, profile) {
     joints: [],
     notes: [],
   };
-  if (profile === 'khr-2024-draft' || profile === 'khr-2025') readKhr(doc, scene, profile === 'khr-2025');
+  if (KHR_REVISIONS.has(profile)) readKhr(doc, scene, KHR_REVISIONS.get(profile));
   else if (profile === 'omi-2023') readOmi(doc, scene);
   else if (profile === 'omi-2024' || profile === 'omi-2025') readOmiCurrent(doc, scene, profile);
   else throw new Rejected(`unknown profile ${JSON.stringify(profile)}`);
@@ -121,13 +126,17 @@ function worldRotation(doc, node) {
 // ------------------------------------------------------------------------------------------
 // KHR
 
-/** Read KHR_physics_rigid_bodies: the March 2024 draft, or the 2025 revision when `r2025`. */
-function readKhr(doc, scene, r2025) {
+/**
+ * Read KHR_physics_rigid_bodies of `revision`: 2024 (the March 2024 draft), 2025, or 2026 (the
+ * 2025 reading with mesh geometry).
+ */
+function readKhr(doc, scene, revision) {
+  const r2025 = revision >= 2025;
   const root = doc.rootExtension(KHR_BODIES) ?? {};
   const shapesRoot = doc.rootExtension(r2025 ? IMPLICIT_SHAPES : KHR_SHAPES) ?? {};
   for (const [i, s] of (shapesRoot.shapes ?? []).entries()) scene.shapes.push(r2025 ? implicitShape(s, i) : khrShape(s, i, doc));
-  // 2025: implicit shapes first, node geometries appended as colliders name them.
-  const geometry = { implicit: scene.shapes.length, nodes: new Map() };
+  // 2025: implicit shapes first, node (and 2026 mesh) geometries appended as colliders name them.
+  const geometry = { implicit: scene.shapes.length, meshes: new Map() };
   for (const [i, m] of (root.physicsMaterials ?? []).entries()) {
     const at = `physicsMaterials[${i}]`;
     scene.materials.push({
@@ -166,10 +175,10 @@ function readKhr(doc, scene, r2025) {
     for (const a of doc.ancestors(n)) if (bodyOfNode.has(a)) return bodyOfNode.get(a);
     return null;
   };
-  // The shape of a collider or simple trigger at `at`: draft `shape`, 2025 `geometry` (null: a
-  // node geometry without a mesh, left out).
+  // The shape of a collider or simple trigger at `at`: draft `shape`, 2025 and 2026 `geometry`
+  // (null: a node or mesh geometry without triangles, left out).
   const shapeOf = (o, at) => (r2025
-    ? geometryShape(o.geometry, `${at}.geometry`, doc, scene, geometry)
+    ? geometryShape(o.geometry, `${at}.geometry`, doc, scene, geometry, revision)
     : index(o.shape, scene.shapes.length, `${at}.shape`));
   const given = (o) => (r2025 ? o.geometry !== undefined : o.shape !== undefined);
   const push = (collider) => {

@@ -41,7 +41,7 @@ describe('handshake', () => {
     assert.equal(h.name, 'physx-node');
     assert.equal(h.protocol_version, 2);
     assert.match(h.engine, /^PhysX 5\.6\.1 \(physx-js-webidl 2\.7\.3, WebAssembly\)$/);
-    assert.deepEqual(h.capabilities.profiles, ['khr-2024-draft', 'khr-2025', 'omi-2023', 'omi-2024', 'omi-2025']);
+    assert.deepEqual(h.capabilities.profiles, ['khr-2024-draft', 'khr-2025', 'khr-2026', 'omi-2023', 'omi-2024', 'omi-2025']);
     assert.deepEqual(h.capabilities.checks, ['interpretation', 'dynamics']);
     assert.equal(h.capabilities.batch, true);
     const f = h.capabilities.features;
