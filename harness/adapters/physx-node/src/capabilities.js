@@ -10,8 +10,9 @@
 // - vrm.*: PhysX has no VRM constraints;
 // - shape.plane.double-sided (khr-2025): a PhysX plane is a half-space and PhysX has no
 //   zero-thickness surface; a box would put the two faces off the plane;
-// - skinned or morphed node geometry (tags with `skin` or `morph`): the adapter reads rest
-//   positions only. Shape and geometry tags are therefore listed one by one, not by a prefix
+// - skinned or morphed node geometry (`geometry.node.skinned`, `.morphed`): the adapter reads
+//   rest positions only (khr-2026 mesh geometry, morphed by the mesh's weights and never
+//   skinned, is declared). Shape and geometry tags are therefore listed one by one, not by a prefix
 //   that would also claim such tags.
 // Declared approximations (see README.md): a bounded single-sided plane is a thin box whose top
 // face is the plane; tapered capsules and cylinders are 48-segment convex hulls.
@@ -30,6 +31,12 @@ export const FEATURES = [
   'geometry.node.self',
   'geometry.node.detached',
   'geometry.node.children',
+  // khr-2026 mesh geometry: the mesh's own weights applied, never a skin (as the suite decides).
+  'geometry.mesh.drawn',
+  'geometry.mesh.only',
+  'geometry.mesh.shared',
+  'geometry.mesh.morphed',
+  'geometry.mesh.skinned',
   'joint.between-bodies',
   'joint.to-world',
   'joint.enable-collision',
