@@ -73,7 +73,7 @@ pub fn v1() -> Plan {
 pub fn v2() -> Plan {
     Plan {
         seed: 2,
-        count: 2100,
+        count: 2400,
         profiles: Profile::ALL.to_vec(),
         handwritten: true,
         edition: Edition::V2,
@@ -164,9 +164,45 @@ pub fn invalid_case(m: &Mutator, seed: u64, index: u64, id: &str) -> Option<Case
     None
 }
 
-/// The generated cases of a plan, in index order.
+/// The corpus wave a profile joined in: a revision added after a corpus was first generated
+/// is generated after the others, so their cases keep their ids and bytes.
+fn wave(profile: Profile) -> usize {
+    match profile {
+        Profile::Khr2026 => 1,
+        _ => 0,
+    }
+}
+
+/// The generated cases of a plan, in index order: the plan's profiles wave by wave
+/// ([`wave`]), each wave taking a share of `count` in proportion to its number of profiles
+/// (the last the rest), its ids continuing the index.
 pub fn generated(plan: &Plan) -> Vec<Case> {
     let profiles = plan.profiles();
+    let mut waves: Vec<Vec<Profile>> = Vec::new();
+    for p in &profiles {
+        let w = wave(*p);
+        if waves.len() <= w {
+            waves.resize(w + 1, Vec::new());
+        }
+        waves[w].push(*p);
+    }
+    waves.retain(|w| !w.is_empty());
+    let mut cases = Vec::with_capacity(plan.count);
+    let mut start = 0;
+    for (k, wave) in waves.iter().enumerate() {
+        let end = if k + 1 == waves.len() {
+            plan.count
+        } else {
+            start + plan.count * wave.len() / profiles.len()
+        };
+        cases.extend(generated_wave(plan, wave, start..end));
+        start = end;
+    }
+    cases
+}
+
+/// The generated cases of one wave of profiles, at indices `range`.
+fn generated_wave(plan: &Plan, profiles: &[Profile], range: std::ops::Range<usize>) -> Vec<Case> {
     let mutators: Vec<Mutator> = mutate::all()
         .into_iter()
         .filter(|m| profiles.contains(&m.profile))
@@ -175,9 +211,9 @@ pub fn generated(plan: &Plan) -> Vec<Case> {
         .iter()
         .map(|p| features::universe(*p).into_iter().collect())
         .collect();
-    let mut cases = Vec::with_capacity(plan.count);
+    let mut cases = Vec::with_capacity(range.len());
     let (mut valid_n, mut invalid_n) = (0usize, 0usize);
-    for i in 0..plan.count {
+    for i in range {
         let index = i as u64;
         if i % INVALID_EVERY == INVALID_EVERY - 1 && !mutators.is_empty() {
             let m = &mutators[invalid_n % mutators.len()];
