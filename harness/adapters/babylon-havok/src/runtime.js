@@ -91,6 +91,12 @@ function wrapHavok(HK, current) {
   wrap('HP_Constraint_SetAxisMinLimit', spring('minSet'));
   wrap('HP_Constraint_SetAxisMaxLimit', spring('maxSet'));
   wrap('HP_Constraint_SetAxisDamping', spring('damping'));
+  // Motor targets: which were set (an unset one is absent in the file, KHR_rigid_bodies.ts:659-665);
+  // motor damping: Havok 1.3.14's HP_Constraint_GetAxisMotorDamping answers the stiffness, so
+  // the value Havok was given is kept.
+  wrap('HP_Constraint_SetAxisMotorPositionTarget', spring('positionTargetSet'));
+  wrap('HP_Constraint_SetAxisMotorVelocityTarget', spring('velocityTargetSet'));
+  wrap('HP_Constraint_SetAxisMotorDamping', spring('motorDamping'));
   wrap('HP_Constraint_SetAxisMotorType', (rec, _r, [joint, axis]) => {
     const key = handleKey(joint);
     if (!rec.motorOrder.has(key)) rec.motorOrder.set(key, []);

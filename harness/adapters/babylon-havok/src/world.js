@@ -264,7 +264,9 @@ export class World {
       const jointId = constraint._pluginData[0];
       const jointKey = handleKey(jointId);
       const bodyNode = (b) => (MOTION[P.getMotionType(b)] === 'static' ? null : this.nodeOf.get(b.transformNode) ?? null);
-      const o = constraint._initOptions;
+      // The options Babylon handed to Havok's anchors (constraint._initOptions is not used: its
+      // perpAxisA is a clone of a scratch vector that perpAxisB has overwritten).
+      const o = constraint.options;
       const frame = (b, pivot, axis, perp) => {
         let pose = { p: v3(pivot), q: quatFromAxes(v3(axis), v3(perp)) };
         if (bodyNode(b) === null) pose = poseMul(this.bodyPose(b), pose);
@@ -272,9 +274,14 @@ export class World {
       };
       const frames = [frame(body, o.pivotA, o.axisA, o.perpAxisA), frame(childBody, o.pivotB, o.axisB, o.perpAxisB)];
       // Limits: the axes Babylon's constraint lists, each read back from Havok.
+      // Havok holds one range per axis: an axis Babylon lists twice (two of the file's limits
+      // on it) is read once, where it first appears, with the values the last one left.
       const perAxis = [];
+      const seenAxes = new Set();
       for (const l of constraint.limits ?? []) {
         const axis = l.axis;
+        if (seenAxes.has(axis)) continue;
+        seenAxes.add(axis);
         const hpAxis = enumValue(P._constraintAxisToNative(axis));
         const mode = P.getAxisMode(constraint, axis);
         const spring = this.record.axisSpring.get(`${jointKey}:${hpAxis}`) ?? {};
@@ -314,18 +321,18 @@ export class World {
         const mode = type === enumValue(HK.ConstraintMotorType.SPRING_FORCE) ? 'force'
           : type === enumValue(HK.ConstraintMotorType.SPRING_ACCELERATION) ? 'acceleration' : null;
         if (!mode) continue;
+        const told = this.record.axisSpring.get(`${jointKey}:${hpAxis}`) ?? {};
         const stiffness = HK.HP_Constraint_GetAxisMotorStiffness(jointId, axis)[1];
-        const damping = HK.HP_Constraint_GetAxisMotorDamping(jointId, axis)[1];
+        const damping = told.motorDamping ?? 0;
         const maxForce = HK.HP_Constraint_GetAxisMotorMaxForce(jointId, axis)[1];
         drives.push({
           kind: name.startsWith('LINEAR') ? 'linear' : 'angular',
           axis: { X: 0, Y: 1, Z: 2 }[name.slice(-1)] ?? 0,
           mode,
           max_force: maxForce >= UNLIMITED_FORCE * (1 - 1e-6) ? null : maxForce,
-          // Havok's spring motor: stiffness (target - x) + damping (target velocity - v); a
-          // target without its gain has no term.
-          position_target: stiffness !== 0 ? HK.HP_Constraint_GetAxisMotorPositionTarget(jointId, axis)[1] : null,
-          velocity_target: damping !== 0 ? HK.HP_Constraint_GetAxisMotorVelocityTarget(jointId, axis)[1] : null,
+          // A target the loader never set keeps Havok's default (0): absent.
+          position_target: told.positionTargetSet === undefined ? null : HK.HP_Constraint_GetAxisMotorPositionTarget(jointId, axis)[1],
+          velocity_target: told.velocityTargetSet === undefined ? null : HK.HP_Constraint_GetAxisMotorVelocityTarget(jointId, axis)[1],
           stiffness,
           damping,
         });
@@ -356,9 +363,15 @@ export class World {
     for (let s = 0; s < steps; s++) {
       const goals = s === 0 ? this.pendingPoses : new Map();
       const starts = new Map();
+      const velocities = new Map();
       for (const [node] of goals) {
         const b = this.bodies.find((x) => x.node === node);
         starts.set(node, this.bodyPose(b.body));
+        const lin = new Vector3();
+        const ang = new Vector3();
+        this.plugin.getLinearVelocityToRef(b.body, lin);
+        this.plugin.getAngularVelocityToRef(b.body, ang);
+        velocities.set(node, [lin, ang]);
       }
       for (let k = 0; k < substeps; k++) {
         for (const [node, f] of this.heldForces) {
@@ -375,6 +388,13 @@ export class World {
         }
         this.touching = new Map();
         this.plugin.executeStep(h, this.physics.getBodies());
+      }
+      // Havok moves a kinematic body to its target by giving it the velocity that reaches it in
+      // one substep, and keeps that velocity: the body's own velocity is given back.
+      for (const [node, [lin, ang]] of velocities) {
+        const b = this.bodies.find((x) => x.node === node);
+        this.plugin.setLinearVelocity(b.body, lin);
+        this.plugin.setAngularVelocity(b.body, ang);
       }
       if (s === 0) this.pendingPoses = new Map();
       this.time += dt;
