@@ -4,10 +4,10 @@
 //
 // Not declared, because the loader does not build them (a case needing one is NOT_SUPPORTED
 // without a request):
-// - trigger.*, shape.is-trigger.*: no triggers (KHR_rigid_bodies.ts:348, "Also handle
+// - trigger.*, shape.is-trigger.*: no triggers (KHR_rigid_bodies.ts:349, "Also handle
 //   triggers, once exposed"; `extData.trigger` is never read);
 // - geometry.node.* (the 2025 form `geometry: {node}`): the loader reads `geometry.shape` and
-//   `geometry.mesh` only (KHR_rigid_bodies.ts:363-368): such a collider gets no shape at all;
+//   `geometry.mesh` only (KHR_rigid_bodies.ts:364-368): such a collider gets no shape at all;
 // - shape.plane.*: KHR_implicit_shapes has no plane in this loader (_constructPhysicsShape,
 //   KHR_rigid_bodies.ts:196-258 builds sphere, box, cylinder, capsule only);
 // - shape.capsule.tapered / shape.cylinder.tapered: built as convex hulls of a generated mesh
