@@ -96,6 +96,9 @@ fn spec_of(profile: Profile) -> &'static str {
         Profile::Khr2025 => {
             "KHR_physics_rigid_bodies (glTF PR #2424) + KHR_implicit_shapes (PR #2370)"
         }
+        Profile::Khr2026 => {
+            "KHR_physics_rigid_bodies, January-2026 revision (geometry names a mesh: Babylon.js loader 0.6.0, Blender exporter 0.3.0) + KHR_implicit_shapes"
+        }
         Profile::Omi2023 => "seeds 000 OMI_physics_joint, 001 OMI_physics_body, 004 OMI_collider",
         Profile::VrmcConstraintsDraft => "seed 003 VRMC_constraints-1.0",
         Profile::Omi2024 => {

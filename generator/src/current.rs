@@ -30,7 +30,7 @@ pub fn cuboid(size: [f64; 3]) -> Value {
 
 /// A collider or trigger member on shape `shape`.
 pub fn shape_ref(p: Profile, shape: usize) -> Value {
-    if p == Profile::Khr2025 {
+    if matches!(p, Profile::Khr2025 | Profile::Khr2026) {
         json!({"geometry": {"shape": shape}})
     } else {
         json!({"shape": shape})
@@ -134,7 +134,7 @@ pub fn document(
     if p == Profile::Omi2024 {
         shapes.push(json!({"type": "cylinder", "cylinder": {"radius": 0.1, "height": 0.2}}));
     }
-    let (used, shape_extension) = if p == Profile::Khr2025 {
+    let (used, shape_extension) = if matches!(p, Profile::Khr2025 | Profile::Khr2026) {
         (
             json!(["KHR_implicit_shapes", "KHR_physics_rigid_bodies"]),
             "KHR_implicit_shapes",

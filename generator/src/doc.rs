@@ -244,11 +244,22 @@ impl DocBuilder {
         mesh
     }
 
-    /// `data` stored at half size, every vertex weighted 1 to joint 0 (JOINTS_0 unsigned
-    /// bytes, WEIGHTS_0 floats): under a skin whose one joint has scale 2 at rest (identity
-    /// inverse bind matrix) it is `data` exactly [D-GEOMETRY-NODE].
-    pub fn skinned_mesh(&mut self, data: &MeshData) -> usize {
-        let half: Vec<[f32; 3]> = data.positions.iter().map(|p| p.map(|c| c * 0.5)).collect();
+    /// Give mesh `mesh` the default morph weights `weights`.
+    pub fn mesh_weights(&mut self, mesh: usize, weights: &[f64]) {
+        if let Some(m) = self.meshes.get_mut(mesh) {
+            m["weights"] = json!(weights);
+        }
+    }
+
+    /// `data` stored at `stored` times its size, every vertex weighted 1 to joint 0 (JOINTS_0
+    /// unsigned bytes, WEIGHTS_0 floats): at half size, under a skin whose one joint has scale 2
+    /// at rest (identity inverse bind matrix) it is `data` exactly [D-GEOMETRY-NODE].
+    pub fn skinned_mesh(&mut self, data: &MeshData, stored: f32) -> usize {
+        let half: Vec<[f32; 3]> = data
+            .positions
+            .iter()
+            .map(|p| p.map(|c| c * stored))
+            .collect();
         let n = half.len();
         let mesh = self.mesh(&MeshData {
             positions: half,

@@ -10,7 +10,7 @@ pub fn universe(profile: Profile) -> Tags {
     let mut tags = Tags::new();
     match profile {
         Profile::Khr2024Draft => khr::universe(&mut tags),
-        Profile::Khr2025 => khr25::universe(&mut tags),
+        Profile::Khr2025 | Profile::Khr2026 => khr25::universe(profile, &mut tags),
         Profile::Omi2023 => omi::universe(&mut tags),
         Profile::VrmcConstraintsDraft => vrm::universe(&mut tags),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::universe(profile, &mut tags),

@@ -37,13 +37,23 @@ pub fn read_written_in(case: &Case, bytes: &[u8], dir: &Path) -> std::io::Result
     for (name, sibling) in &case.siblings {
         std::fs::write(dir.join(name), sibling)?;
     }
-    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > reference::document::MAX_FILE_SIZE {
-        return reference::read_path(&path, None).map_err(std::io::Error::other);
+    let read = |forced| -> std::io::Result<Reading> {
+        if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > reference::document::MAX_FILE_SIZE {
+            return reference::read_path(&path, forced).map_err(std::io::Error::other);
+        }
+        Ok(match &case.payload {
+            Payload::Json(v) => reference::read_tree(v, Some(dir), forced),
+            Payload::Bytes { .. } => reference::read_bytes(bytes, Some(dir), forced),
+        })
+    };
+    let detected = read(None)?;
+    // A document nothing dates within its family is read under the case's profile, as the
+    // manifest tells implementations to (the revisions read such a document alike, but for a
+    // legacy draft case, which keeps its draft rules).
+    if !detected.dated && detected.profile != case.profile && case.profile.is_some() {
+        return read(case.profile);
     }
-    Ok(match &case.payload {
-        Payload::Json(v) => reference::read_tree(v, Some(dir), None),
-        Payload::Bytes { .. } => reference::read_bytes(bytes, Some(dir), None),
-    })
+    Ok(detected)
 }
 
 /// The reference's issues as (code, pointer), sorted.

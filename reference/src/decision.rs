@@ -73,6 +73,10 @@ decisions! {
     ShapeScale = "D-SHAPE-SCALE", "khr-2025: a collider or trigger whose world scale is zero on all three axes is disabled (left out); a negative scale acts by its absolute value.";
     // issue 22
     DefaultScene = "D-SCENE", "Only the nodes of the default scene (`scene`, else scene 0, else every parentless node) are simulated: a body, collider, trigger or joint on a node outside it is validated but left out, as a glTF viewer leaves out what it does not show.";
+    // khr-2026 (issue 33)
+    KhrRevision = "D-KHR-REVISION", "A KHR_physics_rigid_bodies document is dated by evidence: KHR_collision_shapes, or a collider's or trigger's own shape without KHR_implicit_shapes, means the 2024 draft; a geometry.mesh khr-2026; a geometry.node khr-2025. A document nothing dates (shapes only, or bodies and joints without colliders) reads the same under 2025 and 2026 and is read as the newest, khr-2026.";
+    GeometryMesh = "D-GEOMETRY-MESH", "khr-2026 mesh geometry: the mesh's triangle primitives in the collider's (or trigger's) own node frame, under that node's world transform and the scale rules of D-SHAPE-SCALE; primitives without POSITION are skipped. No node carries the geometry, so node weights and skins never apply: morph targets are weighted by the mesh's own weights (missing: 0), and a skinned mesh is read at its bind pose, as stored (KHR_GEOMETRY_MESH_UNSKINNED, information). Bad data in the mesh (a non-triangle primitive, no triangle at all, bad morph targets) leaves out every collider and trigger on it.";
+    GeometryNode2026 = "D-GEOMETRY-NODE-2026", "A node geometry in a khr-2026 document is the 2025 form: it is read by the 2025 rule (D-GEOMETRY-NODE) with a warning (KHR_GEOMETRY_NODE_2025), as the erhe engine does, rather than refused; a geometry that gives more than one of shape, mesh and node is an error (KHR_GEOMETRY_AMBIGUOUS).";
 }
 
 impl Serialize for Decision {

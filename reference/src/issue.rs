@@ -75,7 +75,12 @@ const PHYSICS: Scope = Scope::Only(&[
 ]);
 /// The physics profiles whose limit stiffness must be positive (OMI 2024/2025: negative means
 /// infinitely stiff).
-const KHR_OMI23: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Khr2025, Profile::Omi2023]);
+const KHR_OMI23: Scope = Scope::Only(&[
+    Profile::Khr2024Draft,
+    Profile::Khr2025,
+    Profile::Khr2026,
+    Profile::Omi2023,
+]);
 /// Every OMI revision.
 const OMI_ALL: Scope = Scope::Only(&[Profile::Omi2023, Profile::Omi2024, Profile::Omi2025]);
 /// The OMI revisions with a full-height capsule.
@@ -85,14 +90,19 @@ const OMI_CURRENT: Scope = Scope::Only(&[Profile::Omi2024, Profile::Omi2025]);
 /// The OMI revision with `radiusTop`/`radiusBottom`.
 const OMI_2025: Scope = Scope::Only(&[Profile::Omi2025]);
 const VRM1: Scope = Scope::Only(&[Profile::VrmcNodeConstraint10]);
-/// Both KHR revisions.
-const KHR_ALL: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Khr2025]);
-/// `khr-2025` only.
-const KHR25: Scope = Scope::Only(&[Profile::Khr2025]);
+/// Every KHR revision.
+const KHR_ALL: Scope = Scope::Only(&[Profile::Khr2024Draft, Profile::Khr2025, Profile::Khr2026]);
+/// The KHR revisions with KHR_implicit_shapes and a `geometry`: `khr-2025` and `khr-2026`.
+const KHR25: Scope = Scope::Only(&[Profile::Khr2025, Profile::Khr2026]);
+/// `khr-2025` only: its node geometry as the one form.
+const KHR25_ONLY: Scope = Scope::Only(&[Profile::Khr2025]);
+/// `khr-2026` only: its mesh geometry.
+const KHR26: Scope = Scope::Only(&[Profile::Khr2026]);
 /// Every physics profile: rules they all share.
 const PHYSICS_ALL: Scope = Scope::Only(&[
     Profile::Khr2024Draft,
     Profile::Khr2025,
+    Profile::Khr2026,
     Profile::Omi2023,
     Profile::Omi2024,
     Profile::Omi2025,
@@ -325,12 +335,24 @@ catalogue! {
         "The nodes in this array must have trigger properties.", "node {node} has no trigger";
 
     // ----- KHR_physics_rigid_bodies (PR #2424) + KHR_implicit_shapes (PR #2370): khr-2025 ------
-    /// A `geometry` with both `shape` and `node`.
-    KhrGeometryShapeAndNode = "KHR_GEOMETRY_SHAPE_AND_NODE", Error, KHR25, "KHR_physics_rigid_bodies Geometry; geometry schema (oneOf)",
+    // ----- and its January-2026 revision (geometry names a mesh): khr-2026 --------------------
+    /// A `geometry` with both `shape` and `node` (`khr-2025`).
+    KhrGeometryShapeAndNode = "KHR_GEOMETRY_SHAPE_AND_NODE", Error, KHR25_ONLY, "KHR_physics_rigid_bodies Geometry; geometry schema (oneOf)",
         "Exactly one of shape or node should be provided.", "geometry gives both shape and node";
-    /// A `geometry` with neither `shape` nor `node`.
+    /// A `geometry` with no shape: neither `shape` nor `node` (`khr-2025`), nor `mesh` (`khr-2026`).
     KhrGeometryEmpty = "KHR_GEOMETRY_EMPTY", Error, KHR25, "KHR_physics_rigid_bodies Geometry; geometry schema (oneOf)",
-        "Exactly one of shape or node should be provided.", "geometry gives neither shape nor node";
+        "Exactly one of shape or node (2026: mesh) should be provided.", "geometry gives neither shape nor {other}";
+    /// A `khr-2026` `geometry` with more than one of `shape`, `mesh` and `node`.
+    KhrGeometryAmbiguous = "KHR_GEOMETRY_AMBIGUOUS", Error, KHR26, "KHR_physics_rigid_bodies Geometry (January 2026: Babylon.js loader 0.6.0, Blender exporter 0.3.0); physics-cts [D-GEOMETRY-MESH]",
+        "A geometry gives exactly one of shape or mesh.", "geometry gives {given}: exactly one of shape and mesh is read";
+    /// A `node` geometry in a `khr-2026` document: the previous revision's form, read by its
+    /// rule [D-GEOMETRY-NODE-2026].
+    KhrGeometryNode2025 = "KHR_GEOMETRY_NODE_2025", Warning, KHR26, "KHR_physics_rigid_bodies Geometry (January 2026); physics-cts [D-GEOMETRY-NODE-2026]",
+        "Since January 2026 a geometry names a mesh; a node geometry is the 2025 form.", "a node geometry is the khr-2025 form (2026 names a mesh): read by the 2025 rule";
+    /// A `khr-2026` mesh geometry whose mesh some node draws with a skin: the geometry is the
+    /// mesh at its bind pose [D-GEOMETRY-MESH].
+    KhrGeometryMeshUnskinned = "KHR_GEOMETRY_MESH_UNSKINNED", Info, KHR26, "KHR_physics_rigid_bodies Geometry (January 2026); physics-cts [D-GEOMETRY-MESH]",
+        "A mesh geometry has no node, so no skin: its vertices are the mesh's as stored.", "mesh {mesh} is drawn skinned by node {node}; as a geometry it is read unskinned (its bind pose)";
     /// A node geometry whose node and descendants carry no mesh: there is nothing to collide with.
     KhrGeometryNoMesh = "KHR_GEOMETRY_NO_MESH", Warning, KHR25, "KHR_physics_rigid_bodies Geometry",
         "The geometry should be determined by the mesh properties on the referenced node, including any child nodes.", "node {node} and its descendants have no mesh: the geometry is empty";

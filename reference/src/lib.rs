@@ -35,7 +35,7 @@ use serde::Serialize;
 
 use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, Severity};
-use crate::profile::Profile;
+use crate::profile::{KhrEvidence, Profile};
 use crate::scene::Scene;
 
 /// The result of reading one document.
@@ -48,6 +48,11 @@ pub struct Reading {
     pub scene: Option<Scene>,
     /// Every issue found, in document order of discovery.
     pub issues: Vec<Issue>,
+    /// Whether the document's content dated its revision within its family ([D-KHR-REVISION],
+    /// [D-OMI-REVISION]); `false` when nothing did and the newest was taken, or when no
+    /// physics or constraint family applies.
+    #[serde(skip)]
+    pub dated: bool,
 }
 
 impl Reading {
@@ -90,6 +95,7 @@ pub fn read_path(path: &Path, forced: Option<Profile>) -> Result<Reading, ReadEr
         profile: None,
         scene: None,
         issues: vec![issue],
+        dated: false,
     };
     // One open and one fstat (path lookups are a visible part of validating small files).
     let bytes = match document::file::read_regular(path, document::MAX_FILE_SIZE) {
@@ -144,16 +150,22 @@ fn read_document(
             profile: None,
             scene: None,
             issues: issues.into_vec(),
+            dated: false,
         };
     };
     doc.check_extensions(&mut issues);
     doc.check_layout(&mut issues);
     let (nodes, roots) = document::read_nodes(&doc, &mut issues);
     let keys = doc.extension_keys();
-    let mut detected = Profile::detect(keys.iter().copied())
-        .map(|p| p.refine_khr(&keys, || khr::uses_geometry(&doc)));
-    // The OMI revisions share their keys: the structure tells them apart [D-OMI-REVISION].
+    // The revisions of a family share their keys: the content tells them apart
+    // [D-KHR-REVISION], [D-OMI-REVISION].
+    let mut detected = Profile::detect(keys.iter().copied());
     let mut undated = false;
+    if let Some(family) = detected.filter(|p| p.is_khr()) {
+        let evidence = khr::evidence(&doc, &keys);
+        detected = Some(family.refine_khr(evidence));
+        undated = evidence == KhrEvidence::default();
+    }
     if detected == Some(Profile::Omi2023)
         && let Some(d) = omi::current::detect(&doc)
     {
@@ -167,6 +179,7 @@ fn read_document(
             profile: None,
             scene: None,
             issues: issues.into_vec(),
+            dated: false,
         };
     };
     let mut others: Vec<&str> = Profile::ALL
@@ -186,8 +199,11 @@ fn read_document(
     }
     let mut scene = Scene::new(profile, nodes, roots);
     match profile {
-        Profile::Khr2024Draft => khr::read(&doc, &mut scene, &mut issues),
-        Profile::Khr2025 => khr::read_revision(&doc, khr::Revision::R2025, &mut scene, &mut issues),
+        Profile::Khr2024Draft | Profile::Khr2025 | Profile::Khr2026 => {
+            if let Some(revision) = khr::Revision::of(profile) {
+                khr::read(&doc, revision, &mut scene, &mut issues);
+            }
+        }
         Profile::Omi2023 => omi::read(&doc, &mut scene, &mut issues),
         Profile::VrmcConstraintsDraft => vrm::read(&doc, &mut scene, &mut issues),
         Profile::Omi2024 | Profile::Omi2025 => {
@@ -205,5 +221,6 @@ fn read_document(
         profile: Some(profile),
         scene: Some(scene),
         issues: issues.into_vec(),
+        dated: !undated,
     }
 }

@@ -27,12 +27,16 @@ pub enum Profile {
     Omi2025,
     /// VRMC_node_constraint 1.0, ratified (vrm-specification 3942748): roll, aim, rotation.
     VrmcNodeConstraint10,
+    /// KHR_physics_rigid_bodies as revised in January 2026 (the editor's Blender exporter 0.3.0
+    /// and Babylon.js loader 0.6.0): a collider's or trigger's `geometry` names a `mesh` instead
+    /// of a `node`; everything else reads as `khr-2025`.
+    Khr2026,
 }
 
 /// Extension keys of each profile family, used for detection.
 pub const KHR_EXTENSIONS: &[&str] = &["KHR_physics_rigid_bodies", "KHR_collision_shapes"];
-/// Extension keys of the `khr-2025` profile. The rigid-body key is shared with the draft: a
-/// document with it and neither shape key is told apart by its content ([`Profile::refine_khr`]).
+/// Extension keys of the `khr-2025` and `khr-2026` profiles. The rigid-body key is shared with
+/// the draft: the document's content tells the revisions apart ([`Profile::refine_khr`]).
 pub const KHR_2025_EXTENSIONS: &[&str] = &["KHR_physics_rigid_bodies", "KHR_implicit_shapes"];
 pub const OMI_EXTENSIONS: &[&str] = &[
     "OMI_physics_body",
@@ -49,7 +53,9 @@ impl Profile {
     /// Detection order: when a document mixes families, the first one present wins.
     /// The OMI revisions share their extension keys: [`Profile::of_extension`] names the
     /// legacy `omi-2023` for them, and [`crate::omi::current::detect`] tells the revisions apart.
-    pub const ALL: [Profile; 7] = [
+    /// A revision added later comes last, so that the cases generated for the others keep
+    /// their seeds.
+    pub const ALL: [Profile; 8] = [
         Profile::Khr2024Draft,
         Profile::Khr2025,
         Profile::Omi2023,
@@ -57,6 +63,7 @@ impl Profile {
         Profile::Omi2024,
         Profile::Omi2025,
         Profile::VrmcNodeConstraint10,
+        Profile::Khr2026,
     ];
 
     /// The stable id used on the command line, in reports and in the corpus.
@@ -69,6 +76,7 @@ impl Profile {
             Profile::Omi2024 => "omi-2024",
             Profile::Omi2025 => "omi-2025",
             Profile::VrmcNodeConstraint10 => "vrmc-node-constraint-1.0",
+            Profile::Khr2026 => "khr-2026",
         }
     }
 
@@ -82,6 +90,7 @@ impl Profile {
             Profile::Omi2024 => "omi24",
             Profile::Omi2025 => "omi25",
             Profile::VrmcNodeConstraint10 => "vrm1",
+            Profile::Khr2026 => "khr26",
         }
     }
 
@@ -89,7 +98,7 @@ impl Profile {
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
             Profile::Khr2024Draft => KHR_EXTENSIONS,
-            Profile::Khr2025 => KHR_2025_EXTENSIONS,
+            Profile::Khr2025 | Profile::Khr2026 => KHR_2025_EXTENSIONS,
             Profile::Omi2023 | Profile::Omi2024 | Profile::Omi2025 => OMI_EXTENSIONS,
             Profile::VrmcConstraintsDraft => VRM_EXTENSIONS,
             Profile::VrmcNodeConstraint10 => VRM1_EXTENSIONS,
@@ -121,44 +130,50 @@ impl Profile {
     /// Whether the profile is a revision of KHR_physics_rigid_bodies (one family: a document
     /// read under one revision does not mix families because it uses the shared key).
     pub fn is_khr(self) -> bool {
-        matches!(self, Profile::Khr2024Draft | Profile::Khr2025)
+        matches!(
+            self,
+            Profile::Khr2024Draft | Profile::Khr2025 | Profile::Khr2026
+        )
     }
 
     /// The profile to read a document under, given every extension key it uses (document
-    /// level and node level, in any order): the first family in [`Profile::ALL`] present.
-    /// Within KHR, `KHR_implicit_shapes` without `KHR_collision_shapes` means `khr-2025`; a
-    /// document with the rigid-body key alone is the draft here, and [`Profile::refine_khr`]
-    /// looks at its content.
+    /// level and node level, in any order): the first family in [`Profile::ALL`] present. Within
+    /// KHR, this is only the family (the draft, the first KHR revision); [`Profile::refine_khr`]
+    /// dates the document by its content.
     pub fn detect<'a>(keys: impl IntoIterator<Item = &'a str>) -> Option<Profile> {
-        let keys: Vec<&str> = keys.into_iter().collect();
-        let present: Vec<Profile> = keys
-            .iter()
-            .filter_map(|k| Profile::of_extension(k))
-            .collect();
-        let found = Profile::ALL.into_iter().find(|p| present.contains(p))?;
-        if found.is_khr()
-            && keys.contains(&"KHR_implicit_shapes")
-            && !keys.contains(&"KHR_collision_shapes")
-        {
-            return Some(Profile::Khr2025);
-        }
-        Some(found)
+        let present: Vec<Profile> = keys.into_iter().filter_map(Profile::of_extension).collect();
+        Profile::ALL.into_iter().find(|p| present.contains(p))
     }
 
-    /// A detected draft that uses neither shape extension is `khr-2025` when a collider or
-    /// trigger gives a `geometry` (`uses_geometry`, asked only then): only mesh geometry, as in
-    /// the public samples that use no implicit shape.
-    pub fn refine_khr(self, keys: &[&str], uses_geometry: impl FnOnce() -> bool) -> Profile {
-        let shape_keys = ["KHR_collision_shapes", "KHR_implicit_shapes"];
-        if self == Profile::Khr2024Draft
-            && !keys.iter().any(|k| shape_keys.contains(k))
-            && uses_geometry()
-        {
-            Profile::Khr2025
+    /// The KHR revision of a document of the KHR family, by evidence [D-KHR-REVISION]: a
+    /// draft-only key (`KHR_collision_shapes`, a collider's or trigger's own `shape`) means the
+    /// 2024 draft, a `geometry.mesh` `khr-2026`, a `geometry.node` `khr-2025`; a document that
+    /// nothing dates reads the same under 2025 and 2026 and is read as the newest. Other
+    /// profiles are returned as they are.
+    pub fn refine_khr(self, evidence: KhrEvidence) -> Profile {
+        if !self.is_khr() {
+            return self;
+        }
+        if evidence.draft {
+            Profile::Khr2024Draft
+        } else if evidence.mesh_geometry || !evidence.node_geometry {
+            Profile::Khr2026
         } else {
-            self
+            Profile::Khr2025
         }
     }
+}
+
+/// What dates a KHR document ([`Profile::refine_khr`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KhrEvidence {
+    /// A key only the 2024 draft has: `KHR_collision_shapes` (without `KHR_implicit_shapes`),
+    /// or a collider or trigger that gives a `shape` of its own instead of a `geometry`.
+    pub draft: bool,
+    /// A collider or trigger `geometry` with a `mesh` (the January-2026 revision).
+    pub mesh_geometry: bool,
+    /// A collider or trigger `geometry` with a `node` (the 2025 revision).
+    pub node_geometry: bool,
 }
 
 impl fmt::Display for Profile {
@@ -183,7 +198,7 @@ impl<'de> Deserialize<'de> for Profile {
 /// An unknown profile id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown profile {0:?}; known profiles: khr-2024-draft, khr-2025, omi-2023, vrmc-constraints-draft, omi-2024, omi-2025, vrmc-node-constraint-1.0"
+    "unknown profile {0:?}; known profiles: khr-2024-draft, khr-2025, omi-2023, vrmc-constraints-draft, omi-2024, omi-2025, vrmc-node-constraint-1.0, khr-2026"
 )]
 pub struct UnknownProfile(pub String);
 
@@ -249,34 +264,59 @@ mod tests {
     }
 
     #[test]
-    fn implicit_shapes_mean_khr_2025_before_omi_and_vrm() {
+    fn every_khr_key_names_the_family_before_omi_and_vrm() {
         let rb = "KHR_physics_rigid_bodies";
-        assert_eq!(
-            Profile::detect([rb, "KHR_implicit_shapes"]),
-            Some(Profile::Khr2025)
-        );
-        assert_eq!(
-            Profile::detect([
+        for keys in [
+            &[rb, "KHR_implicit_shapes"][..],
+            &[rb, "KHR_collision_shapes"],
+            &[rb],
+            &[
                 "OMI_collider",
                 "KHR_implicit_shapes",
-                "VRMC_constraints-1.0"
-            ]),
-            Some(Profile::Khr2025)
+                "VRMC_constraints-1.0",
+            ],
+        ] {
+            assert!(Profile::detect(keys.iter().copied()).is_some_and(Profile::is_khr));
+        }
+    }
+
+    /// [D-KHR-REVISION], case by case: the evidence and the revision it means.
+    #[test]
+    fn khr_revision_by_evidence_newest_when_undated() {
+        let family = Profile::Khr2024Draft;
+        let with = |draft, mesh_geometry, node_geometry| KhrEvidence {
+            draft,
+            mesh_geometry,
+            node_geometry,
+        };
+        // Nothing dates it (shapes only, or bodies and joints alone): the newest.
+        assert_eq!(
+            family.refine_khr(with(false, false, false)),
+            Profile::Khr2026
         );
         assert_eq!(
-            Profile::detect([rb, "KHR_collision_shapes"]),
-            Some(Profile::Khr2024Draft)
+            family.refine_khr(with(false, true, false)),
+            Profile::Khr2026
         );
-        // The rigid-body key alone: the content decides.
-        let draft = Profile::detect([rb]).expect("khr");
-        assert_eq!(draft, Profile::Khr2024Draft);
-        assert_eq!(draft.refine_khr(&[rb], || true), Profile::Khr2025);
-        assert_eq!(draft.refine_khr(&[rb], || false), Profile::Khr2024Draft);
-        let with_shapes = [rb, "KHR_collision_shapes"];
         assert_eq!(
-            draft.refine_khr(&with_shapes, || true),
+            family.refine_khr(with(false, false, true)),
+            Profile::Khr2025
+        );
+        // Both forms: the newer evidence wins (its node geometries are read by the 2025 rule).
+        assert_eq!(family.refine_khr(with(false, true, true)), Profile::Khr2026);
+        // A draft-only key wins over any geometry.
+        assert_eq!(
+            family.refine_khr(with(true, true, true)),
             Profile::Khr2024Draft
         );
-        assert_eq!(Profile::Omi2023.refine_khr(&[], || true), Profile::Omi2023);
+        assert_eq!(
+            family.refine_khr(with(true, false, false)),
+            Profile::Khr2024Draft
+        );
+        // Another family is left alone.
+        assert_eq!(
+            Profile::Omi2023.refine_khr(with(false, true, false)),
+            Profile::Omi2023
+        );
     }
 }

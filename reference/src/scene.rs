@@ -5,7 +5,7 @@
 //! spelling. Indices are positions in the vectors of [`Scene`]; node ids are glTF node indices.
 //! All numbers are `f64` and SI; quaternions are unit quaternions.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use nalgebra::{Matrix3, Matrix4, Translation3, UnitQuaternion, Vector3};
 use serde::{Deserialize, Serialize};
@@ -437,10 +437,14 @@ pub struct Scene {
     pub compound_triggers: Vec<CompoundTrigger>,
     pub joints: Vec<Joint>,
     pub constraints: Vec<NodeConstraint>,
-    /// Triangles of every mesh a shape uses, by mesh id: a glTF mesh index, or (khr-2025 node
-    /// geometry that merges several meshes [D-GEOMETRY-NODE]) an id from
-    /// [`Scene::merged_mesh_id`], past every glTF mesh index.
+    /// Triangles of every mesh a shape uses, by mesh id: a glTF mesh index, or an id past every
+    /// glTF mesh index: [`Scene::merged_mesh_id`] (a node geometry that merges or deforms its
+    /// meshes [D-GEOMETRY-NODE]), [`Scene::morphed_mesh_id`] (a morphed mesh geometry
+    /// [D-GEOMETRY-MESH]).
     pub meshes: BTreeMap<MeshId, TriangleMesh>,
+    /// The mesh shapes read from a node geometry [D-GEOMETRY-NODE] (the others came from a
+    /// draft or OMI mesh shape, or a `khr-2026` mesh geometry [D-GEOMETRY-MESH]).
+    pub node_geometry: BTreeSet<ShapeId>,
 }
 
 impl Scene {
@@ -459,6 +463,7 @@ impl Scene {
             joints: Vec::new(),
             constraints: Vec::new(),
             meshes: BTreeMap::new(),
+            node_geometry: BTreeSet::new(),
         }
     }
 
@@ -537,6 +542,13 @@ impl Scene {
     /// meshes: past every glTF mesh index, so the two never collide.
     pub fn merged_mesh_id(mesh_count: usize, node: NodeId) -> MeshId {
         mesh_count + node
+    }
+
+    /// The mesh id of glTF mesh `mesh` morphed by its own weights, as a `khr-2026` mesh
+    /// geometry [D-GEOMETRY-MESH], in a document of `mesh_count` meshes and `node_count` nodes:
+    /// past every glTF mesh index and every [`Scene::merged_mesh_id`].
+    pub fn morphed_mesh_id(mesh_count: usize, node_count: usize, mesh: MeshId) -> MeshId {
+        mesh_count + node_count + mesh
     }
 
     /// Ancestors of `node`, nearest first (the node itself excluded).

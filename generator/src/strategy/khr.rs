@@ -18,7 +18,7 @@ use super::material::{MaterialSpec, material, pair_tags};
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape, solid_mesh};
 use super::{Rendered, Tags, tag, transform};
 use crate::case::{ExpectedIssue, PoseSet};
-use crate::doc::{BufferMode, DocBuilder, TrsSpec};
+use crate::doc::{BufferMode, DocBuilder, MeshData, TrsSpec};
 use reference::issue::Code;
 
 const RB: &str = "KHR_physics_rigid_bodies";
@@ -252,6 +252,9 @@ struct Ctx<'a> {
     used_materials: BTreeSet<usize>,
     /// Issues a valid 2025 scene draws on purpose.
     expected: Vec<ExpectedIssue>,
+    /// The glTF mesh written for each mesh data (2026 mesh geometry), so that colliders on
+    /// the same data share one mesh.
+    meshes: Vec<(MeshData, usize)>,
 }
 
 impl Ctx<'_> {
@@ -261,9 +264,26 @@ impl Ctx<'_> {
         self.doc.push_root(CS, "shapes", Value::from(v))
     }
 
-    /// The shape reference of a collider or trigger on `node`: the draft's `"shape": i`, or
-    /// 2025's `"geometry": {...}` (mesh kinds as node geometry [D-GEOMETRY-NODE]).
-    fn shape_member(&mut self, node: usize, s: &ShapeSpec, target: &mut Map<String, Value>) {
+    /// The glTF mesh of `data`, written once: colliders on the same data share it.
+    fn shared_mesh(&mut self, data: &MeshData) -> usize {
+        if let Some((_, mesh)) = self.meshes.iter().find(|(d, _)| d == data) {
+            tag(&mut self.tags, &["geometry", "mesh", "shared"]);
+            return *mesh;
+        }
+        let mesh = self.doc.mesh(data);
+        self.meshes.push((data.clone(), mesh));
+        mesh
+    }
+
+    /// The shape reference of the `member` (`collider` or `trigger`) on `node`: the draft's
+    /// `"shape": i`, or 2025's and 2026's `"geometry": {...}` (mesh kinds as node geometry
+    /// [D-GEOMETRY-NODE] or mesh geometry [D-GEOMETRY-MESH]).
+    fn shape_member(
+        &mut self,
+        (node, member): (usize, &str),
+        s: &ShapeSpec,
+        target: &mut Map<String, Value>,
+    ) {
         let Some(extras) = self.r2025 else {
             let shape = self.shape(s);
             target.insert("shape".into(), Value::from(shape));
@@ -306,12 +326,59 @@ impl Ctx<'_> {
                         TrsSpec::default(),
                         Some(g),
                     );
-                    let mesh = self.doc.skinned_mesh(&data);
+                    let mesh = self.doc.skinned_mesh(&data, 0.5);
                     let skin = self.doc.skin(&[joint]);
                     self.doc.node_member(skinned, "mesh", Value::from(mesh));
                     self.doc.node_member(skinned, "skin", Value::from(skin));
                     tag(&mut self.tags, &["geometry", "node", "skinned"]);
                     g
+                }
+                GeometryMode::MeshDrawn => {
+                    // As the Blender exporter 0.3.0 writes: the collider's node draws the mesh
+                    // its geometry names.
+                    let mesh = self.shared_mesh(&data);
+                    self.doc.node_member(node, "mesh", Value::from(mesh));
+                    tag(&mut self.tags, &["geometry", "mesh", "drawn"]);
+                    mesh
+                }
+                GeometryMode::MeshOnly => {
+                    let mesh = self.shared_mesh(&data);
+                    tag(&mut self.tags, &["geometry", "mesh", "only"]);
+                    mesh
+                }
+                GeometryMode::MeshMorphed => {
+                    // The solid stored at half size, morphed back to full size by the mesh's
+                    // own weight 0.5: no node gives a mesh geometry weights [D-GEOMETRY-MESH].
+                    let mesh = self.doc.morphed_mesh(&data);
+                    self.doc.mesh_weights(mesh, &[0.5]);
+                    tag(&mut self.tags, &["geometry", "mesh", "morphed"]);
+                    mesh
+                }
+                GeometryMode::MeshSkinned => {
+                    // The solid as stored (its bind pose), drawn by a node outside the scene
+                    // with a skin whose joint doubles it: a mesh geometry is read unskinned
+                    // [D-GEOMETRY-MESH] (an information issue says so).
+                    let drawn = self
+                        .doc
+                        .detached_node(format!("Drawn{node}"), TrsSpec::default());
+                    let twice = TrsSpec {
+                        translation: None,
+                        rotation: None,
+                        scale: Some([2.0, 2.0, 2.0]),
+                    };
+                    let joint = self
+                        .doc
+                        .node(format!("Drawn{node}Joint"), twice, Some(drawn));
+                    let mesh = self.doc.skinned_mesh(&data, 1.0);
+                    let skin = self.doc.skin(&[joint]);
+                    self.doc.node_member(drawn, "mesh", Value::from(mesh));
+                    self.doc.node_member(drawn, "skin", Value::from(skin));
+                    self.expected.push(ExpectedIssue::new(
+                        Code::KhrGeometryMeshUnskinned,
+                        format!("/nodes/{node}/extensions/{RB}/{member}/geometry/mesh"),
+                    ));
+                    tag(&mut self.tags, &["geometry", "mesh", "skinned"]);
+                    mesh
                 }
                 GeometryMode::SelfNode => {
                     let mesh = self.doc.mesh(&data);
@@ -360,9 +427,15 @@ impl Ctx<'_> {
                     g
                 }
             };
+            let key = if extras.geometry.names_a_mesh() {
+                self.decisions.insert(Decision::GeometryMesh);
+                "mesh"
+            } else {
+                self.decisions.insert(Decision::GeometryNode);
+                "node"
+            };
             geometry.insert("convexHull".into(), Value::from(convex));
-            geometry.insert("node".into(), Value::from(source));
-            self.decisions.insert(Decision::GeometryNode);
+            geometry.insert(key.into(), Value::from(source));
         } else {
             s.tags(&mut self.tags);
             if s.explicit
@@ -407,7 +480,7 @@ impl Ctx<'_> {
             }
         }
         let mut col = Map::new();
-        self.shape_member(node, &c.item.shape, &mut col);
+        self.shape_member((node, "collider"), &c.item.shape, &mut col);
         match pick(c.item.material, self.scene.materials.len()) {
             Some(m) => {
                 self.scene.materials[m].tags(&mut self.tags);
@@ -430,7 +503,7 @@ impl Ctx<'_> {
 
     fn trigger(&mut self, node: usize, t: &TriggerShape) {
         let mut trig = Map::new();
-        self.shape_member(node, &t.shape, &mut trig);
+        self.shape_member((node, "trigger"), &t.shape, &mut trig);
         if let Some(f) = self.filter(t.filter) {
             trig.insert("collisionFilter".into(), Value::from(f));
             tag(&mut self.tags, &["trigger", "simple", "filter"]);
@@ -496,6 +569,7 @@ fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> 
         decisions: BTreeSet::new(),
         used_materials: BTreeSet::new(),
         expected: Vec::new(),
+        meshes: Vec::new(),
     };
     for m in &scene.materials {
         cx.doc.push_root(RB, "physicsMaterials", m.render());
@@ -561,7 +635,7 @@ fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> 
                         tag(&mut cx.tags, &["trigger", "compound", "descendant"]);
                     }
                     let mut trigger = Map::new();
-                    cx.shape_member(member, &m.item, &mut trigger);
+                    cx.shape_member((member, "trigger"), &m.item, &mut trigger);
                     cx.doc
                         .node_extension_member(member, RB, "trigger", Value::from(trigger));
                     nodes.push(member);

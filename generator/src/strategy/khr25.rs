@@ -1,8 +1,11 @@
-//! Valid `khr-2025` scenes: a draft scene ([`super::khr`]) made valid under the 2025 revision
-//! (drive targets with their gains) plus what the revision adds ([`Extras2025`]): node geometry
-//! (on the collider's node, on a node outside the scene, merged from child meshes, morphed or
-//! skinned at rest), planes,
-//! zero and negative scale, a zero (infinite) mass, descriptions without limits.
+//! Valid `khr-2025` and `khr-2026` scenes: a draft scene ([`super::khr`]) made valid under the
+//! 2025 revision (drive targets with their gains) plus what the revision adds ([`Extras2025`]):
+//! planes, zero and negative scale, a zero (infinite) mass, descriptions without limits, and
+//! mesh shapes as the revision writes them: `khr-2025` node geometry (on the collider's node, on
+//! a node outside the scene, merged from child meshes, morphed or skinned at rest), `khr-2026`
+//! mesh geometry (the mesh the collider's node draws, a mesh no node draws, one mesh shared by
+//! colliders of the same data, morphed by the mesh's weights, drawn skinned but read unskinned).
+//! `khr-2026` is this one strategy with the 2026 geometry modes: its delta.
 //!
 //! Tapered capsules and cylinders and single-sided or bounded planes are tagged as features
 //! (`shape.capsule.tapered`, `shape.plane.single-sided`...), so an engine that lacks them can
@@ -13,6 +16,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use reference::decision::Decision;
+use reference::profile::Profile;
 
 use super::khr::{Group, KhrScene, scene_of as draft_scene_of};
 use super::shape::ShapeSpec;
@@ -25,7 +29,7 @@ use serde_json::{Map, Value};
 const RB: &str = "KHR_physics_rigid_bodies";
 const IS: &str = "KHR_implicit_shapes";
 
-/// How mesh shapes are written as `geometry.node`.
+/// How mesh shapes are written: as `geometry.node` (`khr-2025`) or `geometry.mesh` (`khr-2026`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GeometryMode {
     /// The collider's own node carries the mesh.
@@ -40,6 +44,50 @@ pub enum GeometryMode {
     /// A node outside the scene whose child carries the mesh at half size, skinned to a joint
     /// of scale 2 (its other child) [D-GEOMETRY-NODE].
     Skinned,
+    /// `khr-2026`: the collider's node draws the mesh its geometry names (the Blender exporter's
+    /// form); colliders on the same data share the mesh.
+    MeshDrawn,
+    /// `khr-2026`: a mesh no node draws; colliders on the same data share it.
+    MeshOnly,
+    /// `khr-2026`: the mesh stored at half size with a morph target that brings it back at the
+    /// mesh's own weight 0.5 [D-GEOMETRY-MESH].
+    MeshMorphed,
+    /// `khr-2026`: the mesh as stored, drawn by a node whose skin doubles it; read unskinned
+    /// [D-GEOMETRY-MESH].
+    MeshSkinned,
+}
+
+impl GeometryMode {
+    /// The modes of a revision: node geometry for `khr-2025`, mesh geometry for `khr-2026`.
+    pub fn of(profile: Profile) -> Vec<GeometryMode> {
+        if profile == Profile::Khr2026 {
+            vec![
+                GeometryMode::MeshDrawn,
+                GeometryMode::MeshOnly,
+                GeometryMode::MeshMorphed,
+                GeometryMode::MeshSkinned,
+            ]
+        } else {
+            vec![
+                GeometryMode::SelfNode,
+                GeometryMode::Detached,
+                GeometryMode::Children,
+                GeometryMode::Morphed,
+                GeometryMode::Skinned,
+            ]
+        }
+    }
+
+    /// Whether the geometry names a mesh (`khr-2026`) rather than a node.
+    pub fn names_a_mesh(self) -> bool {
+        matches!(
+            self,
+            GeometryMode::MeshDrawn
+                | GeometryMode::MeshOnly
+                | GeometryMode::MeshMorphed
+                | GeometryMode::MeshSkinned
+        )
+    }
 }
 
 /// A plane shape: bounded when `size` is given.
@@ -71,11 +119,22 @@ pub struct Extras2025 {
     pub free_joint: bool,
 }
 
-/// A `khr-2025` scene.
+/// A `khr-2025` or `khr-2026` scene (the revision follows from its geometry mode).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Khr25Scene {
     pub base: KhrScene,
     pub extras: Extras2025,
+}
+
+impl Khr25Scene {
+    /// The revision the scene is written in.
+    pub fn profile(&self) -> Profile {
+        if self.extras.geometry.names_a_mesh() {
+            Profile::Khr2026
+        } else {
+            Profile::Khr2025
+        }
+    }
 }
 
 fn plane() -> impl Strategy<Value = PlaneSpec> + Clone {
@@ -86,15 +145,9 @@ fn plane() -> impl Strategy<Value = PlaneSpec> + Clone {
         .prop_map(|(size, double_sided)| PlaneSpec { size, double_sided })
 }
 
-fn extras() -> impl Strategy<Value = Extras2025> + Clone {
+fn extras(profile: Profile) -> impl Strategy<Value = Extras2025> + Clone {
     (
-        prop::sample::select(vec![
-            GeometryMode::SelfNode,
-            GeometryMode::Detached,
-            GeometryMode::Children,
-            GeometryMode::Morphed,
-            GeometryMode::Skinned,
-        ]),
+        prop::sample::select(GeometryMode::of(profile)),
         prop::bool::weighted(0.2),
         prop::option::weighted(0.3, plane()),
         prop::option::weighted(
@@ -116,14 +169,17 @@ fn extras() -> impl Strategy<Value = Extras2025> + Clone {
         )
 }
 
-/// Valid `khr-2025` scenes of 1 to 3 groups.
-pub fn scene() -> impl Strategy<Value = Khr25Scene> {
-    scene_of(1..=3)
+/// Valid scenes of `profile` (`khr-2025` or `khr-2026`) of 1 to 3 groups.
+pub fn scene(profile: Profile) -> impl Strategy<Value = Khr25Scene> {
+    scene_of(profile, 1..=3)
 }
 
-/// Valid `khr-2025` scenes with a number of groups in `groups`.
-pub fn scene_of(groups: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Khr25Scene> {
-    (draft_scene_of(groups), extras()).prop_map(|(base, extras)| normalise(base, extras))
+/// Valid scenes of `profile` (`khr-2025` or `khr-2026`) with a number of groups in `groups`.
+pub fn scene_of(
+    profile: Profile,
+    groups: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = Khr25Scene> {
+    (draft_scene_of(groups), extras(profile)).prop_map(|(base, extras)| normalise(base, extras))
 }
 
 /// Make a draft scene valid under 2025 and apply the extras that change the base.
@@ -268,15 +324,28 @@ fn collider_on(doc: &mut DocBuilder, node: usize, kind: &'static str, params: Ma
     doc.node_extension_member(node, RB, "collider", Value::from(collider));
 }
 
-/// Every tag a `khr-2025` scene can carry.
-pub fn universe(tags: &mut Tags) {
+/// Every tag a scene of `profile` (`khr-2025` or `khr-2026`) can carry.
+pub fn universe(profile: Profile, tags: &mut Tags) {
     super::khr::universe(tags);
+    let geometry: &[&str] = if profile == Profile::Khr2026 {
+        &[
+            "geometry.mesh.drawn",
+            "geometry.mesh.only",
+            "geometry.mesh.shared",
+            "geometry.mesh.morphed",
+            "geometry.mesh.skinned",
+        ]
+    } else {
+        &[
+            "geometry.node.self",
+            "geometry.node.detached",
+            "geometry.node.children",
+            "geometry.node.morphed",
+            "geometry.node.skinned",
+        ]
+    };
+    tags.extend(geometry.iter().map(|t| (*t).to_owned()));
     for t in [
-        "geometry.node.self",
-        "geometry.node.detached",
-        "geometry.node.children",
-        "geometry.node.morphed",
-        "geometry.node.skinned",
         "shape.plane.bounded",
         "shape.plane.unbounded",
         "shape.plane.single-sided",
@@ -318,25 +387,25 @@ mod tests {
             .collect()
     }
 
-    /// A morphed or skinned node geometry is the solid a plain detached one gives: the half-size
-    /// mesh brought back by the morph weight 0.5 or the joint of scale 2 [D-GEOMETRY-NODE].
-    #[test]
-    fn morphed_and_skinned_geometry_is_the_plain_solid() {
-        let strategy = scene();
+    /// The mesh collider solids of scenes drawn from `profile`'s strategy (seed `seed`) in
+    /// geometry mode `plain`, against the same scenes in each mode of `deformed`: equal within
+    /// 1e-9 [D-GEOMETRY-NODE], [D-GEOMETRY-MESH].
+    fn same_solids(profile: Profile, seed: u64, plain: GeometryMode, deformed: &[GeometryMode]) {
+        let strategy = scene(profile);
         let mut compared = 0;
         for index in 0..48 {
-            let mut s = sample(&strategy, 7, index, 0).expect("a scene");
+            let mut s = sample(&strategy, seed, index, 0).expect("a scene");
             s.base.buffer = crate::doc::BufferMode::DataUri;
-            s.extras.geometry = GeometryMode::Detached;
-            let plain = collider_meshes(&s);
-            if plain.is_empty() {
+            s.extras.geometry = plain;
+            let want = collider_meshes(&s);
+            if want.is_empty() {
                 continue;
             }
-            for mode in [GeometryMode::Morphed, GeometryMode::Skinned] {
+            for &mode in deformed {
                 s.extras.geometry = mode;
-                let deformed = collider_meshes(&s);
-                assert_eq!(deformed.len(), plain.len(), "{index} {mode:?}");
-                for (a, b) in plain.iter().zip(&deformed) {
+                let got = collider_meshes(&s);
+                assert_eq!(got.len(), want.len(), "{index} {mode:?}");
+                for (a, b) in want.iter().zip(&got) {
                     assert_eq!(a.len(), b.len());
                     for (p, q) in a.iter().zip(b) {
                         for k in 0..3 {
@@ -350,44 +419,74 @@ mod tests {
         assert!(compared > 0, "no scene with a mesh collider");
     }
 
-    /// Every drawn scene reads under khr-2025 without an error, and its drives keep the
-    /// schema's dependencies.
+    /// A morphed or skinned node geometry is the solid a plain detached one gives: the half-size
+    /// mesh brought back by the morph weight 0.5 or the joint of scale 2 [D-GEOMETRY-NODE].
     #[test]
-    fn scenes_are_valid_khr_2025() {
-        let strategy = scene();
-        for index in 0..48 {
-            let mut s = sample(&strategy, 3, index, 0).expect("a scene");
-            s.base.buffer = crate::doc::BufferMode::DataUri;
-            for d in s.base.descs.iter().flat_map(|d| &d.drives) {
-                assert_eq!(d.position_target.is_some(), d.stiffness.is_some());
-                assert_eq!(d.velocity_target.is_some(), d.damping.is_some());
+    fn morphed_and_skinned_geometry_is_the_plain_solid() {
+        let deformed = [GeometryMode::Morphed, GeometryMode::Skinned];
+        same_solids(Profile::Khr2025, 7, GeometryMode::Detached, &deformed);
+    }
+
+    /// A `khr-2026` mesh geometry is the solid whatever draws it: morphed back by the mesh's
+    /// weight 0.5, and read unskinned (its bind pose) though a skin doubles it where it is
+    /// drawn [D-GEOMETRY-MESH]. A reader that skins it gets twice the size and fails this.
+    #[test]
+    fn mesh_geometry_is_the_plain_solid_morphed_or_drawn_skinned() {
+        let deformed = [
+            GeometryMode::MeshDrawn,
+            GeometryMode::MeshMorphed,
+            GeometryMode::MeshSkinned,
+        ];
+        same_solids(Profile::Khr2026, 7, GeometryMode::MeshOnly, &deformed);
+    }
+
+    /// Every drawn scene reads under its revision without an error and with exactly the
+    /// issues it expects, and its drives keep the schema's dependencies. The document dates
+    /// itself when it has a mesh collider; otherwise nothing dates it and it is read as the
+    /// newest, `khr-2026` [D-KHR-REVISION].
+    #[test]
+    fn scenes_are_valid_under_their_revision() {
+        for profile in [Profile::Khr2025, Profile::Khr2026] {
+            let strategy = scene(profile);
+            let mut dated = 0;
+            for index in 0..48 {
+                let mut s = sample(&strategy, 3, index, 0).expect("a scene");
+                s.base.buffer = crate::doc::BufferMode::DataUri;
+                assert_eq!(s.profile(), profile);
+                for d in s.base.descs.iter().flat_map(|d| &d.drives) {
+                    assert_eq!(d.position_target.is_some(), d.stiffness.is_some());
+                    assert_eq!(d.velocity_target.is_some(), d.damping.is_some());
+                }
+                let r = render(&s, "s");
+                let json = crate::canonical::to_string(&r.built.json);
+                let detected = reference::read_bytes(json.as_bytes(), None, None);
+                if detected.dated {
+                    dated += 1;
+                    assert_eq!(detected.profile, Some(profile), "{index}");
+                } else {
+                    assert_eq!(detected.profile, Some(Profile::Khr2026), "{index}");
+                }
+                let reading = reference::read_bytes(json.as_bytes(), None, Some(profile));
+                assert!(
+                    !reading.has_errors(),
+                    "{index}: {:?}\n{json}",
+                    reading.issues
+                );
+                let mut want: Vec<(String, String)> = r
+                    .expected
+                    .iter()
+                    .map(|e| (e.code.id().to_owned(), e.pointer.clone()))
+                    .collect();
+                let mut got: Vec<(String, String)> = reading
+                    .issues
+                    .iter()
+                    .map(|i| (i.code.id().to_owned(), i.pointer.clone()))
+                    .collect();
+                want.sort();
+                got.sort();
+                assert_eq!(want, got, "{index}\n{json}");
             }
-            let r = render(&s, "s");
-            let json = crate::canonical::to_string(&r.built.json);
-            let reading = reference::read_bytes(json.as_bytes(), None, None);
-            assert_eq!(
-                reading.profile,
-                Some(reference::profile::Profile::Khr2025),
-                "{index}"
-            );
-            assert!(
-                !reading.has_errors(),
-                "{index}: {:?}\n{json}",
-                reading.issues
-            );
-            let mut want: Vec<(String, String)> = r
-                .expected
-                .iter()
-                .map(|e| (e.code.id().to_owned(), e.pointer.clone()))
-                .collect();
-            let mut got: Vec<(String, String)> = reading
-                .issues
-                .iter()
-                .map(|i| (i.code.id().to_owned(), i.pointer.clone()))
-                .collect();
-            want.sort();
-            got.sort();
-            assert_eq!(want, got, "{index}\n{json}");
+            assert!(dated > 0, "{profile}: no scene with a mesh collider");
         }
     }
 }

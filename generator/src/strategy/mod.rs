@@ -65,7 +65,7 @@ impl SceneSpec {
     pub fn profile(&self) -> Profile {
         match self {
             SceneSpec::Khr(_) => Profile::Khr2024Draft,
-            SceneSpec::Khr25(_) => Profile::Khr2025,
+            SceneSpec::Khr25(s) => s.profile(),
             SceneSpec::Omi(_) => Profile::Omi2023,
             SceneSpec::Vrm(_) => Profile::VrmcConstraintsDraft,
             SceneSpec::OmiCurrent(s) => s.profile,
@@ -99,7 +99,9 @@ impl SceneSpec {
 pub fn scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
     match profile {
         Profile::Khr2024Draft => khr::scene().prop_map(SceneSpec::Khr).boxed(),
-        Profile::Khr2025 => khr25::scene().prop_map(SceneSpec::Khr25).boxed(),
+        Profile::Khr2025 | Profile::Khr2026 => {
+            khr25::scene(profile).prop_map(SceneSpec::Khr25).boxed()
+        }
         Profile::Omi2023 => omi::scene().prop_map(SceneSpec::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene().prop_map(SceneSpec::Vrm).boxed(),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene(profile)
@@ -113,7 +115,9 @@ pub fn scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
 pub fn large_scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
     match profile {
         Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(SceneSpec::Khr).boxed(),
-        Profile::Khr2025 => khr25::scene_of(4..=10).prop_map(SceneSpec::Khr25).boxed(),
+        Profile::Khr2025 | Profile::Khr2026 => khr25::scene_of(profile, 4..=10)
+            .prop_map(SceneSpec::Khr25)
+            .boxed(),
         Profile::Omi2023 => omi::scene_of(4..=10).prop_map(SceneSpec::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(SceneSpec::Vrm).boxed(),
         Profile::Omi2024 | Profile::Omi2025 => omi_current::scene_of(profile, 4..=10)

@@ -163,7 +163,8 @@ pub fn body(scene: &Scene, world: &World, index: BodyId, body: &Body) -> BodyExp
         body.inertia,
         Inertia::Principal { diagonal, .. } if diagonal.contains(&MassValue::Infinite)
     );
-    if scene.profile == Profile::Khr2025 && (body.mass == MassValue::Infinite || zero_inertia) {
+    let zero_is_a_warning = matches!(scene.profile, Profile::Khr2025 | Profile::Khr2026);
+    if zero_is_a_warning && (body.mass == MassValue::Infinite || zero_inertia) {
         decisions.push(Decision::MassZeroSchema);
     }
     // [D-STATIC-VELOCITY]: a static body does not move, whatever velocity the file gives.

@@ -77,13 +77,18 @@ pub fn stretch(world: &Matrix4<f64>) -> Matrix3<f64> {
 }
 
 /// The stretch a profile simulates for a collider of world matrix `world`: [`stretch`], except
-/// under `khr-2025` for a mirroring matrix [D-SHAPE-SCALE]: a negative scale acts by its
+/// under `khr-2025` and `khr-2026` for a mirroring matrix [D-SHAPE-SCALE]: a negative scale acts by its
 /// absolute value, so the rotation is taken from the matrix with its z column turned over
 /// (exact when the scale is axis-aligned), and the stretch keeps the signs the absolute value
 /// then drops.
+/// Whether `profile` has the zero and negative scale rules of [D-SHAPE-SCALE].
+fn shape_scale_rules(profile: Profile) -> bool {
+    crate::khr::Revision::of(profile).is_some_and(|r| r.shape_scale_rules)
+}
+
 pub fn stretch_of(profile: Profile, world: &Matrix4<f64>) -> Matrix3<f64> {
     let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
-    if profile == Profile::Khr2025 && linear.determinant() < 0.0 {
+    if shape_scale_rules(profile) && linear.determinant() < 0.0 {
         let flipped = linear * Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, -1.0));
         return stretch_with(world, &crate::math::rotation_of(&flipped));
     }
@@ -216,7 +221,7 @@ pub fn scaled(shape: &Shape, s: &Matrix3<f64>) -> ScaledShape {
 pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> ColliderExpect {
     let body_node = c.body.and_then(|b| scene.bodies.get(b)).map(|b| b.node);
     let s = world.rest.get(c.node).map_or_else(Matrix3::identity, |m| {
-        if scene.profile == Profile::Khr2025 && m.fixed_view::<3, 3>(0, 0).determinant() < 0.0 {
+        if shape_scale_rules(scene.profile) && m.fixed_view::<3, 3>(0, 0).determinant() < 0.0 {
             stretch_of(scene.profile, m)
         } else {
             stretch_with(m, &world.rest_pose(Some(c.node)).rotation)
@@ -249,15 +254,21 @@ pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> Col
     if !unscaled(&s) {
         decisions.push(Decision::ColliderScale);
     }
-    if scene.profile == Profile::Khr2025 {
-        if matches!(
+    if shape_scale_rules(scene.profile) {
+        let mesh = matches!(
             shape,
             Some(ScaledShape {
                 shape: Shape::Convex { .. } | Shape::Trimesh { .. },
                 ..
             })
-        ) {
+        );
+        if mesh && scene.node_geometry.contains(&c.shape) {
             decisions.push(Decision::GeometryNode);
+            if scene.profile == Profile::Khr2026 {
+                decisions.push(Decision::GeometryNode2026);
+            }
+        } else if mesh {
+            decisions.push(Decision::GeometryMesh);
         }
         if !unscaled(&s) {
             decisions.push(Decision::ShapeScale);

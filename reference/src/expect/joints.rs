@@ -32,6 +32,7 @@ impl FrameRule {
             Profile::Omi2023 => FrameRule::CarriedByBody,
             Profile::Khr2024Draft
             | Profile::Khr2025
+            | Profile::Khr2026
             | Profile::VrmcConstraintsDraft
             | Profile::Omi2024
             | Profile::Omi2025

@@ -33,8 +33,8 @@ use crate::scene::{
 };
 
 use super::{
-    FILTERS_ARRAY, MATERIALS_ARRAY, NODES_ARRAY, RIGID_BODIES, Revision, SHAPES_ARRAY, Tables,
-    array_length, clean_since, geometry, non_negative, object,
+    FILTERS_ARRAY, GeometryForm, MATERIALS_ARRAY, NODES_ARRAY, RIGID_BODIES, Revision,
+    SHAPES_ARRAY, Tables, array_length, clean_since, geometry, non_negative, object,
 };
 
 /// How far from 1 the length of `inertiaOrientation` may be before it is an error.
@@ -137,7 +137,7 @@ fn read_motion(
             MassValue::EngineComputes
         }
         Some(0.0) => {
-            issues.push(Issue::new(zero_code(revision), at("mass")).arg("property", "mass"));
+            issues.push(Issue::new(revision.mass_zero, at("mass")).arg("property", "mass"));
             MassValue::Infinite
         }
         Some(v) => MassValue::Finite(v),
@@ -173,15 +173,6 @@ fn read_motion(
 }
 
 /// `inertiaDiagonal` components (0: infinite), or `None` when one is negative.
-/// The code of a zero mass or inertia component: information in the draft (its schema allows
-/// 0), a warning in 2025 (its schema does not) [D-MASS-ZERO-SCHEMA].
-fn zero_code(revision: Revision) -> Code {
-    match revision {
-        Revision::Draft2024 => Code::MassZeroInfinite,
-        Revision::R2025 => Code::KhrMassZero,
-    }
-}
-
 fn principal_moments(
     d: [f64; 3],
     pointer: &str,
@@ -197,7 +188,7 @@ fn principal_moments(
         } else if v == 0.0 {
             // Written only for an issue.
             issues.push(
-                Issue::new(zero_code(revision), push_pointer(pointer, i))
+                Issue::new(revision.mass_zero, push_pointer(pointer, i))
                     .arg("property", format!("inertiaDiagonal[{i}]")),
             );
             MassValue::Infinite
@@ -241,7 +232,7 @@ pub(super) fn read_collider(
     if object(value, &pointer, issues).is_none() {
         return;
     }
-    let shape_key = shape_key(tables.revision);
+    let shape_key = tables.revision.shape_key();
     check_properties(
         value,
         &pointer,
@@ -262,9 +253,9 @@ pub(super) fn read_collider(
             .filters
             .resolve(f, FILTERS_ARRAY, (&pointer, "collisionFilter"), issues)
     });
-    let given = match tables.revision {
-        Revision::Draft2024 => c.shape.is_some(),
-        Revision::R2025 => c.geometry.is_some(),
+    let given = match tables.revision.geometry {
+        GeometryForm::Shape => c.shape.is_some(),
+        GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => c.geometry.is_some(),
     };
     if !given {
         issues.push(Issue::new(Code::ExtRequired, &pointer).arg("property", shape_key));
@@ -293,14 +284,6 @@ pub(super) fn read_collider(
     });
 }
 
-/// The property that gives a collider's or simple trigger's shape in `revision`.
-fn shape_key(revision: Revision) -> &'static str {
-    match revision {
-        Revision::Draft2024 => "shape",
-        Revision::R2025 => "geometry",
-    }
-}
-
 /// The shape id of a collider's or simple trigger's `shape` (draft) or `geometry` (2025), the
 /// one its revision reads; `None` when it is absent or left out (an issue says why).
 fn collider_shape(
@@ -311,18 +294,18 @@ fn collider_shape(
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Option<ShapeId> {
-    match tables.revision {
-        Revision::Draft2024 => {
+    match tables.revision.geometry {
+        GeometryForm::Shape => {
             tables
                 .shapes
                 .resolve(shape?, SHAPES_ARRAY, (pointer, "shape"), issues)
         }
-        Revision::R2025 => {
+        GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => {
             let at = push_pointer(pointer, "geometry");
             geometry::read(
                 doc,
-                geometry_value?,
-                &at,
+                (geometry_value?, &at),
+                tables.revision.geometry,
                 (&tables.shapes, &mut tables.geometry),
                 scene,
                 issues,
@@ -349,7 +332,7 @@ pub(super) fn read_trigger(
     if object(value, &pointer, issues).is_none() {
         return;
     }
-    let shape_key = shape_key(tables.revision);
+    let shape_key = tables.revision.shape_key();
     check_properties(
         value,
         &pointer,
@@ -360,9 +343,9 @@ pub(super) fn read_trigger(
         return;
     };
     let mark = issues.0.len();
-    let given = match tables.revision {
-        Revision::Draft2024 => t.shape.is_some(),
-        Revision::R2025 => t.geometry.is_some(),
+    let given = match tables.revision.geometry {
+        GeometryForm::Shape => t.shape.is_some(),
+        GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => t.geometry.is_some(),
     };
     match (given, &t.nodes, &t.collision_filter) {
         (true, Some(_), _) => issues.push(

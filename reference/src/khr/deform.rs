@@ -105,6 +105,38 @@ pub fn deform(
     }
 }
 
+/// The positions of mesh `mesh` (read as `base`, its primitives at `parts`) as a `khr-2026`
+/// mesh geometry [D-GEOMETRY-MESH]: morphed by the mesh's own `weights`, since no node gives
+/// weights to a geometry; never skinned (a skin belongs to a node). `Not` or `Local`, or
+/// `Dropped` on bad morph data (reported).
+pub fn mesh_at_rest(
+    doc: &Document,
+    mesh: MeshId,
+    (base, parts): (&TriangleMesh, &[Part]),
+    issues: &mut Issues,
+) -> Deformed {
+    let Some(weights) = doc
+        .json
+        .get("meshes")
+        .and_then(|m| m.get(mesh))
+        .and_then(|m| m.get("weights"))
+        .and_then(Value::as_array)
+    else {
+        return Deformed::Not;
+    };
+    let weights: Vec<f64> = weights.iter().map(|x| x.as_f64().unwrap_or(0.0)).collect();
+    if weights.iter().all(|w| *w == 0.0) {
+        return Deformed::Not;
+    }
+    let mut positions = base.positions.clone();
+    let at = format!("/meshes/{mesh}/weights");
+    match morph(doc, mesh, parts, (&weights, &at), &mut positions, issues) {
+        Some(true) => Deformed::Local(positions),
+        Some(false) => Deformed::Not,
+        None => Deformed::Dropped,
+    }
+}
+
 /// Add every target's POSITION deltas times its weight to `positions`; `None` on bad data
 /// (reported), otherwise whether anything moved.
 fn morph(

@@ -1,9 +1,19 @@
-//! `khr-2025` collider and trigger `geometry` -> a canonical [`Shape`] id, and the zero-scale
-//! rule [D-SHAPE-SCALE].
+//! `khr-2025` and `khr-2026` collider and trigger `geometry` -> a canonical [`Shape`] id, and the
+//! zero-scale rule [D-SHAPE-SCALE].
 //!
-//! - A geometry gives exactly one of `shape` (an index into `KHR_implicit_shapes.shapes`) and
-//!   `node` (`KHR_GEOMETRY_SHAPE_AND_NODE`, `KHR_GEOMETRY_EMPTY`); `convexHull` (default false)
-//!   makes a node's meshes a convex hull and has no effect on implicit shapes (all convex).
+//! - `khr-2025`: a geometry gives exactly one of `shape` (an index into
+//!   `KHR_implicit_shapes.shapes`) and `node` (`KHR_GEOMETRY_SHAPE_AND_NODE`,
+//!   `KHR_GEOMETRY_EMPTY`); `convexHull` (default false) makes the meshes a convex hull and has
+//!   no effect on implicit shapes (all convex).
+//! - `khr-2026`: exactly one of `shape` and `mesh` (`KHR_GEOMETRY_AMBIGUOUS` for more than one of
+//!   `shape`, `mesh`, `node`). Mesh geometry [D-GEOMETRY-MESH]: the mesh's primitives in the
+//!   collider's own node frame, morphed by the mesh's `weights`, never skinned
+//!   (`KHR_GEOMETRY_MESH_UNSKINNED`, information, when a node draws that mesh with a skin). A
+//!   mesh index past `meshes` is `INDEX_OUT_OF_RANGE`; a mesh with no triangle (no primitive with
+//!   `POSITION`, which are skipped) is `MESH_SHAPE_EMPTY`; a primitive that is not triangles is
+//!   `MESH_SHAPE_NOT_TRIANGLES`: each leaves out every collider and trigger on that mesh. A
+//!   `node` of the previous revision is read by its rule with `KHR_GEOMETRY_NODE_2025` (a
+//!   warning) [D-GEOMETRY-NODE-2026].
 //! - Node geometry [D-GEOMETRY-NODE]: the meshes of the node and of its descendants, each placed
 //!   by its transform relative to the geometry node, make one mesh in the collider's local frame.
 //!   A node with no mesh below it gives no geometry (`KHR_GEOMETRY_NO_MESH`, the collider is left
@@ -24,7 +34,10 @@ use crate::scene::{MeshId, NodeId, Scene, Shape, ShapeId, TriangleMesh};
 use serde_json::Value;
 
 use super::deform::{self, Deformed};
-use super::{IMPLICIT_SHAPES_ARRAY, NODES_ARRAY, RIGID_BODIES, Table, object};
+use super::{
+    GeometryForm, IMPLICIT_SHAPES_ARRAY, MESHES_ARRAY, NODES_ARRAY, RIGID_BODIES, Table,
+    clean_since, object,
+};
 
 /// Node geometries already read, by (node, convexHull): the shape id (`None`: no geometry);
 /// every glTF mesh read for them (`None`: no triangle) with its primitives' vertex ranges, and
@@ -34,6 +47,9 @@ use super::{IMPLICIT_SHAPES_ARRAY, NODES_ARRAY, RIGID_BODIES, Table, object};
 #[derive(Debug, Default)]
 pub(super) struct Cache {
     shapes: HashMap<(NodeId, bool), Option<ShapeId>>,
+    /// Mesh geometries (2026) already read, by (mesh, convexHull): `None` when the mesh gave
+    /// an error, so that every collider on it is left out alike.
+    mesh_shapes: HashMap<(MeshId, bool), Option<ShapeId>>,
     meshes: HashMap<MeshId, Option<(TriangleMesh, Vec<Part>)>>,
     deformed: HashMap<NodeId, Deformed>,
     world: Option<Vec<Matrix4<f64>>>,
@@ -82,38 +98,68 @@ impl Cache {
 struct GeometryJson {
     shape: Option<usize>,
     node: Option<usize>,
+    mesh: Option<usize>,
     convex_hull: Option<bool>,
 }
 
-/// The shape of the `geometry` object `value` at `pointer`, or `None` (an issue says why, or
-/// the shape it names was left out).
+/// The shape of the `geometry` object `value` at `pointer` in a revision of geometry form
+/// `form`, or `None` (an issue says why, or the shape it names was left out).
 pub(super) fn read(
     doc: &Document,
-    value: &Value,
-    pointer: &str,
+    (value, pointer): (&Value, &str),
+    form: GeometryForm,
     (shapes, cache): (&Table, &mut Cache),
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Option<ShapeId> {
     object(value, pointer, issues)?;
-    check_properties(value, pointer, &["shape", "node", "convexHull"], issues);
-    let g: GeometryJson = parse(value, pointer, issues)?;
-    match (g.shape, g.node) {
-        (Some(_), Some(_)) => {
-            issues.push(Issue::new(Code::KhrGeometryShapeAndNode, pointer));
+    let mesh_form = form == GeometryForm::ShapeOrMesh;
+    let known: &[&str] = if mesh_form {
+        &["shape", "mesh", "node", "convexHull"]
+    } else {
+        &["shape", "node", "convexHull"]
+    };
+    check_properties(value, pointer, known, issues);
+    let mut g: GeometryJson = parse(value, pointer, issues)?;
+    if !mesh_form {
+        // Not a key of this revision: reported as unexpected above, and not read.
+        g.mesh = None;
+    }
+    let convex = g.convex_hull.unwrap_or(false);
+    let given: Vec<&str> = [("shape", g.shape), ("mesh", g.mesh), ("node", g.node)]
+        .into_iter()
+        .filter_map(|(key, index)| index.map(|_| key))
+        .collect();
+    match (g.shape, g.mesh, g.node) {
+        _ if given.len() > 1 => {
+            issues.push(if mesh_form {
+                Issue::new(Code::KhrGeometryAmbiguous, pointer).arg("given", given.join(", "))
+            } else {
+                Issue::new(Code::KhrGeometryShapeAndNode, pointer)
+            });
             None
         }
-        (None, None) => {
-            issues.push(Issue::new(Code::KhrGeometryEmpty, pointer));
-            None
-        }
-        (Some(shape), None) => {
+        (Some(shape), _, _) => {
             shapes.resolve(shape, IMPLICIT_SHAPES_ARRAY, (pointer, "shape"), issues)
         }
-        (None, Some(node)) => {
+        (_, Some(mesh), _) => {
+            let at = push_pointer(pointer, "mesh");
+            check_index(mesh, doc.root.meshes.len(), MESHES_ARRAY, &at, issues)?;
+            if let Some(known) = cache.mesh_shapes.get(&(mesh, convex)) {
+                return *known;
+            }
+            let mark = issues.0.len();
+            let id = mesh_shape(doc, mesh, convex, &at, cache, scene, issues)
+                .filter(|_| clean_since(issues, mark));
+            cache.mesh_shapes.insert((mesh, convex), id);
+            id
+        }
+        (_, _, Some(node)) => {
             let at = push_pointer(pointer, "node");
+            if mesh_form {
+                issues.push(Issue::new(Code::KhrGeometryNode2025, &at));
+            }
             check_index(node, scene.nodes.len(), NODES_ARRAY, &at, issues)?;
-            let convex = g.convex_hull.unwrap_or(false);
             if let Some(known) = cache.shapes.get(&(node, convex)) {
                 return *known;
             }
@@ -121,7 +167,65 @@ pub(super) fn read(
             cache.shapes.insert((node, convex), id);
             id
         }
+        (None, None, None) => {
+            let other = if mesh_form { "mesh" } else { "node" };
+            issues.push(Issue::new(Code::KhrGeometryEmpty, pointer).arg("other", other));
+            None
+        }
     }
+}
+
+/// The shape of mesh geometry `mesh` [D-GEOMETRY-MESH]: the mesh's primitives in the collider's
+/// own node frame, morphed by the mesh's `weights`, never skinned.
+fn mesh_shape(
+    doc: &Document,
+    mesh: MeshId,
+    convex: bool,
+    pointer: &str,
+    cache: &mut Cache,
+    scene: &mut Scene,
+    issues: &mut Issues,
+) -> Option<ShapeId> {
+    cache.triangles(doc, mesh, pointer, issues)?;
+    let Some(Some((base, parts))) = cache.meshes.get(&mesh) else {
+        return None;
+    };
+    if let Some(node) = doc
+        .root
+        .nodes
+        .iter()
+        .position(|n| n.mesh.is_some_and(|m| m.value() == mesh) && n.skin.is_some())
+    {
+        issues.push(
+            Issue::new(Code::KhrGeometryMeshUnskinned, pointer)
+                .arg("mesh", mesh)
+                .arg("node", node),
+        );
+    }
+    let id = match deform::mesh_at_rest(doc, mesh, (base, parts), issues) {
+        Deformed::Dropped => return None,
+        Deformed::Local(positions) => {
+            let id = Scene::morphed_mesh_id(doc.root.meshes.len(), scene.nodes.len(), mesh);
+            let morphed = TriangleMesh {
+                positions,
+                triangles: base.triangles.clone(),
+            };
+            scene.meshes.insert(id, morphed);
+            id
+        }
+        Deformed::Not | Deformed::World(_) => {
+            if !scene.meshes.contains_key(&mesh) {
+                scene.meshes.insert(mesh, base.clone());
+            }
+            mesh
+        }
+    };
+    scene.shapes.push(if convex {
+        Shape::Convex { mesh: id }
+    } else {
+        Shape::Trimesh { mesh: id }
+    });
+    Some(scene.shapes.len() - 1)
 }
 
 /// The shape made of the meshes of `node` and its descendants [D-GEOMETRY-NODE].
@@ -209,7 +313,9 @@ fn node_shape(
     } else {
         Shape::Trimesh { mesh }
     });
-    Some(scene.shapes.len() - 1)
+    let id = scene.shapes.len() - 1;
+    scene.node_geometry.insert(id);
+    Some(id)
 }
 
 /// Every node at or below `node` that has a mesh, with its mesh and its transform relative to

@@ -166,7 +166,7 @@ fn read_description(
     let mark = issues.0.len();
     let limits_pointer = push_pointer(pointer, "limits");
     let limit_values = d.limits.unwrap_or_default();
-    if limit_values.is_empty() && revision == Revision::Draft2024 {
+    if limit_values.is_empty() && revision.limits_required {
         issues.push(Issue::new(Code::KhrJointNoLimits, pointer));
     }
     let limits: Vec<Option<Limit>> = limit_values
@@ -226,10 +226,7 @@ fn read_limit(
                 .arg("max", max),
         );
     }
-    let refused = |s: f64| match revision {
-        Revision::Draft2024 => s <= 0.0,
-        Revision::R2025 => s < 0.0,
-    };
+    let refused = |s: f64| s < 0.0 || (s == 0.0 && revision.zero_stiffness_refused);
     if let Some(stiffness) = l.stiffness.filter(|s| refused(*s)) {
         issues.push(
             Issue::new(
@@ -313,7 +310,7 @@ fn read_drive(
     check_properties(value, pointer, DRIVE_PROPERTIES, issues);
     let d: DriveJson = parse(value, pointer, issues)?;
     let mut dependencies_ok = true;
-    if revision == Revision::R2025 {
+    if revision.drive_pairs {
         for (property, given, needs, present) in [
             (
                 "positionTarget",

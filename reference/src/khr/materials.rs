@@ -167,7 +167,7 @@ fn read_filter(
         ("collideWithSystems", &f.collide_with_systems),
         ("notCollideWithSystems", &f.not_collide_with_systems),
     ] {
-        if revision == Revision::Draft2024 && list.as_ref().is_some_and(Vec::is_empty) {
+        if revision.empty_filter_lists_refused && list.as_ref().is_some_and(Vec::is_empty) {
             issues.push(array_length(&push_pointer(pointer, key), 0, "at least 1"));
         }
     }

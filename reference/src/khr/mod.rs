@@ -43,6 +43,7 @@ use serde_json::{Map, Value};
 
 use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, Severity, Token, push_pointer};
+use crate::profile::{KhrEvidence, Profile};
 use crate::scene::Scene;
 
 /// The node-level and document-level key of the rigid-body extension.
@@ -52,26 +53,110 @@ pub const COLLISION_SHAPES: &str = "KHR_collision_shapes";
 /// The document-level key of the shape extension (2025).
 pub const IMPLICIT_SHAPES: &str = "KHR_implicit_shapes";
 
-/// The revision of KHR_physics_rigid_bodies a document is read under.
+/// A revision of KHR_physics_rigid_bodies as the one KHR reader sees it: every rule on which
+/// the revisions differ, as data. Each revision is written as its delta to the one before it
+/// ([`Revision::DRAFT_2024`], [`Revision::R2025`], [`Revision::R2026`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Revision {
-    /// The March 2024 draft with KHR_collision_shapes (`khr-2024-draft`).
-    Draft2024,
-    /// PR #2424 with KHR_implicit_shapes (`khr-2025`).
-    R2025,
+pub struct Revision {
+    /// The profile this revision is read as.
+    pub profile: Profile,
+    /// The document-level shape extension.
+    shape_extension: &'static str,
+    /// Its shape types, each also the name of its parameter object.
+    shape_types: &'static [&'static str],
+    /// A shape without volume is prohibited (`KHR_SHAPE_DEGENERATE`, left out) rather than
+    /// information (`SHAPE_DEGENERATE`).
+    degenerate_prohibited: bool,
+    /// What gives a collider's or simple trigger's shape.
+    pub geometry: GeometryForm,
+    /// The code of a zero mass or inertia component [D-MASS-ZERO-SCHEMA].
+    mass_zero: Code,
+    /// A joint description must hold a limit (`KHR_JOINT_NO_LIMITS`).
+    limits_required: bool,
+    /// A limit stiffness of 0 is refused (the draft wants it positive).
+    zero_stiffness_refused: bool,
+    /// A drive target and its gain come together (`KHR_DRIVE_DEPENDENCY`).
+    drive_pairs: bool,
+    /// An empty filter list is refused (`EXT_ARRAY_LENGTH`).
+    empty_filter_lists_refused: bool,
+    /// A shape whose world scale is zero on all axes is disabled, and a negative scale acts by
+    /// its absolute value [D-SHAPE-SCALE].
+    pub shape_scale_rules: bool,
 }
 
-/// Read the draft's extensions from `doc` into `scene`, pushing every issue found.
-pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
-    read_revision(doc, Revision::Draft2024, scene, issues);
+/// What gives a collider's or simple trigger's shape in a revision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeometryForm {
+    /// The draft: a `shape` index of the collider's own.
+    Shape,
+    /// `geometry` with exactly one of `shape` and `node` [D-GEOMETRY-NODE].
+    ShapeOrNode,
+    /// `geometry` with exactly one of `shape` and `mesh` [D-GEOMETRY-MESH]; a `node` of the
+    /// previous revision is still read, with a warning [D-GEOMETRY-NODE-2026].
+    ShapeOrMesh,
+}
+
+impl Revision {
+    /// The March 2024 draft with KHR_collision_shapes (`khr-2024-draft`).
+    pub const DRAFT_2024: Revision = Revision {
+        profile: Profile::Khr2024Draft,
+        shape_extension: COLLISION_SHAPES,
+        shape_types: &["sphere", "box", "capsule", "cylinder", "convex", "trimesh"],
+        degenerate_prohibited: false,
+        geometry: GeometryForm::Shape,
+        mass_zero: Code::MassZeroInfinite,
+        limits_required: true,
+        zero_stiffness_refused: true,
+        drive_pairs: false,
+        empty_filter_lists_refused: true,
+        shape_scale_rules: false,
+    };
+
+    /// PR #2424 with KHR_implicit_shapes (`khr-2025`): implicit shapes, a `geometry` naming a
+    /// shape or a node, and the rules its schemas changed.
+    pub const R2025: Revision = Revision {
+        profile: Profile::Khr2025,
+        shape_extension: IMPLICIT_SHAPES,
+        shape_types: &["plane", "sphere", "box", "capsule", "cylinder"],
+        degenerate_prohibited: true,
+        geometry: GeometryForm::ShapeOrNode,
+        mass_zero: Code::KhrMassZero,
+        limits_required: false,
+        zero_stiffness_refused: false,
+        drive_pairs: true,
+        empty_filter_lists_refused: false,
+        shape_scale_rules: true,
+    };
+
+    /// The January-2026 revision (`khr-2026`): a `geometry` names a mesh instead of a node.
+    pub const R2026: Revision = Revision {
+        profile: Profile::Khr2026,
+        geometry: GeometryForm::ShapeOrMesh,
+        ..Revision::R2025
+    };
+
+    /// The revision a KHR profile reads; `None` for the other families.
+    pub fn of(profile: Profile) -> Option<Revision> {
+        [Revision::DRAFT_2024, Revision::R2025, Revision::R2026]
+            .into_iter()
+            .find(|r| r.profile == profile)
+    }
+
+    /// The property that gives a collider's or simple trigger's shape.
+    fn shape_key(self) -> &'static str {
+        match self.geometry {
+            GeometryForm::Shape => "shape",
+            GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => "geometry",
+        }
+    }
 }
 
 /// Read the extensions of `revision` from `doc` into `scene`, pushing every issue found.
-pub fn read_revision(doc: &Document, revision: Revision, scene: &mut Scene, issues: &mut Issues) {
+pub fn read(doc: &Document, revision: Revision, scene: &mut Scene, issues: &mut Issues) {
     let shapes = shapes::read(doc, revision, scene, issues);
     let resources = read_resources(doc, revision, scene, issues);
     let nodes = bodies::read_bodies(doc, revision, scene, issues);
-    let tables = Tables {
+    let mut tables = Tables {
         revision,
         shapes,
         materials: resources.materials,
@@ -79,33 +164,46 @@ pub fn read_revision(doc: &Document, revision: Revision, scene: &mut Scene, issu
         joints: resources.joints,
         geometry: geometry::Cache::default(),
     };
-    let mut tables = tables;
     for (node, object, pointer) in &nodes {
         bodies::read_collider(doc, *node, object, pointer, &mut tables, scene, issues);
         bodies::read_trigger(doc, *node, object, pointer, &mut tables, scene, issues);
         joints::read_node_joint(*node, object, pointer, &tables, scene, issues);
     }
-    if revision == Revision::R2025 {
+    if revision.shape_scale_rules {
         geometry::disable_zero_scale(scene, issues);
     }
 }
 
-/// Whether a collider or trigger of `doc` gives a `geometry` (the mark of the 2025 revision
-/// when a document uses no shape extension).
-pub fn uses_geometry(doc: &Document) -> bool {
+/// What dates a KHR document [D-KHR-REVISION], from its extension keys `keys` and the form of
+/// its colliders' and triggers' shapes.
+pub fn evidence(doc: &Document, keys: &[&str]) -> KhrEvidence {
+    let implicit = keys.contains(&IMPLICIT_SHAPES);
+    let mut evidence = KhrEvidence {
+        draft: keys.contains(&COLLISION_SHAPES),
+        ..KhrEvidence::default()
+    };
     let extensions = doc.node_extensions();
-    (0..doc.node_count()).any(|node| {
-        extensions
+    for node in 0..doc.node_count() {
+        let Some(object) = extensions
             .get(node, RIGID_BODIES)
             .and_then(|(v, _)| v.as_object())
-            .is_some_and(|o| {
-                ["collider", "trigger"].iter().any(|k| {
-                    o.get(*k)
-                        .and_then(Value::as_object)
-                        .is_some_and(|c| c.contains_key("geometry"))
-                })
-            })
-    })
+        else {
+            continue;
+        };
+        for key in ["collider", "trigger"] {
+            let Some(c) = object.get(key).and_then(Value::as_object) else {
+                continue;
+            };
+            // A shape of the collider's own dates the draft, unless the document declares the
+            // 2025 shape extension (then it is a mistake of a later revision, reported there).
+            evidence.draft |= !implicit && c.contains_key("shape");
+            if let Some(g) = c.get("geometry").and_then(Value::as_object) {
+                evidence.mesh_geometry |= g.contains_key("mesh");
+                evidence.node_geometry |= g.contains_key("node");
+            }
+        }
+    }
+    evidence
 }
 
 /// What the document-level `KHR_physics_rigid_bodies` object gave.

@@ -32,22 +32,12 @@ use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{Scene, Shape};
 
 use super::{
-    COLLISION_SHAPES, IMPLICIT_SHAPES, MESHES_ARRAY, Revision, Table, below_minimum, clean_since,
-    enum_unknown, items, non_negative, object,
+    MESHES_ARRAY, Revision, Table, below_minimum, clean_since, enum_unknown, items, non_negative,
+    object,
 };
 
-/// The shape types of the draft; each is also the name of its parameter object.
-const TYPES: [&str; 6] = ["sphere", "box", "capsule", "cylinder", "convex", "trimesh"];
-/// The shape types of KHR_implicit_shapes.
-const TYPES_2025: [&str; 5] = ["plane", "sphere", "box", "capsule", "cylinder"];
-
-/// The shape types of `revision`.
-fn types(revision: Revision) -> &'static [&'static str] {
-    match revision {
-        Revision::Draft2024 => &TYPES,
-        Revision::R2025 => &TYPES_2025,
-    }
-}
+/// The most shape types a revision has.
+const MAX_TYPES: usize = 6;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -95,11 +85,7 @@ pub(super) fn read(
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Table {
-    let key = match revision {
-        Revision::Draft2024 => COLLISION_SHAPES,
-        Revision::R2025 => IMPLICIT_SHAPES,
-    };
-    let Some((value, pointer)) = doc.root_extension(key) else {
+    let Some((value, pointer)) = doc.root_extension(revision.shape_extension) else {
         return Table::empty();
     };
     let Some(root) = object(value, &pointer, issues) else {
@@ -137,12 +123,12 @@ fn read_shape(
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Option<Shape> {
-    let types = types(revision);
+    let types = revision.shape_types;
     let object = object(value, pointer, issues)?;
     let header: Option<Header> = parse(value, pointer, issues);
     let kind = header.and_then(|h| h.kind);
     // "type", the types, and an unknown type (a later revision's parameter object).
-    let mut known = [""; TYPES.len() + 2];
+    let mut known = [""; MAX_TYPES + 2];
     known[0] = "type";
     known[1..=types.len()].copy_from_slice(types);
     let mut count = 1 + types.len();
@@ -169,24 +155,18 @@ fn read_shape(
     if !clean_since(issues, mark) {
         return None;
     }
-    match revision {
-        Revision::Draft2024 => {
-            if let Some(detail) = degenerate(&shape) {
-                issues
-                    .push(Issue::new(Code::ShapeDegenerate, &params_pointer).arg("detail", detail));
-            }
+    if !revision.degenerate_prohibited {
+        if let Some(detail) = degenerate(&shape) {
+            issues.push(Issue::new(Code::ShapeDegenerate, &params_pointer).arg("detail", detail));
         }
-        Revision::R2025 => {
-            if let Some((token, detail)) = prohibited(&shape) {
-                let at = match token {
-                    None => params_pointer.clone(),
-                    Some((key, None)) => push_pointer(&params_pointer, key),
-                    Some((key, Some(i))) => push_pointer(&push_pointer(&params_pointer, key), i),
-                };
-                issues.push(Issue::new(Code::KhrShapeDegenerate, at).arg("detail", detail));
-                return None;
-            }
-        }
+    } else if let Some((token, detail)) = prohibited(&shape) {
+        let at = match token {
+            None => params_pointer.clone(),
+            Some((key, None)) => push_pointer(&params_pointer, key),
+            Some((key, Some(i))) => push_pointer(&push_pointer(&params_pointer, key), i),
+        };
+        issues.push(Issue::new(Code::KhrShapeDegenerate, at).arg("detail", detail));
+        return None;
     }
     Some(shape)
 }
