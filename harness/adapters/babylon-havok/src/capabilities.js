@@ -13,17 +13,19 @@
 // - shape.capsule.tapered / shape.cylinder.tapered: built as convex hulls of a generated mesh
 //   (KHR_rigid_bodies.ts:215-237, 249-257), not as the tapered shape;
 // - vrm.*, omi.*: other extensions.
-// Mesh shapes (shape.convex, shape.trimesh, shape.mesh.*) are declared: the loader builds them
-// from `geometry.mesh` (the 2026 form); in khr-2025 files they come with `geometry.node.*`,
-// which is not declared, so those cases stay NOT_SUPPORTED.
+// Mesh shapes (shape.convex, shape.trimesh, shape.mesh.*) and geometry.mesh.* are declared: the
+// loader builds them from `geometry.mesh` (the khr-2026 form, KHR_rigid_bodies.ts:367-368,
+// 263-283); in khr-2025 files they come with `geometry.node.*`, which is not declared, so those
+// cases stay NOT_SUPPORTED.
 
-export const PROFILES = ['khr-2025'];
+export const PROFILES = ['khr-2025', 'khr-2026'];
 
 export const FEATURES = [
   'body.',
   'buffer.',
   'collider.',
   'filter.',
+  'geometry.mesh.',
   'joint.',
   'material.',
   'node.',

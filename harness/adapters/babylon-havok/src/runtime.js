@@ -47,6 +47,10 @@ export class Record {
     this.motorOrder = new Map(); // joint key -> [hpAxis value, ...] in the order set
     // From the plugin instance:
     this.shapeNode = new Map(); // PhysicsShape -> glTF node index
+    // glTF node index -> the Babylon node the plugin built the node's objects on. Babylon's
+    // `_loadMeshAsync`, which the plugin calls for a mesh collider, overwrites the node's
+    // `_babylonTransformNode` with the collider mesh, so that field cannot be read afterwards.
+    this.sceneNodes = new Map();
     this.joints = []; // {node, constraint}
     this.constraints = []; // {constraint, body, childBody} as HavokPlugin.initConstraint saw them
     this.gltf = null; // the glTF loader's parsed document (nodes carry _babylonTransformNode)
@@ -133,6 +137,11 @@ function observePlugin(plugin, current) {
       return result instanceof Promise ? result.then(note) : note(result);
     };
   };
+  const construct = plugin._constructNodeObjects;
+  plugin._constructNodeObjects = function observed(context, sceneNode, gltfNode, ...rest) {
+    current()?.sceneNodes.set(gltfNode.index, sceneNode);
+    return construct.call(this, context, sceneNode, gltfNode, ...rest);
+  };
   shapeMaker('_constructPhysicsShape');
   shapeMaker('_constructPhysicsMesh');
   const make = plugin.make6DoFJoint;
@@ -142,8 +151,8 @@ function observePlugin(plugin, current) {
     const result = make.call(this, joint);
     if (r) {
       r.gltf = this.loader?.gltf ?? r.gltf;
-      const nodes = r.gltf?.nodes ?? [];
-      const node = nodes.findIndex((n) => n._babylonTransformNode === joint.pivotA);
+      let node = -1;
+      for (const [i, n] of r.sceneNodes) if (n === joint.pivotA) node = i;
       for (const c of r.constraints.slice(before)) r.joints.push({ node, ...c });
     }
     return result;

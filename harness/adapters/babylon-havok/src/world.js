@@ -100,10 +100,14 @@ export class World {
     }
     if (!this.record.gltf) throw new Failed('the KHR_physics_rigid_bodies plugin was not activated (no KHR_physics_rigid_bodies in extensionsUsed?)');
     this.nodes = this.record.gltf.nodes ?? [];
-    this.nodeOf = new Map();
+    // glTF node index <-> Babylon node: as the plugin saw them (see Record.sceneNodes), else
+    // the loader's own field for nodes without the extension.
+    this.babylonNode = new Map();
     this.nodes.forEach((n, i) => {
-      if (n._babylonTransformNode) this.nodeOf.set(n._babylonTransformNode, i);
+      const tn = this.record.sceneNodes.get(i) ?? n._babylonTransformNode;
+      if (tn) this.babylonNode.set(i, tn);
     });
+    this.nodeOf = new Map([...this.babylonNode].map(([i, tn]) => [tn, i]));
     this.#index();
     this.observer = this.plugin.onCollisionObservable.add((e) => this.#onCollision(e));
     for (const b of this.physics.getBodies()) b.setCollisionCallbackEnabled(true);
@@ -465,7 +469,7 @@ export class World {
     for (const c of this.colliders) {
       if (c.dynamicNode !== null || seen.has(c.node)) continue;
       seen.add(c.node);
-      const tn = this.nodes[c.node]._babylonTransformNode;
+      const tn = this.babylonNode.get(c.node);
       nodes.push({ node: c.node, ...pose(tn), linear_velocity: [0, 0, 0], angular_velocity: [0, 0, 0] });
     }
     nodes.sort((a, b) => a.node - b.node);

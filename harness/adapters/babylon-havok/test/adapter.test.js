@@ -63,9 +63,9 @@ function gltf({ nodes, scene, shapes = [], rigid = {}, extra = {} }) {
 }
 const rb = (ext) => ({ KHR_physics_rigid_bodies: ext });
 
-async function load(path) {
+async function load(path, profile = 'khr-2025') {
   const a = await adapter();
-  const outcome = await a.load({ path, profile: 'khr-2025' });
+  const outcome = await a.load({ path, profile });
   return { a, outcome };
 }
 
@@ -202,7 +202,7 @@ test('a convex mesh collider (geometry.mesh) whose buffer is a sibling .bin read
       meshes: [{ primitives: [{ attributes: { POSITION: 0 }, indices: 1 }] }],
     },
   });
-  const { a, outcome } = await load(path);
+  const { a, outcome } = await load(path, 'khr-2026');
   assert.equal(outcome.outcome, 'loaded', JSON.stringify(outcome));
   const [c] = a.interpretation().colliders;
   assert.equal(c.shape, 'convex');
@@ -273,7 +273,7 @@ test('the process: handshake and a load over stdio', { skip: SKIP ?? false }, ()
   const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines.length, 3);
   assert.equal(lines[0].ok.protocol_version, 2);
-  assert.deepEqual(lines[0].ok.capabilities.profiles, ['khr-2025']);
+  assert.deepEqual(lines[0].ok.capabilities.profiles, ['khr-2025', 'khr-2026']);
   assert.ok(!lines[0].ok.capabilities.features.some((f) => f.startsWith('trigger') || f.startsWith('geometry.node')));
   assert.equal(lines[1].ok.outcome, 'loaded');
   assert.equal(lines[2].error.error, 'not_supported');
