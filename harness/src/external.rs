@@ -10,6 +10,12 @@
 //!   plugin under Node (VRM 1.0 node constraints only),
 //!   `harness/adapters/three-vrm-node/src/main.js`; `CTS_THREE_VRM_ADAPTER=DIR` overrides the
 //!   folder.
+//! - `babylon`: Babylon.js + Havok with the unmodified `babylon-gltf-rigid-body-loader` (the
+//!   KHR_physics_rigid_bodies editor's loader, not on npm) under Node,
+//!   `harness/adapters/babylon-havok/src/main.js`; `CTS_BABYLON_ADAPTER=DIR` overrides the
+//!   folder. The loader's folder is `PHYSICS_CTS_BABYLON_LOADER=DIR`, else
+//!   `../shared/vendor/babylon-gltf-rigid-body-loader-0.6.0` beside the repository; the adapter
+//!   gets it as `--loader DIR`.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -23,6 +29,12 @@ use crate::runner::Factory;
 pub const PHYSX_DIR_ENV: &str = "CTS_PHYSX_ADAPTER";
 /// Environment variable overriding the three-vrm adapter's folder.
 pub const THREE_VRM_DIR_ENV: &str = "CTS_THREE_VRM_ADAPTER";
+/// Environment variable overriding the Babylon adapter's folder.
+pub const BABYLON_DIR_ENV: &str = "CTS_BABYLON_ADAPTER";
+/// Environment variable naming the folder of the Babylon rigid-body loader's sources.
+pub const BABYLON_LOADER_ENV: &str = "PHYSICS_CTS_BABYLON_LOADER";
+/// The loader's folder name under `../shared/vendor` beside the repository (the default).
+pub const BABYLON_LOADER_NAME: &str = "babylon-gltf-rigid-body-loader-0.6.0";
 /// Environment variable naming the Node program.
 pub const NODE_ENV: &str = "CTS_NODE";
 /// Exit code of `physics-cts run` when a named external implementation cannot start (its
@@ -32,7 +44,7 @@ pub const EXIT_UNAVAILABLE: u8 = crate::exit::UNAVAILABLE;
 
 /// Every external implementation's name, in the order matrices show them.
 pub fn names() -> Vec<&'static str> {
-    vec!["physx", "three-vrm"]
+    vec!["physx", "three-vrm", "babylon"]
 }
 
 /// Why an external implementation cannot start here.
@@ -48,8 +60,9 @@ pub enum Unavailable {
     },
     /// The adapter's folder has no entry point.
     #[error(
-        "{implementation}: no adapter at {} (set {PHYSX_DIR_ENV} to the physx-node folder)",
-        entry.display()
+        "{implementation}: no adapter at {} (set {} to the adapter's folder)",
+        entry.display(),
+        dir_env(implementation)
     )]
     AdapterMissing {
         implementation: &'static str,
@@ -66,6 +79,26 @@ pub enum Unavailable {
         package: &'static str,
         dir: PathBuf,
     },
+    /// A third-party source folder the adapter needs (not from a registry) is missing.
+    #[error(
+        "{implementation}: no {what} at {} (set {env} to its folder)",
+        dir.display()
+    )]
+    SourceMissing {
+        implementation: &'static str,
+        what: &'static str,
+        env: &'static str,
+        dir: PathBuf,
+    },
+}
+
+/// The environment variable overriding the named implementation's adapter folder.
+pub fn dir_env(name: &str) -> &'static str {
+    match name {
+        "three-vrm" => THREE_VRM_DIR_ENV,
+        "babylon" => BABYLON_DIR_ENV,
+        _ => PHYSX_DIR_ENV,
+    }
 }
 
 /// Where an external implementation lives and how to start it.
@@ -80,6 +113,21 @@ pub struct Launch {
     pub entry: PathBuf,
     /// The npm package whose presence under `dir/node_modules` says `npm ci` ran.
     pub package: &'static str,
+    /// Arguments after the entry script.
+    pub args: Vec<OsString>,
+    /// A source folder the adapter needs, if any: (folder, a file in it that must exist, what it
+    /// is, the environment variable naming it).
+    pub source: Option<Source>,
+}
+
+/// A third-party source folder an adapter reads (the Babylon loader).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    pub dir: PathBuf,
+    /// A file, relative to `dir`, whose presence says the folder is the right one.
+    pub marker: &'static str,
+    pub what: &'static str,
+    pub env: &'static str,
 }
 
 /// The PhysX adapter's folder: the override, else the one in this source tree.
@@ -98,6 +146,27 @@ pub fn three_vrm_dir() -> PathBuf {
     )
 }
 
+/// The Babylon adapter's folder: the override, else the one in this source tree.
+pub fn babylon_dir() -> PathBuf {
+    std::env::var_os(BABYLON_DIR_ENV).map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/babylon-havok"),
+        PathBuf::from,
+    )
+}
+
+/// The Babylon rigid-body loader's folder: the environment variable, else the vendored copy
+/// beside the repository (`<repository>/../shared/vendor/<name>`), whether or not it exists.
+pub fn babylon_loader_dir() -> PathBuf {
+    std::env::var_os(BABYLON_LOADER_ENV).map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../shared/vendor")
+                .join(BABYLON_LOADER_NAME)
+        },
+        PathBuf::from,
+    )
+}
+
 /// How to start the named implementation (nothing is checked or started).
 pub fn launch(name: &str) -> Option<Launch> {
     match name {
@@ -109,6 +178,8 @@ pub fn launch(name: &str) -> Option<Launch> {
                 entry: dir.join("src/main.js"),
                 dir,
                 package: "@pixiv/three-vrm-node-constraint",
+                args: Vec::new(),
+                source: None,
             })
         }
         "physx" => {
@@ -119,6 +190,26 @@ pub fn launch(name: &str) -> Option<Launch> {
                 entry: dir.join("src/main.js"),
                 dir,
                 package: "physx-js-webidl",
+                args: Vec::new(),
+                source: None,
+            })
+        }
+        "babylon" => {
+            let dir = babylon_dir();
+            let loader = babylon_loader_dir();
+            Some(Launch {
+                name: "babylon",
+                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
+                entry: dir.join("src/main.js"),
+                dir,
+                package: "@babylonjs/core",
+                args: vec!["--loader".into(), loader.clone().into()],
+                source: Some(Source {
+                    dir: loader,
+                    marker: "src/KHR_rigid_bodies.ts",
+                    what: "babylon-gltf-rigid-body-loader sources",
+                    env: BABYLON_LOADER_ENV,
+                }),
             })
         }
         _ => None,
@@ -153,6 +244,19 @@ impl Launch {
             })
     }
 
+    /// Whether the source folder the adapter needs (if any) is present.
+    pub fn source_present(&self) -> Result<(), Unavailable> {
+        match &self.source {
+            Some(s) if !s.dir.join(s.marker).is_file() => Err(Unavailable::SourceMissing {
+                implementation: self.name,
+                what: s.what,
+                env: s.env,
+                dir: s.dir.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the dependencies are installed (`node_modules/<package>/package.json`).
     pub fn installed(&self) -> bool {
         self.dir
@@ -171,6 +275,7 @@ impl Launch {
                 entry: self.entry.clone(),
             });
         }
+        self.source_present()?;
         if !self.installed() {
             return Err(Unavailable::NotInstalled {
                 implementation: self.name,
@@ -235,7 +340,9 @@ impl Launch {
 
     /// The stdio configuration: `program entry`, run in the adapter's folder.
     pub fn config(&self) -> StdioConfig {
-        let mut c = StdioConfig::new(self.program.clone(), vec![self.entry.clone().into()]);
+        let mut args: Vec<OsString> = vec![self.entry.clone().into()];
+        args.extend(self.args.iter().cloned());
+        let mut c = StdioConfig::new(self.program.clone(), args);
         c.cwd = Some(self.dir.clone());
         c
     }
@@ -266,7 +373,48 @@ mod tests {
             dir: dir.to_path_buf(),
             entry: dir.join("src/main.js"),
             package: "physx-js-webidl",
+            args: Vec::new(),
+            source: None,
         }
+    }
+
+    #[test]
+    fn a_missing_source_folder_is_named_with_its_variable() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("src/main.js"), "").expect("write");
+        let loader = dir.path().join("loader");
+        let mut l = physx_in(dir.path(), "sh");
+        l.source = Some(Source {
+            dir: loader.clone(),
+            marker: "src/KHR_rigid_bodies.ts",
+            what: "loader sources",
+            env: BABYLON_LOADER_ENV,
+        });
+        let e = l.check().expect_err("no loader");
+        assert!(matches!(e, Unavailable::SourceMissing { .. }), "{e}");
+        assert!(e.to_string().contains(BABYLON_LOADER_ENV), "{e}");
+        std::fs::create_dir_all(loader.join("src")).expect("mkdir");
+        std::fs::write(loader.join("src/KHR_rigid_bodies.ts"), "").expect("write");
+        // Now only the install is missing.
+        let e = l.check().expect_err("not installed");
+        assert!(matches!(e, Unavailable::NotInstalled { .. }), "{e}");
+    }
+
+    #[test]
+    fn babylon_passes_its_loader_folder() {
+        let l = launch("babylon").expect("known");
+        assert!(
+            l.dir.ends_with("adapters/babylon-havok")
+                || std::env::var_os(BABYLON_DIR_ENV).is_some()
+        );
+        let source = l.source.as_ref().expect("a loader folder");
+        assert_eq!(
+            l.args,
+            vec![OsString::from("--loader"), source.dir.clone().into()]
+        );
+        let args = l.config().args;
+        assert_eq!(args.len(), 3, "{args:?}");
     }
 
     #[test]
@@ -372,6 +520,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let e = physx_in(dir.path(), "sh").check().expect_err("no entry");
         assert!(matches!(e, Unavailable::AdapterMissing { .. }), "{e}");
+        assert!(e.to_string().contains(PHYSX_DIR_ENV), "{e}");
+        let mut l = physx_in(dir.path(), "sh");
+        l.name = "babylon";
+        let e = l.check().expect_err("no entry");
+        assert!(e.to_string().contains(BABYLON_DIR_ENV), "{e}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `cargo test` conformance: one libtest-mimic trial per corpus case and implementation (the
-//! bundled ones, in process, and the named external ones, `physx` and `three-vrm`), over the
+//! bundled ones, in process, and the named external ones, `physx`, `three-vrm` and `babylon`), over the
 //! committed corpora `corpus/v1` and `corpus/v2`, named `corpus/impl/profile/area/case`
 //! (`v2/rapier/khr-2025/joint/khr25/gen/joint/00042`).
 //!
@@ -15,8 +15,10 @@
 //!   among thousands of `ok` lines.
 //! - A filter that matches no trial is an error (exit 101), never a green run of nothing.
 //! - `CTS_CORPUS=DIR` runs another corpus folder instead (trials named after its folder).
-//! - External implementations (`physx`, `three-vrm`: Node) run only where their runtime is on `PATH`;
-//!   elsewhere their trials are ignored with the reason "node not found". Their trials share a
+//! - External implementations (`physx`, `three-vrm`, `babylon`: Node) run only where their runtime
+//!   is on `PATH`; elsewhere their trials are ignored with the reason "node not found". `babylon`
+//!   also needs its loader's sources (`PHYSICS_CTS_BABYLON_LOADER`, else `../shared/vendor`):
+//!   without them its trials are ignored with the reason naming the folder. Their trials share a
 //!   pool of adapter processes (at most one per test thread), not one process per trial. If the
 //!   adapter's `node_modules` is missing, `npm ci` runs first, once, under a file lock. Nothing
 //!   of this happens when listing or when the filter selects none of their trials.
@@ -195,6 +197,9 @@ fn external_mode(name: &str, selected: bool, listing: bool) -> Result<ExternalMo
     if launch.runtime_present().is_err() {
         let program = launch.program.to_string_lossy().into_owned();
         return Ok(ExternalMode::Absent(format!("{program} not found")));
+    }
+    if let Err(e) = launch.source_present() {
+        return Ok(ExternalMode::Absent(e.to_string()));
     }
     if listing || !selected {
         return Ok(ExternalMode::Dormant);

@@ -25,7 +25,10 @@ use crate::status::Status;
 pub struct Options {
     /// Implementation to run (repeat for a matrix): a bundled one (in process), a named external
     /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node; `three-vrm`: Node,
-    /// VRM 1.0 node constraints, needs `npm ci` in harness/adapters/three-vrm-node), or `stdio`.
+    /// VRM 1.0 node constraints, needs `npm ci` in harness/adapters/three-vrm-node; `babylon`:
+    /// Node, Babylon.js + Havok with the KHR editor's loader, needs `npm ci` in
+    /// harness/adapters/babylon-havok and the loader's sources, PHYSICS_CTS_BABYLON_LOADER or
+    /// ../shared/vendor), or `stdio`.
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
     pub implementations: Vec<String>,
     /// The corpus folder (with manifest.json).
