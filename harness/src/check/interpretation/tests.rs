@@ -539,6 +539,47 @@ fn per_axis_limits_read_the_same_listed_by_axis_or_together() {
     assert_eq!(r.message, "joint 4: 1 limit(s) reported, 2 expected");
 }
 
+#[test]
+fn coupled_axes_are_a_set_listed_in_any_order() {
+    // A KHR limit on linear axes 2, 0, 1 (a sphere of radius 1): reported as [0, 1, 2] it is
+    // the same limit; reported on axes 0 and 1 only (a cylinder) it is not.
+    let mut want = expected();
+    want.joints[0].coupling = Coupling::Coupled;
+    want.joints[0].limits = vec![LimitExpect {
+        axes: vec![2, 0, 1],
+        damping: 0.0,
+        index: 0,
+        kind: DofKind::Linear,
+        max: Some(1.0),
+        metric: 0.0,
+        min: None,
+        overridden: false,
+        stiffness: None,
+        violation: 0.0,
+    }];
+    let mut got = conforming();
+    let report = |axes: Vec<u8>| LimitReport {
+        kind: DofKind::Linear,
+        axes,
+        min: None,
+        max: Some(1.0),
+        stiffness: None,
+        damping: 0.0,
+    };
+    got.joints[0].limits = vec![report(vec![0, 1, 2])];
+    let out = check(&want, &got, &tolerances());
+    assert_eq!(
+        by_name(&out)["interpretation.joints.limits"].status,
+        Status::Pass
+    );
+    got.joints[0].limits = vec![report(vec![0, 1])];
+    let out = check(&want, &got, &tolerances());
+    assert_eq!(
+        by_name(&out)["interpretation.joints.limits"].status,
+        Status::Fail
+    );
+}
+
 mod properties {
     use proptest::prelude::*;
 
