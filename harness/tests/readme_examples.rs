@@ -178,7 +178,7 @@ const EXAMPLES: &[(&str, Check)] = &[
     ),
     // Last: it replaces the scratch corpus with the whole one.
     (
-        "physics-cts generate --seed 2 --count 2100 --profile all --out corpus/v2 --force",
+        "physics-cts generate --seed 2 --count 2400 --profile all --out corpus/v2 --force",
         Check::Run(&[0], Then::Regenerated),
     ),
 ];
