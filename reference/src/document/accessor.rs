@@ -227,13 +227,13 @@ impl Document<'_> {
                 if (stride == size || count <= 1) && last == size {
                     span // exactly `count * size` bytes
                 } else {
-                    // Elements one by one; the last one's missing trailing padding is zeros.
+                    // Elements one by one, each without its trailing padding (zeros instead: the
+                    // last element's is not in the view, and padding is no data).
                     let mut out = Vec::with_capacity(count * size);
                     for i in 0..count {
                         let at = i * stride;
-                        let own = if i + 1 == count { last } else { size };
-                        out.extend_from_slice(span.get(at..at + own)?);
-                        out.resize(out.len() + size - own, 0);
+                        out.extend_from_slice(span.get(at..at + last)?);
+                        out.resize(out.len() + size - last, 0);
                     }
                     Cow::Owned(out)
                 }
@@ -474,14 +474,14 @@ mod tests {
         if case.offset > bytes.len() {
             return None;
         }
-        // The last element without its trailing column padding (read as zeros).
+        // Each element without its trailing column padding (read as zeros): the last one's
+        // need not be in the view.
         let last = element_extent(case.kind, case.component);
         let mut out = Vec::new();
         for i in 0..case.count {
             let at = case.offset + i * stride;
-            let own = if i + 1 == case.count { last } else { size };
-            out.extend_from_slice(bytes.get(at..at + own)?);
-            out.resize(out.len() + size - own, 0);
+            out.extend_from_slice(bytes.get(at..at + last)?);
+            out.resize(out.len() + size - last, 0);
         }
         if let Some(sparse) = &case.sparse {
             let indices = view(sparse.indices_view)?;
