@@ -243,6 +243,24 @@ pub(crate) fn integer(value: &Value) -> Option<u64> {
 
 /// Schema rules gltf-json's types do not enforce.
 fn extra_rules(json: &Value, issues: &mut Issues) {
+    // gltf-json's validation does not look at channel targets: their node is checked here.
+    let nodes = json
+        .get("nodes")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let animations = json.get("animations").and_then(Value::as_array);
+    for (a, animation) in animations.into_iter().flatten().enumerate() {
+        let channels = animation.get("channels").and_then(Value::as_array);
+        for (c, channel) in channels.into_iter().flatten().enumerate() {
+            let node = channel.get("target").and_then(|t| t.get("node"));
+            if let Some(node) = node
+                && integer(node).is_none_or(|n| n >= nodes as u64)
+            {
+                let pointer = format!("/animations/{a}/channels/{c}/target/node");
+                issues.push(index_issue(json, pointer));
+            }
+        }
+    }
     if let Some(buffers) = json.get("buffers").and_then(Value::as_array) {
         for (i, b) in buffers.iter().enumerate() {
             if b.get("byteLength").is_none() {
