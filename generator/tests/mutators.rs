@@ -18,6 +18,13 @@ fn every_code_has_a_mutator() {
     assert!(missing.is_empty(), "codes without a mutator: {missing:?}");
 }
 
+/// Mutators whose defect the reference no longer reports as their code, kept because the
+/// frozen corpus/v1 must regenerate byte for byte: `sampler-filter-unknown` (an unknown
+/// magFilter) is since issue 36 `GLTF_VALUE_NOT_IN_LIST`, a warning, as the Khronos validator
+/// reads it; its cases are known failures of the reference in `corpus/*/known-failures`. Each
+/// must still disagree (else remove it here).
+const SUPERSEDED: &[&str] = &["sampler-filter-unknown"];
+
 #[test]
 fn mutants_report_exactly_their_issue() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -35,8 +42,14 @@ fn mutants_report_exactly_their_issue() {
             };
             let folder = dir.path().join(case.folder());
             let reading = generator::label::read(&case, &folder).expect("readable");
-            if let Some(d) = generator::label::disagreement(&case, &reading) {
-                failures.push(format!("{} ({}): {d}", m.name, m.code));
+            let disagreement = generator::label::disagreement(&case, &reading);
+            match (disagreement, SUPERSEDED.contains(&m.name)) {
+                (Some(d), false) => failures.push(format!("{} ({}): {d}", m.name, m.code)),
+                (None, true) => failures.push(format!(
+                    "{} ({}): listed as superseded, but the reference reports its issue",
+                    m.name, m.code
+                )),
+                _ => {}
             }
         }
     }

@@ -159,6 +159,9 @@ macro_rules! catalogue {
 
 catalogue! {
     // ----- files, JSON and GLB --------------------------------------------------------------
+    // Core codes follow glTF 2.0 and the Khronos glTF-Validator: an error only where glTF 2.0
+    // calls the file invalid and the validator reports an error too (the code named after
+    // "glTF-Validator" in each reference), a warning where the validator warns.
     /// The bytes are not JSON (truncated, `NaN`, numbers out of range, nesting too deep...).
     JsonSyntax = "JSON_SYNTAX", Error, ALL, "glTF 2.0 §3.1 (JSON encoding)",
         "A glTF JSON document must be valid JSON (RFC 8259).", "invalid JSON: {detail}";
@@ -172,23 +175,36 @@ catalogue! {
     /// The JSON holds more values than the reader's memory budget allows: not parsed.
     DocumentTooLarge = "DOCUMENT_TOO_LARGE", Error, ALL, "physics-cts limit",
         "A document's JSON may hold at most the validator's limit of values (its memory budget).", "the JSON holds at least {values} values, over the limit of {limit}";
-    /// GLB header: magic, version or total length wrong.
+    /// GLB header: magic, version, or a total length longer than the file.
     GlbHeader = "GLB_HEADER", Error, ALL, "glTF 2.0 §4.4.2 (GLB header)",
         "A GLB starts with magic 'glTF', version 2, and the total length of the file.", "invalid GLB header: {detail}";
     /// GLB chunk lengths, types or alignment wrong.
     GlbChunk = "GLB_CHUNK", Error, ALL, "glTF 2.0 §4.4.3 (GLB chunks)",
         "GLB chunks must fit in the file, be 4-byte aligned, and start with one JSON chunk.", "invalid GLB chunk: {detail}";
+    /// Bytes after the length the GLB header gives: not read. A file that ends early is
+    /// `GLB_HEADER`.
+    GlbExtraData = "GLB_EXTRA_DATA", Warning, ALL, "glTF 2.0 §4.4.2 (GLB header: length is the total length of the Binary glTF)",
+        "Bytes after the GLB's declared length are not part of it and are ignored.", "{extra} bytes after the GLB's length of {length} are ignored";
 
     // ----- core glTF structure ----------------------------------------------------------------
     /// The core document does not match the glTF 2.0 schema (wrong type, missing property).
+    /// What the schema allows is read as it allows it: `scene.nodes` and a channel target's
+    /// `node` may be absent, and `1.0` is an integer.
     GltfSchema = "GLTF_SCHEMA", Error, ALL, "glTF 2.0 JSON schema",
         "The document must match the glTF 2.0 JSON schema.", "{detail}";
     /// A core index (node, mesh, accessor, buffer view, buffer, scene...) is out of range.
     GltfIndex = "GLTF_INDEX", Error, ALL, "glTF 2.0 §3.7 (indices)",
         "Every index must refer to an existing element of its array.", "index {index} is out of range";
-    /// A core value is invalid (e.g. an unknown enum constant).
+    /// A core value is invalid: a number out of its schema range (a byteStride outside 4..252),
+    /// a duplicate child, a sparse count over the accessor's count, a POSITION that is not VEC3
+    /// or not finite. A value outside an enum is `GLTF_VALUE_NOT_IN_LIST`.
     GltfValue = "GLTF_VALUE", Error, ALL, "glTF 2.0 JSON schema",
-        "Core property values must be among those the schema allows.", "invalid value: {detail}";
+        "Core property values must be within the ranges and rules the schema and the specification give (a value outside an enum is GLTF_VALUE_NOT_IN_LIST).", "invalid value: {detail}";
+    /// A value outside the list a core enum gives (a componentType, a sampler filter, a
+    /// primitive mode...). What reads the value reads nothing from it: a shape whose mesh
+    /// needs it gets its own error.
+    GltfValueNotInList = "GLTF_VALUE_NOT_IN_LIST", Warning, ALL, "glTF 2.0 JSON schema (enum)",
+        "A core enum property should take one of its listed values; an unknown one is ignored.", "value {value} is not among the values glTF 2.0 lists";
     /// A node is its own ancestor.
     NodeCycle = "NODE_CYCLE", Error, ALL, "glTF 2.0 §3.5.1 (nodes and hierarchy)",
         "The node hierarchy must be a set of disjoint strict trees: no node may be its own ancestor.", "node {node} is its own ancestor";
@@ -213,24 +229,47 @@ catalogue! {
     /// An extension no profile of this suite reads.
     ExtensionUnknown = "EXTENSION_UNKNOWN", Info, ALL, "glTF-Validator UNSUPPORTED_EXTENSION convention",
         "Extensions outside the suite's profiles are not validated.", "extension {extension} is not validated by this suite";
-    /// A buffer URI leaves the folder of the file (`..` or an absolute path).
+    /// A buffer URI leaves the folder of the file through `..` (or a symbolic link, or an
+    /// escaped `/`): not read. An absolute URI is `URI_NOT_RELATIVE`.
     UriEscapes = "URI_ESCAPES", Error, ALL, "physics-cts security rule",
         "A buffer URI may not reach outside the folder of the glTF file (no '..', no absolute path, no scheme other than data:).", "URI {uri} escapes the asset's folder";
+    /// A buffer URI with a scheme (`https:`, `file:`) or an absolute path: legal, but this
+    /// reader does not fetch it. Nothing is read from the buffer; a shape that needs its data
+    /// gets `ACCESSOR_DATA_UNAVAILABLE`.
+    UriNotRelative = "URI_NOT_RELATIVE", Warning, ALL, "glTF 2.0 URIs (relative paths are relative to the asset)",
+        "A buffer URI should be a relative reference (or a data URI); absolute URIs are not fetched.", "URI {uri} is not relative: not fetched";
     /// A `data:` URI does not decode.
     DataUriInvalid = "DATA_URI_INVALID", Error, ALL, "RFC 2397; glTF 2.0 §3.6.1.1",
         "A data URI must be a valid base64 data URI.", "data URI does not decode: {detail}";
-    /// A buffer's file cannot be read.
+    /// A `data:` URI buffer in a GLB: legal and read, but the GLB's BIN chunk is the place
+    /// for binary data.
+    DataUriInGlb = "DATA_URI_IN_GLB", Warning, ALL, "glTF 2.0 GLB-stored buffer",
+        "A GLB should hold its binary data in the BIN chunk, not in data URIs.", "a data URI buffer in a GLB";
+    /// A buffer's data cannot be read: its file is missing or unreadable, or it is the GLB
+    /// buffer (buffer 0, no `uri`) of a GLB without a BIN chunk.
     BufferUnreadable = "BUFFER_UNREADABLE", Error, ALL, "glTF 2.0 §3.6.1 (buffers)",
         "Buffer data referenced by uri must be available.", "buffer data cannot be read: {detail}";
+    /// A buffer without `uri` that is not the GLB BIN chunk: legal (an extension may provide
+    /// the data, or nothing reads it), but it has no data here. A shape that needs its data
+    /// gets `ACCESSOR_DATA_UNAVAILABLE`.
+    BufferNoData = "BUFFER_NO_DATA", Info, ALL, "glTF 2.0 §3.6.1 (buffers: uri is optional)",
+        "A buffer without uri that is not the GLB-stored buffer has no data of its own.", "buffer has no uri and is not the GLB BIN chunk: it holds no data";
     /// A buffer holds fewer bytes than its `byteLength`.
     BufferTooShort = "BUFFER_TOO_SHORT", Error, ALL, "glTF 2.0 §3.6.1 (buffers)",
         "byteLength is the length of the buffer in bytes.", "buffer holds {actual} bytes, byteLength says {expected}";
     /// A buffer view does not fit in its buffer.
     BufferViewBounds = "BUFFER_VIEW_BOUNDS", Error, ALL, "glTF 2.0 §3.6.2 (buffer views)",
         "A buffer view must lie within its buffer.", "buffer view ends at byte {end}, buffer has {length}";
-    /// An accessor does not fit in its buffer view, or has an unusable layout.
+    /// An accessor does not fit in its buffer view. Its bytes are counted as glTF 2.0 lays
+    /// them out: `byteStride` (or the element size) between elements, matrix columns of 1- and
+    /// 2-byte components padded to 4 bytes, and the last element without its trailing padding.
     AccessorBounds = "ACCESSOR_BOUNDS", Error, ALL, "glTF 2.0 §3.6.2.4 (accessors)",
         "An accessor must lie within its buffer view.", "accessor needs bytes up to {end}, buffer view has {length}";
+    /// A collider, trigger or constraint needs an accessor whose data cannot be read: its
+    /// buffer holds no data here (no `uri`, an absolute URI this reader does not fetch), or
+    /// an error at load time said why (a missing file, bounds, an unknown type).
+    AccessorDataUnavailable = "ACCESSOR_DATA_UNAVAILABLE", Error, ALL, "glTF 2.0 §3.6.2 (accessors read buffer data); the physics extensions read mesh data",
+        "Data a collider, trigger or constraint reads must be available.", "accessor {accessor} is needed here, but its data cannot be read: {reason}";
     /// A vertex index points past the end of the vertex data.
     MeshIndexOutOfRange = "MESH_INDEX_OUT_OF_RANGE", Error, ALL, "glTF 2.0 §3.7.2.1 (indices)",
         "Each vertex index must be less than the number of vertices.", "vertex index {index} >= vertex count {count}";
@@ -604,6 +643,59 @@ const SUITE_RULES: [Code; 12] = [
 ];
 
 impl Code {
+    /// For a core code, the Khronos glTF-Validator's codes for the same rule and their
+    /// severity, or why there is none (`""` for extension and profile codes). A core code is an
+    /// error only where the validator reports an error too, and a warning where it warns.
+    pub fn gltf_validator(self) -> &'static str {
+        match self {
+            Code::JsonSyntax => "INVALID_JSON (error)",
+            Code::FileTooLarge | Code::NotARegularFile | Code::DocumentTooLarge => {
+                "none: a limit of this reader"
+            }
+            Code::GlbHeader => {
+                "GLB_INVALID_MAGIC, GLB_INVALID_VERSION, GLB_LENGTH_TOO_SMALL, GLB_LENGTH_MISMATCH, GLB_UNEXPECTED_END_OF_HEADER (errors)"
+            }
+            Code::GlbChunk => {
+                "GLB_CHUNK_TOO_BIG, GLB_CHUNK_LENGTH_UNALIGNED, GLB_UNEXPECTED_FIRST_CHUNK, GLB_UNEXPECTED_BIN_CHUNK, GLB_UNEXPECTED_END_OF_CHUNK_HEADER (errors)"
+            }
+            Code::GlbExtraData => "GLB_EXTRA_DATA (warning)",
+            Code::GltfSchema => {
+                "TYPE_MISMATCH, ARRAY_TYPE_MISMATCH, UNDEFINED_PROPERTY, INVALID_INDEX, NODE_MATRIX_TRS (errors)"
+            }
+            Code::GltfIndex => "UNRESOLVED_REFERENCE (error)",
+            Code::GltfValue => {
+                "VALUE_NOT_IN_RANGE, DUPLICATE_ELEMENTS, ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE, ACCESSOR_INVALID_FLOAT (errors)"
+            }
+            Code::GltfValueNotInList => "VALUE_NOT_IN_LIST (warning)",
+            Code::NodeCycle => "NODE_LOOP (error)",
+            Code::NodeMultipleParents => "NODE_PARENT_OVERRIDE (error)",
+            Code::NodeMatrixNotTrs => "NODE_MATRIX_NON_TRS (error)",
+            Code::NodeRotationNotUnit => "ROTATION_NON_UNIT (error)",
+            Code::ExtensionNotDeclared => "UNDECLARED_EXTENSION (error)",
+            Code::ExtensionRequiredNotUsed => "UNUSED_EXTENSION_REQUIRED (error)",
+            Code::ExtensionUnused => {
+                "none: the validator says nothing of a declared extension never used"
+            }
+            Code::ExtensionUnknown => "UNSUPPORTED_EXTENSION (information)",
+            Code::UriEscapes => {
+                "none: this reader's security rule for `..` and links out of the folder (the validator reads such a file, IO_ERROR when it is missing); an absolute URI is URI_NOT_RELATIVE"
+            }
+            Code::UriNotRelative => "NON_RELATIVE_URI (warning)",
+            Code::DataUriInvalid => "INVALID_URI, BUFFER_DATA_URI_MIME_TYPE_INVALID (errors)",
+            Code::DataUriInGlb => "DATA_URI_GLB (warning)",
+            Code::BufferUnreadable => "IO_ERROR, BUFFER_MISSING_GLB_DATA (errors)",
+            Code::BufferNoData => "none: the validator says nothing of a buffer without uri",
+            Code::BufferTooShort => "BUFFER_BYTE_LENGTH_MISMATCH (error)",
+            Code::BufferViewBounds => "BUFFER_VIEW_TOO_LONG (error)",
+            Code::AccessorBounds => "ACCESSOR_TOO_LONG (error)",
+            Code::AccessorDataUnavailable => {
+                "none: the validator does not read the physics extensions that need the data"
+            }
+            Code::MeshIndexOutOfRange => "ACCESSOR_INDEX_OOB (error)",
+            _ => "",
+        }
+    }
+
     /// Look a code up by its stable id.
     pub fn from_id(id: &str) -> Option<Code> {
         Code::ALL.iter().copied().find(|c| c.id() == id)

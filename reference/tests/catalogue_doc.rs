@@ -15,7 +15,9 @@ fn render() -> String {
          and a retired id is never reused. Severities follow the glTF-Validator conventions: an\n\
          **error** breaks a rule of a specification (the file is invalid), a **warning** is legal but\n\
          likely a mistake or ignored content, an **info** is a degenerate but legal construct worth\n\
-         knowing about.\n\n",
+         knowing about. A core-glTF code is an error only where glTF 2.0 calls the file invalid and\n\
+         the Khronos glTF-Validator reports an error too, a warning where the validator warns: the\n\
+         last column names the validator's codes for the same rule.\n\n",
     );
     let count = |s: Severity| Code::ALL.iter().filter(|c| c.severity() == s).count();
     out.push_str(&format!(
@@ -25,16 +27,17 @@ fn render() -> String {
         count(Severity::Warning),
         count(Severity::Info)
     ));
-    out.push_str("| code | severity | profile(s) | rule | spec reference |\n");
-    out.push_str("| --- | --- | --- | --- | --- |\n");
+    out.push_str("| code | severity | profile(s) | rule | spec reference | glTF-Validator |\n");
+    out.push_str("| --- | --- | --- | --- | --- | --- |\n");
     for code in Code::ALL {
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} | {} | {} |\n",
             code.id(),
             code.severity(),
             cell(&code.scope().describe()),
             cell(code.rule()),
             cell(code.spec_reference()),
+            cell(code.gltf_validator()),
         ));
     }
     out

@@ -26,6 +26,24 @@ pub fn element_size(kind: Type, component: ComponentType) -> usize {
     }
 }
 
+/// Bytes one element actually occupies: [`element_size`] without the padding after its last
+/// matrix column. glTF 2.0 pads every column of a small-component matrix to 4 bytes, but
+/// nothing follows the last element's last column: a view may end right after it (as the
+/// Khronos validator counts an accessor's length). A MAT2 of bytes: column 0 at bytes 0..2,
+/// its padding 2..4, column 1 at 4..6: 6 bytes, not 8.
+pub fn element_extent(kind: Type, component: ComponentType) -> usize {
+    let c = component.size();
+    let columns = match kind {
+        Type::Mat2 => 2,
+        Type::Mat3 => 3,
+        Type::Mat4 => 4,
+        _ => return element_size(kind, component),
+    };
+    let column = columns * c;
+    (columns - 1) * column.div_ceil(4) * 4 + column
+}
+
+/// An accessor's element size and component type ([`element_size`]).
 fn layout(accessor: &gltf_json::Accessor) -> Option<(usize, ComponentType)> {
     match (accessor.type_, accessor.component_type) {
         (Checked::Valid(kind), Checked::Valid(c)) => Some((element_size(kind, c.0), c.0)),
@@ -33,12 +51,21 @@ fn layout(accessor: &gltf_json::Accessor) -> Option<(usize, ComponentType)> {
     }
 }
 
-/// The byte a layout needs up to: `offset + stride * (count - 1) + size` (0 for no element).
-fn end_of(offset: u64, stride: u64, count: u64, size: u64) -> u128 {
+/// The bytes of the last element of `accessor` ([`element_extent`]).
+fn extent(accessor: &gltf_json::Accessor) -> Option<usize> {
+    match (accessor.type_, accessor.component_type) {
+        (Checked::Valid(kind), Checked::Valid(c)) => Some(element_extent(kind, c.0)),
+        _ => None,
+    }
+}
+
+/// The byte a layout needs up to: `offset + stride * (count - 1) + last`, where `last` is the
+/// bytes the last element occupies (`offset` for no element).
+fn end_of(offset: u64, stride: u64, count: u64, last: u64) -> u128 {
     if count == 0 {
         return u128::from(offset);
     }
-    u128::from(offset) + u128::from(stride) * u128::from(count - 1) + u128::from(size)
+    u128::from(offset) + u128::from(stride) * u128::from(count - 1) + u128::from(last)
 }
 
 impl Document<'_> {
@@ -62,7 +89,7 @@ impl Document<'_> {
             }
         }
         for (a, accessor) in root.accessors.iter().enumerate() {
-            let Some((size, _)) = layout(accessor) else {
+            let (Some((size, _)), Some(last)) = (layout(accessor), extent(accessor)) else {
                 continue;
             };
             let count = accessor.count.0;
@@ -84,7 +111,7 @@ impl Document<'_> {
                         accessor.byte_offset.map_or(0, |o| o.0),
                         stride,
                         count,
-                        size as u64,
+                        last as u64,
                     );
                     issues.0.extend(bounds(
                         &|| format!("/accessors/{a}"),
@@ -176,6 +203,7 @@ impl Document<'_> {
     pub(crate) fn packed(&self, a: usize) -> Option<(Cow<'_, [u8]>, Type, ComponentType)> {
         let accessor = self.root.accessors.get(a)?;
         let (size, component) = layout(accessor)?;
+        let last = extent(accessor)?;
         let Checked::Valid(kind) = accessor.type_ else {
             return None;
         };
@@ -190,19 +218,22 @@ impl Document<'_> {
                     .and_then(|view| view.byte_stride)
                     .map_or(size, |s| s.0);
                 let offset = usize::try_from(accessor.byte_offset.map_or(0, |o| o.0)).ok()?;
-                let end = end_of(offset as u64, stride as u64, count as u64, size as u64);
+                let end = end_of(offset as u64, stride as u64, count as u64, last as u64);
                 if end > len as u128 {
                     return None;
                 }
                 // Within the view, so `end <= len` fits a usize, and `offset <= end`.
                 let span = data.range(start + offset, start + end as usize)?;
-                if stride == size || count <= 1 {
+                if (stride == size || count <= 1) && last == size {
                     span // exactly `count * size` bytes
                 } else {
+                    // Elements one by one, each without its trailing padding (zeros instead: the
+                    // last element's is not in the view, and padding is no data).
                     let mut out = Vec::with_capacity(count * size);
                     for i in 0..count {
                         let at = i * stride;
-                        out.extend_from_slice(span.get(at..at + size)?);
+                        out.extend_from_slice(span.get(at..at + last)?);
+                        out.resize(out.len() + size - last, 0);
                     }
                     Cow::Owned(out)
                 }
@@ -313,6 +344,115 @@ mod tests {
         assert_eq!(element_size(Type::Scalar, ComponentType::U16), 2);
     }
 
+    /// Every matrix type and component size, worked by hand from glTF 2.0's rule that each
+    /// column of a matrix of 1- or 2-byte components starts on a 4-byte boundary: (element
+    /// size with padding, bytes of the last element without its trailing padding).
+    #[test]
+    fn matrix_element_bytes_by_hand() {
+        use ComponentType::{F32, I8, I16, U8, U16, U32};
+        let cases = [
+            // MAT2, 1 byte: columns of 2 bytes padded to 4: 4 + 4 = 8; the last one ends at
+            // 4 + 2 = 6.
+            (Type::Mat2, I8, 8, 6),
+            (Type::Mat2, U8, 8, 6),
+            // MAT2, 2 bytes: columns of 4 bytes, no padding: 8 and 8.
+            (Type::Mat2, I16, 8, 8),
+            (Type::Mat2, U16, 8, 8),
+            // MAT2, 4 bytes: columns of 8: 16 and 16.
+            (Type::Mat2, U32, 16, 16),
+            (Type::Mat2, F32, 16, 16),
+            // MAT3, 1 byte: columns of 3 padded to 4: 12; the last ends at 4 + 4 + 3 = 11.
+            (Type::Mat3, I8, 12, 11),
+            (Type::Mat3, U8, 12, 11),
+            // MAT3, 2 bytes: columns of 6 padded to 8: 24; the last ends at 8 + 8 + 6 = 22.
+            (Type::Mat3, I16, 24, 22),
+            (Type::Mat3, U16, 24, 22),
+            // MAT3, 4 bytes: columns of 12: 36 and 36.
+            (Type::Mat3, U32, 36, 36),
+            (Type::Mat3, F32, 36, 36),
+            // MAT4: columns of 4, 8, 16 bytes, all multiples of 4: no padding.
+            (Type::Mat4, I8, 16, 16),
+            (Type::Mat4, U8, 16, 16),
+            (Type::Mat4, I16, 32, 32),
+            (Type::Mat4, U16, 32, 32),
+            (Type::Mat4, U32, 64, 64),
+            (Type::Mat4, F32, 64, 64),
+            // Vectors have no padding: VEC3 of bytes is 3 and 3.
+            (Type::Vec3, U8, 3, 3),
+        ];
+        for (kind, component, size, extent) in cases {
+            assert_eq!(
+                element_size(kind, component),
+                size,
+                "{kind:?} {component:?}"
+            );
+            assert_eq!(
+                element_extent(kind, component),
+                extent,
+                "{kind:?} {component:?}"
+            );
+        }
+    }
+
+    /// `ACCESSOR_BOUNDS` by glTF 2.0's layout, with the byte counts worked by hand: each
+    /// accessor over a view exactly as long as it needs (no issue), then one byte shorter (the
+    /// issue, at the accessor).
+    #[test]
+    fn accessor_bounds_by_hand() {
+        // (type, componentType, count, byteStride, bytes needed)
+        let cases: [(&str, u32, u64, Option<u64>, u64); 9] = [
+            // MAT2 of bytes, 2 elements packed: 8 + 6 = 14.
+            ("MAT2", 5121, 2, None, 14),
+            // MAT2 of shorts, 1 element: 8.
+            ("MAT2", 5123, 1, None, 8),
+            // MAT3 of bytes, 3 elements packed: 12 * 2 + 11 = 35.
+            ("MAT3", 5120, 3, None, 35),
+            // MAT3 of shorts, 2 elements: 24 + 22 = 46.
+            ("MAT3", 5122, 2, None, 46),
+            // MAT3 of floats, 1 element: 36.
+            ("MAT3", 5126, 1, None, 36),
+            // MAT4 of bytes, 2 elements: 16 + 16 = 32.
+            ("MAT4", 5121, 2, None, 32),
+            // MAT2 of shorts, 2 elements, byteStride 12: 12 + 8 = 20.
+            ("MAT2", 5122, 2, Some(12), 20),
+            // VEC3 of bytes, 3 elements, byteStride 4: 4 * 2 + 3 = 11 (no padding after the
+            // last element).
+            ("VEC3", 5121, 3, Some(4), 11),
+            // MAT3 of bytes, 2 elements, byteStride 16: 16 + 11 = 27.
+            ("MAT3", 5121, 2, Some(16), 27),
+        ];
+        for (kind, component, count, stride, needed) in cases {
+            for (length, fits) in [(needed, true), (needed - 1, false)] {
+                let mut view = serde_json::json!({"buffer": 0, "byteLength": length});
+                if let Some(stride) = stride {
+                    view["byteStride"] = stride.into();
+                }
+                let json = serde_json::json!({
+                    "asset": {"version": "2.0"},
+                    "buffers": [{"byteLength": 64}],
+                    "bufferViews": [view],
+                    "accessors": [{"bufferView": 0, "componentType": component, "count": count,
+                                   "type": kind}],
+                });
+                let mut issues = Issues::default();
+                let doc = Document::from_json(json, None, None, &mut issues).expect("a document");
+                let mut found = Issues::default();
+                doc.check_layout(&mut found);
+                let codes: Vec<(Code, &str)> = found
+                    .0
+                    .iter()
+                    .map(|i| (i.code, i.pointer.as_str()))
+                    .collect();
+                let want: &[(Code, &str)] = if fits {
+                    &[]
+                } else {
+                    &[(Code::AccessorBounds, "/accessors/0")]
+                };
+                assert_eq!(codes, want, "{kind} {component} x{count} in {length} bytes");
+            }
+        }
+    }
+
     #[test]
     fn layout_end() {
         // offset 4, stride 16, 3 elements of 12 bytes: 4 + 16 * 2 + 12 = 48.
@@ -334,10 +474,14 @@ mod tests {
         if case.offset > bytes.len() {
             return None;
         }
+        // Each element without its trailing column padding (read as zeros): the last one's
+        // need not be in the view.
+        let last = element_extent(case.kind, case.component);
         let mut out = Vec::new();
         for i in 0..case.count {
             let at = case.offset + i * stride;
-            out.extend_from_slice(bytes.get(at..at + size)?);
+            out.extend_from_slice(bytes.get(at..at + last)?);
+            out.resize(out.len() + size - last, 0);
         }
         if let Some(sparse) = &case.sparse {
             let indices = view(sparse.indices_view)?;
@@ -443,9 +587,10 @@ mod tests {
                     };
                     if fits {
                         let size = element_size(kind, component);
+                        let last = element_extent(kind, component);
                         let span = count
                             .checked_sub(1)
-                            .map_or(0, |last| last * stride.unwrap_or(size) + size);
+                            .map_or(0, |n| n * stride.unwrap_or(size) + last);
                         layout.view.1 = offset + span + slack;
                     }
                     (layout, fits)
@@ -522,7 +667,7 @@ mod tests {
             doc.buffers = super::super::buffers::load_reading_whole_up_to(
                 &doc.root,
                 dir.as_deref(),
-                None,
+                super::super::buffers::Container::Json,
                 &mut issues,
                 0,
             );

@@ -1,5 +1,9 @@
 //! Buffer data: the GLB BIN chunk, `data:` URIs, and files beside the document. A URI never
 //! reaches outside the document's folder (`URI_ESCAPES`), and files are read only from there.
+//!
+//! A buffer whose data this reader does not have, though glTF 2.0 allows it (no `uri` and not
+//! the GLB-stored buffer: `BUFFER_NO_DATA`; an absolute URI, not fetched: `URI_NOT_RELATIVE`), is
+//! no error by itself: it becomes one (`ACCESSOR_DATA_UNAVAILABLE`) only when a shape reads it.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -99,21 +103,40 @@ fn read_range(path: &Path, start: u64, count: usize) -> Option<Vec<u8>> {
     (bytes.len() == count).then_some(bytes)
 }
 
+/// Where the document came from: its buffers' data depends on it.
+#[derive(Clone, Copy, Debug)]
+pub enum Container<'a> {
+    /// A `.gltf` JSON text (or a tree in memory): every buffer's data is its `uri`'s.
+    Json,
+    /// A GLB: buffer 0 without `uri` is its BIN chunk (`None`: the GLB has none).
+    Glb { bin: Option<&'a [u8]> },
+}
+
 /// The data of every buffer, by index (`None`: unavailable, with an issue saying why).
 pub fn load(
     root: &gltf_json::Root,
     base_dir: Option<&Path>,
-    bin: Option<&[u8]>,
+    container: Container<'_>,
     issues: &mut Issues,
 ) -> Vec<Option<Buffer>> {
-    load_reading_whole_up_to(root, base_dir, bin, issues, READ_WHOLE_UP_TO)
+    load_reading_whole_up_to(root, base_dir, container, issues, READ_WHOLE_UP_TO)
+}
+
+/// Whether buffer `i` (`uri` its URI) has no data by the document's own choice, not by a
+/// fault: no `uri` and not the GLB-stored buffer, or an absolute URI that is not fetched.
+/// Nothing is an error until something needs that data.
+pub fn has_no_data_by_design(i: usize, uri: Option<&str>, glb: bool) -> bool {
+    match uri {
+        None => !(glb && i == 0),
+        Some(uri) => !is_data_uri(uri) && relative_path(uri) == Err(UriProblem::NotRelative),
+    }
 }
 
 /// [`load`], reading regular files of at most `whole` bytes at once (tests vary the bound).
 pub(super) fn load_reading_whole_up_to(
     root: &gltf_json::Root,
     base_dir: Option<&Path>,
-    bin: Option<&[u8]>,
+    container: Container<'_>,
     issues: &mut Issues,
     whole: u64,
 ) -> Vec<Option<Buffer>> {
@@ -121,13 +144,28 @@ pub(super) fn load_reading_whole_up_to(
         .iter()
         .enumerate()
         .map(|(i, buffer)| {
-            let data = match &buffer.uri {
-                None => match bin {
-                    Some(bin) if i == 0 => Ok(Data::Bytes(bin.to_vec())),
-                    _ => Err(Issue::new(Code::BufferUnreadable, format!("/buffers/{i}"))
-                        .arg("detail", "the buffer has no uri and no GLB BIN chunk")),
-                },
-                Some(uri) => open_uri(uri, base_dir, &format!("/buffers/{i}/uri"), whole),
+            let data = match (&buffer.uri, container) {
+                (None, Container::Glb { bin: Some(bin) }) if i == 0 => {
+                    Ok(Data::Bytes(bin.to_vec()))
+                }
+                // The GLB-stored buffer of a GLB without a BIN chunk: the Khronos validator's
+                // BUFFER_MISSING_GLB_DATA, an error.
+                (None, Container::Glb { bin: None }) if i == 0 => {
+                    Err(
+                        Issue::new(Code::BufferUnreadable, format!("/buffers/{i}")).arg(
+                            "detail",
+                            "the GLB-stored buffer, but the GLB has no BIN chunk",
+                        ),
+                    )
+                }
+                (None, _) => Err(Issue::new(Code::BufferNoData, format!("/buffers/{i}"))),
+                (Some(uri), container) => {
+                    let pointer = format!("/buffers/{i}/uri");
+                    if matches!(container, Container::Glb { .. }) && is_data_uri(uri) {
+                        issues.push(Issue::new(Code::DataUriInGlb, pointer.as_str()));
+                    }
+                    open_uri(uri, base_dir, &pointer, whole)
+                }
             };
             match data {
                 Ok(data) => {
@@ -207,6 +245,9 @@ fn file_path(uri: &str, base_dir: Option<&Path>, pointer: &str) -> Result<PathBu
     let relative = match relative_path(uri) {
         Ok(p) => p,
         Err(UriProblem::Escapes) => return Err(escapes()),
+        Err(UriProblem::NotRelative) => {
+            return Err(Issue::new(Code::UriNotRelative, pointer).arg("uri", format!("{uri:?}")));
+        }
         Err(UriProblem::Malformed(detail)) => return Err(unreadable(detail)),
     };
     let Some(base) = base_dir else {
@@ -296,7 +337,11 @@ fn decode_data_uri(rest: &str) -> Result<Vec<u8>, String> {
 
 #[derive(Debug, PartialEq)]
 enum UriProblem {
-    /// A scheme other than `data:`, an absolute path, or a `..` segment.
+    /// Not a relative reference as written: a scheme other than `data:` (`https:`, `file:`, a
+    /// drive letter) or an absolute path. Legal glTF (the Khronos validator warns,
+    /// NON_RELATIVE_URI); this reader does not fetch it.
+    NotRelative,
+    /// A `..` segment, or an absolute path or scheme that only percent-decoding reveals.
     Escapes,
     /// Bad percent-encoding, not UTF-8 after decoding, or a NUL byte.
     Malformed(String),
@@ -346,6 +391,9 @@ pub fn is_data_uri(uri: &str) -> bool {
 
 /// The relative file path a URI reference names, percent-decoded, if it stays in the folder.
 fn relative_path(uri: &str) -> Result<PathBuf, UriProblem> {
+    if has_scheme(uri) || uri.starts_with(['/', '\\']) {
+        return Err(UriProblem::NotRelative);
+    }
     let decoded = percent_decode(uri)?;
     for text in [uri, decoded.as_str()] {
         if has_scheme(text) || text.starts_with(['/', '\\']) {
@@ -515,7 +563,7 @@ mod tests {
             let root: gltf_json::Root = serde_json::from_value(json).expect("a core document");
             let base = (!from_memory).then_some(dir.as_path());
             let (mut lazy_issues, mut eager_issues) = (Issues::default(), Issues::default());
-            let lazy = load_reading_whole_up_to(&root, base, None, &mut lazy_issues, whole);
+            let lazy = load_reading_whole_up_to(&root, base, Container::Json, &mut lazy_issues, whole);
             let eager = load_eager(&root, base, &mut eager_issues);
             let listed = |i: Issues| -> Vec<(Code, String, String)> {
                 i.0.into_iter().map(|i| (i.code, i.pointer, i.message)).collect()
@@ -563,7 +611,7 @@ mod tests {
         });
         let root: gltf_json::Root = serde_json::from_value(json).expect("a core document");
         let mut issues = Issues::default();
-        let mut buffers = load(&root, Some(dir), None, &mut issues);
+        let mut buffers = load(&root, Some(dir), Container::Json, &mut issues);
         (buffers.pop().flatten(), issues)
     }
 
@@ -648,17 +696,26 @@ mod tests {
             relative_path("./x/./y.bin"),
             Ok(PathBuf::from("x").join("y.bin"))
         );
-        for escaping in [
-            "../a.bin",
-            "x/../../a.bin",
-            "%2e%2e/a.bin",
-            "x%2F..%2F..%2Fa.bin",
+        for absolute in [
             "/etc/passwd",
             "\\\\server\\share",
             "C:\\a.bin",
             "file:///etc/passwd",
             "https://example.invalid/a.bin",
+        ] {
+            assert_eq!(
+                relative_path(absolute),
+                Err(UriProblem::NotRelative),
+                "{absolute}"
+            );
+        }
+        for escaping in [
+            "../a.bin",
+            "x/../../a.bin",
+            "%2e%2e/a.bin",
+            "x%2F..%2F..%2Fa.bin",
             "%2Fetc%2Fpasswd",
+            "a/%2F..%2Fb",
         ] {
             assert_eq!(
                 relative_path(escaping),

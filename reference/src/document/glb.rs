@@ -43,13 +43,25 @@ pub fn split<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<Chunks<'a>> {
         issues.push(header(format!("version {version}, expected 2")));
         return None;
     }
-    if u64::from(length) != bytes.len() as u64 {
+    // A file longer than its declared length holds the GLB and then bytes that are not part of
+    // it: a warning, as the Khronos validator gives (GLB_EXTRA_DATA); the GLB is read. One
+    // shorter than the length, or a length shorter than the header, is broken.
+    let declared = usize::try_from(length).unwrap_or(usize::MAX);
+    if declared < HEADER_LEN || declared > bytes.len() {
         issues.push(header(format!(
             "header length {length} but the file has {} bytes",
             bytes.len()
         )));
         return None;
     }
+    if declared < bytes.len() {
+        issues.push(
+            Issue::new(Code::GlbExtraData, "")
+                .arg("extra", bytes.len() - declared)
+                .arg("length", length),
+        );
+    }
+    let bytes = &bytes[..declared];
     let mut json = None;
     let mut bin = None;
     let mut at = HEADER_LEN;
@@ -167,10 +179,34 @@ mod tests {
         assert_eq!(codes(&issues), [Code::GlbHeader]);
 
         let mut glb = build(b"{}  ", None);
-        glb.push(0);
+        glb.truncate(glb.len() - 1);
         let mut issues = Issues::default();
         assert!(split(&glb, &mut issues).is_none());
         assert_eq!(codes(&issues), [Code::GlbHeader]);
+
+        // A declared length shorter than the header itself.
+        let mut glb = build(b"{}  ", None);
+        glb[8..12].copy_from_slice(&8u32.to_le_bytes());
+        let mut issues = Issues::default();
+        assert!(split(&glb, &mut issues).is_none());
+        assert_eq!(codes(&issues), [Code::GlbHeader]);
+    }
+
+    /// Bytes after the declared length are a warning, and not read: a 1-byte tail after a
+    /// 24-byte GLB (12 header + 8 chunk header + 4 JSON) leaves the JSON `{}  ` as it was.
+    #[test]
+    fn extra_data_after_the_length_is_a_warning() {
+        let mut glb = build(b"{}  ", None);
+        glb.push(0x7f);
+        let mut issues = Issues::default();
+        let chunks = split(&glb, &mut issues).expect("the GLB is read");
+        assert_eq!(chunks.json, b"{}  ");
+        assert_eq!(codes(&issues), [Code::GlbExtraData]);
+        assert!(
+            issues.0[0]
+                .message
+                .contains("1 bytes after the GLB's length of 24")
+        );
     }
 
     #[test]

@@ -224,7 +224,12 @@ fn child_entries(node: &Value) -> impl Iterator<Item = (usize, Option<usize>)> +
         .into_iter()
         .flatten()
         .enumerate()
-        .map(|(j, c)| (j, c.as_u64().and_then(|c| usize::try_from(c).ok())))
+        .map(|(j, c)| {
+            (
+                j,
+                super::schema::integer(c).and_then(|c| usize::try_from(c).ok()),
+            )
+        })
 }
 
 /// The `(parent, child)` edges kept by the forest check, in file order. Edges are taken in file order (parents by

@@ -58,7 +58,7 @@ impl Document<'_> {
                 .and_then(|m| m.get("primitives"))
                 .and_then(|list| list.get(p))
                 .and_then(|p| p.get("mode"));
-            let mode = raw_mode.map_or(Some(TRIANGLES), Value::as_u64);
+            let mode = raw_mode.map_or(Some(TRIANGLES), super::schema::integer);
             if mode != Some(TRIANGLES) {
                 let shown = raw_mode.cloned().unwrap_or(Value::Null);
                 issues.push(
@@ -156,8 +156,8 @@ impl Document<'_> {
             .get(&Checked::Valid(Semantic::Positions))?
             .value();
         let normalized = self.root.accessors.get(accessor)?.normalized;
-        let (bytes, kind, component) = self.packed(accessor)?;
         let pointer = format!("{at}/attributes/POSITION");
+        let (bytes, kind, component) = self.needed(accessor, &pointer, issues)?;
         if kind != Type::Vec3 {
             issues.push(Issue::new(Code::GltfValue, pointer).arg(
                 "detail",
@@ -210,7 +210,7 @@ impl Document<'_> {
 
     /// Vertex indices from accessor `accessor`; `None` when unusable.
     fn indices(&self, accessor: usize, at: &str, issues: &mut Issues) -> Option<Indices<'_>> {
-        let (bytes, kind, component) = self.packed(accessor)?;
+        let (bytes, kind, component) = self.needed(accessor, &format!("{at}/indices"), issues)?;
         if kind != Type::Scalar
             || !matches!(
                 component,
@@ -226,6 +226,36 @@ impl Document<'_> {
             return None;
         }
         Some(Indices::Packed(bytes, component.size()))
+    }
+}
+
+impl Document<'_> {
+    /// [`Document::packed`] of an accessor a shape needs (referenced at `pointer`); when its
+    /// data cannot be read, `ACCESSOR_DATA_UNAVAILABLE` there. The reason was reported when
+    /// the document was loaded: as an error (a missing file, bounds) or, for a buffer with no
+    /// data by the document's choice (no `uri`, an absolute URI) or an unknown type, as no
+    /// error at all, since nothing needed the data until now. Either way a shape that needs
+    /// it is an error of its own, so that what the loading found wrong with data no shape
+    /// reads stops nothing physical (`eval`).
+    fn needed(
+        &self,
+        accessor: usize,
+        pointer: &str,
+        issues: &mut Issues,
+    ) -> Option<(Cow<'_, [u8]>, Type, ComponentType)> {
+        let packed = self.packed(accessor);
+        if packed.is_none() && accessor < self.root.accessors.len() {
+            let reason = match self.buffer_without_data(accessor) {
+                Some(buffer) => format!("buffer {buffer} holds no data"),
+                None => "see the issues of the accessor, its buffer views and buffers".to_owned(),
+            };
+            issues.push(
+                Issue::new(Code::AccessorDataUnavailable, pointer)
+                    .arg("accessor", accessor)
+                    .arg("reason", reason),
+            );
+        }
+        packed
     }
 }
 

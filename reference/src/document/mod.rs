@@ -26,6 +26,7 @@ use serde_json::Value;
 use crate::issue::{Code, Issue, Issues, push_token};
 
 pub use accessor::MAX_ZERO_ACCESSOR_BYTES;
+use buffers::Container;
 pub use buffers::{Buffer, data_uri_bytes, is_data_uri, sibling_files};
 pub use hierarchy::{MATRIX_TRS_TOLERANCE, ROTATION_UNIT_TOLERANCE, decompose, read_nodes};
 pub use mesh::{Part, distinct_vertex_count};
@@ -49,6 +50,8 @@ pub struct Document<'j> {
     /// be shorter than `byteLength` (`BUFFER_TOO_SHORT`). Files of at most
     /// 64 KiB (`buffers::READ_WHOLE_UP_TO`) are read at load, larger ones in ranges on use.
     pub buffers: Vec<Option<Buffer>>,
+    /// Whether the document is a GLB (its buffer 0 without `uri` is the BIN chunk).
+    glb: bool,
 }
 
 impl Document<'static> {
@@ -60,11 +63,11 @@ impl Document<'static> {
         base_dir: Option<&Path>,
         issues: &mut Issues,
     ) -> Option<Document<'static>> {
-        let (json_bytes, bin) = if glb::is_glb(bytes) {
+        let (json_bytes, container) = if glb::is_glb(bytes) {
             let chunks = glb::split(bytes, issues)?;
-            (chunks.json, chunks.bin)
+            (chunks.json, Container::Glb { bin: chunks.bin })
         } else {
-            (bytes, None)
+            (bytes, Container::Json)
         };
         if let Err(values) = budget::check(json_bytes) {
             issues.push(
@@ -81,14 +84,29 @@ impl Document<'static> {
                 return None;
             }
         };
-        Document::from_json(json, base_dir, bin, issues)
+        Document::from_container(json, base_dir, container, issues)
     }
 
-    /// [`Document::load`] of JSON already parsed (`bin`: the GLB binary chunk, if any).
+    /// [`Document::load`] of JSON already parsed (`bin`: the GLB binary chunk; `Some` reads
+    /// the document as a GLB's).
     pub fn from_json(
         json: Value,
         base_dir: Option<&Path>,
         bin: Option<&[u8]>,
+        issues: &mut Issues,
+    ) -> Option<Document<'static>> {
+        let container = match bin {
+            Some(bin) => Container::Glb { bin: Some(bin) },
+            None => Container::Json,
+        };
+        Document::from_container(json, base_dir, container, issues)
+    }
+
+    /// [`Document::from_json`] of JSON from `container`.
+    fn from_container(
+        json: Value,
+        base_dir: Option<&Path>,
+        container: Container<'_>,
         issues: &mut Issues,
     ) -> Option<Document<'static>> {
         let root = schema::deserialize(&json, issues)?;
@@ -96,7 +114,7 @@ impl Document<'static> {
             root,
             Cow::Owned(json),
             base_dir,
-            bin,
+            container,
             issues,
         ))
     }
@@ -114,7 +132,7 @@ impl<'j> Document<'j> {
             root,
             Cow::Borrowed(json),
             base_dir,
-            None,
+            Container::Json,
             issues,
         ))
     }
@@ -124,17 +142,40 @@ impl<'j> Document<'j> {
         root: gltf_json::Root,
         json: Cow<'j, Value>,
         base_dir: Option<&Path>,
-        bin: Option<&[u8]>,
+        container: Container<'_>,
         issues: &mut Issues,
     ) -> Document<'j> {
         schema::validate(&root, &json, issues);
-        let buffers = buffers::load(&root, base_dir, bin, issues);
+        let buffers = buffers::load(&root, base_dir, container, issues);
         Document {
             buffers,
             root,
             json,
             base_dir: base_dir.map(Path::to_path_buf),
+            glb: matches!(container, Container::Glb { .. }),
         }
+    }
+
+    /// The buffer that accessor `a` reads (its view's, or a sparse part's) and that has no data
+    /// by the document's own choice ([`buffers::has_no_data_by_design`]): what makes a shape
+    /// that needs the accessor `ACCESSOR_DATA_UNAVAILABLE`.
+    pub(crate) fn buffer_without_data(&self, a: usize) -> Option<usize> {
+        let accessor = self.root.accessors.get(a)?;
+        let sparse = accessor.sparse.as_ref();
+        let views = accessor
+            .buffer_view
+            .into_iter()
+            .chain(sparse.map(|s| s.indices.buffer_view))
+            .chain(sparse.map(|s| s.values.buffer_view));
+        views
+            .filter_map(|v| self.root.buffer_views.get(v.value()))
+            .map(|view| view.buffer.value())
+            .find(|&b| {
+                self.buffers.get(b).is_some_and(Option::is_none)
+                    && self.root.buffers.get(b).is_some_and(|buffer| {
+                        buffers::has_no_data_by_design(b, buffer.uri.as_deref(), self.glb)
+                    })
+            })
     }
 
     /// The extension object `key` at document level, with its pointer.
@@ -165,6 +206,23 @@ impl<'j> Document<'j> {
     /// Number of nodes in the document.
     pub fn node_count(&self) -> usize {
         self.root.nodes.len()
+    }
+}
+
+/// Whether `issue` says only that some buffer data cannot be read or lies out of bounds, not
+/// that the document is ill-formed: whatever physical reads that data (a collider's mesh)
+/// reports `ACCESSOR_DATA_UNAVAILABLE` of its own, so an error of this kind alone leaves the
+/// physics and constraints readable (`eval` evaluates them).
+pub fn only_unread_data(issue: &Issue) -> bool {
+    match issue.code {
+        Code::BufferUnreadable
+        | Code::BufferTooShort
+        | Code::BufferViewBounds
+        | Code::AccessorBounds
+        | Code::DataUriInvalid
+        | Code::UriEscapes => true,
+        Code::NotARegularFile => issue.pointer.starts_with("/buffers/"),
+        _ => false,
     }
 }
 

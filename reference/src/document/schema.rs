@@ -1,6 +1,14 @@
 //! The core document against the glTF 2.0 schema: typed deserialisation with gltf-json
 //! (`GLTF_SCHEMA` at the failing pointer), then gltf-json's own `Validate` pass mapped to
-//! `GLTF_INDEX` / `GLTF_VALUE` / `GLTF_SCHEMA`, minus what glTF allows but gltf-json flags.
+//! `GLTF_INDEX` / `GLTF_VALUE` / `GLTF_VALUE_NOT_IN_LIST` / `GLTF_SCHEMA`, minus what glTF
+//! allows but gltf-json flags.
+//!
+//! gltf-json's types are stricter than the glTF 2.0 JSON Schema in a few places: they require
+//! `scene.nodes` and `animation.channel.target.node` (both optional in the schema; a
+//! `KHR_animation_pointer` channel has no node) and refuse an integer written as `1.0` (an
+//! integer in JSON Schema's sense). A document that the typed read refuses is read again from
+//! a normalised copy ([`lenient`]) before anything is reported: what the schema allows is
+//! never an error.
 
 use gltf_json::validation::{Error as ValidationError, Validate};
 use serde_json::Value;
@@ -13,13 +21,66 @@ pub fn deserialize(json: &Value, issues: &mut Issues) -> Option<gltf_json::Root>
     if let Ok(root) = <gltf_json::Root as serde::Deserialize>::deserialize(json) {
         return Some(root);
     }
-    match serde_path_to_error::deserialize::<_, gltf_json::Root>(json) {
+    // The copy is made only for a document the typed read refused (never for the usual one).
+    let normalised = lenient(json);
+    match serde_path_to_error::deserialize::<_, gltf_json::Root>(&normalised) {
         Ok(root) => Some(root),
         Err(e) => {
             let pointer = path_to_pointer(e.path());
             issues.push(Issue::new(Code::GltfSchema, pointer).arg("detail", e.into_inner()));
             None
         }
+    }
+}
+
+/// A copy of the document that gltf-json's types accept wherever the glTF 2.0 schema does:
+/// every integer-valued number written with a fraction or exponent (`1.0`, `1e0`) made an
+/// integer, a missing `scene.nodes` made `[]`, and a channel target without `node` given the
+/// placeholder node 0 (typed animations are never read, and gltf-json's validation does not
+/// look at channel targets: the placeholder is never reported).
+pub(crate) fn lenient(json: &Value) -> Value {
+    let mut copy = json.clone();
+    integers(&mut copy);
+    if let Some(scenes) = copy.get_mut("scenes").and_then(Value::as_array_mut) {
+        for scene in scenes.iter_mut().filter_map(Value::as_object_mut) {
+            scene
+                .entry("nodes")
+                .or_insert_with(|| Value::Array(Vec::new()));
+        }
+    }
+    if let Some(animations) = copy.get_mut("animations").and_then(Value::as_array_mut) {
+        for animation in animations {
+            let channels = animation.get_mut("channels").and_then(Value::as_array_mut);
+            for channel in channels.into_iter().flatten() {
+                if let Some(target) = channel.get_mut("target").and_then(Value::as_object_mut) {
+                    target.entry("node").or_insert(Value::from(0u64));
+                }
+            }
+        }
+    }
+    copy
+}
+
+/// JSON Schema's `integer` is any number with a zero fractional part: `1.0` is one. Numbers
+/// beyond 2^53 are left as they are (not exactly integers in an f64 reading anyway).
+fn integers(value: &mut Value) {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n.as_f64()
+                && f.fract() == 0.0
+                && f.abs() <= EXACT
+            {
+                *value = if f >= 0.0 {
+                    Value::from(f as u64)
+                } else {
+                    Value::from(f as i64)
+                };
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integers),
+        Value::Object(map) => map.values_mut().for_each(integers),
+        _ => {}
     }
 }
 
@@ -114,7 +175,7 @@ fn map_error(path: &str, error: ValidationError, json: &Value) -> Option<Issue> 
                 && tokens[tokens.len() - 2] == "POSITION" =>
         {
             let primitive = json.pointer(&pointer_of(&tokens[..tokens.len() - 2]))?;
-            let accessor = primitive.get("POSITION")?.as_u64()?;
+            let accessor = integer(primitive.get("POSITION")?)?;
             let at = format!("/accessors/{accessor}/{}", tokens[tokens.len() - 1]);
             Some(if error == ValidationError::Missing {
                 Issue::new(Code::GltfSchema, at)
@@ -127,6 +188,18 @@ fn map_error(path: &str, error: ValidationError, json: &Value) -> Option<Issue> 
             })
         }
         ValidationError::IndexOutOfBounds => Some(index_issue(json, pointer)),
+        // A value outside a core enum: the Khronos validator's VALUE_NOT_IN_LIST, a warning.
+        ValidationError::Invalid
+            if tokens
+                .last()
+                .is_some_and(|t| ENUM_PROPERTIES.contains(&t.as_str())) =>
+        {
+            let value = json
+                .pointer(&pointer)
+                .map(Value::to_string)
+                .unwrap_or_default();
+            Some(Issue::new(Code::GltfValueNotInList, pointer).arg("value", value))
+        }
         ValidationError::Missing => {
             Some(Issue::new(Code::GltfSchema, pointer).arg("detail", "required data is missing"))
         }
@@ -143,8 +216,51 @@ fn map_error(path: &str, error: ValidationError, json: &Value) -> Option<Issue> 
     }
 }
 
+/// The core properties whose values gltf-json reads as enums (`Checked`): a value outside the
+/// list is `GLTF_VALUE_NOT_IN_LIST`. Attribute semantics are keys, not values, and stay
+/// `GLTF_VALUE`.
+const ENUM_PROPERTIES: &[&str] = &[
+    "componentType",
+    "type",
+    "mode",
+    "target",
+    "magFilter",
+    "minFilter",
+    "wrapS",
+    "wrapT",
+    "alphaMode",
+    "path",
+    "interpolation",
+];
+
+/// A glTF id or other integer as the JSON Schema reads it: `3` and `3.0` are both 3.
+pub(crate) fn integer(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        let f = value.as_f64()?;
+        (f.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&f)).then_some(f as u64)
+    })
+}
+
 /// Schema rules gltf-json's types do not enforce.
 fn extra_rules(json: &Value, issues: &mut Issues) {
+    // gltf-json's validation does not look at channel targets: their node is checked here.
+    let nodes = json
+        .get("nodes")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let animations = json.get("animations").and_then(Value::as_array);
+    for (a, animation) in animations.into_iter().flatten().enumerate() {
+        let channels = animation.get("channels").and_then(Value::as_array);
+        for (c, channel) in channels.into_iter().flatten().enumerate() {
+            let node = channel.get("target").and_then(|t| t.get("node"));
+            if let Some(node) = node
+                && integer(node).is_none_or(|n| n >= nodes as u64)
+            {
+                let pointer = format!("/animations/{a}/channels/{c}/target/node");
+                issues.push(index_issue(json, pointer));
+            }
+        }
+    }
     if let Some(buffers) = json.get("buffers").and_then(Value::as_array) {
         for (i, b) in buffers.iter().enumerate() {
             if b.get("byteLength").is_none() {
@@ -300,8 +416,46 @@ mod tests {
             [
                 (Code::GltfIndex, "/nodes/0/children/0".to_owned()),
                 (Code::GltfIndex, "/scene".to_owned()),
-                (Code::GltfValue, "/accessors/0/componentType".to_owned()),
+                (
+                    Code::GltfValueNotInList,
+                    "/accessors/0/componentType".to_owned()
+                ),
             ]
         );
+    }
+
+    /// What the glTF 2.0 schema allows and gltf-json's types refuse is read, with no issue:
+    /// a scene without `nodes`, a channel target without `node` (a `KHR_animation_pointer`
+    /// channel, whose path `pointer` gltf-json does not check), integers written
+    /// `1.0` and `1e0`.
+    #[test]
+    fn what_the_schema_allows_is_read() {
+        let found = issues_of(
+            r#"{"asset":{"version":"2.0"},"extensionsUsed":["KHR_animation_pointer"],
+                "scene":0.0,"scenes":[{}],"nodes":[{"children":[1.0]},{"mesh":0}],
+                "meshes":[{"primitives":[{"attributes":{"POSITION":0e0},"mode":4.0}]}],
+                "accessors":[{"count":1.0,"componentType":5126.0,"type":"VEC3",
+                              "min":[0,0,0],"max":[1.0,1,1]}],
+                "animations":[{"channels":[{"sampler":0,"target":{"path":"pointer",
+                    "extensions":{"KHR_animation_pointer":{"pointer":"/nodes/0/translation"}}}}],
+                    "samplers":[{"input":0,"output":0}]}]}"#,
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// `1.5` is no integer: the typed read of the normalised copy still refuses it, at its
+    /// pointer.
+    #[test]
+    fn what_the_schema_refuses_is_still_refused() {
+        let value: Value =
+            serde_json::from_str(r#"{"asset":{"version":"2.0"},"scene":1.5}"#).expect("json");
+        let mut issues = Issues::default();
+        assert!(deserialize(&value, &mut issues).is_none());
+        let found: Vec<_> = issues
+            .0
+            .iter()
+            .map(|i| (i.code, i.pointer.as_str()))
+            .collect();
+        assert_eq!(found, [(Code::GltfSchema, "/scene")]);
     }
 }
