@@ -216,7 +216,7 @@ fn generated_wave(plan: &Plan, profiles: &[Profile], range: std::ops::Range<usiz
     for i in range {
         let index = i as u64;
         if i % INVALID_EVERY == INVALID_EVERY - 1 && !mutators.is_empty() {
-            let m = &mutators[invalid_n % mutators.len()];
+            let m = &mutate::for_edition(&mutators[invalid_n % mutators.len()], plan.edition);
             invalid_n += 1;
             let id = format!("{}/gen/invalid/{i:05}", m.profile.family());
             if let Some(c) = invalid_case(m, plan.seed, index, &id) {

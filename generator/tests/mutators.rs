@@ -21,9 +21,35 @@ fn every_code_has_a_mutator() {
 /// Mutators whose defect the reference no longer reports as their code, kept because the
 /// frozen corpus/v1 must regenerate byte for byte: `sampler-filter-unknown` (an unknown
 /// magFilter) is since issue 36 `GLTF_VALUE_NOT_IN_LIST`, a warning, as the Khronos validator
-/// reads it; its cases are known failures of the reference in `corpus/*/known-failures`. Each
-/// must still disagree (else remove it here).
+/// reads it; its cases are known failures of the reference in `corpus/v1/known-failures`, and
+/// corpus/v2 uses its replacement (`mutate::for_edition`). Each must still disagree (else
+/// remove it here).
 const SUPERSEDED: &[&str] = &["sampler-filter-unknown"];
+
+/// The living corpus's replacement of each superseded mutator reports exactly its issue.
+#[test]
+fn replacements_of_superseded_mutators_report_exactly_their_issue() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut replaced = 0;
+    for m in mutate::all()
+        .iter()
+        .filter(|m| SUPERSEDED.contains(&m.name))
+    {
+        let r = mutate::for_edition(m, generator::edition::Edition::V2);
+        assert_ne!(r.name, m.name, "{} has no replacement", m.name);
+        assert_eq!(r.code, m.code);
+        for base in 0..3u64 {
+            let id = format!("t/{}/{base:02}", r.name);
+            let case = corpus::invalid_case(&r, 5, base, &id).expect("a mutated case");
+            let folder = dir.path().join(&id);
+            let reading = generator::label::read(&case, &folder).expect("readable");
+            let disagreement = generator::label::disagreement(&case, &reading);
+            assert!(disagreement.is_none(), "{}: {disagreement:?}", r.name);
+            replaced += 1;
+        }
+    }
+    assert!(replaced > 0);
+}
 
 #[test]
 fn mutants_report_exactly_their_issue() {

@@ -22,9 +22,24 @@ fn gltf_index(case: &mut Case) -> Option<String> {
     Some(format!("/scenes/0/nodes/{}", roots.len() - 1))
 }
 
+/// An unknown sampler `magFilter`: corpus/v1's GLTF_VALUE defect, since issue 36 a warning
+/// (GLTF_VALUE_NOT_IN_LIST, as the Khronos validator reads it); see [`child_listed_twice`].
 fn gltf_value(case: &mut Case) -> Option<String> {
     let s = push_top(case.json_mut()?, "samplers", json!({"magFilter": 1234}));
     Some(format!("/samplers/{s}/magFilter"))
+}
+
+/// A node's first child listed once more among its children: the GLTF_VALUE defect of the
+/// living corpus (an error still, where an unknown enum value is no longer one).
+pub(super) fn child_listed_twice(case: &mut Case) -> Option<String> {
+    let nodes = case.json_mut()?.get_mut("nodes")?.as_array_mut()?;
+    let (p, children) = nodes.iter_mut().enumerate().find_map(|(p, n)| {
+        let c = n.get_mut("children")?.as_array_mut()?;
+        (!c.is_empty()).then_some((p, c))
+    })?;
+    let first = children.first()?.clone();
+    children.push(first);
+    Some(format!("/nodes/{p}/children/{}", children.len() - 1))
 }
 
 /// A root with a child gets that child as its parent too: root -> child -> root.
