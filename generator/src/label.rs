@@ -48,8 +48,8 @@ pub fn read_written_in(case: &Case, bytes: &[u8], dir: &Path) -> std::io::Result
     };
     let detected = read(None)?;
     // A document nothing dates within its family is read under the case's profile, as the
-    // manifest tells implementations to (the revisions read such a document alike, but for a
-    // legacy draft case, which keeps its draft rules).
+    // manifest tells implementations to [D-KHR-REVISION]: an undated `khr-2025` case reads
+    // alike as `khr-2026`, and a legacy draft case keeps the draft's rules.
     if !detected.dated && detected.profile != case.profile && case.profile.is_some() {
         return read(case.profile);
     }

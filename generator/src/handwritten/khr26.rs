@@ -94,7 +94,7 @@ fn settle_case(
             checks.push(DynamicsCheck {
                 decisions: vec![Decision::GeometryMesh.into()],
                 ..DynamicsCheck::new(
-                    &format!("ball-{node}-settles-on-the-mesh"),
+                    format!("ball-{node}-settles-on-the-mesh"),
                     CheckKind::Displacement {
                         node,
                         direction: [0.0, 1.0, 0.0],

@@ -214,9 +214,7 @@ fn mesh_shape(
             id
         }
         Deformed::Not | Deformed::World(_) => {
-            if !scene.meshes.contains_key(&mesh) {
-                scene.meshes.insert(mesh, base.clone());
-            }
+            scene.meshes.entry(mesh).or_insert_with(|| base.clone());
             mesh
         }
     };

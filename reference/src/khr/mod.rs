@@ -1,7 +1,9 @@
-//! Reader and rules of the KHR profiles, one reader with the revision as a parameter
-//! ([`Revision`]): `khr-2024-draft` (KHR_physics_rigid_bodies seed 002, March 2024 draft, with
-//! KHR_collision_shapes) and `khr-2025` (glTF PR #2424 with KHR_implicit_shapes, PR #2370), read
-//! into the canonical [`Scene`].
+//! Reader and rules of the KHR profiles, one reader with the revision as data ([`Revision`]):
+//! `khr-2024-draft` (KHR_physics_rigid_bodies seed 002, March 2024 draft, with
+//! KHR_collision_shapes), `khr-2025` (glTF PR #2424 with KHR_implicit_shapes, PR #2370) and
+//! `khr-2026` (the January-2026 revision: a `geometry` names a `mesh` instead of a `node`,
+//! [`GeometryForm::ShapeOrMesh`]; otherwise `khr-2025`), read into the canonical [`Scene`].
+//! Each revision is its delta to the one before ([`Revision::R2026`] is three lines).
 //!
 //! What the 2025 revision changes in meaning (each part's module docs say how):
 //! - colliders and triggers give a `geometry` (an implicit `shape`, or the meshes of a `node`
