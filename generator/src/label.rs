@@ -46,12 +46,30 @@ pub fn read_written_in(case: &Case, bytes: &[u8], dir: &Path) -> std::io::Result
             Payload::Bytes { .. } => reference::read_bytes(bytes, Some(dir), forced),
         })
     };
+    under_case_profile(case.profile, read)
+}
+
+/// [`under_case_profile`] of a JSON document read in memory (no base folder).
+pub fn read_case_tree(json: &Value, profile: Option<reference::profile::Profile>) -> Reading {
+    let read = |forced| Ok::<_, std::convert::Infallible>(reference::read_tree(json, None, forced));
+    match under_case_profile(profile, read) {
+        Ok(r) => r,
+        Err(never) => match never {},
+    }
+}
+
+/// The reading of a case's document by `read` (given the profile to force): as detected, or,
+/// when nothing dates the document within its family and the detected revision is not the
+/// case's, under the case's `profile`, as the manifest tells implementations to
+/// [D-KHR-REVISION]: an undated `khr-2025` case reads alike as `khr-2026`, and a legacy draft
+/// case keeps the draft's rules.
+pub fn under_case_profile<E>(
+    profile: Option<reference::profile::Profile>,
+    read: impl Fn(Option<reference::profile::Profile>) -> Result<Reading, E>,
+) -> Result<Reading, E> {
     let detected = read(None)?;
-    // A document nothing dates within its family is read under the case's profile, as the
-    // manifest tells implementations to [D-KHR-REVISION]: an undated `khr-2025` case reads
-    // alike as `khr-2026`, and a legacy draft case keeps the draft's rules.
-    if !detected.dated && detected.profile != case.profile && case.profile.is_some() {
-        return read(case.profile);
+    if !detected.dated && detected.profile != profile && profile.is_some() {
+        return read(profile);
     }
     Ok(detected)
 }
@@ -296,7 +314,10 @@ mod tests {
             let folder = dir.path().join(case.folder());
             let bytes = case.bytes();
             let fast = read_written(case, &bytes, &folder).expect("written");
-            let slow = reference::read_bytes(&bytes, Some(&folder), None);
+            let slow = under_case_profile(case.profile, |forced| {
+                Ok::<_, ()>(reference::read_bytes(&bytes, Some(&folder), forced))
+            })
+            .expect("a reading");
             json_cases += usize::from(case.json().is_some());
             assert_eq!(fast.issues, slow.issues, "{}", case.id);
             assert_eq!(fast.profile, slow.profile, "{}", case.id);

@@ -104,6 +104,7 @@ fn handshake_declares_every_check_but_dynamics() {
         [
             "khr-2024-draft",
             "khr-2025",
+            "khr-2026",
             "omi-2023",
             "omi-2024",
             "omi-2025",

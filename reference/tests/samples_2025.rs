@@ -22,6 +22,19 @@ fn samples_root() -> Option<PathBuf> {
         .find(|dir| dir.is_dir())
 }
 
+/// [`samples_root`], or `None` after saying the test is skipped.
+fn samples_root_or_skip() -> Option<PathBuf> {
+    let root = samples_root();
+    if root.is_none() {
+        eprintln!(
+            "skipped: no shared/specs/current-samples/glTF_Physics_2025-10 beside {} or its \
+             ancestors (the shared samples are not part of the repository)",
+            env!("CARGO_MANIFEST_DIR")
+        );
+    }
+    root
+}
+
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("samples folder is readable")
@@ -39,12 +52,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_2025_sample_reads_without_errors_dated_by_its_geometry() {
-    let Some(root) = samples_root() else {
-        eprintln!(
-            "skipped: no shared/specs/current-samples/glTF_Physics_2025-10 beside {} or its \
-             ancestors (the shared samples are not part of the repository)",
-            env!("CARGO_MANIFEST_DIR")
-        );
+    let Some(root) = samples_root_or_skip() else {
         return;
     };
     let mut found = Vec::new();
@@ -142,12 +150,7 @@ fn interpretation(reading: &reference::Reading) -> serde_json::Value {
 
 #[test]
 fn every_2025_sample_rewritten_as_the_exporter_now_writes_it_reads_the_same_as_khr_2026() {
-    let Some(root) = samples_root() else {
-        eprintln!(
-            "skipped: no shared/specs/current-samples/glTF_Physics_2025-10 beside {} or its \
-             ancestors (the shared samples are not part of the repository)",
-            env!("CARGO_MANIFEST_DIR")
-        );
+    let Some(root) = samples_root_or_skip() else {
         return;
     };
     let mut found = Vec::new();

@@ -78,6 +78,20 @@ fn expect_of(case: &Path) -> Expect {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A reading's issues as (code, pointer), sorted.
+fn sorted_issues(reading: &reference::Reading) -> Vec<Expected> {
+    let mut v: Vec<Expected> = reading
+        .issues
+        .iter()
+        .map(|i| Expected {
+            code: i.code.id().to_owned(),
+            pointer: i.pointer.clone(),
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 #[test]
 fn every_case_reports_exactly_its_expected_issues() {
     let cases = cases();
@@ -90,15 +104,7 @@ fn every_case_reports_exactly_its_expected_issues() {
             .as_deref()
             .map(|p| p.parse::<Profile>().expect("forced profile id"));
         let reading = reference::read_path(case, forced).expect("readable");
-        let mut actual: Vec<Expected> = reading
-            .issues
-            .iter()
-            .map(|i| Expected {
-                code: i.code.id().to_owned(),
-                pointer: i.pointer.clone(),
-            })
-            .collect();
-        actual.sort();
+        let actual = sorted_issues(&reading);
         let mut wanted = expect.issues.clone();
         wanted.sort();
         let profile = reading.profile.map(|p| p.id().to_owned());
@@ -115,16 +121,7 @@ fn every_case_reports_exactly_its_expected_issues() {
         }
         for other in &expect.same_under {
             let p = other.parse::<Profile>().expect("same_under profile id");
-            let again = reference::read_path(case, Some(p)).expect("readable");
-            let mut issues: Vec<Expected> = again
-                .issues
-                .iter()
-                .map(|i| Expected {
-                    code: i.code.id().to_owned(),
-                    pointer: i.pointer.clone(),
-                })
-                .collect();
-            issues.sort();
+            let issues = sorted_issues(&reference::read_path(case, Some(p)).expect("readable"));
             if issues != wanted {
                 failures.push(format!(
                     "{} forced to {other}: expected {wanted:?}, got {issues:?}",

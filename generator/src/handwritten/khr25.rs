@@ -5,15 +5,13 @@
 //! to rest on the deformed top with its centre at 0.6 + 0.5 = 1.1: a displacement of -0.9 m
 //! along y over the run (on the undeformed slab it would be -1.4 m, 0.5 m off).
 
-use reference::case::{CheckKind, DynamicsCheck, Scenario, Tolerance};
 use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
+use super::{case, settle_scenario};
 use crate::case::{Case, Tier};
 use crate::mutate::json::{add_accessor, add_mesh};
-use crate::scenario as generic;
 
 const P: Profile = Profile::Khr2025;
 const RB: &str = "KHR_physics_rigid_bodies";
@@ -44,36 +42,11 @@ fn slab() -> ([[f32; 3]; 8], [u16; 36]) {
 
 /// The ball's displacement along y at rest: 1.1 - 2.0.
 const SETTLE: f64 = -0.9;
-/// Settling tolerance: a resting contact in a good engine sinks by millimetres (solver slop,
-/// contact skin), so 0.01 m recommended and 0.05 m allowed; reading the mesh undeformed is
-/// 0.5 m off.
-const SETTLE_TOL: Tolerance = Tolerance {
-    recommended: 0.01,
-    allowed: 0.05,
-};
-
 /// A hand-written case whose scenario adds to the generic checks that the ball (node 0)
 /// settles on the deformed top: 2 s, gravity, no action.
 fn settle_case(id: &str, description: &str, spec: &str, features: &[&str], gltf: Value) -> Case {
-    let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
-        let mut checks = generic::checks(&e);
-        checks.push(DynamicsCheck {
-            decisions: vec![Decision::GeometryNode.into()],
-            ..DynamicsCheck::new(
-                "ball-settles-on-deformed-top",
-                CheckKind::Displacement {
-                    node: 0,
-                    direction: [0.0, 1.0, 0.0],
-                    expected: SETTLE,
-                    tolerance: SETTLE_TOL,
-                },
-            )
-        });
-        Scenario {
-            actions: Some(Vec::new()),
-            ..generic::under_gravity(checks)
-        }
-    });
+    let settles = [("ball-settles-on-deformed-top".to_owned(), 0, SETTLE)];
+    let scenario = settle_scenario(&gltf, Decision::GeometryNode, &settles);
     let mut c = case(
         id,
         P,

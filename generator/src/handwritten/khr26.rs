@@ -5,15 +5,13 @@
 //! ground's top; under a wrong one the ground is elsewhere and the ball falls past it (about
 //! 20 m in the 2 s run).
 
-use reference::case::{CheckKind, DynamicsCheck, Scenario, Tolerance};
 use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
+use super::{case, settle_scenario};
 use crate::case::{Case, Tier};
 use crate::mutate::json::add_mesh;
-use crate::scenario as generic;
 
 const P: Profile = Profile::Khr2026;
 const RB: &str = "KHR_physics_rigid_bodies";
@@ -41,13 +39,6 @@ fn cube() -> ([[f32; 3]; 8], [u16; 36]) {
     ];
     (corners, triangles)
 }
-
-/// Settling tolerance: a resting contact in a good engine sinks by millimetres, so 0.01 m
-/// recommended and 0.05 m allowed; a wrong placement misses by metres.
-const SETTLE_TOL: Tolerance = Tolerance {
-    recommended: 0.01,
-    allowed: 0.05,
-};
 
 /// A ball on node `node` at `at` (mass 1, sphere shape 0).
 fn ball(name: &str, at: [f64; 3]) -> Value {
@@ -88,27 +79,11 @@ fn settle_case(
     gltf: Value,
     settles: &[(usize, f64)],
 ) -> Case {
-    let scenario = generic::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
-        let mut checks = generic::checks(&e);
-        for &(node, expected) in settles {
-            checks.push(DynamicsCheck {
-                decisions: vec![Decision::GeometryMesh.into()],
-                ..DynamicsCheck::new(
-                    format!("ball-{node}-settles-on-the-mesh"),
-                    CheckKind::Displacement {
-                        node,
-                        direction: [0.0, 1.0, 0.0],
-                        expected,
-                        tolerance: SETTLE_TOL,
-                    },
-                )
-            });
-        }
-        Scenario {
-            actions: Some(Vec::new()),
-            ..generic::under_gravity(checks)
-        }
-    });
+    let settles: Vec<(String, usize, f64)> = settles
+        .iter()
+        .map(|&(node, d)| (format!("ball-{node}-settles-on-the-mesh"), node, d))
+        .collect();
+    let scenario = settle_scenario(&gltf, Decision::GeometryMesh, &settles);
     let mut c = case(
         id,
         P,

@@ -58,6 +58,47 @@ pub(crate) fn scenario_of(json: serde_json::Value) -> reference::case::Scenario 
     serde_json::from_value(json).expect("a hand-written scenario reads")
 }
 
+/// Settling tolerance of a ball coming to rest on a ground: a resting contact in a good engine
+/// sinks by millimetres (solver slop, contact skin), so 0.01 m recommended and 0.05 m allowed;
+/// the misreadings these scenes catch are off by 0.5 m or more.
+pub(crate) const SETTLE_TOL: reference::case::Tolerance = reference::case::Tolerance {
+    recommended: 0.01,
+    allowed: 0.05,
+};
+
+/// The scenario of a hand-written scene where bodies fall and come to rest: the generic checks
+/// of `gltf`, and for each `(check name, node, displacement)` that the node moves that far
+/// along +y, citing `decision`; 2 s, gravity, no action. `None` when the scene has no
+/// expectation.
+pub(crate) fn settle_scenario(
+    gltf: &Value,
+    decision: Decision,
+    settles: &[(String, usize, f64)],
+) -> Option<reference::case::Scenario> {
+    use reference::case::{CheckKind, DynamicsCheck, Scenario};
+    crate::scenario::expectation(&reference::read_tree(gltf, None, None)).map(|e| {
+        let mut checks = crate::scenario::checks(&e);
+        for (name, node, expected) in settles {
+            checks.push(DynamicsCheck {
+                decisions: vec![decision.into()],
+                ..DynamicsCheck::new(
+                    name.as_str(),
+                    CheckKind::Displacement {
+                        node: *node,
+                        direction: [0.0, 1.0, 0.0],
+                        expected: *expected,
+                        tolerance: SETTLE_TOL,
+                    },
+                )
+            });
+        }
+        Scenario {
+            actions: Some(Vec::new()),
+            ..crate::scenario::under_gravity(checks)
+        }
+    })
+}
+
 /// A hand-written JSON case.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn case(

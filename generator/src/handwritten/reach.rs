@@ -346,7 +346,7 @@ mod tests {
             let crate::case::Payload::Json(json) = &c.payload else {
                 panic!("{}: not JSON", c.id);
             };
-            let r = reference::read_tree(json, None, None);
+            let r = crate::label::read_case_tree(json, c.profile);
             assert_eq!(r.profile, c.profile, "{}", c.id);
             assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
             let e = crate::scenario::expectation(&r).expect("an expectation");

@@ -271,9 +271,19 @@ fn compound(case: &Case) -> Option<(usize, String)> {
 fn compound_nodes(case: &mut Case, n: usize) -> Option<&mut Vec<Value>> {
     case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["nodes"].as_array_mut()
 }
+/// The first shape a trigger may use without a warning of its own (not a trimesh,
+/// OMI_TRIGGER_TRIMESH): the one defect stays the only issue.
+fn trigger_shape(case: &Case) -> Option<usize> {
+    case.json()?
+        .pointer("/extensions/OMI_physics_shape/shapes")?
+        .as_array()?
+        .iter()
+        .position(|s| s["type"] != "trimesh")
+}
 fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
-    case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["shape"] = json!(0);
+    let shape = trigger_shape(case)?;
+    case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["shape"] = json!(shape);
     Some(at)
 }
 fn trigger_node_duplicate(case: &mut Case) -> Option<String> {
@@ -284,9 +294,10 @@ fn trigger_node_duplicate(case: &mut Case) -> Option<String> {
 }
 fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
+    let shape = trigger_shape(case)?;
     let outside = add_node(
         case.json_mut()?,
-        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"trigger": {"shape": 0}}}}),
+        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"trigger": {"shape": shape}}}}),
         None,
     );
     let nodes = compound_nodes(case, n)?;

@@ -264,6 +264,16 @@ impl Ctx<'_> {
         self.doc.push_root(CS, "shapes", Value::from(v))
     }
 
+    /// A skin joint named `name` under `parent` whose scale 2 doubles what it skins at rest.
+    fn doubling_joint(&mut self, name: String, parent: usize) -> usize {
+        let twice = TrsSpec {
+            translation: None,
+            rotation: None,
+            scale: Some([2.0, 2.0, 2.0]),
+        };
+        self.doc.node(name, twice, Some(parent))
+    }
+
     /// The glTF mesh of `data`, written once: colliders on the same data share it.
     fn shared_mesh(&mut self, data: &MeshData) -> usize {
         if let Some((_, mesh)) = self.meshes.iter().find(|(d, _)| d == data) {
@@ -313,14 +323,7 @@ impl Ctx<'_> {
                     let g = self
                         .doc
                         .detached_node(format!("Geometry{node}"), TrsSpec::default());
-                    let twice = TrsSpec {
-                        translation: None,
-                        rotation: None,
-                        scale: Some([2.0, 2.0, 2.0]),
-                    };
-                    let joint = self
-                        .doc
-                        .node(format!("Geometry{node}Joint"), twice, Some(g));
+                    let joint = self.doubling_joint(format!("Geometry{node}Joint"), g);
                     let skinned = self.doc.node(
                         format!("Geometry{node}Skinned"),
                         TrsSpec::default(),
@@ -361,14 +364,7 @@ impl Ctx<'_> {
                     let drawn = self
                         .doc
                         .detached_node(format!("Drawn{node}"), TrsSpec::default());
-                    let twice = TrsSpec {
-                        translation: None,
-                        rotation: None,
-                        scale: Some([2.0, 2.0, 2.0]),
-                    };
-                    let joint = self
-                        .doc
-                        .node(format!("Drawn{node}Joint"), twice, Some(drawn));
+                    let joint = self.doubling_joint(format!("Drawn{node}Joint"), drawn);
                     let mesh = self.doc.skinned_mesh(&data, 1.0);
                     let skin = self.doc.skin(&[joint]);
                     self.doc.node_member(drawn, "mesh", Value::from(mesh));

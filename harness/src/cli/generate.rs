@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(profiles(&args(&["all"])), Profile::ALL.to_vec());
         assert_eq!(profiles(&args(&["khr-2025", "all"])), Profile::ALL.to_vec());
         assert_eq!(profiles(&[]), Vec::<Profile>::new());
-        let err = "khr-2026".parse::<ProfileArg>().expect_err("unknown");
-        assert!(err.contains("khr-2026") && err.contains("`all`"), "{err}");
+        let err = "khr-2027".parse::<ProfileArg>().expect_err("unknown");
+        assert!(err.contains("khr-2027") && err.contains("`all`"), "{err}");
     }
 }

@@ -218,12 +218,17 @@ fn mesh_shape(
             mesh
         }
     };
+    Some(push_mesh_shape(scene, id, convex))
+}
+
+/// Add the convex hull (`convex`) or the triangle mesh of mesh id `mesh` to the scene's shapes.
+fn push_mesh_shape(scene: &mut Scene, mesh: MeshId, convex: bool) -> ShapeId {
     scene.shapes.push(if convex {
-        Shape::Convex { mesh: id }
+        Shape::Convex { mesh }
     } else {
-        Shape::Trimesh { mesh: id }
+        Shape::Trimesh { mesh }
     });
-    Some(scene.shapes.len() - 1)
+    scene.shapes.len() - 1
 }
 
 /// The shape made of the meshes of `node` and its descendants [D-GEOMETRY-NODE].
@@ -306,12 +311,7 @@ fn node_shape(
             id
         }
     };
-    scene.shapes.push(if convex {
-        Shape::Convex { mesh }
-    } else {
-        Shape::Trimesh { mesh }
-    });
-    let id = scene.shapes.len() - 1;
+    let id = push_mesh_shape(scene, mesh, convex);
     scene.node_geometry.insert(id);
     Some(id)
 }

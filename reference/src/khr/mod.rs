@@ -15,6 +15,21 @@
 //! - a joint description may hold no limit; drive targets and gains come in pairs;
 //! - filter lists may be empty.
 //!
+//! Schema rules against the prose and the public samples (`khr-2025`, `khr-2026`)
+//! [D-SCHEMA-HARMLESS]: a schema rule whose violation the same schema's defaults make harmless
+//! is a warning with an open outcome; every other stays an error. Audited: a drive target without
+//! its gain (default 0: the target has no effect) is `KHR_DRIVE_TARGET_WITHOUT_GAIN`, a warning;
+//! a zero mass or inertia component is `KHR_MASS_ZERO`, a warning (the prose and samples read it
+//! as infinite). Errors because no default makes the file mean anything: a gain without its target
+//! (no default target), a required property missing (`EXT_REQUIRED`: a geometry, a shape type, a
+//! drive's type, mode or axis), a value of the wrong JSON type, a negative size, mass, friction,
+//! restitution, stiffness, damping or maxForce, an axis out of 0..=2 or repeated, a limit with
+//! both or neither axis list, a filter with both lists, a trigger with both or neither of a
+//! geometry and nodes, a geometry that names no shape or more than one, an index out of range, a
+//! degenerate shape (the prose prohibits it), an inertia orientation far from unit length. The
+//! public 2025 samples, and their rewrite into the 2026 form, raise none of them
+//! (`tests/samples_2025.rs`).
+//!
 //! Reading order: the document-level arrays first (shapes, materials, filters, joint
 //! descriptions), then every node's `motion` (so that owning bodies are known), then every
 //! node's `collider`, `trigger` and `joint`.
