@@ -189,3 +189,51 @@ fn profile_flag_is_honoured() {
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(j["profile"], "khr-2024-draft");
 }
+
+/// A VRM 1.0 rotation constraint (node 1 follows node 0) beside a mesh (node 2) whose buffer
+/// `body.bin` is not there; `{COLLIDER}` is replaced by a member of node 2's extensions.
+const MESH_WITHOUT_BIN: &str = r#"{
+  "asset": {"version": "2.0"},
+  "extensionsUsed": ["VRMC_node_constraint"{USED}],
+  "buffers": [{"uri": "body.bin", "byteLength": 36}],
+  "bufferViews": [{"buffer": 0, "byteLength": 36}],
+  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                 "min": [0, 0, 0], "max": [1, 1, 0]}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+  "nodes": [
+    {"name": "Source", "rotation": [0, 0, 0.7071067811865476, 0.7071067811865476]},
+    {"name": "Follower", "extensions": {"VRMC_node_constraint": {"specVersion": "1.0",
+      "constraint": {"rotation": {"source": 0, "weight": 1.0}}}}},
+    {"name": "Body", "mesh": 0{COLLIDER}}
+  ],
+  "scene": 0,
+  "scenes": [{"nodes": [0, 1, 2]}]
+}"#;
+
+/// A mesh's buffer left out is an error nothing physical depends on: eval still evaluates the
+/// constraints (issue 36); the same buffer under a collider's mesh geometry stops it.
+#[test]
+fn a_missing_buffer_stops_eval_only_when_a_shape_reads_it() {
+    let constraints = MESH_WITHOUT_BIN
+        .replace("{USED}", "")
+        .replace("{COLLIDER}", "");
+    let file = write("mesh-without-bin.gltf", &constraints);
+    let out = run(&[file.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 0, "{stderr}");
+    assert!(stderr.contains("BUFFER_UNREADABLE"), "{stderr}");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(json.to_string().contains("\"constraints\""), "{json}");
+
+    let collider = MESH_WITHOUT_BIN
+        .replace("{USED}", r#", "KHR_physics_rigid_bodies""#)
+        .replace(
+            "{COLLIDER}",
+            r#", "extensions": {"KHR_physics_rigid_bodies": {"collider": {"geometry": {"mesh": 0}}}}"#,
+        );
+    let file = write("collider-without-bin.gltf", &collider);
+    let out = run(&[file.as_os_str(), "--profile".as_ref(), "khr-2026".as_ref()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 1, "{stderr}");
+    assert!(stderr.contains("ACCESSOR_DATA_UNAVAILABLE"), "{stderr}");
+}
