@@ -23,21 +23,7 @@ pub fn cases() -> Vec<Case> {
 
 /// The unit cube [0, 1]^3: corners (x slowest, then y, then z) and 12 outward triangles.
 fn cube() -> ([[f32; 3]; 8], [u16; 36]) {
-    let mut corners = [[0.0; 3]; 8];
-    let mut k = 0;
-    for x in [0.0, 1.0] {
-        for y in [0.0, 1.0] {
-            for z in [0.0, 1.0] {
-                corners[k] = [x, y, z];
-                k += 1;
-            }
-        }
-    }
-    let triangles = [
-        0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
-        1, 5, 7, 1, 7, 3,
-    ];
-    (corners, triangles)
+    super::cuboid([0.0; 3], [1.0; 3])
 }
 
 /// A ball on node `node` at `at` (mass 1, sphere shape 0).

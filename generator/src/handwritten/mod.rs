@@ -58,6 +58,26 @@ pub(crate) fn scenario_of(json: serde_json::Value) -> reference::case::Scenario 
     serde_json::from_value(json).expect("a hand-written scenario reads")
 }
 
+/// The box from `lo` to `hi` as a mesh: its corners (x slowest, then y, then z) and its 12
+/// triangles, outward.
+pub(crate) fn cuboid(lo: [f32; 3], hi: [f32; 3]) -> ([[f32; 3]; 8], [u16; 36]) {
+    let mut corners = [[0.0; 3]; 8];
+    let mut k = 0;
+    for x in [lo[0], hi[0]] {
+        for y in [lo[1], hi[1]] {
+            for z in [lo[2], hi[2]] {
+                corners[k] = [x, y, z];
+                k += 1;
+            }
+        }
+    }
+    let triangles = [
+        0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
+        1, 5, 7, 1, 7, 3,
+    ];
+    (corners, triangles)
+}
+
 /// Settling tolerance of a ball coming to rest on a ground: a resting contact in a good engine
 /// sinks by millimetres (solver slop, contact skin), so 0.01 m recommended and 0.05 m allowed;
 /// the misreadings these scenes catch are off by 0.5 m or more.
