@@ -136,13 +136,19 @@ fn interpretation(reading: &reference::Reading) -> serde_json::Value {
     let e =
         reference::expect::evaluate(reading.scene.as_ref().expect("scene"), &Default::default())
             .expect("evaluates");
+    let scene = reading.scene.as_ref().expect("scene");
     let mut v = serde_json::to_value(&e).expect("json");
-    // The decisions cited differ by design (D-GEOMETRY-NODE against D-GEOMETRY-MESH), and
-    // so do the ids of the meshes behind the shapes; the rest must be equal.
+    // The decisions cited differ by design (D-GEOMETRY-NODE against D-GEOMETRY-MESH), and so
+    // may the ids of the meshes behind the shapes: a mesh shape is compared by its vertices and
+    // triangles in the collider's frame, the rest as it is.
     for c in v["colliders"].as_array_mut().into_iter().flatten() {
         c.as_object_mut().map(|o| o.remove("decisions"));
-        if let Some(shape) = c.get_mut("shape").and_then(|s| s.as_object_mut()) {
-            shape.remove("mesh");
+        if let Some(shape) = c.get_mut("shape").and_then(|s| s.as_object_mut())
+            && let Some(id) = shape.remove("mesh").and_then(|m| m.as_u64())
+        {
+            let mesh = &scene.meshes[&(id as usize)];
+            shape.insert("positions".into(), serde_json::json!(mesh.positions));
+            shape.insert("triangles".into(), serde_json::json!(mesh.triangles));
         }
     }
     serde_json::json!({"bodies": v["bodies"], "colliders": v["colliders"], "joints": v["joints"]})

@@ -163,7 +163,8 @@ pub fn body(scene: &Scene, world: &World, index: BodyId, body: &Body) -> BodyExp
         body.inertia,
         Inertia::Principal { diagonal, .. } if diagonal.contains(&MassValue::Infinite)
     );
-    let zero_is_a_warning = matches!(scene.profile, Profile::Khr2025 | Profile::Khr2026);
+    let zero_is_a_warning =
+        crate::khr::Revision::of(scene.profile).is_some_and(|r| r.zero_mass_is_a_warning());
     if zero_is_a_warning && (body.mass == MassValue::Infinite || zero_inertia) {
         decisions.push(Decision::MassZeroSchema);
     }

@@ -159,6 +159,12 @@ impl Revision {
             .find(|r| r.profile == profile)
     }
 
+    /// Whether a zero mass or inertia component is the warning of [D-MASS-ZERO-SCHEMA] (the
+    /// schema's exclusive minimum against the prose), not the draft's information.
+    pub fn zero_mass_is_a_warning(self) -> bool {
+        self.mass_zero == Code::KhrMassZero
+    }
+
     /// The property that gives a collider's or simple trigger's shape.
     fn shape_key(self) -> &'static str {
         match self.geometry {
