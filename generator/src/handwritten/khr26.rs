@@ -120,8 +120,9 @@ fn turned_and_scaled() -> Case {
 /// One mesh, two grounds: node 2 scales the cube (2, 0.5, 2) at (-4, 0.5, -1) (x in [-4, -2],
 /// top at 1), node 3 scales it (2, 2, 2) at (2, 0, -1) (x in [2, 4], top at 2). Ball 0 at
 /// (-3, 3, 0) rests at 1.5 (-1.5), ball 1 at (3, 4, 0) at 2.5 (-1.5). A reader that builds the
-/// shared mesh once with the first node's scale puts the second top at 1: ball 1 then moves
-/// -2.5, 1 m off.
+/// shared mesh once with the first node's scale puts the second top at 0.5: ball 1 then moves
+/// -3, 1.5 m off (measured on Rapier with the file edited that way; dropping the first
+/// ground's scale lets ball 0 fall 19.6 m).
 fn shared() -> Case {
     let doc = document(vec![
         ball("BallA", [-3.0, 3.0, 0.0]),
@@ -138,7 +139,7 @@ fn shared() -> Case {
     settle_case(
         (
             "khr26/geometry/mesh-shared-by-two-colliders",
-            "One mesh named by two colliders' geometry, each under its own node's scale: the unit cube scaled (2, 0.5, 2) tops out at y = 1 and scaled (2, 2, 2) at y = 2; a ball rests on each (-1.5 m both). A reader that shares one scaled shape between the colliders puts the second top at 1 (ball B 1 m lower).",
+            "One mesh named by two colliders' geometry, each under its own node's scale: the unit cube scaled (2, 0.5, 2) tops out at y = 1 and scaled (2, 2, 2) at y = 2; a ball rests on each (-1.5 m both). A reader that shares one scaled shape between the colliders puts the second top at 0.5 (ball B 1.5 m lower).",
         ),
         &[
             "geometry.mesh.only",
