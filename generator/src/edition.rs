@@ -39,8 +39,7 @@ impl Edition {
 }
 
 /// The `valid_n`th valid generated case `id` of `profile` under [`Edition::V2`]: isolated
-/// (`isolated_case`), every `MATRIX_EVERY`th written with matrices, every `SCENES_EVERY`th
-/// with another scene.
+/// (`isolated_case`), and framed ([`framed`]) as [`Framing::nth`] says.
 pub fn valid_case(
     profile: Profile,
     seed: u64,
@@ -49,12 +48,43 @@ pub fn valid_case(
     wanted: &str,
     valid_n: usize,
 ) -> Case {
-    let mut case = isolated_case(profile, seed, index, id, wanted);
+    framed(
+        isolated_case(profile, seed, index, id, wanted),
+        Framing::nth(valid_n),
+    )
+}
+
+/// How a valid scene is written beyond its own content under [`Edition::V2`]: its transforms
+/// as matrices, another scene before its own. Neither changes what the scene means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Framing {
+    pub matrices: bool,
+    pub another_scene: bool,
+}
+
+impl Framing {
+    /// The framing of the `valid_n`th valid generated case: every `MATRIX_EVERY`th written
+    /// with matrices, every `SCENES_EVERY`th with another scene.
+    pub fn nth(valid_n: usize) -> Framing {
+        Framing {
+            matrices: valid_n.is_multiple_of(MATRIX_EVERY),
+            another_scene: valid_n.is_multiple_of(SCENES_EVERY),
+        }
+    }
+}
+
+/// A valid generated case under [`Edition::V2`]: its tapered shapes tagged
+/// (`shape.capsule.tapered`...) so an engine that lacks them gets `NOT_SUPPORTED`, and written
+/// as `framing` says (where the reference reads the written form the same way).
+pub fn framed(mut case: Case, framing: Framing) -> Case {
+    for kind in tapered_kinds(&case) {
+        case.features.insert(format!("shape.{kind}.tapered"));
+    }
     case.edition = Edition::V2;
-    if valid_n.is_multiple_of(MATRIX_EVERY) {
+    if framing.matrices {
         case = written_as_matrices(case);
     }
-    if valid_n.is_multiple_of(SCENES_EVERY) {
+    if framing.another_scene {
         case = with_another_scene(case);
     }
     case
@@ -129,8 +159,7 @@ fn tapered_kinds(case: &Case) -> BTreeSet<&'static str> {
 const ISOLATION_REDRAWS: u64 = 8;
 
 /// The valid case `id` under [`Edition::V2`]: a case tests its own area, so a tapered shape
-/// appears only where the wanted tag is a shape's (else the scene is drawn again), and it is
-/// tagged (`shape.capsule.tapered`...) so an engine that lacks it gets `NOT_SUPPORTED`.
+/// appears only where the wanted tag is a shape's (else the scene is drawn again).
 fn isolated_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: &str) -> Case {
     let mut case = corpus::valid_case(profile, seed, index, id, Some(wanted));
     if features::area(wanted) != "shape" {
@@ -140,9 +169,6 @@ fn isolated_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: &str
             }
             case = corpus::valid_case(profile, seed, index + retry * 1_000_003, id, Some(wanted));
         }
-    }
-    for kind in tapered_kinds(&case) {
-        case.features.insert(format!("shape.{kind}.tapered"));
     }
     case
 }

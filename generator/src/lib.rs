@@ -12,6 +12,7 @@ pub mod case;
 pub mod corpus;
 pub mod current;
 pub mod doc;
+pub mod draw;
 pub mod edition;
 pub mod features;
 pub mod handwritten;

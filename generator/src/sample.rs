@@ -52,6 +52,10 @@ pub fn sample<S: Strategy>(strategy: &S, seed: u64, index: u64, attempt: u64) ->
 /// Attempts made to find a scene that carries a wanted tag.
 pub const ATTEMPTS: u64 = 400;
 
+/// A scene drawn as a proptest value tree: its current value, and the simpler and more
+/// complex values shrinking walks through ([`crate::draw`]).
+pub type SceneTree = Box<dyn ValueTree<Value = SceneSpec>>;
+
 /// A valid scene of `profile` for `(seed, index)`. With `wanted`, the first of up to
 /// [`ATTEMPTS`] draws whose tags contain a tag starting with `wanted` (else the first draw).
 pub fn scene(
@@ -61,30 +65,47 @@ pub fn scene(
     stem: &str,
     wanted: Option<&str>,
 ) -> (SceneSpec, Rendered) {
+    tree(profile, seed, index, stem, wanted).map_or_else(
+        || {
+            // The strategies never reject, so the first draw always exists; keep a fallback
+            // anyway.
+            let scene = sample(&strategy::scene(profile), seed, index, 0)
+                .unwrap_or_else(|| unreachable_scene(profile));
+            let r = scene.render(stem);
+            (scene, r)
+        },
+        |(tree, r)| (tree.current(), r),
+    )
+}
+
+/// The value tree of [`scene`]'s draw, with the scene rendered as `stem`; `None` only when
+/// every attempt was rejected.
+pub fn tree(
+    profile: Profile,
+    seed: u64,
+    index: u64,
+    stem: &str,
+    wanted: Option<&str>,
+) -> Option<(SceneTree, Rendered)> {
     let strategy = strategy::scene(profile);
     let mut first = None;
     for attempt in 0..ATTEMPTS {
-        let Some(scene) = sample(&strategy, seed, index, attempt) else {
+        let Ok(tree) = strategy.new_tree(&mut runner(seed, index, attempt)) else {
             continue;
         };
-        let rendered = scene.render(stem);
+        let rendered = tree.current().render(stem);
         let hit = wanted.is_none_or(|w| rendered.tags.iter().any(|t| t.starts_with(w)));
         if hit {
-            return (scene, rendered);
+            return Some((tree, rendered));
         }
         if first.is_none() {
-            first = Some((scene, rendered));
+            first = Some((tree, rendered));
         }
         if wanted.is_none() {
             break;
         }
     }
-    first.unwrap_or_else(|| {
-        // The strategies never reject, so the first draw always exists; keep a fallback anyway.
-        let scene = sample(&strategy, seed, index, 0).unwrap_or_else(|| unreachable_scene(profile));
-        let r = scene.render(stem);
-        (scene, r)
-    })
+    first
 }
 
 fn unreachable_scene(profile: Profile) -> SceneSpec {

@@ -1,0 +1,327 @@
+//! One scene drawn for a live search (`physics-cts fuzz`): a valid scene, or a valid base with
+//! one defect, kept as its proptest value tree so that it can shrink. Every candidate becomes a
+//! [`Case`] through exactly the code `generate` uses (the same strategies, framing and
+//! mutators; the corpus writer then labels it), so a search has no oracle of its own.
+
+use reference::profile::Profile;
+
+use crate::case::Case;
+use crate::corpus;
+use crate::edition::{self, Framing};
+use crate::features;
+use crate::mutate::{self, Mutator};
+use crate::sample::{self, SceneTree};
+
+/// Retries of an invalid draw whose base already draws an issue or that the defect cannot
+/// break (as the corpus writer retries).
+const INVALID_RETRIES: u64 = 16;
+
+/// A drawn scene that can shrink.
+pub struct Draw {
+    pub profile: Profile,
+    pub seed: u64,
+    pub index: u64,
+    /// The case id every candidate gets (`<family>/fuzz/<index>`).
+    pub id: String,
+    /// The feature tag the scene was drawn for (its area).
+    wanted: Option<String>,
+    tree: SceneTree,
+    framing: Framing,
+    /// The one defect of an invalid draw.
+    defect: Option<Mutator>,
+}
+
+impl std::fmt::Debug for Draw {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Draw")
+            .field("id", &self.id)
+            .field("framing", &self.framing)
+            .field("defect", &self.defect)
+            .finish()
+    }
+}
+
+impl Draw {
+    /// The `index`th valid scene of `profile` for `seed`, drawn for a tag starting with
+    /// `wanted` when one can be found, framed as the corpus frames its `index`th valid case.
+    pub fn valid(profile: Profile, seed: u64, index: u64, wanted: Option<&str>) -> Option<Draw> {
+        let id = format!("{}/fuzz/{index:06}", profile.family());
+        let (tree, _) = sample::tree(profile, seed, index, stem(&id), wanted)?;
+        Some(Draw {
+            profile,
+            seed,
+            index,
+            id,
+            wanted: wanted.map(str::to_owned),
+            tree,
+            framing: Framing::nth(usize::try_from(index).unwrap_or(usize::MAX)),
+            defect: None,
+        })
+    }
+
+    /// The `index`th invalid scene for `seed`: a valid base of the defect's profile, unframed,
+    /// that draws no issue of its own, with the defect; `None` when no base of
+    /// [`INVALID_RETRIES`] takes it.
+    pub fn invalid(defect: &Mutator, seed: u64, index: u64) -> Option<Draw> {
+        let m = mutate::for_edition(defect, edition::Edition::V2);
+        let id = format!("{}/fuzz/invalid-{index:06}", m.profile.family());
+        (0..INVALID_RETRIES).find_map(|retry| {
+            let at = index + retry * 1_000_003;
+            let (tree, _) = sample::tree(m.profile, seed, at, stem(&id), m.needs)?;
+            let draw = Draw {
+                profile: m.profile,
+                seed,
+                index: at,
+                id: id.clone(),
+                wanted: m.needs.map(str::to_owned),
+                tree,
+                framing: Framing::default(),
+                defect: Some(m),
+            };
+            draw.case().map(|_| draw)
+        })
+    }
+
+    /// Whether the draw carries a defect.
+    pub fn is_invalid(&self) -> bool {
+        self.defect.is_some()
+    }
+
+    /// The current candidate as a case, labelled by the generator's own rules; `None` when the
+    /// defect cannot break it, or its base draws an issue of its own.
+    pub fn case(&self) -> Option<Case> {
+        let rendered = self.tree.current().render(stem(&self.id));
+        let case = corpus::rendered_case(
+            self.profile,
+            self.seed,
+            &self.id,
+            self.wanted.as_deref(),
+            rendered,
+        );
+        match &self.defect {
+            None => {
+                let mut case = edition::framed(case, self.framing);
+                edition::rescore_draft(&mut case);
+                Some(case)
+            }
+            Some(m) if case.expected.is_empty() => {
+                let mut case = m.mutate(&case)?;
+                case.tier = m.code.tier();
+                Some(case)
+            }
+            Some(_) => None,
+        }
+    }
+
+    /// Move to a simpler candidate (proptest's `simplify`); `false` when there is none.
+    pub fn simplify(&mut self) -> bool {
+        self.tree.simplify()
+    }
+
+    /// Move back towards the last candidate that was kept, more complex than the current one
+    /// (proptest's `complicate`); `false` when there is none.
+    pub fn complicate(&mut self) -> bool {
+        self.tree.complicate()
+    }
+
+    /// The framing of the current candidate.
+    pub fn framing(&self) -> Framing {
+        self.framing
+    }
+
+    /// Write candidates under another framing (shrinking drops matrices and the other scene).
+    pub fn set_framing(&mut self, framing: Framing) {
+        self.framing = framing;
+    }
+}
+
+fn stem(id: &str) -> &str {
+    id.rsplit('/').next().unwrap_or(id)
+}
+
+/// What the `n`th draw of a search over `profiles` is: a valid scene of which profile, drawn
+/// for which tag (each profile's feature universe in turn, as the corpus takes them), or,
+/// every [`corpus::INVALID_EVERY`]th when `defects` is not empty, which defect.
+#[derive(Clone, Copy, Debug)]
+pub enum Pick<'a> {
+    Valid(Profile, &'a str),
+    Invalid(&'a Mutator),
+}
+
+/// The draws of a search: the profiles' feature universes and their defects.
+#[derive(Debug)]
+pub struct Plan {
+    profiles: Vec<Profile>,
+    universes: Vec<Vec<String>>,
+    defects: Vec<Mutator>,
+}
+
+impl Plan {
+    /// A search over `profiles`, with invalid draws when `validation` (the implementation
+    /// takes part in validation).
+    pub fn new(profiles: &[Profile], validation: bool) -> Plan {
+        let defects = if validation {
+            mutate::all()
+                .into_iter()
+                .filter(|m| profiles.contains(&m.profile))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Plan {
+            profiles: profiles.to_vec(),
+            universes: profiles
+                .iter()
+                .map(|p| features::universe(*p).into_iter().collect())
+                .collect(),
+            defects,
+        }
+    }
+
+    /// The `n`th pick; `None` when the plan has no profile.
+    pub fn pick(&self, n: u64) -> Option<Pick<'_>> {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        let every = corpus::INVALID_EVERY;
+        if !self.defects.is_empty() && n % every == every - 1 {
+            return Some(Pick::Invalid(
+                &self.defects[(n / every) % self.defects.len()],
+            ));
+        }
+        let valid_n = n - n / every;
+        let p = valid_n % self.profiles.len().max(1);
+        let universe = self.universes.get(p)?;
+        let wanted = universe.get((valid_n / self.profiles.len()) % universe.len().max(1))?;
+        Some(Pick::Valid(self.profiles[p], wanted))
+    }
+
+    /// The `n`th draw for `seed`.
+    pub fn draw(&self, seed: u64, n: u64) -> Option<Draw> {
+        match self.pick(n)? {
+            Pick::Valid(profile, wanted) => Draw::valid(profile, seed, n, Some(wanted)),
+            Pick::Invalid(m) => Draw::invalid(m, seed, n),
+        }
+    }
+}
+
+/// The size of a candidate, for shrinking reports: its nodes, the nodes carrying an extension
+/// (the physics or constraint objects), and its main file's bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Size {
+    pub nodes: usize,
+    pub extension_nodes: usize,
+    pub bytes: usize,
+}
+
+impl Size {
+    pub fn of(case: &Case) -> Size {
+        let nodes = case
+            .json()
+            .and_then(|j| j.get("nodes"))
+            .and_then(|n| n.as_array());
+        Size {
+            nodes: nodes.map_or(0, Vec::len),
+            extension_nodes: nodes.map_or(0, |n| {
+                n.iter()
+                    .filter(|node| {
+                        node.get("extensions")
+                            .and_then(|e| e.as_object())
+                            .is_some_and(|e| !e.is_empty())
+                    })
+                    .count()
+            }),
+            bytes: case.bytes().len(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Edition;
+
+    /// A draw's first candidate is the case the corpus writer makes of the same scene (before
+    /// the corpus isolates tapered shapes), byte for byte.
+    #[test]
+    fn a_draw_is_the_case_generate_writes() {
+        for (profile, n) in [
+            (Profile::Khr2025, 0u64),
+            (Profile::Omi2024, 5),
+            (Profile::Khr2026, 12),
+        ] {
+            let wanted = features::universe(profile)
+                .into_iter()
+                .next()
+                .expect("a tag");
+            let draw = Draw::valid(profile, 3, n, Some(&wanted)).expect("a draw");
+            let ours = draw.case().expect("a valid case");
+            let theirs = edition::framed(
+                corpus::valid_case(profile, 3, n, &draw.id, Some(&wanted)),
+                Framing::nth(n as usize),
+            );
+            assert_eq!(ours.bytes(), theirs.bytes(), "{profile:?} {n}");
+            assert_eq!(ours.features, theirs.features);
+            assert_eq!(ours.edition, Edition::V2);
+        }
+    }
+
+    #[test]
+    fn an_invalid_draw_expects_exactly_its_defect() {
+        let m = mutate::all()
+            .into_iter()
+            .find(|m| m.profile == Profile::Khr2025)
+            .expect("a khr-2025 mutator");
+        let draw = Draw::invalid(&m, 1, 3).expect("a base takes the defect");
+        let case = draw.case().expect("the defect applies");
+        assert_eq!(case.expected_codes(), vec![m.code]);
+        assert!(draw.is_invalid());
+    }
+
+    /// Simplified all the way (every step kept, as when every candidate still fails), a scene
+    /// of any profile ends with at most 3 nodes, one or two of them with an extension, every
+    /// rotation the identity and every scale 1: the strategies shrink towards small scenes.
+    #[test]
+    fn strategies_shrink_to_small_scenes_with_identity_transforms() {
+        for profile in Profile::ALL {
+            let plan = Plan::new(&[profile], false);
+            for n in 0..6 {
+                let mut draw = plan.draw(9, n).expect("a draw");
+                draw.set_framing(Framing::default());
+                let before = Size::of(&draw.case().expect("a case"));
+                let mut steps = 0;
+                while draw.simplify() {
+                    steps += 1;
+                    assert!(steps < 10_000, "{profile:?} {n}: shrinking does not end");
+                }
+                let case = draw.case().expect("a case");
+                let after = Size::of(&case);
+                assert!(
+                    after.nodes <= 3 && after.extension_nodes <= 2 && after.bytes < before.bytes,
+                    "{profile:?} {n}: {before:?} -> {after:?}"
+                );
+                let json = case.json().expect("json");
+                for node in json["nodes"].as_array().expect("nodes") {
+                    let r = node.get("rotation").map(|r| r.to_string());
+                    let s = node.get("scale").map(|s| s.to_string());
+                    assert!(
+                        r.is_none_or(|r| r == "[0.0,0.0,0.0,1.0]")
+                            && s.is_none_or(|s| s == "[1.0,1.0,1.0]"),
+                        "{profile:?} {n}: {node}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn picks_cycle_profiles_and_put_a_defect_every_fourth() {
+        let plan = Plan::new(&[Profile::Khr2025, Profile::Omi2024], true);
+        let picks: Vec<Pick<'_>> = (0..8).filter_map(|n| plan.pick(n)).collect();
+        assert!(matches!(picks[3], Pick::Invalid(_)));
+        assert!(matches!(picks[7], Pick::Invalid(_)));
+        assert!(matches!(picks[0], Pick::Valid(Profile::Khr2025, _)));
+        assert!(matches!(picks[1], Pick::Valid(Profile::Omi2024, _)));
+        assert!(matches!(picks[2], Pick::Valid(Profile::Khr2025, _)));
+        let plain = Plan::new(&[Profile::Khr2025], false);
+        assert!((0..8).all(|n| matches!(plain.pick(n), Some(Pick::Valid(..)))));
+    }
+}
