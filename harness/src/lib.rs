@@ -12,6 +12,7 @@ pub mod children;
 pub mod cli;
 pub mod exit;
 pub mod external;
+pub mod fuzz;
 pub mod glob;
 pub mod implementation;
 pub mod known_failures;

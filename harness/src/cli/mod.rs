@@ -24,6 +24,7 @@ macro_rules! print {
 mod certify;
 mod diff;
 mod eval;
+mod fuzz;
 mod generate;
 mod merge;
 pub mod mutants;
@@ -68,6 +69,9 @@ pub enum Command {
     /// The suite's own mutation score: run bundled implementations with seeded importer bugs,
     /// one at a time, and report which the corpus catches.
     Mutants(mutants::Args),
+    /// Search an implementation live with generated scenes; shrink each kind of failure to a
+    /// small case folder that `run --corpus` reads.
+    Fuzz(fuzz::Args),
 }
 
 /// Exit code for a usage or I/O problem.
@@ -154,6 +158,7 @@ pub fn main() -> ExitCode {
         Command::Certify(args) => certify::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Mutants(args) => mutants::run(args),
+        Command::Fuzz(args) => fuzz::run(args),
     };
     // Every implementation process the command started ends with it, even one a worker thread
     // abandoned inside a call still holds.

@@ -117,13 +117,17 @@ impl std::fmt::Display for Shard {
 
 /// The factory of an implementation named on the command line: a bundled one, or `stdio`
 /// (a child process speaking the protocol, started with `command`).
-fn factory_of(name: &str, args: &Options) -> anyhow::Result<runner::Factory> {
+pub(crate) fn factory_of(
+    name: &str,
+    command: &[std::ffi::OsString],
+    timeout_multiplier: f64,
+) -> anyhow::Result<runner::Factory> {
     if name == "stdio" {
-        let Some((program, rest)) = args.command.split_first() else {
+        let Some((program, rest)) = command.split_first() else {
             bail!("--impl stdio needs the implementation's command after `--`");
         };
         let config = crate::adapters::stdio::StdioConfig::new(program.clone(), rest.to_vec())
-            .scale_timeouts(args.timeout_multiplier);
+            .scale_timeouts(timeout_multiplier);
         return Ok(std::sync::Arc::new(move || {
             Box::new(crate::adapters::stdio::StdioImplementation::new(
                 config.clone(),
@@ -133,7 +137,7 @@ fn factory_of(name: &str, args: &Options) -> anyhow::Result<runner::Factory> {
     if let Some(f) = bundled::factory(name) {
         return Ok(f);
     }
-    match external::factory(name, args.timeout_multiplier) {
+    match external::factory(name, timeout_multiplier) {
         Some(Ok(f)) => Ok(f),
         Some(Err(e)) => Err(e.into()),
         None => bail!(
@@ -208,7 +212,7 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
     let factories = options
         .implementations
         .iter()
-        .map(|name| factory_of(name, options))
+        .map(|name| factory_of(name, &options.command, options.timeout_multiplier))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let corpus = Corpus::open(&options.corpus)
         .with_context(|| format!("opening the corpus {}", options.corpus.display()))?;
