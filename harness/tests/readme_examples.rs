@@ -69,6 +69,9 @@ enum Then {
     ValidateJson,
     /// Stdout is the `eval` JSON document, read under this profile.
     Eval(&'static str),
+    /// `fuzz` wrote its summaries in this folder, with at least one finding whose case
+    /// folder holds a manifest.
+    Findings(&'static str),
 }
 
 /// Every example with its check, in the order they run (later ones use earlier outputs).
@@ -175,6 +178,21 @@ const EXAMPLES: &[(&str, Check)] = &[
         "physics-cts eval scene.gltf --profile omi-2023",
         // The scene is KHR: read as OMI, its KHR extensions are ignored (with a warning).
         Check::Run(&[0], Then::Eval("omi-2023")),
+    ),
+    (
+        "physics-cts fuzz --impl rapier --mutant gravity-9-8 --cases 40",
+        Check::Run(
+            &[1],
+            Then::Findings("reports/latest/fuzz/rapier-gravity-9-8"),
+        ),
+    ),
+    (
+        "physics-cts fuzz --impl rapier --time 600s",
+        Check::Otherwise("ten minutes; the same search, bounded by --cases, runs in tests/fuzz.rs"),
+    ),
+    (
+        "physics-cts fuzz --impl physx --time 300s",
+        Check::Otherwise("needs node and five minutes; the stdio path runs in tests/fuzz.rs"),
     ),
     // Last: it replaces the scratch corpus with the whole one.
     (
@@ -331,6 +349,21 @@ fn then(dir: &Path, v2: &Path, comment: &str, check: Then, out: &Output) {
             let mut differ = Vec::new();
             compare(&generated, v2, Path::new(""), &mut differ);
             assert!(differ.is_empty(), "regenerated corpus differs: {differ:?}");
+        }
+        Then::Findings(folder) => {
+            let text = std::fs::read_to_string(dir.join(folder).join("summary.json"))
+                .expect("summary.json");
+            let v: Value = serde_json::from_str(&text).expect("JSON");
+            let first = &v["findings"][0];
+            let case = first["folder"].as_str().expect("a finding with its folder");
+            assert!(
+                dir.join(folder)
+                    .join(case)
+                    .join("case/manifest.json")
+                    .is_file(),
+                "{text}"
+            );
+            assert!(dir.join(folder).join("summary.md").is_file());
         }
         Then::Serves => {
             let line = stdout.lines().next().expect("an answer");

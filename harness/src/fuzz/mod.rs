@@ -1,12 +1,12 @@
 //! `physics-cts fuzz`: a live search. Scenes are drawn from the generator's strategies
 //! ([`generator::draw`]), labelled by the corpus writer exactly as `generate` labels them, and
-//! run on an implementation by the runner and checks of `run`; the first failing scene of each
-//! symptom (a check kind failing one way) is shrunk to a small case ([`shrink`]) and written as
+//! run on an implementation by the runner and checks of `run`; the lowest failing draws of each
+//! symptom (a check kind failing one way) are shrunk to a small case ([`shrink`]) and written as
 //! a case folder `run --corpus` reads ([`report`]).
 //!
 //! The search is in two phases so that the same seed and implementation give the same
 //! findings whatever `--jobs` is: the draws are run (instance `k` of `jobs` takes draws `k`,
-//! `k + jobs`, ...), then each symptom's lowest failing draw is shrunk.
+//! `k + jobs`, ...), then each symptom's lowest failing draws are shrunk.
 
 pub mod probe;
 pub mod report;
@@ -128,7 +128,8 @@ impl Progress for Quiet {
 #[derive(Debug, Default)]
 struct Found {
     counts: Counts,
-    first: BTreeMap<Symptom, u64>,
+    /// The lowest [`CANDIDATES`] draws showing each symptom, in order.
+    first: BTreeMap<Symptom, Vec<u64>>,
     first_finding: Option<FirstFinding>,
     disagreements: BTreeMap<u64, String>,
 }
@@ -145,7 +146,7 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
             Probe::new(
                 &settings.implementation,
                 (settings.factory.clone(), settings.control.clone()),
-                settings.runner.clone(),
+                settings.runner,
                 &settings.work.join(format!("instance-{k}")),
                 settings.seed,
             )
@@ -192,7 +193,7 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
     let found = found.into_inner().unwrap_or_else(|p| p.into_inner());
 
     // Shrink each symptom's lowest draw, instances taking symptoms in turn.
-    let symptoms: Vec<(Symptom, u64)> = found.first.into_iter().collect();
+    let symptoms: Vec<(Symptom, Vec<u64>)> = found.first.into_iter().collect();
     let queue = Mutex::new(symptoms.iter().collect::<Vec<_>>().into_iter());
     let results: Mutex<Vec<Shrunken>> = Mutex::new(Vec::new());
     let error: Mutex<Option<FuzzError>> = Mutex::new(None);
@@ -202,9 +203,9 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
             s.spawn(move || {
                 loop {
                     let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
-                    let Some((symptom, n)) = next else { break };
+                    let Some((symptom, draws)) = next else { break };
                     progress.shrinking(symptom);
-                    match finding(settings, plan, probe, symptom, *n) {
+                    match smallest_finding(settings, plan, probe, symptom, draws) {
                         Ok(Some(f)) => results.lock().unwrap_or_else(|p| p.into_inner()).push(f),
                         Ok(None) => {}
                         Err(e) => {
@@ -291,10 +292,51 @@ fn record(found: &Mutex<Found>, n: u64, trial: &Trial, start: Instant, progress:
         });
     }
     for s in symptoms {
-        let lowest = f.first.entry(s).or_insert(n);
-        *lowest = (*lowest).min(n);
+        let lowest = f.first.entry(s).or_default();
+        let at = lowest.partition_point(|d| *d < n);
+        lowest.insert(at, n);
+        lowest.truncate(CANDIDATES);
     }
     progress.drawn(&f.counts, f.first.len());
+}
+
+/// Draws of a symptom shrunk at most, lowest first, until one shrinks to [`SMALL`] nodes
+/// carrying an extension: a scene whose first draw holds more objects than the symptom needs
+/// (an OMI joint between bodies with child colliders) is often beaten by the next one.
+const CANDIDATES: usize = 3;
+
+/// Nodes carrying an extension in a shrunk case small enough to stop at.
+const SMALL: usize = 3;
+
+/// The smallest shrunk case of a symptom's lowest draws, by nodes carrying an extension,
+/// then nodes, then bytes; a flaky one only when every draw is.
+fn smallest_finding(
+    settings: &Settings,
+    plan: &draw::Plan,
+    probe: &mut Probe,
+    symptom: &Symptom,
+    draws: &[u64],
+) -> std::io::Result<Option<Shrunken>> {
+    let mut best: Option<Shrunken> = None;
+    for n in draws {
+        let Some(f) = finding(settings, plan, probe, symptom, *n)? else {
+            continue;
+        };
+        let key = |f: &Shrunken| {
+            let a = f.finding.shrinking.after;
+            (f.finding.flaky, a.extension_nodes, a.nodes, a.bytes)
+        };
+        if best.as_ref().is_none_or(|b| key(&f) < key(b)) {
+            best = Some(f);
+        }
+        if best
+            .as_ref()
+            .is_some_and(|b| !b.finding.flaky && b.finding.shrinking.after.extension_nodes <= SMALL)
+        {
+            break;
+        }
+    }
+    Ok(best)
 }
 
 /// Draw `n` again, confirm it shows `symptom`, shrink it, run the shrunk case once more (a
@@ -335,7 +377,7 @@ fn finding(
             let mut clean = Probe::new(
                 &settings.implementation,
                 (control.clone(), None),
-                settings.runner.clone(),
+                settings.runner,
                 &settings.work.join(format!("control-{n}")),
                 settings.seed,
             );

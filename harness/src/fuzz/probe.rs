@@ -59,13 +59,9 @@ pub struct Trial {
 }
 
 impl Trial {
-    /// The case's status: its worst check's.
+    /// The case's status, as `run` reports it.
     pub fn status(&self) -> Status {
-        self.checks
-            .iter()
-            .map(|c| c.status)
-            .max()
-            .unwrap_or(Status::Pass)
+        crate::check::case_status(&self.checks)
     }
 
     /// The failures that count, one per check kind and status, sorted.
@@ -131,7 +127,7 @@ impl Probe {
         seed: u64,
     ) -> Probe {
         Probe {
-            runner: ImplRunner::new(name, factory, options.clone()),
+            runner: ImplRunner::new(name, factory, options),
             control: control.map(|c| ImplRunner::new(name, c, options)),
             dir: dir.to_path_buf(),
             seed,

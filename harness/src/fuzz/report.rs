@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use generator::case::Case;
 use generator::corpus;
-use generator::draw::Size;
+pub use generator::draw::Size;
 use serde::{Deserialize, Serialize};
 
 use super::probe::{Symptom, Trial};
