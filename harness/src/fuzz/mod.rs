@@ -128,8 +128,8 @@ impl Progress for Quiet {
 #[derive(Debug, Default)]
 struct Found {
     counts: Counts,
-    /// The lowest [`CANDIDATES`] draws showing each symptom, in order.
-    first: BTreeMap<Symptom, Vec<u64>>,
+    /// The lowest draw of each profile showing each symptom.
+    first: BTreeMap<Symptom, BTreeMap<Option<Profile>, u64>>,
     first_finding: Option<FirstFinding>,
     disagreements: BTreeMap<u64, String>,
 }
@@ -173,7 +173,9 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
                 let mut n = k as u64;
                 while !over(n) {
                     match search_one(plan, settings.seed, n, probe) {
-                        Ok(Some(trial)) => record(found, n, &trial, start, progress),
+                        Ok(Some((profile, trial))) => {
+                            record(found, (n, profile), &trial, start, progress);
+                        }
                         Ok(None) => {}
                         Err(e) => {
                             failed.store(true, Ordering::Relaxed);
@@ -193,7 +195,15 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
     let found = found.into_inner().unwrap_or_else(|p| p.into_inner());
 
     // Shrink each symptom's lowest draw, instances taking symptoms in turn.
-    let symptoms: Vec<(Symptom, Vec<u64>)> = found.first.into_iter().collect();
+    let symptoms: Vec<(Symptom, Vec<u64>)> = found
+        .first
+        .into_iter()
+        .map(|(s, per_profile)| {
+            let mut draws: Vec<u64> = per_profile.into_values().collect();
+            draws.sort_unstable();
+            (s, draws)
+        })
+        .collect();
     let queue = Mutex::new(symptoms.iter().collect::<Vec<_>>().into_iter());
     let results: Mutex<Vec<Shrunken>> = Mutex::new(Vec::new());
     let error: Mutex<Option<FuzzError>> = Mutex::new(None);
@@ -265,20 +275,27 @@ fn profiles(settings: &Settings, caps: &Capabilities) -> Result<Vec<Profile>, Fu
     Ok(declared)
 }
 
-/// Draw `n` and run it; `None` when the draw makes no case (no base takes its defect).
+/// Draw `n` and run it: the case's profile and the trial; `None` when the draw makes no case
+/// (no base takes its defect).
 fn search_one(
     plan: &draw::Plan,
     seed: u64,
     n: u64,
     probe: &mut Probe,
-) -> std::io::Result<Option<Trial>> {
+) -> std::io::Result<Option<(Option<Profile>, Trial)>> {
     let Some(case) = plan.draw(seed, n).and_then(|d| d.case()) else {
         return Ok(None);
     };
-    probe.run(&case).map(Some)
+    probe.run(&case).map(|t| Some((case.profile, t)))
 }
 
-fn record(found: &Mutex<Found>, n: u64, trial: &Trial, start: Instant, progress: &dyn Progress) {
+fn record(
+    found: &Mutex<Found>,
+    (n, profile): (u64, Option<Profile>),
+    trial: &Trial,
+    start: Instant,
+    progress: &dyn Progress,
+) {
     let mut f = found.lock().unwrap_or_else(|p| p.into_inner());
     f.counts.add(trial);
     if let Some(d) = &trial.disagreement {
@@ -292,24 +309,20 @@ fn record(found: &Mutex<Found>, n: u64, trial: &Trial, start: Instant, progress:
         });
     }
     for s in symptoms {
-        let lowest = f.first.entry(s).or_default();
-        let at = lowest.partition_point(|d| *d < n);
-        lowest.insert(at, n);
-        lowest.truncate(CANDIDATES);
+        let lowest = f.first.entry(s).or_default().entry(profile).or_insert(n);
+        *lowest = (*lowest).min(n);
     }
     progress.drawn(&f.counts, f.first.len());
 }
 
-/// Draws of a symptom shrunk at most, lowest first, until one shrinks to [`SMALL`] nodes
-/// carrying an extension: a scene whose first draw holds more objects than the symptom needs
-/// (an OMI joint between bodies with child colliders) is often beaten by the next one.
-const CANDIDATES: usize = 3;
-
 /// Nodes carrying an extension in a shrunk case small enough to stop at.
 const SMALL: usize = 3;
 
-/// The smallest shrunk case of a symptom's lowest draws, by nodes carrying an extension,
-/// then nodes, then bytes; a flaky one only when every draw is.
+/// The smallest shrunk case of a symptom's draws (the lowest of each profile, lowest first),
+/// by nodes carrying an extension, then nodes, then bytes; a flaky one only when every draw
+/// is. It stops at the first of [`SMALL`] nodes carrying an extension: a profile whose scenes
+/// need more objects for the symptom (an OMI joint between bodies with child colliders) is
+/// often beaten by another's.
 fn smallest_finding(
     settings: &Settings,
     plan: &draw::Plan,
