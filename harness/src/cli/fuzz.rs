@@ -44,8 +44,8 @@ pub struct Args {
     /// Implementation instances run in parallel.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
-    /// Run the bundled implementation with this seeded bug (`physics-cts mutants`' ids): each
-    /// finding's case is then run without it too.
+    /// Run the bundled implementation with this seeded bug (`physics-cts mutants`' ids): a
+    /// failure counts only where the implementation without it passes the case.
     #[arg(long, value_name = "ID")]
     pub mutant: Option<String>,
     /// Candidates run at most while shrinking one finding.

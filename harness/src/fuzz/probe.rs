@@ -54,7 +54,7 @@ pub struct Trial {
     /// candidate says nothing about the implementation).
     pub disagreement: Option<String>,
     /// The checks of the implementation without its seeded bug, when it has one and this
-    /// trial failed: a symptom it shows too is not the bug's.
+    /// trial failed: unless it passes the case, no symptom is the bug's.
     pub control: Option<Vec<CheckResult>>,
 }
 
@@ -69,12 +69,15 @@ impl Trial {
         if !self.scored || self.disagreement.is_some() {
             return Vec::new();
         }
-        let control_fails = |k: &str| {
-            self.control
-                .iter()
-                .flatten()
-                .any(|c| c.status.is_failure() && kind(&c.check) == k)
-        };
+        // With a seeded bug, a symptom is the bug's only where the implementation without it
+        // passes the case: then the case fails with the bug and passes without it.
+        if self
+            .control
+            .as_ref()
+            .is_some_and(|c| !crate::check::case_status(c).is_pass())
+        {
+            return Vec::new();
+        }
         let mut v: Vec<Symptom> = self
             .checks
             .iter()
@@ -83,7 +86,6 @@ impl Trial {
                 check: kind(&c.check),
                 status: c.status,
             })
-            .filter(|s| !control_fails(&s.check))
             .collect();
         v.sort();
         v.dedup();
@@ -205,7 +207,7 @@ mod tests {
     }
 
     #[test]
-    fn symptoms_are_scored_failures_the_control_does_not_show() {
+    fn symptoms_are_scored_failures_of_cases_the_control_passes() {
         let t = trial(
             &[
                 ("load", Status::Pass),
@@ -222,16 +224,23 @@ mod tests {
             t.showing(&s[1])
                 .is_some_and(|c| c.check == "dynamics.joint-2-limit-0")
         );
-        let with_control = trial(
-            &[
-                ("dynamics.gravity-0", Status::Fail),
-                ("dynamics.rest-0", Status::Fail),
-            ],
-            Some(&[("dynamics.gravity-4", Status::Error)]),
+        let failing = [
+            ("dynamics.gravity-0", Status::Fail),
+            ("dynamics.rest-0", Status::Fail),
+        ];
+        let control_fails = trial(
+            &failing,
+            Some(&[("dynamics.joint-4-limit-0", Status::Fail)]),
         );
-        let s = with_control.symptoms();
-        assert_eq!(s.len(), 1);
-        assert_eq!(s[0].check, "dynamics.rest");
+        assert!(control_fails.symptoms().is_empty());
+        let control_passes = trial(
+            &failing,
+            Some(&[
+                ("dynamics.gravity-0", Status::Pass),
+                ("capabilities", Status::Skip),
+            ]),
+        );
+        assert_eq!(control_passes.symptoms().len(), 2);
         let mut unscored = t.clone();
         unscored.scored = false;
         assert!(unscored.symptoms().is_empty());
