@@ -78,9 +78,9 @@ export async function serve(adapter, input = process.stdin, output = process.std
     output.write(`${encode(message)}\n`);
     if (stop) break;
     if (fatal) {
-      // A trap inside the WebAssembly module leaves PhysX in an unknown state: die, so the
+      // A trap inside the WebAssembly module leaves the engine in an unknown state: die, so the
       // harness restarts a clean process.
-      process.stderr.write('PhysX trapped; exiting\n');
+      process.stderr.write('the engine (WebAssembly) trapped; exiting\n');
       await new Promise((resolve) => output.write('', resolve));
       process.exit(70);
     }
