@@ -20,9 +20,9 @@
 //   per-axis translation limits with limit springs, motors with springs); a distance limit over
 //   3 coupled linear axes is a DistanceConstraint beside it.
 
-import { Failed, NotSupported } from '../../kit/src/errors.js';
+import { NotSupported } from '../../kit/src/errors.js';
 import { planJoint } from '../../kit/src/joints.js';
-import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qconj, qmul, qnormalize, qrotate } from '../../kit/src/math.js';
+import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qmul, qnormalize, qrotate } from '../../kit/src/math.js';
 import { apply, filtersCollide, pairMode } from '../../kit/src/rules.js';
 import { buildShape, createShape } from './shapes.js';
 
@@ -745,4 +745,3 @@ function interpolate(a, b, t) {
   };
 }
 
-export { Failed, qconj };
