@@ -289,7 +289,12 @@ export class World {
   #shapeFilter() {
     const { J } = this;
     const f = new J.SimShapeFilterJS();
-    const n = this.scene.colliders.length;
+    const { scene } = this;
+    const n = scene.colliders.length;
+    // A trigger is its own sensor body, so Jolt would pair it with its owner's colliders, with
+    // static colliders and with other triggers; as in physx-node (one actor per body, no
+    // static-static pairs, no trigger-trigger pairs) it is not.
+    const fixed = scene.colliders.map((c) => c.body === null || scene.bodies[c.body].kind === 'static');
     f.ShouldCollide = (b1, _s1, id1, b2, _s2, id2) => {
       const body1 = J.wrapPointer(b1, J.Body), body2 = J.wrapPointer(b2, J.Body);
       const i = this.colliderOf(body1, J.wrapPointer(id1, J.SubShapeID));
@@ -297,7 +302,11 @@ export class World {
       if (i < 0 || j < 0 || i >= n || j >= n || i === j) return true;
       const rule = this.allowed[i * n + j];
       const sensor = body1.IsSensor() || body2.IsSensor();
-      return sensor ? (rule & 1) !== 0 : (rule & 2) !== 0;
+      if (!sensor) return (rule & 2) !== 0;
+      const a = scene.colliders[i], b = scene.colliders[j];
+      if (body1.IsSensor() && body2.IsSensor()) return false;
+      if ((a.body !== null && a.body === b.body) || (fixed[i] && fixed[j])) return false;
+      return (rule & 1) !== 0;
     };
     return f;
   }

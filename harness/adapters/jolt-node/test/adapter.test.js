@@ -149,6 +149,29 @@ describe('dynamics', () => {
     near(nodeState(s, 1).linear_velocity[1], -9.81, 1e-3, 'free fall');
     assert.deepEqual(s.contacts, []);
   });
+
+  test('a trigger on a body never reports its own body\'s collider, nor a static one', async () => {
+    // A body falling onto a ground box (node 2) from 3 m: its solid sphere (node 0, radius 0.5)
+    // and a trigger sphere of radius 1 around it (node 1); a static trigger box (node 3) 2 m
+    // tall around the ground's top. Events: the body's trigger meets the ground (at y < 1.5),
+    // then the ground trigger meets the body's sphere (y < 1.0). Never the body's trigger with
+    // its own sphere, nor the static trigger with the static ground.
+    await load(khrDoc({
+      shapes: [SPHERE, { type: 'sphere', sphere: { radius: 1 } }, { type: 'box', box: { size: [6, 1, 6] } }, { type: 'box', box: { size: [6, 2, 6] } }],
+      nodes: [
+        khrNode({ motion: {}, collider: { shape: 0 } }, { translation: [0, 3, 0], children: [1] }),
+        khrNode({ trigger: { shape: 1 } }),
+        khrNode({ collider: { shape: 2 } }, { translation: [0, -0.5, 0] }),
+        khrNode({ trigger: { shape: 3 } }, { translation: [0, -0.5, 0] }),
+      ],
+    }));
+    const events = [];
+    for (let i = 0; i < 6; i++) {
+      await adapter.ok('step', { steps: 10 });
+      events.push(...(await adapter.ok('observe')).trigger_events);
+    }
+    assert.deepEqual(events.map((e) => [e.kind, e.trigger, e.other]), [['enter', 1, 2], ['enter', 3, 0]]);
+  });
 });
 
 describe('shapes and mass', () => {
