@@ -6,6 +6,9 @@
 //! - `physx`: PhysX 5 (WebAssembly) under Node, `harness/adapters/physx-node/src/main.js`. The
 //!   folder is found from `CARGO_MANIFEST_DIR` at build time; `CTS_PHYSX_ADAPTER=DIR` overrides
 //!   it, `CTS_NODE=PROGRAM` names the Node binary (default `node`, looked up on `PATH`).
+//! - `jolt`: Jolt Physics (WebAssembly, npm `jolt-physics`) under Node, reading glTF through the
+//!   same JavaScript importer as `physx` (`harness/adapters/kit`),
+//!   `harness/adapters/jolt-node/src/main.js`; `CTS_JOLT_ADAPTER=DIR` overrides the folder.
 //! - `three-vrm`: three.js's GLTFLoader with the unmodified `@pixiv/three-vrm-node-constraint`
 //!   plugin under Node (VRM 1.0 node constraints only),
 //!   `harness/adapters/three-vrm-node/src/main.js`; `CTS_THREE_VRM_ADAPTER=DIR` overrides the
@@ -27,6 +30,8 @@ use crate::runner::Factory;
 
 /// Environment variable overriding the PhysX adapter's folder.
 pub const PHYSX_DIR_ENV: &str = "CTS_PHYSX_ADAPTER";
+/// Environment variable overriding the Jolt adapter's folder.
+pub const JOLT_DIR_ENV: &str = "CTS_JOLT_ADAPTER";
 /// Environment variable overriding the three-vrm adapter's folder.
 pub const THREE_VRM_DIR_ENV: &str = "CTS_THREE_VRM_ADAPTER";
 /// Environment variable overriding the Babylon adapter's folder.
@@ -44,7 +49,7 @@ pub const EXIT_UNAVAILABLE: u8 = crate::exit::UNAVAILABLE;
 
 /// Every external implementation's name, in the order matrices show them.
 pub fn names() -> Vec<&'static str> {
-    vec!["physx", "three-vrm", "babylon"]
+    vec!["physx", "jolt", "three-vrm", "babylon"]
 }
 
 /// Why an external implementation cannot start here.
@@ -95,6 +100,7 @@ pub enum Unavailable {
 /// The environment variable overriding the named implementation's adapter folder.
 pub fn dir_env(name: &str) -> &'static str {
     match name {
+        "jolt" => JOLT_DIR_ENV,
         "three-vrm" => THREE_VRM_DIR_ENV,
         "babylon" => BABYLON_DIR_ENV,
         _ => PHYSX_DIR_ENV,
@@ -134,6 +140,14 @@ pub struct Source {
 pub fn physx_dir() -> PathBuf {
     std::env::var_os(PHYSX_DIR_ENV).map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/physx-node"),
+        PathBuf::from,
+    )
+}
+
+/// The Jolt adapter's folder: the override, else the one in this source tree.
+pub fn jolt_dir() -> PathBuf {
+    std::env::var_os(JOLT_DIR_ENV).map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/jolt-node"),
         PathBuf::from,
     )
 }
@@ -190,6 +204,18 @@ pub fn launch(name: &str) -> Option<Launch> {
                 entry: dir.join("src/main.js"),
                 dir,
                 package: "physx-js-webidl",
+                args: Vec::new(),
+                source: None,
+            })
+        }
+        "jolt" => {
+            let dir = jolt_dir();
+            Some(Launch {
+                name: "jolt",
+                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
+                entry: dir.join("src/main.js"),
+                dir,
+                package: "jolt-physics",
                 args: Vec::new(),
                 source: None,
             })
@@ -439,6 +465,18 @@ mod tests {
             );
             assert!(l.entry.is_file(), "{:?}", l.entry);
         }
+    }
+
+    #[test]
+    fn jolt_lives_beside_physx_and_names_its_package() {
+        let l = launch("jolt").expect("known");
+        if std::env::var_os(JOLT_DIR_ENV).is_none() {
+            assert!(l.dir.ends_with("harness/adapters/jolt-node"), "{:?}", l.dir);
+            assert!(l.entry.is_file(), "{:?}", l.entry);
+        }
+        assert_eq!(l.package, "jolt-physics");
+        assert_eq!(dir_env("jolt"), JOLT_DIR_ENV);
+        assert!(l.args.is_empty() && l.source.is_none());
     }
 
     #[test]

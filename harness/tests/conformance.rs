@@ -1,5 +1,5 @@
 //! `cargo test` conformance: one libtest-mimic trial per corpus case and implementation (the
-//! bundled ones, in process, and the named external ones, `physx`, `three-vrm` and `babylon`), over the
+//! bundled ones, in process, and the named external ones, `physx`, `jolt`, `three-vrm` and `babylon`), over the
 //! committed corpora `corpus/v1` and `corpus/v2`, named `corpus/impl/profile/area/case`
 //! (`v2/rapier/khr-2025/joint/khr25/gen/joint/00042`).
 //!
@@ -15,7 +15,7 @@
 //!   among thousands of `ok` lines.
 //! - A filter that matches no trial is an error (exit 101), never a green run of nothing.
 //! - `CTS_CORPUS=DIR` runs another corpus folder instead (trials named after its folder).
-//! - External implementations (`physx`, `three-vrm`, `babylon`: Node) run only where their runtime
+//! - External implementations (`physx`, `jolt`, `three-vrm`, `babylon`: Node) run only where their runtime
 //!   is on `PATH`; elsewhere their trials are ignored with the reason "node not found". `babylon`
 //!   also needs its loader's sources (`PHYSICS_CTS_BABYLON_LOADER`, else `../shared/vendor`):
 //!   without them its trials are ignored with the reason naming the folder. Their trials share a

@@ -24,7 +24,8 @@ use crate::status::Status;
 #[derive(Clone, Debug, clap::Args)]
 pub struct Options {
     /// Implementation to run (repeat for a matrix): a bundled one (in process), a named external
-    /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node; `three-vrm`: Node,
+    /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node; `jolt`: Node, Jolt
+    /// Physics, needs `npm ci` in harness/adapters/jolt-node; `three-vrm`: Node,
     /// VRM 1.0 node constraints, needs `npm ci` in harness/adapters/three-vrm-node; `babylon`:
     /// Node, Babylon.js + Havok with the KHR editor's loader, needs `npm ci` in
     /// harness/adapters/babylon-havok and the loader's sources, PHYSICS_CTS_BABYLON_LOADER or

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 
 import { CHECKS, FEATURES, PROFILES } from './capabilities.js';
-import { BadRequest, NotSupported } from './errors.js';
+import { BadRequest, NotSupported } from '../../kit/src/errors.js';
 import { World } from './world.js';
 
 export const PROTOCOL_VERSION = 2;

@@ -27,9 +27,10 @@ try {
   await import('./register-hook.js');
   const { createRuntime } = await import('./runtime.js');
   const { Adapter } = await import('./adapter.js');
-  const { serve } = await import('./protocol.js');
+  const { serve } = await import('../../kit/src/protocol.js');
   const runtime = await createRuntime(build);
-  await serve(new Adapter(runtime, { dir, version: loaderVersion(dir) }));
+  // As before the kit: a WebAssembly trap answers its request as an error and the process goes on.
+  await serve(new Adapter(runtime, { dir, version: loaderVersion(dir) }), process.stdin, process.stdout, { exitOnTrap: false });
   await new Promise((resolve) => process.stdout.write('', resolve));
   process.exit(0);
 } catch (error) {

@@ -10,7 +10,7 @@ import { Scene } from '@babylonjs/core/scene.js';
 import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { SceneLoader } from '@babylonjs/core/Loading/sceneLoader.js';
 
-import { Failed, NotSupported } from './errors.js';
+import { Failed, NotSupported } from '../../kit/src/errors.js';
 import { enumValue, handleKey } from './runtime.js';
 import { distance, poseInv, poseMul, qnormalize, quatFromAxes, rotate, slerpish } from './math.js';
 

@@ -20,8 +20,10 @@
 // expressed (a coupled linear minimum distance, a non-uniformly scaled sphere, a triangle mesh
 // on a dynamic body...): see README.md.
 
-/** The profiles declared: every profile the importer reads (scene.js), khr-2026 included. */
-export { PROFILES } from './scene.js';
+import { supports } from '../../kit/src/capabilities.js';
+
+/** The profiles declared: every profile the importer reads (the kit's scene.js), khr-2026 included. */
+export { PROFILES } from '../../kit/src/capabilities.js';
 
 export const FEATURES = [
   'body.',
@@ -102,7 +104,5 @@ export const CHECKS = ['interpretation', 'dynamics'];
 
 /** Whether `feature` is declared (same rule as the harness's `supports_feature`). */
 export function supportsFeature(feature) {
-  return FEATURES.some((f) => f === feature
-    || (f.endsWith('*') && feature.startsWith(f.slice(0, -1)))
-    || (f.endsWith('.') && feature.startsWith(f)));
+  return supports(FEATURES, feature);
 }

@@ -2,7 +2,7 @@
 // physics-cts adapter for PhysX 5 (physx-js-webidl, WebAssembly): speaks the harness's stdio
 // protocol (see ../README.md). Usage: node src/main.js
 import { Adapter } from './adapter.js';
-import { serve } from './protocol.js';
+import { serve } from '../../kit/src/protocol.js';
 import { createRuntime } from './runtime.js';
 
 try {

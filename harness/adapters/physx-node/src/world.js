@@ -16,10 +16,11 @@
 //   exactly the matching copies of two colliders touch. PhysX then combines both values with
 //   the spec's mode. Mass properties are computed before the extra copies are attached.
 
-import { Failed, NotSupported } from './errors.js';
-import { planJoint } from './joints.js';
-import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qconj, qintegrate, qnormalize } from './math.js';
-import { PHYSX_ORDER, apply, filtersCollide, pairMode, physxPairMode } from './rules.js';
+import { Failed, NotSupported } from '../../kit/src/errors.js';
+import { planJoint } from '../../kit/src/joints.js';
+import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qconj, qintegrate, qnormalize } from '../../kit/src/math.js';
+import { apply, filtersCollide, pairMode } from '../../kit/src/rules.js';
+import { PHYSX_ORDER, physxPairMode } from './physx-rules.js';
 
 /** Position iterations of every moving body (PhysX's default is 4; the Rapier adapter uses 8). */
 const SOLVER_POSITION_ITERATIONS = 8;
@@ -318,7 +319,7 @@ export class World {
     const motion = (m) => M[{ free: 'eFREE', locked: 'eLOCKED', limited: 'eLIMITED' }[m]];
     const spring = (s) => this.keep(new P.PxSpring(s?.stiffness ?? 0, s?.damping ?? 0));
     for (const j of scene.joints) {
-      const plan = planJoint(j);
+      const plan = planJoint(j, { engine: 'PhysX' });
       const ends = [j.a, j.b].map((att) => actorOf(att.body));
       if (ends[0].actor === null && ends[1].actor === null) {
         this.notes.push(`joint at node ${j.node} joins no body and is left out`);

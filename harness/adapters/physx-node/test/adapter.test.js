@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { khrDoc, khrNode, nodeState, startAdapter, writeScene } from '../testkit/client.js';
+import { khrDoc, khrNode, nodeState, startAdapter, writeScene } from '../../kit/testkit/client.js';
 
 let adapter;
 before(async () => {
-  adapter = startAdapter();
+  adapter = startAdapter(new URL('../src/main.js', import.meta.url));
   await adapter.ok('handshake', { protocol_version: 2 });
 });
 after(async () => {

@@ -1,6 +1,6 @@
 // khr-2025 (KHR_physics_rigid_bodies PR #2424 + KHR_implicit_shapes PR #2370): the hand-written
-// scene in fixtures/khr25-scene.gltf read and built, small refused scenes, and the geometry
-// helpers on hand-worked examples.
+// scene in fixtures/khr25-scene.gltf read and built, small refused scenes (the geometry
+// helpers' own tests are the kit's, ../../kit/test/reading.test.js).
 //
 // The fixture: an unbounded single-sided plane at y = 0 (node 0); a 4 x 4 plane at (20, 1, 0)
 // (node 1); unit-mass spheres of radius 0.5 dropped on the ground (2), on the bounded plane (3)
@@ -15,13 +15,10 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import { Adapter } from '../src/adapter.js';
-import { closestRotation, colliderWorld, nodeMesh, zeroScale } from '../src/khr-geometry.js';
-import { Document } from '../src/gltf.js';
-import { trsToMat4 } from '../src/math.js';
 import { createRuntime } from '../src/runtime.js';
-import { khrNode, writeScene } from '../testkit/client.js';
+import { khrNode, writeScene } from '../../kit/testkit/client.js';
 
-const FIXTURE = new URL('./fixtures/khr25-scene.gltf', import.meta.url).pathname;
+const FIXTURE = new URL('../../kit/test/fixtures/khr25-scene.gltf', import.meta.url).pathname;
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} expected ${b} (+-${tol})`);
 const nearVec = (a, b, tol, what) => a.forEach((x, i) => near(x, b[i], tol, `${what}[${i}]`));
 /** Angle (rad) of a unit quaternion [x, y, z, w] away from the identity. */
@@ -174,36 +171,5 @@ describe('khr-2025 scenes PhysX cannot hold, or that are invalid', () => {
       profile: 'khr-2024-draft',
     });
     assert.equal(out.outcome, 'rejected');
-  });
-});
-
-describe('khr-2025 geometry helpers', () => {
-  test('nodeMesh merges the meshes below a node, by their transforms relative to it', () => {
-    const doc = Document.read(FIXTURE);
-    const { positions, triangles } = nodeMesh(doc, 7);
-    assert.equal(triangles.length, 8);
-    // Depth first, children in order: Part0 (x - 2) then Part1 (x + 2).
-    assert.deepEqual(positions, [[-2, 0, 0], [-1, 0, 0], [-2, 1, 0], [-2, 0, 1], [2, 0, 0], [3, 0, 0], [2, 1, 0], [2, 0, 1]]);
-    assert.deepEqual(triangles[4], [4, 6, 5]);
-  });
-
-  test('zero scale on all axes, and only then', () => {
-    assert.equal(zeroScale(trsToMat4([1, 2, 3], [0, 0, 0, 1], [0, 0, 0])), true);
-    assert.equal(zeroScale(trsToMat4([0, 0, 0], [0, 0, 0, 1], [0, 1, 0])), false);
-  });
-
-  test('a mirroring matrix is simulated by the absolute value of its scale', () => {
-    // T(10, 5, 0) diag(-1, 2, 1): the closest rotation from the identity is the identity (the
-    // first Müller step has axis e1 x -e1 + e2 x e2 + e3 x e3 = 0), so T diag(1, 2, 1).
-    const m = trsToMat4([10, 5, 0], [0, 0, 0, 1], [-1, 2, 1]);
-    assert.deepEqual(closestRotation([[-1, 0, 0], [0, 2, 0], [0, 0, 1]]), [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
-    assert.deepEqual(colliderWorld(m, { type: 'box' }), trsToMat4([10, 5, 0], [0, 0, 0, 1], [1, 2, 1]));
-    // A proper matrix is kept as it is.
-    const q = [0, 0, Math.SQRT1_2, Math.SQRT1_2];
-    const proper = trsToMat4([1, 0, 0], q, [2, 3, 4]);
-    assert.equal(colliderWorld(proper, { type: 'box' }), proper);
-    // Rz(90 deg) diag(2, 3, 4): the closed form gives Rz(90 deg) = [[0, -1, 0], [1, 0, 0], [0, 0, 1]].
-    const r = closestRotation([[0, -3, 0], [2, 0, 0], [0, 0, 4]]);
-    [[0, -1, 0], [1, 0, 0], [0, 0, 1]].forEach((row, i) => row.forEach((v, k) => near(r[i][k], v, 1e-15, `R[${i}][${k}]`)));
   });
 });

@@ -25,13 +25,12 @@ import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
 import { Adapter } from '../src/adapter.js';
-import { Document } from '../src/gltf.js';
-import { meshGeometry } from '../src/khr-geometry.js';
+import { Document } from '../../kit/src/gltf.js';
 import { createRuntime } from '../src/runtime.js';
-import { khrNode, writeScene } from '../testkit/client.js';
+import { khrNode, writeScene } from '../../kit/testkit/client.js';
 
-const FIXTURE = new URL('./fixtures/khr26-scene.gltf', import.meta.url).pathname;
-const FIXTURE25 = new URL('./fixtures/khr25-scene.gltf', import.meta.url).pathname;
+const FIXTURE = new URL('../../kit/test/fixtures/khr26-scene.gltf', import.meta.url).pathname;
+const FIXTURE25 = new URL('../../kit/test/fixtures/khr25-scene.gltf', import.meta.url).pathname;
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} expected ${b} (+-${tol})`);
 const nearVec = (a, b, tol, what) => a.forEach((x, i) => near(x, b[i], tol, `${what}[${i}]`));
 /** PhysX keeps f32 vertices and poses. */
@@ -174,40 +173,14 @@ describe('the khr-2026 fixture', () => {
   });
 });
 
-describe('khr-2026 mesh geometry helpers and refusals', () => {
-  test('meshGeometry morphs by the mesh\'s weights; meshTriangles alone reads POSITION as stored', () => {
-    const doc = Document.read(FIXTURE);
-    const morphed = meshGeometry(doc, 1);
-    assert.deepEqual(morphed.positions, [[0, 0, 0], [1.5, 0, 0], [0, 1.5, 0], [0, 0, 1]]);
-    assert.deepEqual(morphed.triangles, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]);
-    assert.deepEqual(doc.meshTriangles(1).positions, [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]);
-    // Mesh 0 has no weights and no targets: as stored.
-    assert.deepEqual(meshGeometry(doc, 0).positions, doc.meshTriangles(0).positions);
-  });
-
+describe('khr-2026 mesh geometry in PhysX (the helpers and refusals: the kit\'s reading.test.js)', () => {
   /** The fixture with its JSON changed by `edit`, written to a temporary file. */
   const edited = (edit) => {
     const json = JSON.parse(readFileSync(FIXTURE, 'utf8'));
     edit(json);
     return writeScene(json);
   };
-  const rejected = (path, profile, pattern) => {
-    const out = adapter.load({ path, profile });
-    assert.equal(out.outcome, 'rejected');
-    assert.match(out.reason, pattern);
-  };
 
-  test('khr-2025 does not read `mesh`; khr-2026 wants exactly one of shape, node, mesh', () => {
-    rejected(FIXTURE, 'khr-2025', /geometry needs exactly one of shape, node$/);
-    rejected(edited((j) => { j.nodes[2].extensions.KHR_physics_rigid_bodies.collider.geometry.node = 11; }), 'khr-2026',
-      /geometry needs exactly one of shape, node, mesh$/);
-    rejected(edited((j) => { j.nodes[2].extensions.KHR_physics_rigid_bodies.collider.geometry.mesh = 2; }), 'khr-2026',
-      /geometry\.mesh 2 is out of range/);
-  });
-
-  test('mesh weights that do not match the targets are refused', () => {
-    rejected(edited((j) => { j.meshes[1].weights = [0.5]; }), 'khr-2026', /1 morph weights for 2 targets/);
-  });
 
   test('a mesh of the khr-2026 geometry may be drawn by no node at all', () => {
     // A static mesh collider whose mesh no node draws (the geometry needs no node).

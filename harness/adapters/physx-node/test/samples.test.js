@@ -7,10 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 
 import { Adapter } from '../src/adapter.js';
-import { Document } from '../src/gltf.js';
+import { Document } from '../../kit/src/gltf.js';
 import { createRuntime } from '../src/runtime.js';
-import { readScene } from '../src/scene.js';
-import { writeScene } from '../testkit/client.js';
+import { readScene } from '../../kit/src/scene.js';
+import { writeScene } from '../../kit/testkit/client.js';
 
 const ROOT = '/work/shared/specs/samples';
 

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { VRMNodeConstraintLoaderPlugin } from '@pixiv/three-vrm-node-constraint';
 
-import { BadRequest, NotSupported } from './errors.js';
+import { BadRequest, NotSupported } from '../../kit/src/errors.js';
 
 export const PROTOCOL_VERSION = 2;
 export const PROFILE = 'vrmc-node-constraint-1.0';

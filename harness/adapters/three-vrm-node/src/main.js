@@ -3,10 +3,10 @@
 // @pixiv/three-vrm-node-constraint plugin): speaks the harness's stdio protocol (see
 // ../README.md). Usage: node src/main.js
 import { Adapter } from './adapter.js';
-import { serve } from './protocol.js';
+import { serve } from '../../kit/src/protocol.js';
 
 try {
-  await serve(new Adapter());
+  await serve(new Adapter(), process.stdin, process.stdout, { exitOnTrap: false });
   await new Promise((resolve) => process.stdout.write('', resolve));
   process.exit(0);
 } catch (error) {

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 import { Adapter, PROFILE } from '../src/adapter.js';
 import { fileFetch } from '../src/node-shim.js';
-import { serve } from '../src/protocol.js';
+import { serve } from '../../kit/src/protocol.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'three-vrm-node-'));
 const deg = (a) => (a * Math.PI) / 180;

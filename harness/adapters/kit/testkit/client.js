@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'physx-node-test-'));
+const dir = mkdtempSync(join(tmpdir(), 'cts-adapter-test-'));
 let files = 0;
 
 /** Write a glTF JSON object to a temporary .gltf file; returns its path. */
@@ -19,9 +18,10 @@ export function writeScene(json) {
   return path;
 }
 
-/** Start the adapter. `call(op, params)` resolves to the parsed answer line. */
-export function startAdapter() {
-  const child = spawn(process.execPath, [MAIN], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** Start the adapter whose entry script is `main` (a path or file URL). `call(op, params)`
+ * resolves to the parsed answer line. */
+export function startAdapter(main) {
+  const child = spawn(process.execPath, [main instanceof URL ? fileURLToPath(main) : main], { stdio: ['pipe', 'pipe', 'pipe'] });
   const waiting = [];
   const stray = [];
   let stderr = '';

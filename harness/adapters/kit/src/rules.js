@@ -1,5 +1,6 @@
 // The spec's pair rules as small pure functions: material combining [D-COMBINE] and collision
-// filtering [D-FILTER], [D-FILTER-EMPTY]. `world.js` makes PhysX follow them exactly.
+// filtering [D-FILTER], [D-FILTER-EMPTY]. Each engine's `world.js` makes its
+// engine follow them exactly.
 
 /** Spec precedence: the first mode either side names wins (average > minimum > maximum > multiply). */
 export const PRECEDENCE = ['average', 'minimum', 'maximum', 'multiply'];
@@ -18,16 +19,6 @@ export function apply(mode, x, y) {
     case 'multiply': return x * y;
     default: throw new Error(`unknown combine mode ${mode}`);
   }
-}
-
-/**
- * PhysX's own rule, for reading back what it will do: the pair uses the mode with the larger
- * enum value (eAVERAGE 0 < eMIN 1 < eMULTIPLY 2 < eMAX 3), so its precedence is
- * maximum > multiply > minimum > average, which differs from the spec's.
- */
-export const PHYSX_ORDER = ['average', 'minimum', 'multiply', 'maximum'];
-export function physxPairMode(a, b) {
-  return PHYSX_ORDER[Math.max(PHYSX_ORDER.indexOf(a), PHYSX_ORDER.indexOf(b))];
 }
 
 /**

@@ -4,8 +4,10 @@
 // A `batch` request ({"seq": N, "op": "batch", "requests": [{"op": "step", "steps": 4}, ...]})
 // runs scenario requests in order and answers the list of their results, or the error of the
 // first that failed (the rest are not run); the handshake declares it.
-// Non-finite numbers travel as the strings "Infinity", "-Infinity" and "NaN". stdout carries
-// the protocol only; logging goes to stderr.
+// Non-finite numbers travel as the strings "Infinity", "-Infinity" and "NaN" (a BigInt as a
+// number). stdout carries the protocol only; logging goes to stderr. An adapter's operations may
+// answer synchronously (physx-node, jolt-node) or with a promise (three-vrm-node, babylon-havok):
+// requests are answered one at a time, in order.
 
 import { createInterface } from 'node:readline';
 
@@ -20,14 +22,15 @@ export const MAX_LINE = 16 * 1024 * 1024;
 /** JSON text of a message, non-finite numbers spelled as strings. */
 export function encode(message) {
   return JSON.stringify(message, (_key, value) => {
+    if (typeof value === 'bigint') return Number(value);
     if (typeof value !== 'number' || Number.isFinite(value)) return value;
     if (Number.isNaN(value)) return 'NaN';
     return value > 0 ? 'Infinity' : '-Infinity';
   });
 }
 
-/** The answer to one request line (never throws). `stop` is set after `shutdown`. */
-export function answer(adapter, line) {
+/** The answer to one request line (never rejects). `stop` is set after `shutdown`. */
+export async function answer(adapter, line) {
   let seq = null;
   try {
     if (line.length > MAX_LINE) throw new BadRequest(`line of ${line.length} bytes exceeds ${MAX_LINE}`);
@@ -46,7 +49,7 @@ export function answer(adapter, line) {
       adapter.unload();
       return { message: { seq, ok: null }, stop: true };
     }
-    const result = op === 'batch' ? batch(adapter, request) : adapter[op](request);
+    const result = op === 'batch' ? await batch(adapter, request) : await adapter[op](request);
     return { message: { seq, ok: result ?? null } };
   } catch (error) {
     const kind = error?.kind && error.kind !== 'rejected' ? error.kind : 'failed';
@@ -59,28 +62,34 @@ export function answer(adapter, line) {
 /** The results of a batch's requests, each run as if it came alone. The whole list is checked
  * before any runs (a batch that cannot be read is refused whole); the first error thrown ends
  * it and becomes the batch's answer. */
-export function batch(adapter, request) {
+export async function batch(adapter, request) {
   const { requests } = request;
   if (!Array.isArray(requests)) throw new BadRequest('batch needs an array of requests');
   requests.forEach((r, i) => {
     if (r === null || typeof r !== 'object' || Array.isArray(r)) throw new BadRequest(`batch request ${i}: not a JSON object`);
     if (!BATCH_OPS.includes(r.op)) throw new BadRequest(`batch request ${i}: ${JSON.stringify(r.op)} cannot be in a batch`);
   });
-  return requests.map((r) => adapter[r.op](r) ?? null);
+  const results = [];
+  for (const r of requests) results.push((await adapter[r.op](r)) ?? null);
+  return results;
 }
 
-/** Serve `adapter` on stdin/stdout until shutdown or end of input. */
-export async function serve(adapter, input = process.stdin, output = process.stdout) {
+/**
+ * Serve `adapter` on stdin/stdout until shutdown or end of input. `exitOnTrap` (default true):
+ * a WebAssembly trap ends the process (exit 70) after its answer, so the harness restarts a
+ * clean one; an adapter whose engine survives its traps passes false.
+ */
+export async function serve(adapter, input = process.stdin, output = process.stdout, { exitOnTrap = true } = {}) {
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === '') continue;
-    const { message, stop, fatal } = answer(adapter, line);
+    const { message, stop, fatal } = await answer(adapter, line);
     output.write(`${encode(message)}\n`);
     if (stop) break;
-    if (fatal) {
-      // A trap inside the WebAssembly module leaves PhysX in an unknown state: die, so the
+    if (fatal && exitOnTrap) {
+      // A trap inside the WebAssembly module leaves the engine in an unknown state: die, so the
       // harness restarts a clean process.
-      process.stderr.write('PhysX trapped; exiting\n');
+      process.stderr.write('the engine (WebAssembly) trapped; exiting\n');
       await new Promise((resolve) => output.write('', resolve));
       process.exit(70);
     }

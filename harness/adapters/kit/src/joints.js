@@ -1,4 +1,8 @@
-// From a joint's limits and drives to one PhysX D6 joint, as a plan (pure data, no PhysX).
+// From a joint's limits and drives to one six-degree-of-freedom joint that twists about one axis
+// and bounds swings by a cone, as a plan (pure data, no engine): PhysX's D6 joint (physx-node)
+// and Jolt's SixDOFConstraint (jolt-node) have this structure. `engine` names the engine in the
+// messages of what the plan refuses. The text below speaks of PhysX, for which it was written;
+// jolt-node/README.md says how Jolt takes each part.
 //
 // PhysX's D6 has three linear DOFs (per-axis limit pairs, or one distance limit over all
 // limited linear axes) and three angular DOFs: twist about the joint frame's X axis and two
@@ -57,18 +61,19 @@ function perAxis(limits) {
 }
 
 /** Intersect range `r` (null: unconstrained) with [lo, hi] and a spring. */
-function narrow(r, lo, hi, spring, what) {
+function narrow(r, lo, hi, spring, what, engine) {
   if (r === null) return { lower: lo, upper: hi, spring };
-  if (spring && r.spring) throw new NotSupported(`${what}: two soft limits on one PhysX DOF`);
+  if (spring && r.spring) throw new NotSupported(`${what}: two soft limits on one ${engine} DOF`);
   return { lower: Math.max(r.lower, lo), upper: Math.min(r.upper, hi), spring: spring ?? r.spring };
 }
 
 /**
- * Plan the D6 joint for `joint` (the model of scene.js). Returns
+ * Plan the D6 joint for `joint` (the model of scene.js); `engine` names the engine in refusals.
+ * Returns
  * { twistAxis, linear: [3 x motion], distance, angular: {twist, swing1, swing2}, cone, drives }
  * where a motion is {motion: 'free'|'locked'|'limited', lower, upper, spring}.
  */
-export function planJoint(joint) {
+export function planJoint(joint, { engine = 'the engine' } = {}) {
   const what = `joint at node ${joint.node}`;
   const limits = (joint.coupling === 'per-axis' ? perAxis(joint.limits) : joint.limits).filter((l) => !isInert(l));
 
@@ -93,7 +98,7 @@ export function planJoint(joint) {
   }
   for (const d of joint.drives) if (d.kind === 'angular' && !heldStill.has(d.axis)) needs.add(d.axis);
   if (needs.size > 1) {
-    throw new NotSupported(`${what}: angular limits or drives about several axes (${[...needs].join(', ')}); PhysX twists about one axis and bounds swings by a cone, which differs from the spec's per-axis twist`);
+    throw new NotSupported(`${what}: angular limits or drives about several axes (${[...needs].join(', ')}); ${engine} twists about one axis and bounds swings by a cone, which differs from the spec's per-axis twist`);
   }
   let t = 0;
   if (needs.size === 1) [t] = needs;
@@ -113,19 +118,19 @@ export function planJoint(joint) {
       const k = physxAxis(l.axes[0], t);
       if (isHardZero(l)) linLocked[k] = true;
       else if (l.min !== null || l.max !== null) {
-        linRange[k] = narrow(linRange[k], l.min ?? -FAR, l.max ?? FAR, springOf(l), what);
+        linRange[k] = narrow(linRange[k], l.min ?? -FAR, l.max ?? FAR, springOf(l), what, engine);
       }
       continue;
     }
     if (l.min !== null && l.min > 0) {
-      throw new NotSupported(`${what}: a minimum distance on ${l.axes.length} coupled linear axes (PhysX's distance limit has a maximum only)`);
+      throw new NotSupported(`${what}: a minimum distance on ${l.axes.length} coupled linear axes (${engine}'s distance limit has a maximum only)`);
     }
     if (l.max === null) continue; // distance >= min <= 0 always holds
     if (l.max === 0 && l.stiffness === null) {
       for (const a of l.axes) linLocked[physxAxis(a, t)] = true;
       continue;
     }
-    if (distance !== null) throw new NotSupported(`${what}: two coupled linear limits (PhysX has one distance limit)`);
+    if (distance !== null) throw new NotSupported(`${what}: two coupled linear limits (${engine} has one distance limit)`);
     distance = { extent: l.max, spring: springOf(l) };
     for (const a of l.axes) distanceAxes.add(physxAxis(a, t));
   }
@@ -156,10 +161,10 @@ export function planJoint(joint) {
         else swingLocked[k - 1] = true;
       } else {
         // k === 0 by the choice of t.
-        twist = narrow(twist, l.min ?? -PI, l.max ?? PI, springOf(l), what);
+        twist = narrow(twist, l.min ?? -PI, l.max ?? PI, springOf(l), what, engine);
       }
     } else if (l.axes.length === 2) {
-      if (l.min !== null && l.min > 0) throw new NotSupported(`${what}: a minimum cone angle (PhysX's cone has a maximum only)`);
+      if (l.min !== null && l.min > 0) throw new NotSupported(`${what}: a minimum cone angle (${engine}'s cone has a maximum only)`);
       if (l.max === null || l.max >= PI) continue;
       if (l.max === 0 && l.stiffness === null) { swingLocked[0] = swingLocked[1] = true; continue; }
       if (cone !== null) throw new NotSupported(`${what}: two cone limits`);
@@ -172,7 +177,7 @@ export function planJoint(joint) {
     }
   }
   if (swingLocked[0] !== swingLocked[1]) {
-    throw new NotSupported(`${what}: one swing axis locked while the other turns; PhysX would bound the swing angle, not the spec's twist about that axis`);
+    throw new NotSupported(`${what}: one swing axis locked while the other turns; ${engine} would bound the swing angle, not the spec's twist about that axis`);
   }
   let twistMotion;
   if (twistLocked) twistMotion = { motion: 'locked' };
@@ -198,7 +203,7 @@ export function planJoint(joint) {
   const drives = [];
   for (const [dof, list] of byDof) {
     if (list.length > 1 && (list.some((d) => d.maxForce !== null) || list.some((d) => d.mode !== list[0].mode))) {
-      throw new NotSupported(`${what}: several drives on one degree of freedom with force limits or different modes (PhysX has one drive per degree of freedom)`);
+      throw new NotSupported(`${what}: several drives on one degree of freedom with force limits or different modes (${engine} has one drive per degree of freedom)`);
     }
     const k = list.reduce((sum, d) => sum + d.stiffness, 0);
     const c = list.reduce((sum, d) => sum + d.damping, 0);

@@ -1,4 +1,5 @@
-// The profiles read into one small model that `world.js` turns into PhysX objects.
+// The profiles read into one small model that each engine's `world.js` turns into its objects
+// (physx-node, jolt-node).
 //
 // khr-2024-draft: KHR_physics_rigid_bodies (node motion / collider / trigger / joint; document
 //   physicsMaterials, collisionFilters, physicsJoints) + KHR_collision_shapes (2023-08-26 shape

@@ -1,12 +1,13 @@
-// The pure parts, without PhysX: the D6 joint planner, the pair rules, the math helpers.
+// The pure parts of the kit, without an engine: the joint planner (written for PhysX's D6, also
+// Jolt's SixDOF), the pair rules, the math helpers, the feature rule, the default scene.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { FAR, physxAxis, planJoint, twistFrameRotation } from '../src/joints.js';
 import { mat3ToQ, qrDecompose, qrotate, qToMat3, symmetricEigen } from '../src/math.js';
-import { allows, apply, filtersCollide, pairMode, physxPairMode } from '../src/rules.js';
-import { supportsFeature } from '../src/capabilities.js';
+import { allows, apply, filtersCollide, pairMode } from '../src/rules.js';
+import { supports } from '../src/capabilities.js';
 
 const hard = (kind, axes, min, max) => ({ kind, axes, min, max, stiffness: null, damping: 0 });
 const joint = (limits, drives = [], coupling = 'coupled') => ({ node: 7, coupling, limits, drives });
@@ -128,12 +129,10 @@ describe('joint planner', () => {
 });
 
 describe('pair rules', () => {
-  test('spec precedence against PhysX precedence', () => {
-    // Spec: average > minimum > maximum > multiply; PhysX: maximum > multiply > minimum > average.
+  test('spec precedence: average > minimum > maximum > multiply', () => {
     assert.equal(pairMode('multiply', 'average'), 'average');
-    assert.equal(physxPairMode('multiply', 'average'), 'multiply');
     assert.equal(pairMode('maximum', 'minimum'), 'minimum');
-    assert.equal(physxPairMode('maximum', 'minimum'), 'maximum');
+    assert.equal(pairMode('multiply', 'maximum'), 'maximum');
     assert.equal(pairMode(null, 'maximum'), 'maximum');
     assert.equal(pairMode(null, null), null);
     assert.equal(apply('average', 0.2, 0.8), 0.5);
@@ -191,12 +190,13 @@ describe('math', () => {
 });
 
 test('feature prefixes follow the harness rule', () => {
-  assert.ok(supportsFeature('shape.capsule.defaults'));
-  assert.ok(supportsFeature('material.combine.average-minimum'));
-  assert.ok(supportsFeature('joint.limit.angular.2'));
-  assert.ok(!supportsFeature('joint.limit.angular.3'));
-  assert.ok(!supportsFeature('vrm.aim'));
-  assert.ok(!supportsFeature('omi.constraint.angular.2'));
+  const features = ['shape.', 'material.*', 'joint.limit.angular.2'];
+  assert.ok(supports(features, 'shape.capsule.defaults'));
+  assert.ok(supports(features, 'material.combine.average-minimum'));
+  assert.ok(supports(features, 'joint.limit.angular.2'));
+  assert.ok(!supports(features, 'joint.limit.angular.3'));
+  assert.ok(!supports(features, 'shapes'));
+  assert.ok(!supports(features, 'vrm.aim'));
 });
 
 test('only the default scene is simulated [D-SCENE]', async () => {
