@@ -277,6 +277,34 @@ fn a_convex_shape_loses_every_shape_and_body() {
 }
 
 #[test]
+fn a_shape_without_its_sub_object_loses_every_shape_and_body() {
+    // "If a key for the type is missing ... implementations should use the default value": a
+    // 1 m box. gltf_kun finds no variant in the flattened shape (omi_physics_shape/json.rs:14-23)
+    // and, as with a mesh shape, drops every shape and body.
+    let doc = document(
+        json!([{"type": "box"}]),
+        json!([{"extensions": {"OMI_physics_body": {
+            "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}]),
+    );
+    let (i, notes) = read("subobject", &doc);
+    assert_eq!(i["colliders"], json!([]));
+    assert!(notes.iter().any(|n| n.contains("no variant")), "{notes:?}");
+}
+
+#[test]
+fn the_shape_type_is_not_read() {
+    // `type` is skipped (omi_physics_shape/json.rs:12-13): with a box and a sphere sub-object,
+    // the shape is the box whatever `type` says.
+    let doc = document(
+        json!([{"type": "sphere", "sphere": {"radius": 2}, "box": {"size": [1, 2, 3]}}]),
+        json!([{"extensions": {"OMI_physics_body": {
+            "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}]),
+    );
+    let (i, _) = read("type", &doc);
+    assert_eq!(i["colliders"][0]["shape"], "box");
+}
+
+#[test]
 fn a_missing_file_is_rejected() {
     let imported = import(Path::new("/nonexistent/physics-cts-gltf-kun.gltf"));
     assert!(imported.result.is_err());
