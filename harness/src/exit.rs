@@ -37,7 +37,7 @@ pub const TABLE: [(u8, &str); 8] = [
     ),
     (
         UNAVAILABLE,
-        "a named external implementation (`--impl physx`) cannot start here (no `node`, no `npm ci`)",
+        "a named external implementation (`--impl physx`) cannot start here (no `node`, no `npm ci`; no `cargo` to build `gltf-kun`)",
     ),
     (
         NOTHING_SCORED,

@@ -19,6 +19,12 @@
 //!   folder. The loader's folder is `PHYSICS_CTS_BABYLON_LOADER=DIR`, else
 //!   `../shared/vendor/babylon-gltf-rigid-body-loader-0.6.0` beside the repository; the adapter
 //!   gets it as `--loader DIR`.
+//! - `gltf-kun`: unavi's `gltf_kun` (crates.io, unmodified) reading OMI_physics_body and
+//!   OMI_physics_shape (omi-2024, interpretation only), a Rust program of its own,
+//!   `harness/adapters/gltf-kun/` (its own Cargo.toml and lock file, outside the workspace);
+//!   `CTS_GLTF_KUN_ADAPTER=DIR` overrides the folder, `CTS_CARGO=PROGRAM` names cargo (default
+//!   `cargo`). It is built on first use, `cargo build --release --locked`, under a file lock so
+//!   concurrent first uses build once.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -42,6 +48,10 @@ pub const BABYLON_LOADER_ENV: &str = "PHYSICS_CTS_BABYLON_LOADER";
 pub const BABYLON_LOADER_NAME: &str = "babylon-gltf-rigid-body-loader-0.6.0";
 /// Environment variable naming the Node program.
 pub const NODE_ENV: &str = "CTS_NODE";
+/// Environment variable overriding the gltf_kun adapter's folder.
+pub const GLTF_KUN_DIR_ENV: &str = "CTS_GLTF_KUN_ADAPTER";
+/// Environment variable naming the cargo program that builds the Rust adapters.
+pub const CARGO_ENV: &str = "CTS_CARGO";
 /// Exit code of `physics-cts run` when a named external implementation cannot start (its
 /// runtime or its installed dependencies are missing): distinct from failures (1) and usage
 /// errors (2) so scripts can tell "not installed here" apart.
@@ -49,19 +59,18 @@ pub const EXIT_UNAVAILABLE: u8 = crate::exit::UNAVAILABLE;
 
 /// Every external implementation's name, in the order matrices show them.
 pub fn names() -> Vec<&'static str> {
-    vec!["physx", "jolt", "three-vrm", "babylon"]
+    vec!["physx", "jolt", "three-vrm", "babylon", "gltf-kun"]
 }
 
 /// Why an external implementation cannot start here.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum Unavailable {
     /// The runtime program is not on `PATH` (or the override names nothing runnable).
-    #[error(
-        "{implementation}: `{program}` not found (install Node.js >= 20, or set {NODE_ENV} to its path)"
-    )]
+    #[error("{implementation}: `{program}` not found ({})", install.runtime_help())]
     RuntimeMissing {
         implementation: &'static str,
         program: String,
+        install: Install,
     },
     /// The adapter's folder has no entry point.
     #[error(
@@ -84,6 +93,21 @@ pub enum Unavailable {
         package: &'static str,
         dir: PathBuf,
     },
+    /// A Rust adapter's program is not built (`run` builds it; this says how by hand).
+    #[error(
+        "{implementation}: the adapter is not built: run `cargo build --release --locked --manifest-path {}`",
+        manifest.display()
+    )]
+    NotBuilt {
+        implementation: &'static str,
+        manifest: PathBuf,
+    },
+    /// Building a Rust adapter failed.
+    #[error("{implementation}: building the adapter failed: {message}")]
+    BuildFailed {
+        implementation: &'static str,
+        message: String,
+    },
     /// A third-party source folder the adapter needs (not from a registry) is missing.
     #[error(
         "{implementation}: no {what} at {} (set {env} to its folder)",
@@ -103,7 +127,31 @@ pub fn dir_env(name: &str) -> &'static str {
         "jolt" => JOLT_DIR_ENV,
         "three-vrm" => THREE_VRM_DIR_ENV,
         "babylon" => BABYLON_DIR_ENV,
+        "gltf-kun" => GLTF_KUN_DIR_ENV,
         _ => PHYSX_DIR_ENV,
+    }
+}
+
+/// How an adapter's dependencies are installed, and what says they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Install {
+    /// A Node script: `npm ci` in the folder installs; the npm package whose presence under
+    /// `dir/node_modules` says it ran.
+    Npm { package: &'static str },
+    /// A Rust program with its own `Cargo.toml` (the launch's `entry`) and lock file: `cargo
+    /// build --release --locked` builds `dir/target/release/<binary>`, which is what runs.
+    Cargo { binary: &'static str },
+}
+
+impl Install {
+    /// What to do when the launch's program is missing.
+    fn runtime_help(&self) -> String {
+        match self {
+            Install::Npm { .. } => format!("install Node.js >= 20, or set {NODE_ENV} to its path"),
+            Install::Cargo { .. } => {
+                format!("install Rust's cargo to build the adapter, or set {CARGO_ENV} to its path")
+            }
+        }
     }
 }
 
@@ -111,14 +159,14 @@ pub fn dir_env(name: &str) -> &'static str {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
     pub name: &'static str,
-    /// The runtime program (`node`).
+    /// The runtime program (`node`), or the one that builds the adapter (`cargo`).
     pub program: OsString,
     /// The adapter's folder (its working directory).
     pub dir: PathBuf,
-    /// The entry script, inside `dir`.
+    /// The entry script, inside `dir` (Node); the adapter's `Cargo.toml` (Rust).
     pub entry: PathBuf,
-    /// The npm package whose presence under `dir/node_modules` says `npm ci` ran.
-    pub package: &'static str,
+    /// How its dependencies are installed (`npm ci`, or a cargo build).
+    pub install: Install,
     /// Arguments after the entry script.
     pub args: Vec<OsString>,
     /// A source folder the adapter needs, if any: (folder, a file in it that must exist, what it
@@ -168,6 +216,14 @@ pub fn babylon_dir() -> PathBuf {
     )
 }
 
+/// The gltf_kun adapter's folder: the override, else the one in this source tree.
+pub fn gltf_kun_dir() -> PathBuf {
+    std::env::var_os(GLTF_KUN_DIR_ENV).map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/gltf-kun"),
+        PathBuf::from,
+    )
+}
+
 /// The Babylon rigid-body loader's folder: the environment variable, else the vendored copy
 /// beside the repository (`<repository>/../shared/vendor/<name>`), whether or not it exists.
 pub fn babylon_loader_dir() -> PathBuf {
@@ -191,7 +247,9 @@ pub fn launch(name: &str) -> Option<Launch> {
                 program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
                 entry: dir.join("src/main.js"),
                 dir,
-                package: "@pixiv/three-vrm-node-constraint",
+                install: Install::Npm {
+                    package: "@pixiv/three-vrm-node-constraint",
+                },
                 args: Vec::new(),
                 source: None,
             })
@@ -203,7 +261,9 @@ pub fn launch(name: &str) -> Option<Launch> {
                 program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
                 entry: dir.join("src/main.js"),
                 dir,
-                package: "physx-js-webidl",
+                install: Install::Npm {
+                    package: "physx-js-webidl",
+                },
                 args: Vec::new(),
                 source: None,
             })
@@ -228,7 +288,9 @@ pub fn launch(name: &str) -> Option<Launch> {
                 program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
                 entry: dir.join("src/main.js"),
                 dir,
-                package: "@babylonjs/core",
+                install: Install::Npm {
+                    package: "@babylonjs/core",
+                },
                 args: vec!["--loader".into(), loader.clone().into()],
                 source: Some(Source {
                     dir: loader,
@@ -236,6 +298,20 @@ pub fn launch(name: &str) -> Option<Launch> {
                     what: "babylon-gltf-rigid-body-loader sources",
                     env: BABYLON_LOADER_ENV,
                 }),
+            })
+        }
+        "gltf-kun" => {
+            let dir = gltf_kun_dir();
+            Some(Launch {
+                name: "gltf-kun",
+                program: std::env::var_os(CARGO_ENV).unwrap_or_else(|| "cargo".into()),
+                entry: dir.join("Cargo.toml"),
+                dir,
+                install: Install::Cargo {
+                    binary: "physics-cts-gltf-kun",
+                },
+                args: Vec::new(),
+                source: None,
             })
         }
         _ => None,
@@ -267,6 +343,7 @@ impl Launch {
             .ok_or_else(|| Unavailable::RuntimeMissing {
                 implementation: self.name,
                 program: self.program.to_string_lossy().into_owned(),
+                install: self.install,
             })
     }
 
@@ -283,13 +360,30 @@ impl Launch {
         }
     }
 
-    /// Whether the dependencies are installed (`node_modules/<package>/package.json`).
+    /// Whether the dependencies are installed (`node_modules/<package>/package.json`), or the
+    /// Rust adapter's program built.
     pub fn installed(&self) -> bool {
-        self.dir
-            .join("node_modules")
-            .join(self.package)
-            .join("package.json")
-            .is_file()
+        match self.install {
+            Install::Npm { package } => self
+                .dir
+                .join("node_modules")
+                .join(package)
+                .join("package.json")
+                .is_file(),
+            Install::Cargo { .. } => self.binary().is_some_and(|b| b.is_file()),
+        }
+    }
+
+    /// The Rust adapter's program (`dir/target/release/<binary>`); `None` for a Node one.
+    pub fn binary(&self) -> Option<PathBuf> {
+        match self.install {
+            Install::Cargo { binary } => Some(
+                self.dir
+                    .join("target/release")
+                    .join(format!("{binary}{}", std::env::consts::EXE_SUFFIX)),
+            ),
+            Install::Npm { .. } => None,
+        }
     }
 
     /// Everything needed to start: runtime, entry script, installed dependencies.
@@ -303,22 +397,114 @@ impl Launch {
         }
         self.source_present()?;
         if !self.installed() {
-            return Err(Unavailable::NotInstalled {
-                implementation: self.name,
-                package: self.package,
-                dir: self.dir.clone(),
+            return Err(match self.install {
+                Install::Npm { package } => Unavailable::NotInstalled {
+                    implementation: self.name,
+                    package,
+                    dir: self.dir.clone(),
+                },
+                Install::Cargo { .. } => Unavailable::NotBuilt {
+                    implementation: self.name,
+                    manifest: self.entry.clone(),
+                },
             });
         }
         Ok(())
+    }
+
+    /// What `run` does before [`Launch::check`]: a Rust adapter is built (on first use with its
+    /// progress on stderr, else a quiet no-op check that it is up to date, see
+    /// [`Launch::build_with`]); a Node one is left as it is (the check says to run `npm ci`).
+    pub fn prepare(&self) -> Result<(), Unavailable> {
+        if !matches!(self.install, Install::Cargo { .. }) {
+            return Ok(());
+        }
+        self.runtime_present()?;
+        if !self.entry.is_file() {
+            return Err(Unavailable::AdapterMissing {
+                implementation: self.name,
+                entry: self.entry.clone(),
+            });
+        }
+        self.build_with(&self.program, true)
+            .map_err(|message| Unavailable::BuildFailed {
+                implementation: self.name,
+                message,
+            })
     }
 
     /// Install the dependencies if they are missing (`npm ci` in the folder; `CTS_NPM` names
     /// npm), under an exclusive file lock so concurrent test processes install once: the one
     /// holding the lock installs, the others wait and then find them installed. Used by the
     /// `cargo test` target only; the CLI says what to run instead of installing.
+    /// A Rust adapter is built instead ([`Launch::build_with`]).
     pub fn ensure_installed(&self) -> Result<(), String> {
+        if let Install::Cargo { .. } = self.install {
+            return self.build_with(&self.program, false);
+        }
         let npm = std::env::var_os("CTS_NPM").unwrap_or_else(|| "npm".into());
         self.install_with(&npm)
+    }
+
+    /// Build a Rust adapter with `cargo build --release --locked` (the lock file committed
+    /// beside its `Cargo.toml`; its own `target/`, whatever `CARGO_TARGET_DIR` says), under the
+    /// same exclusive file lock as `npm ci`, so concurrent first uses build once: the others
+    /// wait, then find it built and up to date. When the program is missing (first use), what
+    /// happens is said on stderr and, with `progress`, cargo's progress is shown there too;
+    /// when it is present, cargo runs quietly and only rebuilds if the adapter's sources
+    /// changed.
+    pub fn build_with(&self, cargo: &OsStr, progress: bool) -> Result<(), String> {
+        let lock_path = self.lock_path();
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| format!("opening the lock {}: {e}", lock_path.display()))?;
+        lock.lock()
+            .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+        let first = !self.installed();
+        let manifest = self.entry.display();
+        let command = format!("cargo build --release --locked --manifest-path {manifest}");
+        if first {
+            eprintln!(
+                "{}: building the adapter on first use ({command}); this takes a few minutes once",
+                self.name
+            );
+        }
+        let mut c = std::process::Command::new(cargo);
+        c.args(["build", "--release", "--locked", "--manifest-path"])
+            .arg(&self.entry)
+            .arg("--target-dir")
+            .arg(self.dir.join("target"))
+            .env_remove("CARGO_BUILD_TARGET")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null());
+        if !first {
+            c.arg("--quiet");
+        }
+        let out = if first && progress {
+            c.stderr(std::process::Stdio::inherit())
+                .status()
+                .map(|status| (status, String::new()))
+        } else {
+            c.stderr(std::process::Stdio::piped())
+                .output()
+                .map(|o| (o.status, String::from_utf8_lossy(&o.stderr).into_owned()))
+        };
+        let (status, stderr) = out.map_err(|e| format!("starting `{command}`: {e}"))?;
+        if !status.success() || !self.installed() {
+            let tail: Vec<&str> = stderr.trim().lines().rev().take(20).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            return Err(format!(
+                "`{command}` failed ({status}): {}",
+                tail.join("\n")
+            ));
+        }
+        if first {
+            eprintln!("{}: adapter built", self.name);
+        }
+        Ok(())
     }
 
     /// [`Launch::ensure_installed`] with the given npm program.
@@ -355,20 +541,28 @@ impl Launch {
         Ok(())
     }
 
-    /// The install lock: one per adapter folder, in the temporary directory (not in the
-    /// source tree, and not in `node_modules`, which `npm ci` deletes).
+    /// The install (or build) lock: one per adapter folder, in the temporary directory (not in
+    /// the source tree, and not in `node_modules`, which `npm ci` deletes).
     fn lock_path(&self) -> PathBuf {
         use sha2::Digest;
         let digest = sha2::Sha256::digest(self.dir.to_string_lossy().as_bytes());
         let tag = crate::bundle::hex(&digest[..8]);
-        std::env::temp_dir().join(format!("physics-cts-npm-ci-{}-{tag}.lock", self.name))
+        let what = match self.install {
+            Install::Npm { .. } => "npm-ci",
+            Install::Cargo { .. } => "build",
+        };
+        std::env::temp_dir().join(format!("physics-cts-{what}-{}-{tag}.lock", self.name))
     }
 
-    /// The stdio configuration: `program entry`, run in the adapter's folder.
+    /// The stdio configuration: `program entry` (Node) or the built program (Rust), run in the
+    /// adapter's folder.
     pub fn config(&self) -> StdioConfig {
-        let mut args: Vec<OsString> = vec![self.entry.clone().into()];
+        let (program, mut args): (OsString, Vec<OsString>) = match self.binary() {
+            Some(binary) => (binary.into(), Vec::new()),
+            None => (self.program.clone(), vec![self.entry.clone().into()]),
+        };
         args.extend(self.args.iter().cloned());
-        let mut c = StdioConfig::new(self.program.clone(), args);
+        let mut c = StdioConfig::new(program, args);
         c.cwd = Some(self.dir.clone());
         c
     }
@@ -385,7 +579,11 @@ impl Launch {
 /// A checked factory for the named external implementation: `None` for an unknown name.
 pub fn factory(name: &str, timeout_multiplier: f64) -> Option<Result<Factory, Unavailable>> {
     let l = launch(name)?;
-    Some(l.check().map(|()| l.factory(timeout_multiplier)))
+    Some(
+        l.prepare()
+            .and_then(|()| l.check())
+            .map(|()| l.factory(timeout_multiplier)),
+    )
 }
 
 #[cfg(test)]
@@ -398,7 +596,9 @@ mod tests {
             program: program.into(),
             dir: dir.to_path_buf(),
             entry: dir.join("src/main.js"),
-            package: "physx-js-webidl",
+            install: Install::Npm {
+                package: "physx-js-webidl",
+            },
             args: Vec::new(),
             source: None,
         }
@@ -551,6 +751,131 @@ mod tests {
             .expect_err("fails");
         assert!(e.contains("registry unreachable"), "{e}");
         assert!(e.contains("npm ci"), "{e}");
+    }
+
+    /// A Rust adapter's launch in `dir`, built by `cargo`.
+    fn cargo_in(dir: &Path, cargo: &str) -> Launch {
+        Launch {
+            name: "gltf-kun",
+            program: cargo.into(),
+            dir: dir.to_path_buf(),
+            entry: dir.join("Cargo.toml"),
+            install: Install::Cargo { binary: "adapter" },
+            args: Vec::new(),
+            source: None,
+        }
+    }
+
+    #[test]
+    fn gltf_kun_runs_its_built_program() {
+        let l = launch("gltf-kun").expect("known");
+        if std::env::var_os(GLTF_KUN_DIR_ENV).is_none() {
+            assert!(l.dir.ends_with("harness/adapters/gltf-kun"), "{:?}", l.dir);
+            assert!(l.entry.is_file(), "{:?}", l.entry);
+        }
+        let binary = l.binary().expect("a Rust adapter");
+        assert!(
+            binary.starts_with(l.dir.join("target/release")),
+            "{binary:?}"
+        );
+        let c = l.config();
+        assert_eq!(c.program, OsString::from(binary));
+        assert!(c.args.is_empty(), "{:?}", c.args);
+        assert_eq!(dir_env("gltf-kun"), GLTF_KUN_DIR_ENV);
+        // The Node adapters keep `node entry`.
+        let physx = launch("physx").expect("known");
+        assert_eq!(physx.binary(), None);
+        assert_eq!(
+            physx.config().args,
+            vec![OsString::from(physx.entry.clone())]
+        );
+    }
+
+    #[test]
+    fn without_cargo_a_rust_adapter_is_unavailable_and_says_so() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("Cargo.toml"), "").expect("write");
+        let l = cargo_in(dir.path(), "/nonexistent/cargo-for-a-test");
+        for e in [
+            l.prepare().expect_err("no cargo"),
+            l.check().expect_err("no cargo"),
+        ] {
+            assert!(matches!(e, Unavailable::RuntimeMissing { .. }), "{e}");
+            let text = e.to_string();
+            assert!(text.contains("cargo"), "{text}");
+            assert!(text.contains(CARGO_ENV), "{text}");
+            assert!(!text.contains("Node"), "{text}");
+        }
+        // With cargo but nothing built, the check says how to build it.
+        let e = cargo_in(dir.path(), "sh").check().expect_err("not built");
+        assert!(matches!(e, Unavailable::NotBuilt { .. }), "{e}");
+        assert!(
+            e.to_string().contains("cargo build --release --locked"),
+            "{e}"
+        );
+        // The Node message is the one it was.
+        let e = physx_in(dir.path(), "/nonexistent/node-for-a-test")
+            .check()
+            .expect_err("no node");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "physx: `/nonexistent/node-for-a-test` not found (install Node.js >= 20, or set {NODE_ENV} to its path)"
+            )
+        );
+    }
+
+    #[test]
+    fn concurrent_first_uses_build_one_at_a_time_and_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("Cargo.toml"), "").expect("write");
+        // A fake cargo: notes each run and whether it was quiet, fails if another run is under
+        // way (mkdir is atomic), takes a moment, then "builds" the program.
+        let cargo = dir.path().join("fake-cargo");
+        let d = dir.path().display();
+        script(
+            &cargo,
+            &format!(
+                "cd {d}\nmkdir running || {{ echo overlap >> runs; exit 1; }}\ncase \"$*\" in *--quiet*) echo quiet >> runs;; *) echo build >> runs;; esac\nsleep 0.3\nmkdir -p target/release && touch target/release/adapter\nrmdir running\n"
+            ),
+        );
+        let l = cargo_in(dir.path(), "sh");
+        let joins: Vec<_> = (0..4)
+            .map(|_| {
+                let (l, cargo) = (l.clone(), cargo.clone());
+                std::thread::spawn(move || l.build_with(cargo.as_os_str(), false))
+            })
+            .collect();
+        for j in joins {
+            assert_eq!(j.join().expect("thread"), Ok(()));
+        }
+        let runs = std::fs::read_to_string(dir.path().join("runs")).expect("runs");
+        let runs: Vec<&str> = runs.lines().collect();
+        assert!(!runs.contains(&"overlap"), "{runs:?}");
+        // One build; the others only checked, quietly, that it is up to date.
+        assert_eq!(
+            runs.iter().filter(|r| **r == "build").count(),
+            1,
+            "{runs:?}"
+        );
+        assert_eq!(runs.len(), 4, "{runs:?}");
+        assert!(l.installed());
+    }
+
+    #[test]
+    fn a_failing_build_is_an_error_with_its_output() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("Cargo.toml"), "").expect("write");
+        let cargo = dir.path().join("failing-cargo");
+        script(
+            &cargo,
+            "echo 'error: failed to select a version' >&2\nexit 101\n",
+        );
+        let e = cargo_in(dir.path(), "sh")
+            .build_with(cargo.as_os_str(), false)
+            .expect_err("fails");
+        assert!(e.contains("failed to select a version"), "{e}");
+        assert!(e.contains("cargo build --release --locked"), "{e}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `cargo test` conformance: one libtest-mimic trial per corpus case and implementation (the
-//! bundled ones, in process, and the named external ones, `physx`, `jolt`, `three-vrm` and `babylon`), over the
-//! committed corpora `corpus/v1` and `corpus/v2`, named `corpus/impl/profile/area/case`
-//! (`v2/rapier/khr-2025/joint/khr25/gen/joint/00042`).
+//! bundled ones, in process, and the named external ones, `physx`, `jolt`, `three-vrm`, `babylon`
+//! and `gltf-kun`), over the committed corpora `corpus/v1` and `corpus/v2`, named
+//! `corpus/impl/profile/area/case` (`v2/rapier/khr-2025/joint/khr25/gen/joint/00042`).
 //!
 //! - Listing (`--list`) reads each corpus's `manifest.json` and each implementation's handshake and
 //!   known-failure file only: no scene is loaded, no engine steps, so `cargo nextest run` (one
@@ -20,8 +20,11 @@
 //!   also needs its loader's sources (`PHYSICS_CTS_BABYLON_LOADER`, else `../shared/vendor`):
 //!   without them its trials are ignored with the reason naming the folder. Their trials share a
 //!   pool of adapter processes (at most one per test thread), not one process per trial. If the
-//!   adapter's `node_modules` is missing, `npm ci` runs first, once, under a file lock. Nothing
-//!   of this happens when listing or when the filter selects none of their trials.
+//!   adapter's `node_modules` is missing, `npm ci` runs first, once, under a file lock. `gltf-kun`
+//!   (a Rust program of its own) needs `cargo` instead: without it its trials are ignored with the
+//!   reason "cargo not found"; with it, `cargo build --release --locked` of the adapter runs
+//!   first, under the same kind of lock (a few minutes the first time, then a quick check).
+//!   Nothing of this happens when listing or when the filter selects none of their trials.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

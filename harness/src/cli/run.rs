@@ -29,7 +29,8 @@ pub struct Options {
     /// VRM 1.0 node constraints, needs `npm ci` in harness/adapters/three-vrm-node; `babylon`:
     /// Node, Babylon.js + Havok with the KHR editor's loader, needs `npm ci` in
     /// harness/adapters/babylon-havok and the loader's sources, PHYSICS_CTS_BABYLON_LOADER or
-    /// ../shared/vendor), or `stdio`.
+    /// ../shared/vendor; `gltf-kun`: unavi's gltf_kun reading omi-2024, a Rust program built on
+    /// first use with cargo), or `stdio`.
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
     pub implementations: Vec<String>,
     /// The corpus folder (with manifest.json).
