@@ -275,7 +275,9 @@ pub fn launch(name: &str) -> Option<Launch> {
                 program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
                 entry: dir.join("src/main.js"),
                 dir,
-                package: "jolt-physics",
+                install: Install::Npm {
+                    package: "jolt-physics",
+                },
                 args: Vec::new(),
                 source: None,
             })
