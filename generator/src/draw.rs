@@ -3,6 +3,7 @@
 //! [`Case`] through exactly the code `generate` uses (the same strategies, framing and
 //! mutators; the corpus writer then labels it), so a search has no oracle of its own.
 
+use proptest::strategy::{Strategy, ValueTree};
 use reference::profile::Profile;
 
 use crate::case::Case;
@@ -10,6 +11,7 @@ use crate::corpus;
 use crate::edition::{self, Framing};
 use crate::features;
 use crate::mutate::{self, Mutator};
+use crate::reach::{self, ReachSpec};
 use crate::sample::{self, SceneTree};
 
 /// Retries of an invalid draw whose base already draws an issue or that the defect cannot
@@ -23,21 +25,35 @@ pub struct Draw {
     pub index: u64,
     /// The case id every candidate gets (`<family>/fuzz/<index>`).
     pub id: String,
-    /// The feature tag the scene was drawn for (its area).
-    wanted: Option<String>,
-    tree: SceneTree,
-    framing: Framing,
-    /// The one defect of an invalid draw.
-    defect: Option<Mutator>,
+    source: Source,
+}
+
+/// What a draw is drawn from.
+enum Source {
+    /// A scene of the profile's strategy: valid, framed as the corpus frames it, or a valid
+    /// base with one defect.
+    Scene {
+        tree: SceneTree,
+        /// The feature tag the scene was drawn for (its area).
+        wanted: Option<String>,
+        framing: Framing,
+        defect: Option<Mutator>,
+    },
+    /// A reach scene ([`reach`]): a ball on a joint pushed by impulses, or driven.
+    Reach(Box<dyn ValueTree<Value = ReachSpec>>),
 }
 
 impl std::fmt::Debug for Draw {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Draw")
-            .field("id", &self.id)
-            .field("framing", &self.framing)
-            .field("defect", &self.defect)
-            .finish()
+        let mut d = f.debug_struct("Draw");
+        d.field("id", &self.id);
+        match &self.source {
+            Source::Scene {
+                framing, defect, ..
+            } => d.field("framing", framing).field("defect", defect),
+            Source::Reach(_) => d.field("reach", &true),
+        };
+        d.finish()
     }
 }
 
@@ -52,10 +68,27 @@ impl Draw {
             seed,
             index,
             id,
-            wanted: wanted.map(str::to_owned),
-            tree,
-            framing: Framing::nth(usize::try_from(index).unwrap_or(usize::MAX)),
-            defect: None,
+            source: Source::Scene {
+                tree,
+                wanted: wanted.map(str::to_owned),
+                framing: Framing::nth(usize::try_from(index).unwrap_or(usize::MAX)),
+                defect: None,
+            },
+        })
+    }
+
+    /// The `index`th reach scene of `profile` (one of [`reach::PROFILES`]) for `seed`.
+    pub fn reach(profile: Profile, seed: u64, index: u64) -> Option<Draw> {
+        let tree = reach::spec_strategy()
+            .boxed()
+            .new_tree(&mut sample::runner(seed, index, 0))
+            .ok()?;
+        Some(Draw {
+            profile,
+            seed,
+            index,
+            id: format!("{}/fuzz/reach-{index:06}", profile.family()),
+            source: Source::Reach(Box::new(tree)),
         })
     }
 
@@ -73,10 +106,12 @@ impl Draw {
                 seed,
                 index: at,
                 id: id.clone(),
-                wanted: m.needs.map(str::to_owned),
-                tree,
-                framing: Framing::default(),
-                defect: Some(m),
+                source: Source::Scene {
+                    tree,
+                    wanted: m.needs.map(str::to_owned),
+                    framing: Framing::default(),
+                    defect: Some(m),
+                },
             };
             draw.case().map(|_| draw)
         })
@@ -84,23 +119,45 @@ impl Draw {
 
     /// Whether the draw carries a defect.
     pub fn is_invalid(&self) -> bool {
-        self.defect.is_some()
+        matches!(
+            &self.source,
+            Source::Scene {
+                defect: Some(_),
+                ..
+            }
+        )
     }
 
     /// The current candidate as a case, labelled by the generator's own rules; `None` when the
     /// defect cannot break it, or its base draws an issue of its own.
     pub fn case(&self) -> Option<Case> {
-        let rendered = self.tree.current().render(stem(&self.id));
+        let (tree, wanted, framing, defect) = match &self.source {
+            Source::Reach(tree) => {
+                return Some(reach::case(
+                    self.profile,
+                    self.seed,
+                    &self.id,
+                    &tree.current(),
+                ));
+            }
+            Source::Scene {
+                tree,
+                wanted,
+                framing,
+                defect,
+            } => (tree, wanted, framing, defect),
+        };
+        let rendered = tree.current().render(stem(&self.id));
         let case = corpus::rendered_case(
             self.profile,
             self.seed,
             &self.id,
-            self.wanted.as_deref(),
+            wanted.as_deref(),
             rendered,
         );
-        match &self.defect {
+        match defect {
             None => {
-                let mut case = edition::framed(case, self.framing);
+                let mut case = edition::framed(case, *framing);
                 edition::rescore_draft(&mut case);
                 Some(case)
             }
@@ -115,23 +172,34 @@ impl Draw {
 
     /// Move to a simpler candidate (proptest's `simplify`); `false` when there is none.
     pub fn simplify(&mut self) -> bool {
-        self.tree.simplify()
+        match &mut self.source {
+            Source::Scene { tree, .. } => tree.simplify(),
+            Source::Reach(tree) => tree.simplify(),
+        }
     }
 
     /// Move back towards the last candidate that was kept, more complex than the current one
     /// (proptest's `complicate`); `false` when there is none.
     pub fn complicate(&mut self) -> bool {
-        self.tree.complicate()
+        match &mut self.source {
+            Source::Scene { tree, .. } => tree.complicate(),
+            Source::Reach(tree) => tree.complicate(),
+        }
     }
 
-    /// The framing of the current candidate.
+    /// The framing of the current candidate (none for a reach scene).
     pub fn framing(&self) -> Framing {
-        self.framing
+        match &self.source {
+            Source::Scene { framing, .. } => *framing,
+            Source::Reach(_) => Framing::default(),
+        }
     }
 
     /// Write candidates under another framing (shrinking drops matrices and the other scene).
-    pub fn set_framing(&mut self, framing: Framing) {
-        self.framing = framing;
+    pub fn set_framing(&mut self, to: Framing) {
+        if let Source::Scene { framing, .. } = &mut self.source {
+            *framing = to;
+        }
     }
 }
 
@@ -140,19 +208,26 @@ fn stem(id: &str) -> &str {
 }
 
 /// What the `n`th draw of a search over `profiles` is: a valid scene of which profile, drawn
-/// for which tag (each profile's feature universe in turn, as the corpus takes them), or,
-/// every [`corpus::INVALID_EVERY`]th when `defects` is not empty, which defect.
+/// for which tag (each profile's feature universe in turn, as the corpus takes them); every
+/// [`REACH_EVERY`]th valid one a reach scene of a profile that has them; and every
+/// [`corpus::INVALID_EVERY`]th draw, when there are defects, which defect.
 #[derive(Clone, Copy, Debug)]
 pub enum Pick<'a> {
     Valid(Profile, &'a str),
+    Reach(Profile),
     Invalid(&'a Mutator),
 }
+
+/// Every how many valid draws one is a reach scene (where a profile has them): the only
+/// generated scenes that push a body with impulses.
+pub const REACH_EVERY: usize = 6;
 
 /// The draws of a search: the profiles' feature universes and their defects.
 #[derive(Debug)]
 pub struct Plan {
     profiles: Vec<Profile>,
     universes: Vec<Vec<String>>,
+    reach: Vec<Profile>,
     defects: Vec<Mutator>,
 }
 
@@ -174,6 +249,10 @@ impl Plan {
                 .iter()
                 .map(|p| features::universe(*p).into_iter().collect())
                 .collect(),
+            reach: reach::PROFILES
+                .into_iter()
+                .filter(|p| profiles.contains(p))
+                .collect(),
             defects,
         }
     }
@@ -187,7 +266,15 @@ impl Plan {
                 &self.defects[(n / every) % self.defects.len()],
             ));
         }
-        let valid_n = n - n / every;
+        let valid_n = if self.defects.is_empty() {
+            n
+        } else {
+            n - (n + 1) / every
+        };
+        if !self.reach.is_empty() && valid_n % REACH_EVERY == REACH_EVERY - 1 {
+            let k = (valid_n / REACH_EVERY) % self.reach.len();
+            return Some(Pick::Reach(self.reach[k]));
+        }
         let p = valid_n % self.profiles.len().max(1);
         let universe = self.universes.get(p)?;
         let wanted = universe.get((valid_n / self.profiles.len()) % universe.len().max(1))?;
@@ -198,6 +285,7 @@ impl Plan {
     pub fn draw(&self, seed: u64, n: u64) -> Option<Draw> {
         match self.pick(n)? {
             Pick::Valid(profile, wanted) => Draw::valid(profile, seed, n, Some(wanted)),
+            Pick::Reach(profile) => Draw::reach(profile, seed, n),
             Pick::Invalid(m) => Draw::invalid(m, seed, n),
         }
     }
@@ -283,7 +371,7 @@ mod tests {
     fn strategies_shrink_to_small_scenes_with_identity_transforms() {
         for profile in Profile::ALL {
             let plan = Plan::new(&[profile], false);
-            for n in 0..6 {
+            for n in (0..7).filter(|n| matches!(plan.pick(*n), Some(Pick::Valid(..)))) {
                 let mut draw = plan.draw(9, n).expect("a draw");
                 draw.set_framing(Framing::default());
                 let before = Size::of(&draw.case().expect("a case"));
@@ -321,7 +409,14 @@ mod tests {
         assert!(matches!(picks[0], Pick::Valid(Profile::Khr2025, _)));
         assert!(matches!(picks[1], Pick::Valid(Profile::Omi2024, _)));
         assert!(matches!(picks[2], Pick::Valid(Profile::Khr2025, _)));
+        // The 6th valid draw (draw 6: draws 3 and 7 are invalid) is a reach scene.
+        assert!(matches!(plan.pick(6), Some(Pick::Reach(_))));
         let plain = Plan::new(&[Profile::Khr2025], false);
-        assert!((0..8).all(|n| matches!(plain.pick(n), Some(Pick::Valid(..)))));
+        let reach: Vec<u64> = (0..18)
+            .filter(|n| matches!(plain.pick(*n), Some(Pick::Reach(Profile::Khr2025))))
+            .collect();
+        assert_eq!(reach, vec![5, 11, 17]);
+        let vrm = Plan::new(&[Profile::VrmcNodeConstraint10], false);
+        assert!((0..18).all(|n| matches!(vrm.pick(n), Some(Pick::Valid(..)))));
     }
 }
