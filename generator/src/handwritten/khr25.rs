@@ -18,7 +18,68 @@ const RB: &str = "KHR_physics_rigid_bodies";
 const IS: &str = "KHR_implicit_shapes";
 
 pub fn cases() -> Vec<Case> {
-    vec![morphed(), skinned()]
+    vec![morphed(), skinned(), half_turn_matrix()]
+}
+
+/// A body placed by a node matrix whose rotation is a half turn about (2, -2, -3)/sqrt(17)
+/// (R = 2 a aᵀ - I, trace -1), with a box collider 1 x 2 x 3 and a joint to the world whose
+/// frame on the body is a child node under the same half turn. A half turn is where matrix
+/// readers that extract the rotation by iterating from the identity stall (their update is
+/// zero there) and read no rotation at all: the box then stands 180° off and the joint frame
+/// with it. `physics-cts fuzz` found the reference itself reading it so, through a joint frame
+/// that PhysX read right.
+fn half_turn_matrix() -> Case {
+    let a = [2.0f64, -2.0, -3.0];
+    let n = a.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let a = a.map(|v| v / n);
+    // Column-major: column j, row i of 2 a aᵀ - I (symmetric).
+    let mut m: Vec<f64> = Vec::with_capacity(16);
+    for j in 0..3 {
+        for i in 0..3 {
+            m.push(2.0 * a[i] * a[j] - if i == j { 1.0 } else { 0.0 });
+        }
+        m.push(0.0);
+    }
+    let body_matrix: Vec<f64> = m.iter().copied().chain([0.0, 2.0, 0.0, 1.0]).collect();
+    let frame_matrix: Vec<f64> = m.iter().copied().chain([0.5, 0.0, 0.0, 1.0]).collect();
+    let gltf = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": [IS, RB],
+        "extensions": {
+            IS: {"shapes": [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}]},
+            RB: {"physicsJoints": [{"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}]}
+        },
+        "nodes": [
+            {"name": "Body", "matrix": body_matrix, "children": [1],
+                "extensions": {RB: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}},
+            {"name": "Frame", "matrix": frame_matrix,
+                "extensions": {RB: {"joint": {"connectedNode": 2, "joint": 0}}}},
+            {"name": "World", "translation": [0.0, 2.0, 0.0]}
+        ],
+        "scenes": [{"nodes": [0, 2]}],
+        "scene": 0
+    });
+    case(
+        "khr25/body/matrix-half-turn",
+        P,
+        "body",
+        "A body placed by a node matrix whose rotation is a half turn about (2, -2, -3)/sqrt(17), with a 1 x 2 x 3 box collider and a joint frame on a child node under the same half turn: a reader that extracts the rotation by iterating from the identity stalls at a half turn and reads none (the box 180° off).",
+        "glTF 2.0 node transforms (matrix); KHR_physics_rigid_bodies joints",
+        Tier::Required,
+        &[
+            "body.dynamic",
+            "body.mass.explicit",
+            "collider.on-body",
+            "shape.box.explicit",
+            "node.matrix",
+            "joint.to-world",
+            "joint.kind.ball",
+            "joint.limit.linear.3",
+        ],
+        &[Decision::Frames],
+        gltf,
+        Vec::new(),
+    )
 }
 
 /// The slab's corners (x slowest, then y, then z) and its 12 triangles.

@@ -207,8 +207,12 @@ pub fn decompose(m: &Matrix4<f64>) -> Result<Trs, String> {
         scale.x = -scale.x;
         r.set_column(0, &(-r.column(0)));
     }
-    // Re-orthonormalise the (nearly) orthonormal matrix before converting.
-    let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix(&r));
+    // The columns are orthonormal within the tolerance: read the quaternion in closed form and
+    // normalise it. (`Rotation3::from_matrix` iterates from the identity, and a half turn is a
+    // stationary point of that iteration: it returned the identity for one.)
+    let rotation = UnitQuaternion::new_normalize(
+        UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(r)).into_inner(),
+    );
     Ok(Trs {
         translation: Vector3::new(m[(0, 3)], m[(1, 3)], m[(2, 3)]),
         rotation,
@@ -438,6 +442,15 @@ mod tests {
         let mirror = Matrix4::from_diagonal(&nalgebra::Vector4::new(-1.0, 1.0, 1.0, 1.0));
         let trs = decompose(&mirror).expect("TRS");
         assert!((trs.matrix() - mirror).norm() < 1e-12);
+        // A half turn about (2, -2, -3)/sqrt(17), as a generated joint frame wrote it: R = 2 a aᵀ - I
+        // (trace -1). It was read as the identity.
+        let a = Vector3::new(2.0, -2.0, -3.0).normalize();
+        let half = 2.0 * a * a.transpose() - Matrix3::identity();
+        let mut m = Matrix4::identity();
+        m.fixed_view_mut::<3, 3>(0, 0).copy_from(&half);
+        let trs = decompose(&m).expect("a rotation");
+        assert!((trs.rotation.angle() - std::f64::consts::PI).abs() < 1e-12);
+        assert!((trs.rotation.axis().expect("an axis").into_inner().cross(&a)).norm() < 1e-12);
 
         // Skew: column 1 = (0.1, 1, 0) is not orthogonal to column 0 = (1, 0, 0).
         let mut skew = Matrix4::identity();
