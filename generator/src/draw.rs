@@ -11,7 +11,7 @@ use crate::corpus;
 use crate::edition::{self, Framing};
 use crate::features;
 use crate::mutate::{self, Mutator};
-use crate::reach::{self, ReachSpec};
+use crate::reach;
 use crate::sample::{self, SceneTree};
 
 /// Retries of an invalid draw whose base already draws an issue or that the defect cannot
@@ -39,8 +39,34 @@ enum Source {
         framing: Framing,
         defect: Option<Mutator>,
     },
-    /// A reach scene ([`reach`]): a ball on a joint pushed by impulses, or driven.
-    Reach(Box<dyn ValueTree<Value = ReachSpec>>),
+    /// A scene written from a drawn specification by its own module (a reach scene: a ball
+    /// on a joint pushed by impulses, or driven).
+    Scripted(Box<dyn Scripted>),
+}
+
+/// A specification's value tree with the function that writes its case.
+trait Scripted {
+    fn case(&self, profile: Profile, seed: u64, id: &str) -> Case;
+    fn simplify(&mut self) -> bool;
+    fn complicate(&mut self) -> bool;
+}
+
+/// [`Scripted`] for a value tree `T` of specifications and the writer of their cases.
+struct Spec<T: ValueTree> {
+    tree: T,
+    write: fn(Profile, u64, &str, &T::Value) -> Case,
+}
+
+impl<T: ValueTree> Scripted for Spec<T> {
+    fn case(&self, profile: Profile, seed: u64, id: &str) -> Case {
+        (self.write)(profile, seed, id, &self.tree.current())
+    }
+    fn simplify(&mut self) -> bool {
+        self.tree.simplify()
+    }
+    fn complicate(&mut self) -> bool {
+        self.tree.complicate()
+    }
 }
 
 impl std::fmt::Debug for Draw {
@@ -51,7 +77,7 @@ impl std::fmt::Debug for Draw {
             Source::Scene {
                 framing, defect, ..
             } => d.field("framing", framing).field("defect", defect),
-            Source::Reach(_) => d.field("reach", &true),
+            Source::Scripted(_) => d.field("scripted", &true),
         };
         d.finish()
     }
@@ -79,16 +105,38 @@ impl Draw {
 
     /// The `index`th reach scene of `profile` (one of [`reach::PROFILES`]) for `seed`.
     pub fn reach(profile: Profile, seed: u64, index: u64) -> Option<Draw> {
-        let tree = reach::spec_strategy()
-            .boxed()
+        Draw::scripted(
+            profile,
+            seed,
+            index,
+            "reach",
+            reach::spec_strategy(),
+            reach::case,
+        )
+    }
+
+    /// The `index`th scene for `seed` of a specification drawn from `strategy` and written by
+    /// `write`, its id named after `kind`.
+    fn scripted<S: Strategy + 'static>(
+        profile: Profile,
+        seed: u64,
+        index: u64,
+        kind: &str,
+        strategy: S,
+        write: fn(Profile, u64, &str, &S::Value) -> Case,
+    ) -> Option<Draw>
+    where
+        S::Tree: 'static,
+    {
+        let tree = strategy
             .new_tree(&mut sample::runner(seed, index, 0))
             .ok()?;
         Some(Draw {
             profile,
             seed,
             index,
-            id: format!("{}/fuzz/reach-{index:06}", profile.family()),
-            source: Source::Reach(Box::new(tree)),
+            id: format!("{}/fuzz/{kind}-{index:06}", profile.family()),
+            source: Source::Scripted(Box::new(Spec { tree, write })),
         })
     }
 
@@ -132,14 +180,7 @@ impl Draw {
     /// defect cannot break it, or its base draws an issue of its own.
     pub fn case(&self) -> Option<Case> {
         let (tree, wanted, framing, defect) = match &self.source {
-            Source::Reach(tree) => {
-                return Some(reach::case(
-                    self.profile,
-                    self.seed,
-                    &self.id,
-                    &tree.current(),
-                ));
-            }
+            Source::Scripted(spec) => return Some(spec.case(self.profile, self.seed, &self.id)),
             Source::Scene {
                 tree,
                 wanted,
@@ -174,7 +215,7 @@ impl Draw {
     pub fn simplify(&mut self) -> bool {
         match &mut self.source {
             Source::Scene { tree, .. } => tree.simplify(),
-            Source::Reach(tree) => tree.simplify(),
+            Source::Scripted(spec) => spec.simplify(),
         }
     }
 
@@ -183,7 +224,7 @@ impl Draw {
     pub fn complicate(&mut self) -> bool {
         match &mut self.source {
             Source::Scene { tree, .. } => tree.complicate(),
-            Source::Reach(tree) => tree.complicate(),
+            Source::Scripted(spec) => spec.complicate(),
         }
     }
 
@@ -191,7 +232,7 @@ impl Draw {
     pub fn framing(&self) -> Framing {
         match &self.source {
             Source::Scene { framing, .. } => *framing,
-            Source::Reach(_) => Framing::default(),
+            Source::Scripted(_) => Framing::default(),
         }
     }
 
