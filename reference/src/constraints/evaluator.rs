@@ -149,6 +149,21 @@ fn rotation(scene: &Scene, locals: &[Trs], node: NodeId, space: Space) -> UnitQu
     }
 }
 
+/// Cosines between a linear map's columns above which it counts as sheared [D-VRM1-SHEAR].
+const SHEAR_COSINE: f64 = 1e-9;
+
+/// Whether a linear map is sheared: two of its (non-zero) columns are not orthogonal, so no
+/// rotation and scale make it [D-VRM1-SHEAR].
+fn sheared(l: &Matrix3<f64>) -> bool {
+    let cols: Vec<Vector3<f64>> = l
+        .column_iter()
+        .map(|c| c.into_owned())
+        .filter(|c| c.norm() > 0.0)
+        .map(|c| c.normalize())
+        .collect();
+    (0..cols.len()).any(|a| (a + 1..cols.len()).any(|b| cols[a].dot(&cols[b]).abs() > SHEAR_COSINE))
+}
+
 /// Whether a scale is uniform and positive, so it commutes with rotations.
 fn uniform(s: &Vector3<f64>) -> bool {
     s.x > 0.0 && (s.y - s.x).abs() <= 1e-12 * s.x && (s.z - s.x).abs() <= 1e-12 * s.x
@@ -259,20 +274,35 @@ impl<'a> Evaluator<'a> {
     /// a model matrix, with the sign the implementation's decomposition gives). There, reading
     /// the rotation vector off the quaternion as it comes, as the draft's public
     /// implementation does, can give another output than the shortest path.
+    /// [D-VRM1-SHEAR] when a VRM 1.0 aim's destination has a parent whose world matrix is
+    /// sheared when the aim runs (a non-uniform scale above a rotated node): it has no world
+    /// rotation, and the reference's choice of one is open.
     pub fn open_decisions(&self, locals: &[Trs]) -> Result<Vec<Decision>, ConstraintError> {
         let mut cur = Vec::new();
         self.start(locals, &mut cur)?;
         let mut open = Vec::new();
         for &i in &self.order {
             let c = &self.scene.constraints[i];
-            if let PreparedConstraint::Rotation { s0_inv, mask } = &self.prepared[i] {
-                let partial = mask.sum() > 0.0 && mask.sum() < 3.0;
-                let signed =
-                    c.source_space == Space::Model || self.rotation_delta(c, s0_inv, &cur).w < 0.0;
-                if c.weight > 0.0 && partial && signed {
-                    open.push(Decision::VrmFreezeRotvec);
-                    break;
+            match &self.prepared[i] {
+                PreparedConstraint::Rotation { s0_inv, mask } => {
+                    let partial = mask.sum() > 0.0 && mask.sum() < 3.0;
+                    let signed = c.source_space == Space::Model
+                        || self.rotation_delta(c, s0_inv, &cur).w < 0.0;
+                    if c.weight > 0.0
+                        && partial
+                        && signed
+                        && !open.contains(&Decision::VrmFreezeRotvec)
+                    {
+                        open.push(Decision::VrmFreezeRotvec);
+                    }
                 }
+                PreparedConstraint::AimAxis { .. } => {
+                    let parent = linear(&parent_model(self.scene, &cur, c.node));
+                    if sheared(&parent) && !open.contains(&Decision::Vrm1Shear) {
+                        open.push(Decision::Vrm1Shear);
+                    }
+                }
+                _ => {}
             }
             self.apply(i, &mut cur)?;
         }
