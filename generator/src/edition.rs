@@ -444,3 +444,83 @@ fn written_as_matrices(mut case: Case) -> Case {
         .push_str(" Node transforms are written as matrices.");
     case
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// VRM 1.0 cases under each scaling: low non-uniform scales never shear an aim's parent, so
+    /// those cases stay required; high ones do in some, which are then informative, cite
+    /// [D-VRM1-SHEAR] and carry its tag; a scaled case carries its scaling's tag.
+    #[test]
+    fn vrm1_scalings_are_tagged_and_only_sheared_aims_are_informative() {
+        let profile = Profile::VrmcNodeConstraint10;
+        let mut sheared = 0;
+        for scale in Scaling::ALL {
+            for index in 0..40u64 {
+                let id = format!("vrm1/gen/vrm1/{index:05}");
+                let base = corpus::valid_case(profile, 2, index, &id, None);
+                let case = framed(
+                    base.clone(),
+                    Framing {
+                        scale,
+                        ..Framing::default()
+                    },
+                );
+                let shear = case.features.contains(vrm1_tags::SHEAR);
+                assert_eq!(shear, case.decisions.contains(&Decision::Vrm1Shear), "{id}");
+                if shear {
+                    sheared += 1;
+                    assert_eq!(scale, Scaling::NonUniformHigh, "{id}");
+                    assert_eq!(case.tier, Tier::Informative, "{id}");
+                } else {
+                    assert_eq!(case.tier, base.tier, "{id}");
+                }
+                let tag = match scale {
+                    Scaling::None => None,
+                    Scaling::Uniform => Some(vrm1_tags::UNIFORM),
+                    _ => Some(vrm1_tags::NON_UNIFORM),
+                };
+                if let Some(tag) = tag
+                    && case.payload != base.payload
+                {
+                    assert!(case.features.contains(tag), "{id}");
+                }
+                if scale == Scaling::None {
+                    assert_eq!(case.payload, base.payload, "{id}");
+                }
+            }
+        }
+        assert!(sheared > 0);
+    }
+
+    /// The copied forest keeps the reading of the default scene: the same constraints, on the
+    /// same nodes, and no more.
+    #[test]
+    fn a_vrm1_case_with_another_forest_reads_the_same_constraints() {
+        let profile = Profile::VrmcNodeConstraint10;
+        let base = corpus::valid_case(profile, 2, 7, "vrm1/gen/vrm1/00007", None);
+        let case = framed(
+            base.clone(),
+            Framing {
+                another_scene: true,
+                ..Framing::default()
+            },
+        );
+        assert!(case.features.contains(vrm1_tags::SCENE));
+        let constraints = |c: &Case| {
+            let Payload::Json(json) = &c.payload else {
+                panic!("json")
+            };
+            reference::read_tree(json, None, Some(profile))
+                .scene
+                .expect("scene")
+                .constraints
+        };
+        assert_eq!(constraints(&case), constraints(&base));
+        let Payload::Json(json) = &case.payload else {
+            panic!("json")
+        };
+        assert_eq!(json["scene"], 1);
+    }
+}

@@ -521,4 +521,54 @@ mod tests {
             prop_assert!(fast.angle_to(&slow) < 1e-6, "{} rad apart", fast.angle_to(&slow));
         }
     }
+
+    /// Node 0 scaled (2, 1, 1), node 1 below it turned by `deg` about +Z, node 2 below node 1
+    /// aiming (+X) at node 3 from (1, 0, 0). Node 1's world linear map is diag(2, 1, 1) Rz: its
+    /// columns (2c, s, 0) and (-2s, c, 0) meet at a cosine of -3cs / (|..| |..|), non-zero
+    /// unless the turn is a multiple of a quarter turn: sheared [D-VRM1-SHEAR]; with the scale
+    /// on node 1 itself instead (diag on the right of Rz), or uniform, the columns stay
+    /// orthogonal.
+    fn shear_scene(deg: f64, scale_on: usize, scale: [f64; 3]) -> Vec<Decision> {
+        let turn = UnitQuaternion::from_scaled_axis(Vector3::z() * deg.to_radians());
+        let trs = |t: [f64; 3], r: UnitQuaternion<f64>, s: [f64; 3]| Trs {
+            translation: Vector3::from(t),
+            rotation: r,
+            scale: Vector3::from(s),
+        };
+        let id = UnitQuaternion::identity();
+        let mut nodes = vec![
+            (None, trs([0.0; 3], id, [1.0; 3])),
+            (Some(0), trs([0.0, 1.0, 0.0], turn, [1.0; 3])),
+            (Some(1), trs([0.0; 3], id, [1.0; 3])),
+            (None, trs([1.0, 0.0, 0.0], id, [1.0; 3])),
+        ];
+        nodes[scale_on].1.scale = Vector3::from(scale);
+        let mut scene = Scene::from_parents(Profile::VrmcNodeConstraint10, &nodes);
+        scene.constraints = vec![NodeConstraint {
+            node: 2,
+            source: 3,
+            source_space: Space::Model,
+            destination_space: Space::Model,
+            weight: 1.0,
+            kind: ConstraintKind::AimAxis {
+                aim_axis: Vector3::x(),
+            },
+        }];
+        let locals: Vec<Trs> = scene.nodes.iter().map(|n| n.rest).collect();
+        Evaluator::new(&scene)
+            .expect("valid")
+            .open_decisions(&locals)
+            .expect("evaluates")
+    }
+
+    #[test]
+    fn an_aim_under_a_non_uniform_scale_above_a_rotated_parent_is_open() {
+        let non_uniform = [2.0, 1.0, 1.0];
+        assert_eq!(shear_scene(30.0, 0, non_uniform), [Decision::Vrm1Shear]);
+        assert!(shear_scene(90.0, 0, non_uniform).is_empty());
+        assert!(shear_scene(0.0, 0, non_uniform).is_empty());
+        assert!(shear_scene(30.0, 1, non_uniform).is_empty());
+        assert!(shear_scene(30.0, 2, non_uniform).is_empty());
+        assert!(shear_scene(30.0, 0, [2.0, 2.0, 2.0]).is_empty());
+    }
 }
