@@ -60,17 +60,46 @@ pub fn valid_case(
 pub struct Framing {
     pub matrices: bool,
     pub another_scene: bool,
+    /// The node scales a VRM 1.0 case gets (physics profiles ignore it).
+    pub scale: Scaling,
 }
 
 impl Framing {
     /// The framing of the `valid_n`th valid generated case: every `MATRIX_EVERY`th written
-    /// with matrices, every `SCENES_EVERY`th with another scene.
+    /// with matrices, every `SCENES_EVERY`th with another scene, and the scalings in turn.
     pub fn nth(valid_n: usize) -> Framing {
         Framing {
             matrices: valid_n.is_multiple_of(MATRIX_EVERY),
             another_scene: valid_n.is_multiple_of(SCENES_EVERY),
+            scale: Scaling::ALL[valid_n % Scaling::ALL.len()],
         }
     }
+}
+
+/// The node scales of a VRM 1.0 case under [`Edition::V2`] ([`scaled`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scaling {
+    /// Unit scales, as drawn.
+    #[default]
+    None,
+    /// A uniform scale on every node (world rotations stay the products of local ones).
+    Uniform,
+    /// A non-uniform scale on every leaf and every node whose children are all leaves: no node
+    /// with a non-uniform scale is above the parent of another, so no aim's parent is sheared.
+    NonUniformLow,
+    /// A non-uniform scale on every node with children: an aim whose parent is below a scaled
+    /// node and a rotated one has a sheared parent [D-VRM1-SHEAR].
+    NonUniformHigh,
+}
+
+impl Scaling {
+    /// Every scaling, in the order [`Framing::nth`] takes them.
+    pub const ALL: [Scaling; 4] = [
+        Scaling::None,
+        Scaling::Uniform,
+        Scaling::NonUniformLow,
+        Scaling::NonUniformHigh,
+    ];
 }
 
 /// A valid generated case under [`Edition::V2`]: its tapered shapes tagged
@@ -81,19 +110,167 @@ pub fn framed(mut case: Case, framing: Framing) -> Case {
         case.features.insert(format!("shape.{kind}.tapered"));
     }
     case.edition = Edition::V2;
+    let vrm1 = case.profile == Some(Profile::VrmcNodeConstraint10);
+    if vrm1 && framing.scale != Scaling::None {
+        case = scaled(case, framing.scale);
+    }
     if framing.matrices {
         case = written_as_matrices(case);
     }
     if framing.another_scene {
-        case = with_another_scene(case);
+        case = if vrm1 {
+            with_another_forest(case)
+        } else {
+            with_another_scene(case)
+        };
     }
+    if vrm1 {
+        rescore_shear(&mut case);
+    }
+    case
+}
+
+/// The feature tags of a VRM 1.0 case's framing under [`Edition::V2`] (under `vrm1.`, the
+/// profile's own area, which a VRM implementation declares).
+pub mod vrm1_tags {
+    pub const MATRIX: &str = "vrm1.node-matrix";
+    pub const SCENE: &str = "vrm1.scene.non-default";
+    pub const UNIFORM: &str = "vrm1.scale.uniform";
+    pub const NON_UNIFORM: &str = "vrm1.scale.non-uniform";
+    pub const SHEAR: &str = "vrm1.scale.shear";
+}
+
+/// The non-uniform scales given in turn (by node index): each far from 1 on every axis and
+/// from the others, so a reader that drops a scale or swaps two axes misplaces a node.
+const NON_UNIFORM: [[f64; 3]; 3] = [[2.0, 0.5, 1.25], [0.5, 1.5, 2.0], [1.5, 2.0, 0.5]];
+/// The uniform scales given in turn (by node index).
+const UNIFORM: [f64; 3] = [2.0, 0.5, 1.5];
+
+/// A VRM 1.0 `case` with scales on its nodes as `scaling` says; unchanged when a pose of the
+/// scaled scene is not well conditioned (`vrm1::poses_well_conditioned`) or no node changes.
+/// The scales change the world positions an aim reads (its source and destination), and a
+/// destination's own scale is reported beside its output rotation.
+fn scaled(mut case: Case, scaling: Scaling) -> Case {
+    let Payload::Json(json) = &case.payload else {
+        return case;
+    };
+    let mut out = json.clone();
+    let Some(nodes) = out.get_mut("nodes").and_then(|n| n.as_array_mut()) else {
+        return case;
+    };
+    let children: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|n| {
+            n.get("children")
+                .and_then(serde_json::Value::as_array)
+                .map(|c| {
+                    c.iter()
+                        .filter_map(|i| i.as_u64().and_then(|i| usize::try_from(i).ok()))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let leaf = |i: usize| children[i].is_empty();
+    let mut changed = false;
+    for (i, node) in nodes.iter_mut().enumerate() {
+        let scale = match scaling {
+            Scaling::None => None,
+            Scaling::Uniform => Some([UNIFORM[i % 3]; 3]),
+            Scaling::NonUniformLow => children[i]
+                .iter()
+                .all(|&c| c < children.len() && leaf(c))
+                .then_some(NON_UNIFORM[i % 3]),
+            Scaling::NonUniformHigh => (!leaf(i)).then_some(NON_UNIFORM[i % 3]),
+        };
+        if let (Some(scale), Some(members)) = (scale, node.as_object_mut()) {
+            members.insert("scale".into(), serde_json::json!(scale));
+            changed = true;
+        }
+    }
+    if !changed || !crate::strategy::vrm1::poses_well_conditioned(&out, &case.poses) {
+        return case;
+    }
+    case.payload = Payload::Json(out);
+    let (tag, what) = match scaling {
+        Scaling::Uniform => (vrm1_tags::UNIFORM, "uniform scales on every node"),
+        Scaling::NonUniformLow => (
+            vrm1_tags::NON_UNIFORM,
+            "non-uniform scales on its leaves and the nodes whose children are all leaves",
+        ),
+        _ => (
+            vrm1_tags::NON_UNIFORM,
+            "non-uniform scales on the nodes with children",
+        ),
+    };
+    case.features.insert(tag.to_owned());
+    case.description.push_str(&format!(" Nodes carry {what}."));
+    case
+}
+
+/// A VRM 1.0 case whose outputs reach an aim under a sheared parent at one of its poses
+/// [D-VRM1-SHEAR]: informative, citing the decision and tagged. Others are left as they are.
+fn rescore_shear(case: &mut Case) {
+    if !case.valid() {
+        return;
+    }
+    let Some(open) = open_decisions(case, Profile::VrmcNodeConstraint10) else {
+        return;
+    };
+    if open.contains(&Decision::Vrm1Shear) {
+        case.tier = Tier::Informative;
+        case.decisions.insert(Decision::Vrm1Shear);
+        case.features.insert(vrm1_tags::SHEAR.to_owned());
+        case.description.push_str(
+            " An aim's parent is sheared (a non-uniform scale above a rotated node): it has no \
+             world rotation, so the case is informative.",
+        );
+    }
+}
+
+/// A VRM 1.0 `case` with a copy of its whole node forest as a first scene, its own scene
+/// second and the default (`"scene": 1`): the copy's constraints are outside the default
+/// scene, so they are not evaluated [D-SCENE]; an importer that loads scene 0 evaluates only
+/// the copy and reports none of the case's outputs. Unchanged when the reference would read
+/// other constraints or issues.
+fn with_another_forest(mut case: Case) -> Case {
+    let Payload::Json(json) = &case.payload else {
+        return case;
+    };
+    let Some(written) = scenes::with_another_forest(json, crate::strategy::vrm1::KEY) else {
+        return case;
+    };
+    let read = |doc: &serde_json::Value| {
+        let r = reference::read_tree(doc, None, case.profile);
+        let issues: Vec<(reference::issue::Code, String)> = r
+            .issues
+            .iter()
+            .map(|i| (i.code, i.pointer.clone()))
+            .collect();
+        let constraints = r.scene.map(|s| {
+            s.constraints
+                .iter()
+                .map(|c| (c.node, c.source))
+                .collect::<Vec<_>>()
+        });
+        (issues, constraints)
+    };
+    if read(json) != read(&written) {
+        return case;
+    }
+    case.payload = Payload::Json(written);
+    case.features.insert(vrm1_tags::SCENE.to_owned());
+    case.decisions.insert(Decision::DefaultScene);
+    case.description.push_str(
+        " A first scene holds a copy of its nodes and constraints; the default scene is the second.",
+    );
     case
 }
 
 /// A VRM draft case under [`Edition::V2`]: its outputs follow the D-VRM decisions, which
 /// follow the draft's public implementation, so a valid case that [`Edition::V1`] left
 /// informative is scored `required` unless it reaches a decision the draft leaves open
-/// ([`open_draft_decisions`], which it then cites). A case with a warning stays optional.
+/// ([`open_decisions`], which it then cites). A case with a warning stays optional.
 pub fn rescore_draft(case: &mut Case) {
     if case.profile != Some(Profile::VrmcConstraintsDraft)
         || !case.valid()
@@ -101,21 +278,21 @@ pub fn rescore_draft(case: &mut Case) {
     {
         return;
     }
-    match open_draft_decisions(case) {
+    match open_decisions(case, Profile::VrmcConstraintsDraft) {
         Some(open) if open.is_empty() => case.tier = Tier::Required,
         Some(open) => case.decisions.extend(open),
         None => {}
     }
 }
 
-/// The decisions the draft leaves open that a valid VRM draft case's outputs reach at one of
-/// its poses ([`reference::constraints::Evaluator::open_decisions`]); `None` when the scene
-/// cannot be evaluated.
-pub fn open_draft_decisions(case: &Case) -> Option<BTreeSet<Decision>> {
+/// The decisions left open that a valid VRM case's outputs reach at one of its poses, read
+/// under `profile` ([`reference::constraints::Evaluator::open_decisions`]); `None` when the
+/// scene cannot be evaluated.
+pub fn open_decisions(case: &Case, profile: Profile) -> Option<BTreeSet<Decision>> {
     let Payload::Json(json) = &case.payload else {
         return None;
     };
-    let reading = reference::read_tree(json, None, Some(Profile::VrmcConstraintsDraft));
+    let reading = reference::read_tree(json, None, Some(profile));
     let scene = reading.scene.as_ref()?;
     let evaluator = reference::constraints::Evaluator::new(scene).ok()?;
     let mut open = BTreeSet::new();
@@ -251,14 +428,15 @@ fn with_another_scene(mut case: Case) -> Case {
 const MATRIX_EVERY: usize = 5;
 
 /// `case` with its nodes' transforms written as matrices ([`matrices`]), but for the nodes
-/// its poses move (a pose overrides TRS members); unchanged for a VRM profile, or when the
+/// its poses move (a pose overrides TRS members); unchanged for the VRM draft, or when the
 /// reference would read other issues from the matrices (a pointer naming `scale`, a matrix
 /// that does not decompose).
 fn written_as_matrices(mut case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
-    let physics = case.profile.is_some_and(Profile::is_physics);
+    let vrm1 = case.profile == Some(Profile::VrmcNodeConstraint10);
+    let physics = case.profile.is_some_and(Profile::is_physics) || vrm1;
     let keep: BTreeSet<usize> = case
         .poses
         .iter()
@@ -279,8 +457,95 @@ fn written_as_matrices(mut case: Case) -> Case {
         return case;
     }
     case.payload = Payload::Json(written);
-    case.features.insert(matrices::TAG.to_owned());
+    case.features.insert(
+        if vrm1 {
+            vrm1_tags::MATRIX
+        } else {
+            matrices::TAG
+        }
+        .to_owned(),
+    );
     case.description
         .push_str(" Node transforms are written as matrices.");
     case
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// VRM 1.0 cases under each scaling: low non-uniform scales never shear an aim's parent, so
+    /// those cases stay required; high ones do in some, which are then informative, cite
+    /// [D-VRM1-SHEAR] and carry its tag; a scaled case carries its scaling's tag.
+    #[test]
+    fn vrm1_scalings_are_tagged_and_only_sheared_aims_are_informative() {
+        let profile = Profile::VrmcNodeConstraint10;
+        let mut sheared = 0;
+        for scale in Scaling::ALL {
+            for index in 0..40u64 {
+                let id = format!("vrm1/gen/vrm1/{index:05}");
+                let base = corpus::valid_case(profile, 2, index, &id, None);
+                let case = framed(
+                    base.clone(),
+                    Framing {
+                        scale,
+                        ..Framing::default()
+                    },
+                );
+                let shear = case.features.contains(vrm1_tags::SHEAR);
+                assert_eq!(shear, case.decisions.contains(&Decision::Vrm1Shear), "{id}");
+                if shear {
+                    sheared += 1;
+                    assert_eq!(scale, Scaling::NonUniformHigh, "{id}");
+                    assert_eq!(case.tier, Tier::Informative, "{id}");
+                } else {
+                    assert_eq!(case.tier, base.tier, "{id}");
+                }
+                let tag = match scale {
+                    Scaling::None => None,
+                    Scaling::Uniform => Some(vrm1_tags::UNIFORM),
+                    _ => Some(vrm1_tags::NON_UNIFORM),
+                };
+                if let Some(tag) = tag
+                    && case.payload != base.payload
+                {
+                    assert!(case.features.contains(tag), "{id}");
+                }
+                if scale == Scaling::None {
+                    assert_eq!(case.payload, base.payload, "{id}");
+                }
+            }
+        }
+        assert!(sheared > 0);
+    }
+
+    /// The copied forest keeps the reading of the default scene: the same constraints, on the
+    /// same nodes, and no more.
+    #[test]
+    fn a_vrm1_case_with_another_forest_reads_the_same_constraints() {
+        let profile = Profile::VrmcNodeConstraint10;
+        let base = corpus::valid_case(profile, 2, 7, "vrm1/gen/vrm1/00007", None);
+        let case = framed(
+            base.clone(),
+            Framing {
+                another_scene: true,
+                ..Framing::default()
+            },
+        );
+        assert!(case.features.contains(vrm1_tags::SCENE));
+        let constraints = |c: &Case| {
+            let Payload::Json(json) = &c.payload else {
+                panic!("json")
+            };
+            reference::read_tree(json, None, Some(profile))
+                .scene
+                .expect("scene")
+                .constraints
+        };
+        assert_eq!(constraints(&case), constraints(&base));
+        let Payload::Json(json) = &case.payload else {
+            panic!("json")
+        };
+        assert_eq!(json["scene"], 1);
+    }
 }

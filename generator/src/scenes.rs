@@ -55,9 +55,90 @@ pub fn with_another_scene(json: &Value) -> Option<Value> {
     Some(out)
 }
 
+/// `json` with a copy of every node appended (its `children`, and the `source` of each
+/// constraint under the extension `key`, moved to the copies), a first scene holding the
+/// copies of the default scene's roots, its own scene second and the default; `None` without
+/// nodes or without exactly one scene. The copies are a forest of their own: nothing in the
+/// original names them.
+pub fn with_another_forest(json: &Value, key: &str) -> Option<Value> {
+    let scenes = json.get("scenes")?.as_array()?;
+    if scenes.len() != 1 {
+        return None;
+    }
+    let nodes = json.get("nodes")?.as_array()?;
+    let n = nodes.len();
+    if n == 0 {
+        return None;
+    }
+    let moved = |v: &Value| -> Option<Value> { Some(json!(v.as_u64()? + n as u64)) };
+    let mut copies = Vec::with_capacity(n);
+    for node in nodes {
+        let mut copy = node.clone();
+        let members = copy.as_object_mut()?;
+        let name = members
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("Node");
+        members.insert("name".into(), json!(format!("{name}InTheOtherScene")));
+        if let Some(children) = members.get_mut("children").and_then(Value::as_array_mut) {
+            for c in children.iter_mut() {
+                *c = moved(c)?;
+            }
+        }
+        let constraint = members
+            .get_mut("extensions")
+            .and_then(|e| e.get_mut(key))
+            .and_then(|e| e.get_mut("constraint"))
+            .and_then(Value::as_object_mut);
+        for body in constraint.into_iter().flat_map(|c| c.values_mut()) {
+            if let Some(source) = body.get_mut("source") {
+                *source = moved(source)?;
+            }
+        }
+        copies.push(copy);
+    }
+    let roots: Vec<Value> = scenes[0]
+        .get("nodes")?
+        .as_array()?
+        .iter()
+        .map(moved)
+        .collect::<Option<_>>()?;
+    let mut out = json.clone();
+    out["nodes"].as_array_mut()?.extend(copies);
+    out["scenes"] = json!([{"nodes": roots}, scenes[0]]);
+    out["scene"] = json!(1);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_forest_is_copied_whole_into_scene_zero() {
+        let doc = json!({
+            "nodes": [
+                {"name": "Root", "children": [1]},
+                {"name": "Aimed", "extensions": {"K": {"specVersion": "1.0",
+                    "constraint": {"aim": {"source": 2, "aimAxis": "PositiveX"}}}}},
+                {"name": "Target"}
+            ],
+            "scenes": [{"nodes": [0, 2]}],
+            "scene": 0
+        });
+        let out = with_another_forest(&doc, "K").expect("one scene");
+        assert_eq!(out["nodes"].as_array().map(Vec::len), Some(6));
+        assert_eq!(out["nodes"][3]["name"], "RootInTheOtherScene");
+        assert_eq!(out["nodes"][3]["children"], json!([4]));
+        assert_eq!(
+            out["nodes"][4]["extensions"]["K"]["constraint"]["aim"]["source"],
+            5
+        );
+        // The originals are untouched.
+        assert_eq!(out["nodes"][1], doc["nodes"][1]);
+        assert_eq!(out["scenes"], json!([{"nodes": [3, 5]}, {"nodes": [0, 2]}]));
+        assert_eq!(out["scene"], 1);
+    }
 
     #[test]
     fn the_copy_is_alone_in_scene_zero_and_the_default_is_the_original() {

@@ -52,6 +52,9 @@ pub enum Mutant {
     VrmFileOrder,
     VrmRollAxisOffByOne,
     VrmFreezeInverted,
+    VrmNodeMatrixIgnored,
+    VrmScaleIgnored,
+    VrmDefaultSceneIgnored,
 }
 
 impl Mutant {
@@ -74,6 +77,9 @@ impl Mutant {
         Mutant::VrmFileOrder,
         Mutant::VrmRollAxisOffByOne,
         Mutant::VrmFreezeInverted,
+        Mutant::VrmNodeMatrixIgnored,
+        Mutant::VrmScaleIgnored,
+        Mutant::VrmDefaultSceneIgnored,
     ];
 
     /// The stable kebab-case id (`--mutant`, reports).
@@ -96,6 +102,9 @@ impl Mutant {
             Mutant::VrmFileOrder => "vrm-file-order",
             Mutant::VrmRollAxisOffByOne => "vrm-roll-axis-off-by-one",
             Mutant::VrmFreezeInverted => "vrm-freeze-inverted",
+            Mutant::VrmNodeMatrixIgnored => "vrm-node-matrix-ignored",
+            Mutant::VrmScaleIgnored => "vrm-scale-ignored",
+            Mutant::VrmDefaultSceneIgnored => "vrm-default-scene-ignored",
         }
     }
 
@@ -127,6 +136,13 @@ impl Mutant {
             Mutant::VrmFileOrder => "constraints evaluated in file order, not dependency order",
             Mutant::VrmRollAxisOffByOne => "VRM 1.0 roll axis off by one (X->Y, Y->Z, Z->X)",
             Mutant::VrmFreezeInverted => "draft freezeAxes inverted (true read as free)",
+            Mutant::VrmNodeMatrixIgnored => {
+                "VRM: a node's matrix ignored (identity rest transform) in constraint evaluation"
+            }
+            Mutant::VrmScaleIgnored => "VRM: node scales ignored (read as 1)",
+            Mutant::VrmDefaultSceneIgnored => {
+                "VRM: the document's default scene ignored (scene 0's constraints evaluated)"
+            }
         }
     }
 
@@ -138,7 +154,10 @@ impl Mutant {
             | Mutant::VrmQuaternionWxyz
             | Mutant::VrmFileOrder
             | Mutant::VrmRollAxisOffByOne
-            | Mutant::VrmFreezeInverted => &["reference"],
+            | Mutant::VrmFreezeInverted
+            | Mutant::VrmNodeMatrixIgnored
+            | Mutant::VrmScaleIgnored
+            | Mutant::VrmDefaultSceneIgnored => &["reference"],
             Mutant::AngularLimitsInDegrees
             | Mutant::OpenLimitSideAsZero
             | Mutant::DriveMaxForceIgnored
@@ -189,6 +208,9 @@ impl Mutant {
                 "vrm.rotation.freeze.",
                 "vrm.aim.freeze.",
             ],
+            Mutant::VrmNodeMatrixIgnored => &["vrm1.node-matrix"],
+            Mutant::VrmScaleIgnored => &["vrm1.scale."],
+            Mutant::VrmDefaultSceneIgnored => &["vrm1.scene.non-default"],
         }
     }
 
@@ -580,8 +602,8 @@ mod tests {
         assert!(factory("rapier", Some(Mutant::VrmFileOrder)).is_none());
         assert!(factory("reference", Some(Mutant::Gravity98)).is_none());
         assert!(factory("physx", None).is_none());
-        // 5 VRM bugs and 8 misreadings of the file; the misreadings and 4 bugs of simulation.
-        assert_eq!(Mutant::of("reference").len(), 13);
+        // 8 VRM bugs and 8 misreadings of the file; the misreadings and 4 bugs of simulation.
+        assert_eq!(Mutant::of("reference").len(), 16);
         assert_eq!(Mutant::of("rapier").len(), 12);
     }
 
@@ -596,5 +618,8 @@ mod tests {
         assert!(!Mutant::NodeMatrixIgnored.exercised_by(&f(&["body.dynamic"])));
         assert!(Mutant::NodeMatrixIgnored.exercised_by(&f(&["node.matrix"])));
         assert!(Mutant::DefaultSceneIgnored.exercised_by(&f(&["scene.non-default"])));
+        assert!(Mutant::VrmScaleIgnored.exercised_by(&f(&["vrm1.scale.non-uniform"])));
+        assert!(!Mutant::VrmNodeMatrixIgnored.exercised_by(&f(&["node.matrix"])));
+        assert!(Mutant::VrmDefaultSceneIgnored.exercised_by(&f(&["vrm1.scene.non-default"])));
     }
 }

@@ -729,3 +729,132 @@ fn summary_markdown_golden() {
         summary
     );
 }
+
+/// A VRM 1.0 document over `nodes` and `scenes` (default: scene 1 when there are two).
+fn vrm1_doc(nodes: Value, scenes: Value) -> Value {
+    let default = usize::from(scenes.as_array().is_some_and(|s| s.len() > 1));
+    json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["VRMC_node_constraint"],
+        "scene": default,
+        "scenes": scenes,
+        "nodes": nodes,
+    })
+}
+
+/// The reference's constraint outputs of a VRM 1.0 document at rest with `mutant`: each
+/// constrained node and its output rotation `[x, y, z, w]`.
+fn vrm1_outputs(name: &str, doc: &Value, mutant: Option<Mutant>) -> Vec<(usize, [f64; 4])> {
+    let path = support::write(
+        &format!("{name}-{}", mutant.map_or("none", Mutant::id)),
+        doc,
+    );
+    let mut imp = physics_cts::adapters::reference::ReferenceImplementation::with_mutant(mutant);
+    let request = physics_cts::implementation::LoadRequest {
+        path,
+        profile: "vrmc-node-constraint-1.0".into(),
+    };
+    let outcome = imp.load(&request).expect("load");
+    assert!(
+        matches!(
+            outcome,
+            physics_cts::implementation::LoadOutcome::Loaded { .. }
+        ),
+        "{outcome:?}"
+    );
+    imp.evaluate_constraints(&json!({"nodes": {}}))
+        .expect("outputs")
+        .into_iter()
+        .map(|n| (n.node, n.rotation))
+        .collect()
+}
+
+/// An aim along +X from the origin at a source placed at (1, 1, 0) under a parent scaled
+/// (2, 1, 1), written as `parent` (TRS or matrix): the source is at (2, 1, 0) in the world, so
+/// the aim turns atan2(1, 2) = 0.463648 rad about +Z, q = (0, 0, sin 0.231824, cos 0.231824) =
+/// (0, 0, 0.229753, 0.973249). The parent has no rotation, so its scale shears nothing.
+fn scaled_aim(parent: Value) -> Value {
+    let mut root = parent;
+    root["name"] = json!("Parent");
+    root["children"] = json!([1, 2]);
+    vrm1_doc(
+        json!([
+            root,
+            {"name": "Aimer", "extensions": {"VRMC_node_constraint": {"specVersion": "1.0",
+                "constraint": {"aim": {"source": 2, "aimAxis": "PositiveX"}}}}},
+            {"name": "Target", "translation": [1.0, 1.0, 0.0]}
+        ]),
+        json!([{"nodes": [0]}]),
+    )
+}
+
+fn assert_quat(got: [f64; 4], want: [f64; 4]) {
+    let dot: f64 = got.iter().zip(want).map(|(a, b)| a * b).sum();
+    assert!(dot.abs() > 1.0 - 1e-6, "{got:?} expected {want:?}");
+}
+
+/// Read right, the aim of [`scaled_aim`] turns 0.463648 rad; with the scale read as 1, or the
+/// matrix read as the identity, the source is at (1, 1, 0) and it turns pi/4, q = (0, 0,
+/// sin pi/8, cos pi/8) = (0, 0, 0.382683, 0.923880): 0.32 rad off.
+#[test]
+fn an_ignored_vrm_scale_or_node_matrix_turns_the_aim_to_the_unscaled_source() {
+    let right = [0.0, 0.0, 0.229_753, 0.973_249];
+    let wrong = [0.0, 0.0, 0.382_683, 0.923_880];
+    let trs = scaled_aim(json!({"scale": [2.0, 1.0, 1.0]}));
+    let matrix = scaled_aim(json!({"matrix": [
+        2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0
+    ]}));
+    for (name, doc, mutant) in [
+        ("vrm-scale", &trs, Mutant::VrmScaleIgnored),
+        ("vrm-matrix", &matrix, Mutant::VrmNodeMatrixIgnored),
+    ] {
+        let out = vrm1_outputs(name, doc, None);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0, 1);
+        assert_quat(out[0].1, right);
+        assert!((out[0].1[2] - right[2]).abs() < 1e-6, "{out:?}");
+        let bad = vrm1_outputs(name, doc, Some(mutant));
+        assert_eq!(bad[0].0, 1);
+        assert_quat(bad[0].1, wrong);
+        assert!((bad[0].1[2] - wrong[2]).abs() < 1e-6, "{mutant}: {bad:?}");
+    }
+    // The matrix mutant leaves TRS alone, and the scale mutant drops a matrix's scale too.
+    assert_quat(
+        vrm1_outputs("vrm-scale", &trs, Some(Mutant::VrmNodeMatrixIgnored))[0].1,
+        right,
+    );
+    assert_quat(
+        vrm1_outputs("vrm-matrix", &matrix, Some(Mutant::VrmScaleIgnored))[0].1,
+        wrong,
+    );
+}
+
+/// A rotation constraint (node 0, source 1) in scene 1, the default, and its copy (node 2,
+/// source 3) alone in scene 0: read right, only node 0 is constrained [D-SCENE]; with the
+/// default scene ignored, only the copy, node 2, and node 0 is not reported.
+#[test]
+fn an_ignored_vrm_default_scene_evaluates_the_other_scenes_constraints() {
+    let constrained = |name: &str, source: usize| {
+        json!({"name": name, "extensions": {"VRMC_node_constraint": {"specVersion": "1.0",
+            "constraint": {"rotation": {"source": source}}}}})
+    };
+    let doc = vrm1_doc(
+        json!([
+            constrained("Follower", 1),
+            {"name": "Leader"},
+            constrained("FollowerInTheOtherScene", 3),
+            {"name": "LeaderInTheOtherScene"}
+        ]),
+        json!([{"nodes": [2, 3]}, {"nodes": [0, 1]}]),
+    );
+    let nodes = |mutant| -> Vec<usize> {
+        vrm1_outputs("vrm-scenes", &doc, mutant)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
+    };
+    assert_eq!(nodes(None), [0]);
+    assert_eq!(nodes(Some(Mutant::VrmDefaultSceneIgnored)), [2]);
+    // The physics mutant of the same bug reads VRM documents the same way.
+    assert_eq!(nodes(Some(Mutant::DefaultSceneIgnored)), [2]);
+}

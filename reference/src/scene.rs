@@ -468,8 +468,8 @@ impl Scene {
     }
 
     /// Leave out the bodies, colliders, triggers and joints of nodes outside the default scene
-    /// [D-SCENE] (a joint also when one of its frames, or their bodies, is outside it); body
-    /// ids are renumbered in order.
+    /// [D-SCENE] (a joint also when one of its frames, or their bodies, is outside it), and the
+    /// node constraints on nodes outside it; body ids are renumbered in order.
     pub fn keep_default_scene(&mut self) {
         let in_scene: Vec<bool> = self.nodes.iter().map(|n| n.in_scene).collect();
         let kept = |n: NodeId| in_scene.get(n).copied().unwrap_or(false);
@@ -493,6 +493,7 @@ impl Scene {
                     .iter()
                     .all(|a| kept(a.frame) && a.body_node.is_none_or(kept))
         });
+        self.constraints.retain(|c| kept(c.node));
     }
 
     /// A scene over nodes given as `(parent, rest transform)`, in the scene (no name, mesh or

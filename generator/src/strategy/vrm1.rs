@@ -368,7 +368,8 @@ fn well_conditioned(scene: &Scene, pose: &Map<String, serde_json::Value>) -> boo
         let mut p = out[node].translation;
         let mut at = node;
         while let Some(parent) = scene.nodes[at].parent {
-            p = out[parent].rotation * p + out[parent].translation;
+            p = out[parent].rotation * out[parent].scale.component_mul(&p)
+                + out[parent].translation;
             at = parent;
         }
         p
@@ -378,6 +379,22 @@ fn well_conditioned(scene: &Scene, pose: &Map<String, serde_json::Value>) -> boo
         let apart = !matches!(c.kind, ConstraintKind::AimAxis { .. })
             || (world(&base, c.source) - world(&base, c.node)).norm() > 0.2;
         stable && apart
+    })
+}
+
+/// Whether every pose of a written VRM 1.0 case is well conditioned ([`well_conditioned`]) as
+/// the reference reads the document: the check of `render`, redone when the corpus edition
+/// changes the scene (scales).
+pub fn poses_well_conditioned(json: &Value, poses: &[PoseSet]) -> bool {
+    let reading = reference::read_tree(json, None, Some(Profile::VrmcNodeConstraint10));
+    let Some(scene) = reading.scene else {
+        return false;
+    };
+    poses.iter().all(|p| {
+        p.poses
+            .get("nodes")
+            .and_then(Value::as_object)
+            .is_some_and(|pose| well_conditioned(&scene, pose))
     })
 }
 

@@ -28,9 +28,14 @@ pub(crate) fn read_scene(
 ) -> Result<Result<Scene, LoadOutcome>, ImplError> {
     let profile =
         Profile::from_str(&request.profile).map_err(|e| ImplError::BadRequest(e.to_string()))?;
-    let misread = (mutant == Some(Mutant::DefaultSceneIgnored))
-        .then(|| scene_zero(&request.path))
-        .flatten();
+    let vrm = matches!(
+        profile,
+        Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10
+    );
+    let misread = (mutant == Some(Mutant::DefaultSceneIgnored)
+        || (vrm && mutant == Some(Mutant::VrmDefaultSceneIgnored)))
+    .then(|| scene_zero(&request.path))
+    .flatten();
     let reading = match misread {
         Some(json) => ::reference::read_tree(&json, request.path.parent(), Some(profile)),
         None => ::reference::read_path(&request.path, Some(profile))

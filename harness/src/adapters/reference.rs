@@ -207,6 +207,17 @@ fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
 /// The constraints as read with a seeded importer bug ([`crate::mutants`]); unchanged without.
 fn misread_constraints(scene: &mut Scene, mutant: Option<Mutant>) {
     let draft = scene.profile == Profile::VrmcConstraintsDraft;
+    let vrm = draft || scene.profile == Profile::VrmcNodeConstraint10;
+    if vrm && mutant == Some(Mutant::VrmNodeMatrixIgnored) {
+        for n in scene.nodes.iter_mut().filter(|n| n.from_matrix) {
+            n.rest = Trs::default();
+        }
+    }
+    if vrm && mutant == Some(Mutant::VrmScaleIgnored) {
+        for n in &mut scene.nodes {
+            n.rest.scale = Vector3::new(1.0, 1.0, 1.0);
+        }
+    }
     for c in &mut scene.constraints {
         if mutant == Some(Mutant::VrmWeightIgnored) {
             c.weight = 1.0;

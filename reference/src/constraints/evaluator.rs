@@ -149,6 +149,21 @@ fn rotation(scene: &Scene, locals: &[Trs], node: NodeId, space: Space) -> UnitQu
     }
 }
 
+/// Cosines between a linear map's columns above which it counts as sheared [D-VRM1-SHEAR].
+const SHEAR_COSINE: f64 = 1e-9;
+
+/// Whether a linear map is sheared: two of its (non-zero) columns are not orthogonal, so no
+/// rotation and scale make it [D-VRM1-SHEAR].
+fn sheared(l: &Matrix3<f64>) -> bool {
+    let cols: Vec<Vector3<f64>> = l
+        .column_iter()
+        .map(|c| c.into_owned())
+        .filter(|c| c.norm() > 0.0)
+        .map(|c| c.normalize())
+        .collect();
+    (0..cols.len()).any(|a| (a + 1..cols.len()).any(|b| cols[a].dot(&cols[b]).abs() > SHEAR_COSINE))
+}
+
 /// Whether a scale is uniform and positive, so it commutes with rotations.
 fn uniform(s: &Vector3<f64>) -> bool {
     s.x > 0.0 && (s.y - s.x).abs() <= 1e-12 * s.x && (s.z - s.x).abs() <= 1e-12 * s.x
@@ -259,20 +274,35 @@ impl<'a> Evaluator<'a> {
     /// a model matrix, with the sign the implementation's decomposition gives). There, reading
     /// the rotation vector off the quaternion as it comes, as the draft's public
     /// implementation does, can give another output than the shortest path.
+    /// [D-VRM1-SHEAR] when a VRM 1.0 aim's destination has a parent whose world matrix is
+    /// sheared when the aim runs (a non-uniform scale above a rotated node): it has no world
+    /// rotation, and the reference's choice of one is open.
     pub fn open_decisions(&self, locals: &[Trs]) -> Result<Vec<Decision>, ConstraintError> {
         let mut cur = Vec::new();
         self.start(locals, &mut cur)?;
         let mut open = Vec::new();
         for &i in &self.order {
             let c = &self.scene.constraints[i];
-            if let PreparedConstraint::Rotation { s0_inv, mask } = &self.prepared[i] {
-                let partial = mask.sum() > 0.0 && mask.sum() < 3.0;
-                let signed =
-                    c.source_space == Space::Model || self.rotation_delta(c, s0_inv, &cur).w < 0.0;
-                if c.weight > 0.0 && partial && signed {
-                    open.push(Decision::VrmFreezeRotvec);
-                    break;
+            match &self.prepared[i] {
+                PreparedConstraint::Rotation { s0_inv, mask } => {
+                    let partial = mask.sum() > 0.0 && mask.sum() < 3.0;
+                    let signed = c.source_space == Space::Model
+                        || self.rotation_delta(c, s0_inv, &cur).w < 0.0;
+                    if c.weight > 0.0
+                        && partial
+                        && signed
+                        && !open.contains(&Decision::VrmFreezeRotvec)
+                    {
+                        open.push(Decision::VrmFreezeRotvec);
+                    }
                 }
+                PreparedConstraint::AimAxis { .. } => {
+                    let parent = linear(&parent_model(self.scene, &cur, c.node));
+                    if sheared(&parent) && !open.contains(&Decision::Vrm1Shear) {
+                        open.push(Decision::Vrm1Shear);
+                    }
+                }
+                _ => {}
             }
             self.apply(i, &mut cur)?;
         }
@@ -490,5 +520,55 @@ mod tests {
             let slow = rotation_of(&linear(&model(&scene, &locals, last)));
             prop_assert!(fast.angle_to(&slow) < 1e-6, "{} rad apart", fast.angle_to(&slow));
         }
+    }
+
+    /// Node 0 scaled (2, 1, 1), node 1 below it turned by `deg` about +Z, node 2 below node 1
+    /// aiming (+X) at node 3 from (1, 0, 0). Node 1's world linear map is diag(2, 1, 1) Rz: its
+    /// columns (2c, s, 0) and (-2s, c, 0) meet at a cosine of -3cs / (|..| |..|), non-zero
+    /// unless the turn is a multiple of a quarter turn: sheared [D-VRM1-SHEAR]; with the scale
+    /// on node 1 itself instead (diag on the right of Rz), or uniform, the columns stay
+    /// orthogonal.
+    fn shear_scene(deg: f64, scale_on: usize, scale: [f64; 3]) -> Vec<Decision> {
+        let turn = UnitQuaternion::from_scaled_axis(Vector3::z() * deg.to_radians());
+        let trs = |t: [f64; 3], r: UnitQuaternion<f64>, s: [f64; 3]| Trs {
+            translation: Vector3::from(t),
+            rotation: r,
+            scale: Vector3::from(s),
+        };
+        let id = UnitQuaternion::identity();
+        let mut nodes = vec![
+            (None, trs([0.0; 3], id, [1.0; 3])),
+            (Some(0), trs([0.0, 1.0, 0.0], turn, [1.0; 3])),
+            (Some(1), trs([0.0; 3], id, [1.0; 3])),
+            (None, trs([1.0, 0.0, 0.0], id, [1.0; 3])),
+        ];
+        nodes[scale_on].1.scale = Vector3::from(scale);
+        let mut scene = Scene::from_parents(Profile::VrmcNodeConstraint10, &nodes);
+        scene.constraints = vec![NodeConstraint {
+            node: 2,
+            source: 3,
+            source_space: Space::Model,
+            destination_space: Space::Model,
+            weight: 1.0,
+            kind: ConstraintKind::AimAxis {
+                aim_axis: Vector3::x(),
+            },
+        }];
+        let locals: Vec<Trs> = scene.nodes.iter().map(|n| n.rest).collect();
+        Evaluator::new(&scene)
+            .expect("valid")
+            .open_decisions(&locals)
+            .expect("evaluates")
+    }
+
+    #[test]
+    fn an_aim_under_a_non_uniform_scale_above_a_rotated_parent_is_open() {
+        let non_uniform = [2.0, 1.0, 1.0];
+        assert_eq!(shear_scene(30.0, 0, non_uniform), [Decision::Vrm1Shear]);
+        assert!(shear_scene(90.0, 0, non_uniform).is_empty());
+        assert!(shear_scene(0.0, 0, non_uniform).is_empty());
+        assert!(shear_scene(30.0, 1, non_uniform).is_empty());
+        assert!(shear_scene(30.0, 2, non_uniform).is_empty());
+        assert!(shear_scene(30.0, 0, [2.0, 2.0, 2.0]).is_empty());
     }
 }
