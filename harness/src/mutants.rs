@@ -52,6 +52,9 @@ pub enum Mutant {
     VrmFileOrder,
     VrmRollAxisOffByOne,
     VrmFreezeInverted,
+    // Blind spots of the generated scenes (issue 37): Rapier and the reference.
+    GeometryNodeTransformsIgnored,
+    OmiZeroInertiaAsInfinite,
 }
 
 impl Mutant {
@@ -74,6 +77,8 @@ impl Mutant {
         Mutant::VrmFileOrder,
         Mutant::VrmRollAxisOffByOne,
         Mutant::VrmFreezeInverted,
+        Mutant::GeometryNodeTransformsIgnored,
+        Mutant::OmiZeroInertiaAsInfinite,
     ];
 
     /// The stable kebab-case id (`--mutant`, reports).
@@ -96,6 +101,8 @@ impl Mutant {
             Mutant::VrmFileOrder => "vrm-file-order",
             Mutant::VrmRollAxisOffByOne => "vrm-roll-axis-off-by-one",
             Mutant::VrmFreezeInverted => "vrm-freeze-inverted",
+            Mutant::GeometryNodeTransformsIgnored => "geometry-node-transforms-ignored",
+            Mutant::OmiZeroInertiaAsInfinite => "omi-zero-inertia-as-infinite",
         }
     }
 
@@ -127,6 +134,12 @@ impl Mutant {
             Mutant::VrmFileOrder => "constraints evaluated in file order, not dependency order",
             Mutant::VrmRollAxisOffByOne => "VRM 1.0 roll axis off by one (X->Y, Y->Z, Z->X)",
             Mutant::VrmFreezeInverted => "draft freezeAxes inverted (true read as free)",
+            Mutant::GeometryNodeTransformsIgnored => {
+                "khr-2025 node geometry: the transforms of the nodes below the geometry node ignored"
+            }
+            Mutant::OmiZeroInertiaAsInfinite => {
+                "OMI inertiaDiagonal zeros read as infinite moments (KHR's meaning), not computed"
+            }
         }
     }
 
@@ -146,7 +159,9 @@ impl Mutant {
             | Mutant::SoftLimitsHard
             | Mutant::NodeMatrixIgnored
             | Mutant::CombineModeIgnored
-            | Mutant::DefaultSceneIgnored => &["rapier", "reference"],
+            | Mutant::DefaultSceneIgnored
+            | Mutant::GeometryNodeTransformsIgnored
+            | Mutant::OmiZeroInertiaAsInfinite => &["rapier", "reference"],
             Mutant::Gravity98
             | Mutant::CompoundTriggerWrongNode
             | Mutant::ImpulseAsForce
@@ -189,6 +204,8 @@ impl Mutant {
                 "vrm.rotation.freeze.",
                 "vrm.aim.freeze.",
             ],
+            Mutant::GeometryNodeTransformsIgnored => &["geometry.node."],
+            Mutant::OmiZeroInertiaAsInfinite => &["body.inertia-diagonal.zero"],
         }
     }
 
@@ -580,9 +597,9 @@ mod tests {
         assert!(factory("rapier", Some(Mutant::VrmFileOrder)).is_none());
         assert!(factory("reference", Some(Mutant::Gravity98)).is_none());
         assert!(factory("physx", None).is_none());
-        // 5 VRM bugs and 8 misreadings of the file; the misreadings and 4 bugs of simulation.
-        assert_eq!(Mutant::of("reference").len(), 13);
-        assert_eq!(Mutant::of("rapier").len(), 12);
+        // 5 VRM bugs and 10 misreadings of the file; the misreadings and 4 bugs of simulation.
+        assert_eq!(Mutant::of("reference").len(), 15);
+        assert_eq!(Mutant::of("rapier").len(), 14);
     }
 
     #[test]
