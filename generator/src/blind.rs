@@ -10,14 +10,17 @@
 //!   radius is under 1.2) and falls freely, about 18 m further in the 2 s run; right under the
 //!   ball, the unit box's top (0.5) is at least 0.15 m below the part's (`P.y + sy / 2`, with
 //!   `P.y >= 0.5`, `sy >= 0.3`): 3 times the allowed 0.05 m.
-//! - `omi24/gen/inertia-zero/*`, `omi25/...`: a dynamic body whose `inertiaDiagonal` is
-//!   `[0, 0, 0]` ("computed by the engine" in OMI [D-OMI-INERTIA], where KHR reads three
-//!   infinite moments), with a centre of mass `c` offset horizontally from its node (a sphere
-//!   collider centred there, so the computed inertia is isotropic) and an initial angular
-//!   velocity about an axis across `c`, sized for a half turn over the run: the node's origin
-//!   goes round the centre of mass, from `-c` to `+c` of it, a displacement of `2 |c|` (0.6 to
-//!   1.2 m) along `c` (gravity acts along y only). A reader that takes the zeros as infinite
-//!   moments never turns the body: 0 m.
+//! - `omi24/gen/inertia-zero/*`, `omi25/...`: the angular reach scenes ([`crate::reach`]: a
+//!   ball on a hinge, pushed by impulses at its centre 0.5 to 1.5 m from the pivot or driven
+//!   to an angle, or on a cone) with the ball's `inertiaDiagonal` written `[0, 0, 0]`
+//!   ("computed by the engine" in OMI [D-OMI-INERTIA], where KHR reads three infinite
+//!   moments): computed from its 0.2 m sphere centred on its centre of mass, it is the
+//!   `0.4 m r²` the reach scene writes, so the ball turns to each bound (0.75 to 1.4 rad) or to
+//!   the drive's target as there. A reader that takes the zeros as infinite moments cannot
+//!   turn the ball at all (an initial spin would keep going, but no impulse or drive changes
+//!   it): the limit's metric stays at 0, short of every bound by 0.75 rad or more. (A free
+//!   spin cannot tell the readings apart: an infinite moment keeps an initial angular
+//!   velocity.)
 //! - `khr25/gen/compound-trigger/*`, `khr26/...`, `omi24/...`, `omi25/...`: a static compound
 //!   trigger of 2 or 3 members (boxes and spheres on child nodes 1.5 m apart, at drawn heights)
 //!   and a ball dropped through one drawn member: the compound trigger's node reports the ball
@@ -32,6 +35,7 @@ use proptest::prelude::*;
 use reference::case::{CheckKind, DynamicsCheck, Scenario};
 use reference::decision::Decision;
 use reference::profile::Profile;
+use reference::scene::DofKind;
 use serde_json::{Value, json};
 
 use crate::case::{Case, Payload, Tier};
@@ -39,8 +43,9 @@ use crate::current::{cuboid, document, document_tags, node, shape_ref, sphere};
 use crate::edition::Edition;
 use crate::handwritten::SETTLE_TOL;
 use crate::mutate::json::add_mesh;
+use crate::reach;
 use crate::sample;
-use crate::scenario::{self, DT};
+use crate::scenario;
 use crate::strategy::Tags;
 
 /// Node-geometry scenes (khr-2025).
@@ -83,9 +88,7 @@ pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
         }
         for k in 0..INERTIA_ZERO {
             let index = INDEX_BASE + INERTIA_SLOT + slot * INERTIA_ZERO + k;
-            if let Some(s) = sample::sample(&inertia_strategy(), seed, index, 0) {
-                v.push(inertia_zero_case(p, seed, k, &s));
-            }
+            v.extend(inertia_zero_case(p, seed, index, k));
         }
     }
     for (slot, p) in (0u64..).zip(TRIGGER_PROFILES) {
@@ -349,127 +352,15 @@ fn node_geometry_case(seed: u64, k: u64, s: &GeometrySpec) -> Case {
 // ---------------------------------------------------------------------------------------------
 // OMI inertiaDiagonal [0, 0, 0] (omi-2024, omi-2025).
 
-/// A spinning body's scene.
-#[derive(Clone, Debug, PartialEq)]
-pub struct InertiaSpec {
-    /// Direction of the centre of mass from the node, in eighths of a turn about +y.
-    pub direction: u8,
-    /// Its distance (tenths, 3..=6).
-    pub offset: u8,
-    /// The spin axis: +y (true) or the horizontal axis across the offset.
-    pub vertical: bool,
-    /// Steps of the half turn (the whole run): 60, 90 or 120.
-    pub steps: u32,
-    /// Mass (tenths, 5..=30).
-    pub mass: u8,
-    /// The sphere's radius (tenths, 2..=4).
-    pub radius: u8,
-}
-
-fn inertia_strategy() -> impl Strategy<Value = InertiaSpec> {
-    (
-        0u8..8,
-        3u8..=6,
-        any::<bool>(),
-        prop_oneof![Just(60u32), Just(90), Just(120)],
-        5u8..=30,
-        2u8..=4,
-    )
-        .prop_map(
-            |(direction, offset, vertical, steps, mass, radius)| InertiaSpec {
-                direction,
-                offset,
-                vertical,
-                steps,
-                mass,
-                radius,
-            },
-        )
-}
-
-impl InertiaSpec {
-    /// The centre of mass in the body's frame (= world: the body is not turned).
-    pub fn com(&self) -> [f64; 3] {
-        let a = f64::from(self.direction) * std::f64::consts::FRAC_PI_4;
-        let d = tenths(self.offset);
-        [r3(d * a.cos()), 0.0, r3(d * a.sin())].map(|x| if x == 0.0 { 0.0 } else { x })
-    }
-
-    /// The angular velocity: a half turn over the run about the axis, rad/s.
-    pub fn angular_velocity(&self) -> [f64; 3] {
-        let w = std::f64::consts::PI / (f64::from(self.steps) * DT);
-        let c = self.com();
-        let axis = if self.vertical {
-            Vector3::y()
-        } else {
-            // Across the offset, horizontal: y x c.
-            Vector3::new(c[2], 0.0, -c[0]).normalize()
-        };
-        [r6(w * axis.x), r6(w * axis.y), r6(w * axis.z)].map(|x| if x == 0.0 { 0.0 } else { x })
-    }
-}
-
-fn inertia_zero_case(p: Profile, seed: u64, k: u64, s: &InertiaSpec) -> Case {
-    let c = s.com();
-    let w = s.angular_velocity();
-    let r = tenths(s.radius);
-    let mass = tenths(s.mass);
-    let motion = json!({"type": "dynamic", "mass": mass, "centerOfMass": c,
-        "inertiaDiagonal": [0.0, 0.0, 0.0], "angularVelocity": w});
-    let mut body = node(p, "Spinner", [0.0, 2.0, 0.0], json!({"motion": motion}));
-    body["children"] = json!([1]);
-    let shape = node(p, "SpinnerShape", c, json!({"collider": shape_ref(p, 0)}));
-    let gltf = document(p, vec![sphere(r)], vec![body, shape], None);
-    let length = (c[0] * c[0] + c[2] * c[2]).sqrt();
-    let direction = [r6(c[0] / length), 0.0, r6(c[2] / length)];
-    let expected = r6(2.0 * length);
-    let scenario = scenario::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
-        let mut checks = scenario::checks(&e);
-        checks.push(displacement(
-            "node-goes-round-centre-of-mass",
-            0,
-            direction,
-            expected,
-            Decision::OmiInertia,
-        ));
-        Scenario {
-            steps: s.steps,
-            ..scenario::under_gravity(checks)
-        }
-    });
-    let description = format!(
-        "Generated zero-inertia scene: a {mass} kg dynamic body with `inertiaDiagonal` [0, 0, 0] (OMI: computed by the engine, here from a {r} m sphere centred on the centre of mass {c:?}, off the body's node) and an initial angular velocity {w:?} rad/s ({}), a half turn in {} steps of 1/60 s: the node's origin goes round the centre of mass to the other side of it, {expected} m along {direction:?}. A reader that takes the zeros as infinite moments (KHR's meaning) never turns the body: 0 m.",
-        if s.vertical {
-            "about y"
-        } else {
-            "about the horizontal axis across the offset"
-        },
-        s.steps
-    );
-    case(
-        p,
-        seed,
-        format!("{}/gen/inertia-zero/{k:05}", p.family()),
-        "dynamics",
-        description,
-        "OMI_physics_body motion (inertiaDiagonal: zero means computed)",
-        tags(
-            &[
-                "body.dynamic",
-                "body.mass.explicit",
-                "body.center-of-mass",
-                "body.inertia-diagonal",
-                "body.inertia-diagonal.zero",
-                "body.angular-velocity",
-                "shape.sphere.explicit",
-                "collider.child",
-            ],
-            p,
-        ),
-        &[Decision::OmiInertia, Decision::OmiVelocity],
-        gltf,
-        scenario,
-    )
+/// The `k`th zero-inertia scene of `p`: the first draw of the reach scenes' strategy whose
+/// limit is angular (a hinge, driven or pushed, or a cone: every one turns the ball), written
+/// with `inertiaDiagonal` `[0, 0, 0]`.
+fn inertia_zero_case(p: Profile, seed: u64, index: u64, k: u64) -> Option<Case> {
+    let s = (0..sample::ATTEMPTS)
+        .filter_map(|attempt| sample::sample(&reach::spec_strategy(), seed, index, attempt))
+        .find(|s| s.kind() == DofKind::Angular)?;
+    let id = format!("{}/gen/inertia-zero/{k:05}", p.family());
+    Some(reach::case_of(p, seed, &id, &s, true))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -708,30 +599,27 @@ mod tests {
     }
 
     #[test]
-    fn inertia_zero_spins_half_a_turn() {
-        let s = InertiaSpec {
-            direction: 0,
-            offset: 4,
-            vertical: false,
-            steps: 60,
-            mass: 10,
-            radius: 3,
-        };
-        assert_eq!(s.com(), [0.4, 0.0, 0.0]);
-        // pi rad/s about y x c = -z.
-        let w = s.angular_velocity();
-        assert!((w[2] + std::f64::consts::PI).abs() < 1e-6, "{w:?}");
-        let c = inertia_zero_case(Profile::Omi2025, 2, 0, &s);
-        let checks = &c.scenario.as_ref().expect("scenario").checks;
-        let d = checks
-            .iter()
-            .find(|c| c.name == "node-goes-round-centre-of-mass")
-            .expect("check");
-        assert!(matches!(
-            d.kind,
-            CheckKind::Displacement { node: 0, expected, direction, .. }
-                if (expected - 0.8).abs() < 1e-9 && direction == [1.0, 0.0, 0.0]
-        ));
-        assert_eq!(c.scenario.as_ref().map(|s| s.steps), Some(60));
+    fn inertia_zero_scenes_are_angular_reach_scenes_with_a_zero_diagonal() {
+        for c in all().iter().filter(|c| c.id.contains("/inertia-zero/")) {
+            let Payload::Json(json) = &c.payload else {
+                panic!("JSON")
+            };
+            assert_eq!(
+                json["nodes"][0]["extensions"]["OMI_physics_body"]["motion"]["inertiaDiagonal"],
+                json!([0.0, 0.0, 0.0]),
+                "{}",
+                c.id
+            );
+            let r = reference::read_tree(json, None, None);
+            let scene = r.scene.expect("a scene");
+            assert_eq!(
+                scene.bodies[0].inertia,
+                reference::scene::Inertia::EngineComputes
+            );
+            assert!(c.features.contains("body.inertia-diagonal.zero"));
+            let (reference::scene::LimitSet::Coupled(list)
+            | reference::scene::LimitSet::PerAxis(list)) = &scene.joints[0].limits;
+            assert!(list.iter().all(|l| l.kind == DofKind::Angular), "{}", c.id);
+        }
     }
 }

@@ -160,12 +160,14 @@ impl Mutant {
             | Mutant::NodeMatrixIgnored
             | Mutant::CombineModeIgnored
             | Mutant::DefaultSceneIgnored
-            | Mutant::GeometryNodeTransformsIgnored
-            | Mutant::OmiZeroInertiaAsInfinite => &["rapier", "reference"],
+            | Mutant::GeometryNodeTransformsIgnored => &["rapier", "reference"],
             Mutant::Gravity98
             | Mutant::CompoundTriggerWrongNode
             | Mutant::ImpulseAsForce
-            | Mutant::KinematicPoseIgnored => &["rapier"],
+            | Mutant::KinematicPoseIgnored
+            // The interpretation leaves a computed inertia to the engine (reported unspecified,
+            // never checked), so only a simulation shows this misreading.
+            | Mutant::OmiZeroInertiaAsInfinite => &["rapier"],
         }
     }
 
@@ -597,8 +599,9 @@ mod tests {
         assert!(factory("rapier", Some(Mutant::VrmFileOrder)).is_none());
         assert!(factory("reference", Some(Mutant::Gravity98)).is_none());
         assert!(factory("physx", None).is_none());
-        // 5 VRM bugs and 10 misreadings of the file; the misreadings and 4 bugs of simulation.
-        assert_eq!(Mutant::of("reference").len(), 15);
+        // 5 VRM bugs and 9 misreadings of the file; the misreadings and 5 bugs of simulation
+        // (OMI zero inertia read as infinite shows in a simulation only).
+        assert_eq!(Mutant::of("reference").len(), 14);
         assert_eq!(Mutant::of("rapier").len(), 14);
     }
 
