@@ -254,6 +254,7 @@ pub fn cases(plan: &Plan) -> Vec<Case> {
     v.extend(generated(plan));
     if plan.edition == Edition::V2 {
         v.extend(reach::cases(plan.seed, &plan.profiles()));
+        v.extend(crate::blind::cases(plan.seed, &plan.profiles()));
         v.iter_mut().for_each(edition::rescore_draft);
     }
     v

@@ -7,6 +7,7 @@
 //!
 //! Everything is deterministic: a case is a pure function of (generator version, seed, index).
 
+pub mod blind;
 pub mod canonical;
 pub mod case;
 pub mod corpus;

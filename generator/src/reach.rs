@@ -658,6 +658,14 @@ fn reach_check(
 
 /// The case of `s` in profile `p`.
 pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
+    case_of(p, seed, id, s, false)
+}
+
+/// A reach case whose ball writes `inertiaDiagonal` `[0, 0, 0]` (`zero_inertia`, for OMI:
+/// computed by the engine [D-OMI-INERTIA], here from the sphere centred on the centre of mass:
+/// the same `0.4 m r²` the explicit diagonal writes, so the expected values are unchanged) or
+/// its explicit diagonal.
+pub fn case_of(p: Profile, seed: u64, id: &str, s: &ReachSpec, zero_inertia: bool) -> Case {
     let limits = s.limits();
     let mut tags = Tags::new();
     limits.iter().for_each(|l| l.tags(&mut tags));
@@ -670,6 +678,11 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
     let pivot = Isometry3::from_parts(Translation3::from(s.pivot()), s.frame_rotation());
     let (t, r) = transform::parts(&transform::relative(&body, &pivot));
     let mut ball = node(p, "Ball", s.at, json!({"motion": motion(p, s.mass)}));
+    if zero_inertia {
+        ball["extensions"][crate::current::body_extension(p)]["motion"]["inertiaDiagonal"] =
+            json!([0.0, 0.0, 0.0]);
+        tag(&mut tags, &["body", "inertia-diagonal", "zero"]);
+    }
     if let Some(q) = s.rotation {
         ball["rotation"] = json!(q);
     }
@@ -757,8 +770,13 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         max.map_or("open".to_owned(), |m| m.to_string())
     );
     let description = format!(
-        "Generated reach scene: a {} kg ball on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on axes {:?}, every other degree of freedom locked), without gravity, {}.",
+        "Generated reach scene: a {} kg ball{} on {what} (the joint on the ball, its connected frame on the world; {} limit {sides} on axes {:?}, every other degree of freedom locked), without gravity, {}.",
         s.mass,
+        if zero_inertia {
+            " with inertiaDiagonal [0, 0, 0] (OMI: computed by the engine, here 0.4 m r² from its sphere; a reader taking the zeros as infinite moments, KHR's meaning, never turns it, so it never gets to its bound)"
+        } else {
+            ""
+        },
         if s.kind() == DofKind::Linear {
             "linear"
         } else {
@@ -791,6 +809,9 @@ pub fn case(p: Profile, seed: u64, id: &str, s: &ReachSpec) -> Case {
         }
     });
     let mut decisions = vec![Decision::Frames, Decision::Metrics];
+    if zero_inertia {
+        decisions.push(Decision::OmiInertia);
+    }
     if s.kind() == DofKind::Angular {
         decisions.push(Decision::TwistSigned);
     }

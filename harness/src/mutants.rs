@@ -55,6 +55,9 @@ pub enum Mutant {
     VrmNodeMatrixIgnored,
     VrmScaleIgnored,
     VrmDefaultSceneIgnored,
+    // Blind spots of the generated scenes (issue 37): Rapier and the reference.
+    GeometryNodeTransformsIgnored,
+    OmiZeroInertiaAsInfinite,
 }
 
 impl Mutant {
@@ -80,6 +83,8 @@ impl Mutant {
         Mutant::VrmNodeMatrixIgnored,
         Mutant::VrmScaleIgnored,
         Mutant::VrmDefaultSceneIgnored,
+        Mutant::GeometryNodeTransformsIgnored,
+        Mutant::OmiZeroInertiaAsInfinite,
     ];
 
     /// The stable kebab-case id (`--mutant`, reports).
@@ -105,6 +110,8 @@ impl Mutant {
             Mutant::VrmNodeMatrixIgnored => "vrm-node-matrix-ignored",
             Mutant::VrmScaleIgnored => "vrm-scale-ignored",
             Mutant::VrmDefaultSceneIgnored => "vrm-default-scene-ignored",
+            Mutant::GeometryNodeTransformsIgnored => "geometry-node-transforms-ignored",
+            Mutant::OmiZeroInertiaAsInfinite => "omi-zero-inertia-as-infinite",
         }
     }
 
@@ -143,6 +150,12 @@ impl Mutant {
             Mutant::VrmDefaultSceneIgnored => {
                 "VRM: the document's default scene ignored (scene 0's constraints evaluated)"
             }
+            Mutant::GeometryNodeTransformsIgnored => {
+                "khr-2025 node geometry: the transforms of the nodes below the geometry node ignored"
+            }
+            Mutant::OmiZeroInertiaAsInfinite => {
+                "OMI inertiaDiagonal zeros read as infinite moments (KHR's meaning), not computed"
+            }
         }
     }
 
@@ -165,11 +178,15 @@ impl Mutant {
             | Mutant::SoftLimitsHard
             | Mutant::NodeMatrixIgnored
             | Mutant::CombineModeIgnored
-            | Mutant::DefaultSceneIgnored => &["rapier", "reference"],
+            | Mutant::DefaultSceneIgnored
+            | Mutant::GeometryNodeTransformsIgnored => &["rapier", "reference"],
             Mutant::Gravity98
             | Mutant::CompoundTriggerWrongNode
             | Mutant::ImpulseAsForce
-            | Mutant::KinematicPoseIgnored => &["rapier"],
+            | Mutant::KinematicPoseIgnored
+            // The interpretation leaves a computed inertia to the engine (reported unspecified,
+            // never checked), so only a simulation shows this misreading.
+            | Mutant::OmiZeroInertiaAsInfinite => &["rapier"],
         }
     }
 
@@ -211,6 +228,8 @@ impl Mutant {
             Mutant::VrmNodeMatrixIgnored => &["vrm1.node-matrix"],
             Mutant::VrmScaleIgnored => &["vrm1.scale."],
             Mutant::VrmDefaultSceneIgnored => &["vrm1.scene.non-default"],
+            Mutant::GeometryNodeTransformsIgnored => &["geometry.node."],
+            Mutant::OmiZeroInertiaAsInfinite => &["body.inertia-diagonal.zero"],
         }
     }
 
@@ -602,9 +621,10 @@ mod tests {
         assert!(factory("rapier", Some(Mutant::VrmFileOrder)).is_none());
         assert!(factory("reference", Some(Mutant::Gravity98)).is_none());
         assert!(factory("physx", None).is_none());
-        // 8 VRM bugs and 8 misreadings of the file; the misreadings and 4 bugs of simulation.
-        assert_eq!(Mutant::of("reference").len(), 16);
-        assert_eq!(Mutant::of("rapier").len(), 12);
+        // 8 VRM bugs and 9 misreadings of the file; the misreadings and 5 bugs of simulation
+        // (OMI zero inertia read as infinite shows in a simulation only).
+        assert_eq!(Mutant::of("reference").len(), 17);
+        assert_eq!(Mutant::of("rapier").len(), 14);
     }
 
     #[test]

@@ -858,3 +858,140 @@ fn an_ignored_vrm_default_scene_evaluates_the_other_scenes_constraints() {
     // The physics mutant of the same bug reads VRM documents the same way.
     assert_eq!(nodes(Some(Mutant::DefaultSceneIgnored)), [2]);
 }
+
+/// Load the `.gltf` `doc` of `profile` into a fresh Rapier adapter with `mutant` (g = 9.81
+/// down, dt = 1/60).
+fn load_profile(
+    name: &str,
+    doc: &Value,
+    profile: &str,
+    mutant: Option<Mutant>,
+) -> physics_cts::adapters::rapier::RapierImplementation {
+    use physics_cts::implementation::{LoadOutcome, LoadRequest, SimConfig};
+    let mut imp = physics_cts::adapters::rapier::RapierImplementation::with_mutant(mutant);
+    imp.configure(&SimConfig::default()).expect("configure");
+    let outcome = imp
+        .load(&LoadRequest {
+            path: support::write(name, doc),
+            profile: profile.into(),
+        })
+        .expect("load");
+    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
+    imp
+}
+
+/// Height of a ball (r 0.5, mass 1) released at (2, 3, 0) after 2 s over a khr-2025 static
+/// ground whose geometry is node 2 (out of the scene): its child part, a unit cube moved to
+/// (2, 0.5, 0) and scaled (1.5, 0.4, 1.5), as a convex hull.
+fn ball_over_part(mutant: Option<Mutant>) -> f64 {
+    use base64::Engine as _;
+    let corners: Vec<[f32; 3]> = (0..8)
+        .map(|k| [k >> 2 & 1, k >> 1 & 1, k & 1].map(|b| if b == 1 { 0.5 } else { -0.5 }))
+        .collect();
+    let triangles: [u16; 36] = [
+        0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
+        1, 5, 7, 1, 7, 3,
+    ];
+    let mut bytes: Vec<u8> = corners
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect();
+    bytes.extend(triangles.iter().flat_map(|i| i.to_le_bytes()));
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&bytes)
+    );
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_implicit_shapes", "KHR_physics_rigid_bodies"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": [
+            {"type": "sphere", "sphere": {"radius": 0.5}}]}},
+        "nodes": [
+            {"translation": [2.0, 3.0, 0.0], "extensions": {"KHR_physics_rigid_bodies": {
+                "motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}},
+            {"extensions": {"KHR_physics_rigid_bodies": {
+                "collider": {"geometry": {"node": 2, "convexHull": true}}}}},
+            {"children": [3]},
+            {"translation": [2.0, 0.5, 0.0], "scale": [1.5, 0.4, 1.5], "mesh": 0},
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "buffers": [{"byteLength": bytes.len(), "uri": uri}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 96},
+            {"buffer": 0, "byteOffset": 96, "byteLength": 72},
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3",
+                "min": [-0.5, -0.5, -0.5], "max": [0.5, 0.5, 0.5]},
+            {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"},
+        ],
+        "scenes": [{"nodes": [0, 1]}],
+        "scene": 0
+    });
+    let name = format!("part-{}", mutant.map_or("none", Mutant::id));
+    let mut imp = load_profile(&name, &doc, "khr-2025", mutant);
+    imp.step(120).expect("step");
+    node(&imp.observe().expect("observe"), 0).translation[1]
+}
+
+#[test]
+fn ignored_transforms_below_a_geometry_node_leave_the_part_at_the_origin() {
+    // The part's top at 0.5 + 0.4 / 2 = 0.7: the ball rests at 0.7 + 0.5 = 1.2. Read without
+    // the part's transform, the hull is the unit cube at the origin (|x| <= 0.5): the ball at
+    // x = 2 misses it and falls freely, 3 - 9.81 * 2^2 / 2 = -16.6.
+    let right = ball_over_part(None);
+    let wrong = ball_over_part(Some(Mutant::GeometryNodeTransformsIgnored));
+    assert!((right - 1.2).abs() < 0.05, "{right}");
+    assert!(wrong < -15.0, "{wrong}");
+}
+
+/// Height of an omi-2025 pendulum bob (a 1 kg ball, sphere r 0.2 centred on its centre of
+/// mass, `inertiaDiagonal` [0, 0, 0]) after 0.5 s: its body 1 m along +x from a joint at the
+/// origin to a static frame, the joint free about z only.
+fn pendulum_height(mutant: Option<Mutant>) -> f64 {
+    use generator::current::{document, joint_node, node as omi_node, shape_ref};
+    use reference::profile::Profile;
+    let p = Profile::Omi2025;
+    let mut ball = omi_node(
+        p,
+        "Bob",
+        [1.0, 0.0, 0.0],
+        json!({"motion": {"type": "dynamic", "mass": 1.0, "centerOfMass": [0.0, 0.0, 0.0],
+            "inertiaDiagonal": [0.0, 0.0, 0.0]}}),
+    );
+    ball["children"] = json!([1, 2]);
+    let joint = joint_node(p, "Joint", [-1.0, 0.0, 0.0], 3);
+    let shape = omi_node(
+        p,
+        "BobShape",
+        [0.0; 3],
+        json!({"collider": shape_ref(p, 0)}),
+    );
+    let frame = omi_node(p, "Frame", [0.0; 3], json!({"motion": {"type": "static"}}));
+    let doc = document(
+        p,
+        vec![json!({"type": "sphere", "sphere": {"radius": 0.2}})],
+        vec![ball, joint, shape, frame],
+        Some(json!({"limits": [
+            {"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0},
+            {"angularAxes": [0, 1], "min": 0.0, "max": 0.0},
+        ]})),
+    );
+    let name = format!("bob-{}", mutant.map_or("none", Mutant::id));
+    let mut imp = load_profile(&name, &doc, "omi-2025", mutant);
+    imp.step(30).expect("step");
+    node(&imp.observe().expect("observe"), 0).translation[1]
+}
+
+#[test]
+fn omi_zero_inertia_read_as_infinite_keeps_a_pendulum_from_swinging() {
+    // Computed from the sphere, I_c = 0.4 * 1 * 0.2^2 = 0.016: a near-simple 1 m pendulum
+    // released horizontally swings down (a free fall of 9.81 * 0.5^2 / 2 = 1.2 m would reach
+    // the bottom; on the arc it is past y = -0.5 after 0.5 s). With three infinite moments the
+    // bob cannot turn, so the joint cannot let its centre go round the pivot: it stays at 0.
+    let right = pendulum_height(None);
+    let wrong = pendulum_height(Some(Mutant::OmiZeroInertiaAsInfinite));
+    assert!(right < -0.5, "{right}");
+    assert!(wrong.abs() < 0.05, "{wrong}");
+}
