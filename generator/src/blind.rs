@@ -26,13 +26,17 @@
 //!   and a ball dropped through one drawn member: the compound trigger's node reports the ball
 //!   (its collider node) entering and leaving; an engine that reports on the member node does
 //!   not.
+//! - `khr25/gen/kinematic-move/*`, `khr26/...`, `omi24/...`, `omi25/...`: a kinematic body (a
+//!   sphere on a child node) moved by a `kinematic_pose` action before the first step to a
+//!   drawn pose 0.5 to 2 m away: over 30 steps it moves there along the offset; an importer
+//!   that ignores the action leaves it where it was (off by the whole offset).
 //!
 //! The draws are small integers (tenths of a metre, eighths of a turn) so that every number in
 //! a file is short and the expected values follow by hand from them; nothing is simulated.
 
 use nalgebra::{UnitQuaternion, Vector3};
 use proptest::prelude::*;
-use reference::case::{CheckKind, DynamicsCheck, Scenario};
+use reference::case::{CheckKind, DynamicsCheck, Scenario, TimedAction};
 use reference::decision::Decision;
 use reference::profile::Profile;
 use reference::scene::DofKind;
@@ -62,6 +66,9 @@ const INDEX_BASE: u64 = 1 << 41;
 const GEOMETRY_SLOT: u64 = 0;
 const INERTIA_SLOT: u64 = 1 << 20;
 const TRIGGER_SLOT: u64 = 2 << 20;
+const MOVE_SLOT: u64 = 3 << 20;
+/// Kinematic-move cases per revision.
+const KINEMATIC_MOVE: u64 = 6;
 
 /// The revisions of the compound-trigger family.
 pub const TRIGGER_PROFILES: [Profile; 4] = [
@@ -78,7 +85,12 @@ pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
         for k in 0..NODE_GEOMETRY {
             let index = INDEX_BASE + GEOMETRY_SLOT + k;
             if let Some(s) = sample::sample(&geometry_strategy(), seed, index, 0) {
-                v.push(node_geometry_case(seed, k, &s));
+                v.push(node_geometry_case(
+                    Profile::Khr2025,
+                    seed,
+                    &format!("khr25/gen/node-geometry/{k:05}"),
+                    &s,
+                ));
             }
         }
     }
@@ -98,7 +110,20 @@ pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
         for k in 0..COMPOUND_TRIGGER {
             let index = INDEX_BASE + TRIGGER_SLOT + slot * COMPOUND_TRIGGER + k;
             if let Some(s) = sample::sample(&trigger_strategy(), seed, index, 0) {
-                v.push(compound_trigger_case(p, seed, k, &s));
+                let id = format!("{}/gen/compound-trigger/{k:05}", p.family());
+                v.push(compound_trigger_case(p, seed, &id, &s));
+            }
+        }
+    }
+    for (slot, p) in (0u64..).zip(TRIGGER_PROFILES) {
+        if !profiles.contains(&p) {
+            continue;
+        }
+        for k in 0..KINEMATIC_MOVE {
+            let index = INDEX_BASE + MOVE_SLOT + slot * KINEMATIC_MOVE + k;
+            if let Some(s) = sample::sample(&move_strategy(), seed, index, 0) {
+                let id = format!("{}/gen/kinematic-move/{k:05}", p.family());
+                v.push(kinematic_move_case(p, seed, &id, &s));
             }
         }
     }
@@ -209,7 +234,8 @@ pub struct GeometrySpec {
     pub radius: u8,
 }
 
-fn geometry_strategy() -> impl Strategy<Value = GeometrySpec> {
+/// Node-geometry scenes (see [`GeometrySpec`]).
+pub fn geometry_strategy() -> impl Strategy<Value = GeometrySpec> {
     (
         0u8..8,
         prop_oneof![1 => Just(0u8), 4 => 12u8..=20],
@@ -249,8 +275,8 @@ impl GeometrySpec {
 /// Where the ball is released.
 const DROP_Y: f64 = 3.0;
 
-fn node_geometry_case(seed: u64, k: u64, s: &GeometrySpec) -> Case {
-    let p = Profile::Khr2025;
+/// The node-geometry scene `id` of `s` (khr-2025: `p` is that profile).
+pub fn node_geometry_case(p: Profile, seed: u64, id: &str, s: &GeometrySpec) -> Case {
     let c = s.centre();
     let r = tenths(s.radius);
     let scale = s.scale.map(tenths);
@@ -338,7 +364,7 @@ fn node_geometry_case(seed: u64, k: u64, s: &GeometrySpec) -> Case {
     case(
         p,
         seed,
-        format!("khr25/gen/node-geometry/{k:05}"),
+        id.to_owned(),
         "geometry",
         description,
         "KHR_physics_rigid_bodies (glTF PR #2424) Geometry (node: the meshes of the node and its descendants)",
@@ -355,12 +381,17 @@ fn node_geometry_case(seed: u64, k: u64, s: &GeometrySpec) -> Case {
 /// The `k`th zero-inertia scene of `p`: the first draw of the reach scenes' strategy whose
 /// limit is angular (a hinge, driven or pushed, or a cone: every one turns the ball), written
 /// with `inertiaDiagonal` `[0, 0, 0]`.
+/// The zero-inertia scene `id` of the angular reach scene `s` in `p` (omi-2024 or omi-2025).
+pub fn inertia_zero_of(p: Profile, seed: u64, id: &str, s: &reach::ReachSpec) -> Case {
+    reach::case_of(p, seed, id, s, true)
+}
+
 fn inertia_zero_case(p: Profile, seed: u64, index: u64, k: u64) -> Option<Case> {
     let s = (0..sample::ATTEMPTS)
         .filter_map(|attempt| sample::sample(&reach::spec_strategy(), seed, index, attempt))
         .find(|s| s.kind() == DofKind::Angular)?;
     let id = format!("{}/gen/inertia-zero/{k:05}", p.family());
-    Some(reach::case_of(p, seed, &id, &s, true))
+    Some(inertia_zero_of(p, seed, &id, &s))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,7 +411,8 @@ pub struct TriggerSpec {
     pub radius: u8,
 }
 
-fn trigger_strategy() -> impl Strategy<Value = TriggerSpec> {
+/// Compound-trigger scenes (see [`TriggerSpec`]).
+pub fn trigger_strategy() -> impl Strategy<Value = TriggerSpec> {
     (
         (-10i8..=10, 5i8..=15, -10i8..=10),
         prop::collection::vec((any::<bool>(), 0u8..5, -3i8..=3, -3i8..=3), 2..=3),
@@ -402,7 +434,8 @@ fn trigger_strategy() -> impl Strategy<Value = TriggerSpec> {
 /// the ball's diameter.
 const SPACING: f64 = 1.5;
 
-fn compound_trigger_case(p: Profile, seed: u64, k: u64, s: &TriggerSpec) -> Case {
+/// The compound-trigger scene `id` of `s` in profile `p` (one of [`TRIGGER_PROFILES`]).
+pub fn compound_trigger_case(p: Profile, seed: u64, id: &str, s: &TriggerSpec) -> Case {
     let n = s.members.len();
     let at = s.at.map(|v| f64::from(v) / 10.0);
     let member_at = |i: usize| -> [f64; 3] {
@@ -490,7 +523,7 @@ fn compound_trigger_case(p: Profile, seed: u64, k: u64, s: &TriggerSpec) -> Case
     case(
         p,
         seed,
-        format!("{}/gen/compound-trigger/{k:05}", p.family()),
+        id.to_owned(),
         "dynamics",
         description,
         &crate::current::spec(
@@ -528,7 +561,7 @@ mod tests {
         let cases = all();
         assert_eq!(
             cases.len() as u64,
-            NODE_GEOMETRY + 2 * INERTIA_ZERO + 4 * COMPOUND_TRIGGER
+            NODE_GEOMETRY + 2 * INERTIA_ZERO + 4 * COMPOUND_TRIGGER + 4 * KINEMATIC_MOVE
         );
         for c in &cases {
             let Payload::Json(json) = &c.payload else {
@@ -566,7 +599,7 @@ mod tests {
         // A quarter turn of direction: +z; the part's top at 0.6 + 0.2.
         assert_eq!(s.centre(), [0.0, 0.6, 1.5]);
         assert!((s.top() - 0.8).abs() < 1e-12);
-        let c = node_geometry_case(2, 0, &s);
+        let c = node_geometry_case(Profile::Khr2025, 2, "khr25/gen/node-geometry/00000", &s);
         let Payload::Json(json) = &c.payload else {
             panic!("JSON")
         };
@@ -627,4 +660,123 @@ mod tests {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kinematic moves (khr-2025, khr-2026, omi-2024, omi-2025: the compound triggers' revisions).
+
+/// A kinematic body's move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveSpec {
+    /// The body's position (tenths): x and z -10..=10, y 0..=10.
+    pub at: [i8; 3],
+    /// The offset it is moved by (tenths), 5 to 20 long along its largest component.
+    pub by: [i8; 3],
+    /// The sphere's radius (tenths, 2..=5).
+    pub radius: u8,
+}
+
+/// Kinematic moves (see [`MoveSpec`]).
+pub fn move_strategy() -> impl Strategy<Value = MoveSpec> {
+    (
+        (-10i8..=10, 0i8..=10, -10i8..=10),
+        (0usize..3, 5i8..=20, any::<bool>(), -5i8..=5, -5i8..=5),
+        2u8..=5,
+    )
+        .prop_map(|((x, y, z), (axis, length, negative, u, v), radius)| {
+            let mut by = [0i8; 3];
+            by[axis] = if negative { -length } else { length };
+            by[(axis + 1) % 3] = u;
+            by[(axis + 2) % 3] = v;
+            MoveSpec {
+                at: [x, y, z],
+                by,
+                radius,
+            }
+        })
+}
+
+/// Steps over which the move is measured: it takes one step, the body then rests there.
+const MOVE_STEPS: u32 = 30;
+
+/// The kinematic-move scene `id` of `s` in profile `p`.
+pub fn kinematic_move_case(p: Profile, seed: u64, id: &str, s: &MoveSpec) -> Case {
+    let at = s.at.map(tenths_signed);
+    let by = s.by.map(tenths_signed);
+    let target = [r3(at[0] + by[0]), r3(at[1] + by[1]), r3(at[2] + by[2])];
+    let length = (by[0] * by[0] + by[1] * by[1] + by[2] * by[2]).sqrt();
+    let direction = by.map(|c| c / length);
+    let mut body = node(
+        p,
+        "Mover",
+        at,
+        json!({"motion": crate::current::motion(p, None)}),
+    );
+    body["children"] = json!([1]);
+    let nodes = vec![
+        body,
+        node(
+            p,
+            "MoverShape",
+            [0.0; 3],
+            json!({"collider": shape_ref(p, 0)}),
+        ),
+    ];
+    let gltf = document(p, vec![sphere(tenths(s.radius))], nodes, None);
+    let scenario = scenario::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
+        let mut checks: Vec<DynamicsCheck> = scenario::checks(&e)
+            .into_iter()
+            .filter(|c| !c.kind.nodes().iter().any(|(n, _)| *n == 0))
+            .collect();
+        let mut moved = DynamicsCheck::new(
+            "kinematic-pose-reached",
+            CheckKind::Displacement {
+                node: 0,
+                direction,
+                expected: length,
+                tolerance: scenario::tol(1e-4, 1e-3),
+            },
+        );
+        moved.to_step = Some(MOVE_STEPS);
+        checks.push(moved);
+        let mut run = scenario::under_gravity(checks);
+        run.actions = Some(vec![TimedAction {
+            step: 0,
+            action: json!({"action": "kinematic_pose", "node": 0,
+                "translation": target, "rotation": [0.0, 0.0, 0.0, 1.0]}),
+        }]);
+        run
+    });
+    case(
+        p,
+        seed,
+        id.to_owned(),
+        "dynamics",
+        format!(
+            "Generated kinematic move: a kinematic body (node 0, a {} m sphere on node 1) at {at:?} is moved to {target:?} by a kinematic_pose action before the first step: over the first {MOVE_STEPS} steps it moves {length:.3} m along the offset (an importer that ignores the action leaves it where it was).",
+            tenths(s.radius)
+        ),
+        &crate::current::spec(
+            p,
+            "Motion (kinematic)",
+            "OMI_physics_body Motion (kinematic)",
+        ),
+        tags(
+            &[
+                "body.kinematic",
+                "body.kinematic.pose-action",
+                "shape.sphere.explicit",
+                "collider.child",
+            ],
+            p,
+        ),
+        &[],
+        gltf,
+        scenario,
+    )
+}
+
+/// Tenths as a number, signed (`-7` -> -0.7).
+fn tenths_signed(n: i8) -> f64 {
+    f64::from(n) / 10.0
 }

@@ -6,6 +6,7 @@
 use proptest::strategy::{Strategy, ValueTree};
 use reference::profile::Profile;
 
+use crate::blind;
 use crate::case::Case;
 use crate::corpus;
 use crate::edition::{self, Framing};
@@ -39,13 +40,12 @@ enum Source {
         framing: Framing,
         defect: Option<Mutator>,
     },
-    /// A scene written from a drawn specification by its own module (a reach scene: a ball
-    /// on a joint pushed by impulses, or driven).
-    Scripted(Box<dyn Scripted>),
+    /// A scene written from a drawn specification by its own module ([`Scripted`]).
+    Scripted(Box<dyn SpecTree>),
 }
 
 /// A specification's value tree with the function that writes its case.
-trait Scripted {
+trait SpecTree {
     fn case(&self, profile: Profile, seed: u64, id: &str) -> Case;
     fn simplify(&mut self) -> bool;
     fn complicate(&mut self) -> bool;
@@ -57,7 +57,7 @@ struct Spec<T: ValueTree> {
     write: fn(Profile, u64, &str, &T::Value) -> Case,
 }
 
-impl<T: ValueTree> Scripted for Spec<T> {
+impl<T: ValueTree> SpecTree for Spec<T> {
     fn case(&self, profile: Profile, seed: u64, id: &str) -> Case {
         (self.write)(profile, seed, id, &self.tree.current())
     }
@@ -103,21 +103,58 @@ impl Draw {
         })
     }
 
-    /// The `index`th reach scene of `profile` (one of [`reach::PROFILES`]) for `seed`.
-    pub fn reach(profile: Profile, seed: u64, index: u64) -> Option<Draw> {
-        Draw::scripted(
-            profile,
-            seed,
-            index,
-            "reach",
-            reach::spec_strategy(),
-            reach::case,
-        )
+    /// The `index`th scene of `kind` in `profile` (one of `kind`'s profiles) for `seed`.
+    pub fn scripted(kind: Scripted, profile: Profile, seed: u64, index: u64) -> Option<Draw> {
+        let name = kind.name();
+        match kind {
+            Scripted::Reach => Draw::spec(
+                profile,
+                seed,
+                index,
+                name,
+                reach::spec_strategy(),
+                reach::case,
+            ),
+            Scripted::NodeGeometry => Draw::spec(
+                profile,
+                seed,
+                index,
+                name,
+                blind::geometry_strategy(),
+                blind::node_geometry_case,
+            ),
+            Scripted::InertiaZero => Draw::spec(
+                profile,
+                seed,
+                index,
+                name,
+                reach::spec_strategy().prop_filter("an angular reach scene", |s| {
+                    s.kind() == reference::scene::DofKind::Angular
+                }),
+                blind::inertia_zero_of,
+            ),
+            Scripted::CompoundTrigger => Draw::spec(
+                profile,
+                seed,
+                index,
+                name,
+                blind::trigger_strategy(),
+                blind::compound_trigger_case,
+            ),
+            Scripted::KinematicMove => Draw::spec(
+                profile,
+                seed,
+                index,
+                name,
+                blind::move_strategy(),
+                blind::kinematic_move_case,
+            ),
+        }
     }
 
     /// The `index`th scene for `seed` of a specification drawn from `strategy` and written by
     /// `write`, its id named after `kind`.
-    fn scripted<S: Strategy + 'static>(
+    fn spec<S: Strategy + 'static>(
         profile: Profile,
         seed: u64,
         index: u64,
@@ -248,27 +285,74 @@ fn stem(id: &str) -> &str {
     id.rsplit('/').next().unwrap_or(id)
 }
 
+/// The scenes a module writes from a drawn specification, with a scenario of their own: the
+/// only generated scenes that push a body with impulses, drop a ball on node geometry or
+/// through a compound trigger, or move a kinematic body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scripted {
+    /// [`reach`]: a ball on a joint pushed by impulses to its limits, or driven.
+    Reach,
+    /// [`blind`]: a ball settling on node geometry placed below its geometry node.
+    NodeGeometry,
+    /// [`blind`]: an angular reach scene whose OMI `inertiaDiagonal` is `[0, 0, 0]`.
+    InertiaZero,
+    /// [`blind`]: a ball falling through a member of a compound trigger.
+    CompoundTrigger,
+    /// [`blind`]: a kinematic body moved by a `kinematic_pose` action.
+    KinematicMove,
+}
+
+impl Scripted {
+    pub const ALL: [Scripted; 5] = [
+        Scripted::Reach,
+        Scripted::NodeGeometry,
+        Scripted::InertiaZero,
+        Scripted::CompoundTrigger,
+        Scripted::KinematicMove,
+    ];
+
+    /// The profiles that have such scenes.
+    pub fn profiles(self) -> &'static [Profile] {
+        match self {
+            Scripted::Reach => &reach::PROFILES,
+            Scripted::NodeGeometry => &[Profile::Khr2025],
+            Scripted::InertiaZero => &[Profile::Omi2024, Profile::Omi2025],
+            Scripted::CompoundTrigger | Scripted::KinematicMove => &blind::TRIGGER_PROFILES,
+        }
+    }
+
+    /// The name in case ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scripted::Reach => "reach",
+            Scripted::NodeGeometry => "node-geometry",
+            Scripted::InertiaZero => "inertia-zero",
+            Scripted::CompoundTrigger => "compound-trigger",
+            Scripted::KinematicMove => "kinematic-move",
+        }
+    }
+}
+
 /// What the `n`th draw of a search over `profiles` is: a valid scene of which profile, drawn
 /// for which tag (each profile's feature universe in turn, as the corpus takes them); every
-/// [`REACH_EVERY`]th valid one a reach scene of a profile that has them; and every
-/// [`corpus::INVALID_EVERY`]th draw, when there are defects, which defect.
+/// [`SCRIPTED_EVERY`]th valid one a [`Scripted`] scene (each kind and profile in turn); and
+/// every [`corpus::INVALID_EVERY`]th draw, when there are defects, which defect.
 #[derive(Clone, Copy, Debug)]
 pub enum Pick<'a> {
     Valid(Profile, &'a str),
-    Reach(Profile),
+    Scripted(Scripted, Profile),
     Invalid(&'a Mutator),
 }
 
-/// Every how many valid draws one is a reach scene (where a profile has them): the only
-/// generated scenes that push a body with impulses.
-pub const REACH_EVERY: usize = 6;
+/// Every how many valid draws one is a [`Scripted`] scene (where a profile has them).
+pub const SCRIPTED_EVERY: usize = 4;
 
 /// The draws of a search: the profiles' feature universes and their defects.
 #[derive(Debug)]
 pub struct Plan {
     profiles: Vec<Profile>,
     universes: Vec<Vec<String>>,
-    reach: Vec<Profile>,
+    scripted: Vec<(Scripted, Profile)>,
     defects: Vec<Mutator>,
 }
 
@@ -290,9 +374,10 @@ impl Plan {
                 .iter()
                 .map(|p| features::universe(*p).into_iter().collect())
                 .collect(),
-            reach: reach::PROFILES
+            scripted: Scripted::ALL
                 .into_iter()
-                .filter(|p| profiles.contains(p))
+                .flat_map(|k| k.profiles().iter().map(move |p| (k, *p)))
+                .filter(|(_, p)| profiles.contains(p))
                 .collect(),
             defects,
         }
@@ -312,9 +397,9 @@ impl Plan {
         } else {
             n - (n + 1) / every
         };
-        if !self.reach.is_empty() && valid_n % REACH_EVERY == REACH_EVERY - 1 {
-            let k = (valid_n / REACH_EVERY) % self.reach.len();
-            return Some(Pick::Reach(self.reach[k]));
+        if !self.scripted.is_empty() && valid_n % SCRIPTED_EVERY == SCRIPTED_EVERY - 1 {
+            let (kind, profile) = self.scripted[(valid_n / SCRIPTED_EVERY) % self.scripted.len()];
+            return Some(Pick::Scripted(kind, profile));
         }
         let p = valid_n % self.profiles.len().max(1);
         let universe = self.universes.get(p)?;
@@ -326,7 +411,7 @@ impl Plan {
     pub fn draw(&self, seed: u64, n: u64) -> Option<Draw> {
         match self.pick(n)? {
             Pick::Valid(profile, wanted) => Draw::valid(profile, seed, n, Some(wanted)),
-            Pick::Reach(profile) => Draw::reach(profile, seed, n),
+            Pick::Scripted(kind, profile) => Draw::scripted(kind, profile, seed, n),
             Pick::Invalid(m) => Draw::invalid(m, seed, n),
         }
     }
@@ -450,14 +535,31 @@ mod tests {
         assert!(matches!(picks[0], Pick::Valid(Profile::Khr2025, _)));
         assert!(matches!(picks[1], Pick::Valid(Profile::Omi2024, _)));
         assert!(matches!(picks[2], Pick::Valid(Profile::Khr2025, _)));
-        // The 6th valid draw (draw 6: draws 3 and 7 are invalid) is a reach scene.
-        assert!(matches!(plan.pick(6), Some(Pick::Reach(_))));
+        // The 4th valid draw (draw 4: draw 3 is invalid) is a scripted scene.
+        assert!(matches!(plan.pick(4), Some(Pick::Scripted(..))));
         let plain = Plan::new(&[Profile::Khr2025], false);
-        let reach: Vec<u64> = (0..18)
-            .filter(|n| matches!(plain.pick(*n), Some(Pick::Reach(Profile::Khr2025))))
+        let scripted: Vec<(u64, Scripted)> = (0..12)
+            .filter_map(|n| match plain.pick(n) {
+                Some(Pick::Scripted(k, Profile::Khr2025)) => Some((n, k)),
+                _ => None,
+            })
             .collect();
-        assert_eq!(reach, vec![5, 11, 17]);
+        let kinds = [
+            Scripted::Reach,
+            Scripted::NodeGeometry,
+            Scripted::CompoundTrigger,
+        ];
+        assert_eq!(scripted, vec![(3, kinds[0]), (7, kinds[1]), (11, kinds[2])]);
         let vrm = Plan::new(&[Profile::VrmcNodeConstraint10], false);
         assert!((0..18).all(|n| matches!(vrm.pick(n), Some(Pick::Valid(..)))));
+        // Every kind draws and writes a case in each of its profiles.
+        for kind in Scripted::ALL {
+            for p in kind.profiles() {
+                let draw = Draw::scripted(kind, *p, 1, 0).expect("a draw");
+                let case = draw.case().expect("a case");
+                assert!(case.id.contains(kind.name()) && case.profile == Some(*p));
+                assert!(case.scenario.is_some(), "{}", case.id);
+            }
+        }
     }
 }
