@@ -676,7 +676,11 @@ mod tests {
             assert!(l.dir.ends_with("harness/adapters/jolt-node"), "{:?}", l.dir);
             assert!(l.entry.is_file(), "{:?}", l.entry);
         }
-        assert_eq!(l.package, "jolt-physics");
+        assert!(
+            matches!(l.install, Install::Npm { package: "jolt-physics" }),
+            "{:?}",
+            l.install
+        );
         assert_eq!(dir_env("jolt"), JOLT_DIR_ENV);
         assert!(l.args.is_empty() && l.source.is_none());
     }
