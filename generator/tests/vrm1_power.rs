@@ -176,6 +176,15 @@ fn generated_cases_catch_every_injected_bug() {
     let mut failures = Vec::new();
     let (mut posed, mut ordered) = (0, 0);
     for case in &cases {
+        // A sheared aim's output is open [D-VRM1-SHEAR]: such a case is informative.
+        if case.tier == Tier::Informative {
+            assert!(
+                case.decisions.contains(&reference::decision::Decision::Vrm1Shear),
+                "{}",
+                case.id
+            );
+            continue;
+        }
         assert_eq!(case.tier, Tier::Required, "{}", case.id);
         if case.poses.is_empty() {
             continue;
