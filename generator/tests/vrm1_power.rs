@@ -179,7 +179,8 @@ fn generated_cases_catch_every_injected_bug() {
         // A sheared aim's output is open [D-VRM1-SHEAR]: such a case is informative.
         if case.tier == Tier::Informative {
             assert!(
-                case.decisions.contains(&reference::decision::Decision::Vrm1Shear),
+                case.decisions
+                    .contains(&reference::decision::Decision::Vrm1Shear),
                 "{}",
                 case.id
             );

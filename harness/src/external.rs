@@ -677,7 +677,12 @@ mod tests {
             assert!(l.entry.is_file(), "{:?}", l.entry);
         }
         assert!(
-            matches!(l.install, Install::Npm { package: "jolt-physics" }),
+            matches!(
+                l.install,
+                Install::Npm {
+                    package: "jolt-physics"
+                }
+            ),
             "{:?}",
             l.install
         );

@@ -109,7 +109,7 @@ pub struct Shrunken {
 
 /// Progress of a search, for a bar or a log line.
 pub trait Progress: Sync {
-    /// A draw ran (`failing`: it showed a symptom not seen before).
+    /// A draw ran: the counts so far and the number of symptoms seen.
     fn drawn(&self, counts: &Counts, symptoms: usize);
     /// Shrinking of a symptom started.
     fn shrinking(&self, symptom: &Symptom);
