@@ -397,13 +397,18 @@ impl Plan {
         } else {
             n - (n + 1) / every
         };
-        if !self.scripted.is_empty() && valid_n % SCRIPTED_EVERY == SCRIPTED_EVERY - 1 {
+        let scene_n = if self.scripted.is_empty() {
+            valid_n
+        } else if valid_n % SCRIPTED_EVERY == SCRIPTED_EVERY - 1 {
             let (kind, profile) = self.scripted[(valid_n / SCRIPTED_EVERY) % self.scripted.len()];
             return Some(Pick::Scripted(kind, profile));
-        }
-        let p = valid_n % self.profiles.len().max(1);
+        } else {
+            // Counted apart from the scripted draws, so that every profile takes its turn.
+            valid_n - (valid_n + 1) / SCRIPTED_EVERY
+        };
+        let p = scene_n % self.profiles.len().max(1);
         let universe = self.universes.get(p)?;
-        let wanted = universe.get((valid_n / self.profiles.len()) % universe.len().max(1))?;
+        let wanted = universe.get((scene_n / self.profiles.len()) % universe.len().max(1))?;
         Some(Pick::Valid(self.profiles[p], wanted))
     }
 
@@ -524,6 +529,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// In a plan of every profile, each profile's scenes are drawn in turn (the scripted and
+    /// the invalid draws take their own turns, not a profile's).
+    #[test]
+    fn every_profile_takes_its_turn() {
+        let plan = Plan::new(&Profile::ALL, true);
+        let drawn: std::collections::BTreeSet<Profile> = (0..64)
+            .filter_map(|n| match plan.pick(n) {
+                Some(Pick::Valid(p, _)) => Some(p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(drawn.len(), Profile::ALL.len(), "{drawn:?}");
     }
 
     #[test]
