@@ -322,3 +322,29 @@ fn a_search_over_stdio_is_the_search_in_process() {
     assert!(in_process.counts.passed > 0);
     assert_eq!(findings(&in_process), findings(&over_stdio));
 }
+
+/// A `findings` folder that is not an earlier search's (no `summary.json` beside it) is never
+/// removed: writing refuses, and the folder's files stay.
+#[test]
+fn a_foreign_findings_folder_is_kept() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mine = dir.path().join("findings/notes.txt");
+    std::fs::create_dir_all(mine.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&mine, "mine").expect("write");
+    let mut summary = Summary {
+        implementation: "rapier".into(),
+        mutant: None,
+        seed: 1,
+        profiles: Vec::new(),
+        command: String::new(),
+        counts: Counts::default(),
+        search_s: 0.0,
+        first: None,
+        findings: Vec::new(),
+        disagreements: Vec::new(),
+    };
+    let e = fuzz::report::write(dir.path(), &mut summary, &[], &|d| d.display().to_string())
+        .expect_err("refused");
+    assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+    assert_eq!(std::fs::read_to_string(&mine).expect("kept"), "mine");
+}

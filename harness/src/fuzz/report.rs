@@ -333,6 +333,17 @@ pub fn write(
 ) -> std::io::Result<()> {
     let findings = out.join("findings");
     if findings.exists() {
+        // Only an earlier search's findings are replaced: a `findings` folder without its
+        // `summary.json` beside it is someone else's, and nothing already written is lost.
+        if !out.join("summary.json").is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} exists and is not an earlier fuzz output (no summary.json beside it): choose another --out",
+                    findings.display()
+                ),
+            ));
+        }
         std::fs::remove_dir_all(&findings)?;
     }
     std::fs::create_dir_all(out)?;
