@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use generator::corpus;
 use generator::mutate::{self, EXEMPT};
 use reference::issue::Code;
+use reference::profile::Profile;
 
 #[test]
 fn every_code_has_a_mutator() {
@@ -110,4 +111,22 @@ fn every_current_khr_code_has_a_mutator_of_its_revision() {
             "{profile} codes without a mutator: {missing:?}"
         );
     }
+}
+
+/// A mutator that edits the first joint description with limits leaves the descriptions
+/// before it as they were: one without `limits` gained `"limits": null` (a second defect,
+/// `EXT_TYPE`) in `physics-cts fuzz --impl reference --seed 1`'s invalid draw 8539, a base with
+/// two descriptions, the first without limits.
+#[test]
+fn a_limit_mutator_touches_no_other_joint() {
+    let m = mutate::all()
+        .into_iter()
+        .find(|m| m.name == "limit-without-bounds" && m.profile == Profile::Omi2024)
+        .expect("the omi-2024 mutator");
+    let draw = generator::draw::Draw::invalid(&m, 1, 8539).expect("a base takes the defect");
+    let case = draw.case().expect("the defect applies");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let reading = generator::label::read(&case, dir.path()).expect("readable");
+    let disagreement = generator::label::disagreement(&case, &reading);
+    assert!(disagreement.is_none(), "{disagreement:?}");
 }

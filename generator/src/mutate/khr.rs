@@ -46,7 +46,7 @@ pub(super) fn limit(
 ) -> Option<(String, &mut Value)> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
-        if let Some(limits) = joint["limits"].as_array_mut()
+        if let Some(limits) = joint.get_mut("limits").and_then(Value::as_array_mut)
             && let Some((l, v)) = limits.iter_mut().enumerate().find(|(_, v)| pred(v))
         {
             return Some((format!("{JOINTS}/{j}/limits/{l}"), v));

@@ -338,7 +338,7 @@ fn drive_target_without_gain(case: &mut Case) -> Option<String> {
 fn drive_without(case: &mut Case, removed: &str, kept: &str) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
-        if let Some(drives) = joint["drives"].as_array_mut() {
+        if let Some(drives) = joint.get_mut("drives").and_then(Value::as_array_mut) {
             for (d, drive) in drives.iter_mut().enumerate() {
                 let o = drive.as_object_mut()?;
                 if o.contains_key(kept) && o.remove(removed).is_some() {

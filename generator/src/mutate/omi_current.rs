@@ -53,7 +53,7 @@ fn add_shape(case: &mut Case, shape: Value) -> Option<String> {
 fn limit(case: &mut Case) -> Option<(String, &mut Value)> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
-        if let Some(limits) = joint["limits"].as_array_mut()
+        if let Some(limits) = joint.get_mut("limits").and_then(Value::as_array_mut)
             && let Some(v) = limits.first_mut()
         {
             return Some((format!("{JOINTS}/{j}/limits/0"), v));
