@@ -12,7 +12,7 @@ import { SceneLoader } from '@babylonjs/core/Loading/sceneLoader.js';
 
 import { Failed, NotSupported } from '../../kit/src/errors.js';
 import { enumValue, handleKey } from './runtime.js';
-import { distance, poseInv, poseMul, qnormalize, quatFromAxes, rotate, slerpish } from './math.js';
+import { distance, nlerp, poseInv, poseMul, qnormalize, qrotate as rotate, quatFromAxes } from '../../kit/src/math.js';
 
 // Babylon's enums (IPhysicsEnginePlugin), by value.
 const MOTION = { 0: 'static', 1: 'kinematic', 2: 'dynamic' };
@@ -387,7 +387,7 @@ export class World {
           const t = (k + 1) / substeps;
           const a = starts.get(node);
           const p = a.p.map((x, i) => x + (goal.p[i] - x) * t);
-          const q = slerpish(a.q, goal.q, t);
+          const q = nlerp(a.q, goal.q, t);
           this.plugin.setTargetTransform(b.body, new Vector3(...p), new Quaternion(...q));
         }
         this.touching = new Map();

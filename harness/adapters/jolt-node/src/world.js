@@ -22,7 +22,9 @@
 
 import { NotSupported } from '../../kit/src/errors.js';
 import { planJoint } from '../../kit/src/joints.js';
-import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qmul, qnormalize, qrotate } from '../../kit/src/math.js';
+import { poseInv, poseInvTimesMat4, poseLerp, poseMul, poseOfMat4, qaxisAngle, qmul, qnormalize, qrotate } from '../../kit/src/math.js';
+import { applyAction } from '../../kit/src/actions.js';
+import { colliderReport, jointReport, observation, pairReports, restingNode, staticBody } from '../../kit/src/report.js';
 import { apply, filtersCollide, pairMode } from '../../kit/src/rules.js';
 import { buildShape, createShape } from './shapes.js';
 
@@ -533,7 +535,7 @@ export class World {
               if (goal) {
                 const start = hold.goalStart ?? this.#pose(hold.jbody);
                 hold.goalStart = k + 1 === substeps ? undefined : start;
-                const next = k + 1 === substeps ? goal : interpolate(start, goal, (k + 1) / substeps);
+                const next = k + 1 === substeps ? goal : poseLerp(start, goal, (k + 1) / substeps);
                 p.Set(next.p[0], next.p[1], next.p[2]);
                 q.Set(next.q[0], next.q[1], next.q[2], next.q[3]);
                 this.bi.MoveKinematic(hold.id, p, q, h);
@@ -579,26 +581,7 @@ export class World {
   }
 
   apply(action) {
-    const hold = [...this.bodies.values()].find((h) => h.body.node === action.node);
-    if (!hold) throw new NotSupported(`node ${action.node} is not a body`);
-    switch (action.action) {
-      case 'impulse':
-        if (hold.body.kind !== 'dynamic') throw new NotSupported(`an impulse on the ${hold.body.kind} body at node ${action.node}`);
-        hold.jbody.AddImpulse(this.v3(action.impulse));
-        return;
-      case 'force': {
-        if (hold.body.kind !== 'dynamic') throw new NotSupported(`a force on the ${hold.body.kind} body at node ${action.node}`);
-        const f = this.heldForces.get(action.node) ?? [0, 0, 0];
-        this.heldForces.set(action.node, f.map((x, i) => x + action.force[i]));
-        return;
-      }
-      case 'kinematic_pose':
-        if (hold.body.kind !== 'kinematic') throw new NotSupported(`a kinematic pose for the ${hold.body.kind} body at node ${action.node}`);
-        this.pendingPoses.set(action.node, { p: action.translation, q: qnormalize(action.rotation) });
-        return;
-      default:
-        throw new NotSupported(`action ${action.action}`);
-    }
+    applyAction(this, this.bodies.values(), action, (hold, j) => hold.jbody.AddImpulse(this.v3(j)));
   }
 
   // ----------------------------------------------------------------------------------------
@@ -621,31 +604,10 @@ export class World {
     // Static colliders and static triggers (sensors without a body) are reported where they
     // stand, as physx-node reports its static actors.
     const fixed = [...this.statics].concat([...this.sensors].filter(([, s]) => s.owner === null));
-    for (const [ci, s] of fixed) {
-      nodes.push({
-        node: this.scene.colliders[ci].node,
-        translation: s.pose.p,
-        rotation: s.pose.q,
-        linear_velocity: [0, 0, 0],
-        angular_velocity: [0, 0, 0],
-      });
-    }
-    nodes.sort((a, b) => a.node - b.node);
-    const contacts = new Map();
-    for (const k of this.touching.keys()) {
-      const [i, j] = k.split(',').map(Number);
-      const a = this.scene.colliders[i].node, b = this.scene.colliders[j].node;
-      const pair = a < b ? [a, b] : [b, a];
-      contacts.set(pair.join(','), pair);
-    }
+    for (const [ci, s] of fixed) nodes.push(restingNode(this.scene.colliders[ci].node, s.pose));
     const events = this.events;
     this.events = [];
-    return {
-      time: this.time,
-      nodes,
-      contacts: [...contacts.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]),
-      trigger_events: events,
-    };
+    return observation(this.time, nodes, this.touching.keys(), this.scene.colliders, events);
   }
 
   interpretation() {
@@ -656,12 +618,7 @@ export class World {
     for (const [, h] of this.bodies) {
       const { body, jbody } = h;
       if (body.kind === 'static') {
-        bodies.push({
-          node: body.node, kind: 'static', mass: { kind: 'infinite' }, center_of_mass: [0, 0, 0],
-          inertia_diagonal: [{ kind: 'infinite' }, { kind: 'infinite' }, { kind: 'infinite' }],
-          inertia_orientation: [0, 0, 0, 1], linear_velocity: [0, 0, 0], angular_velocity: [0, 0, 0],
-          gravity_factor: body.gravityFactor,
-        });
+        bodies.push(staticBody(body));
         continue;
       }
       const mp = jbody.GetMotionProperties();
@@ -687,44 +644,14 @@ export class World {
       const info = this.colliderInfo[ci];
       const pose = c.body === null ? poseMul(info.holderPose, info.pose) : info.pose;
       const sensor = this.sensors.get(ci);
-      return {
-        node: c.node,
-        body: c.body === null ? null : scene.bodies[c.body].node,
-        is_trigger: sensor ? sensor.jbody.IsSensor() : false,
-        shape: info.report.shape,
-        parameters: info.report.parameters,
-        translation: pose.p,
-        rotation: pose.q,
-      };
+      return colliderReport(scene, c, pose, sensor ? sensor.jbody.IsSensor() : false, info.report);
     });
     const n = scene.colliders.length;
-    const pairs = [];
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const a = scene.colliders[i], b = scene.colliders[j];
-        if (a.body === b.body) continue;
-        const values = this.pairValues[i * n + j];
-        const [x, y] = a.node <= b.node ? [a, b] : [b, a];
-        pairs.push({
-          a: x.node,
-          b: y.node,
-          collide: !a.isTrigger && !b.isTrigger && (this.allowed[i * n + j] & 2) !== 0,
-          static_friction: values.staticFriction,
-          dynamic_friction: values.dynamicFriction,
-          restitution: values.restitution,
-        });
-      }
-    }
-    const joints = this.joints.map(({ joint, frames }) => ({
-      node: joint.node,
-      bodies: [joint.a.body, joint.b.body],
-      frames: frames.map((f) => ({ translation: f.p, rotation: f.q })),
-      limits: joint.limits.map((l) => ({ kind: l.kind, axes: l.axes, min: l.min, max: l.max, stiffness: l.stiffness, damping: l.damping })),
-      drives: joint.drives.map((d) => ({
-        kind: d.kind, axis: d.axis, mode: d.mode, max_force: d.maxForce,
-        position_target: d.positionTarget, velocity_target: d.velocityTarget, stiffness: d.stiffness, damping: d.damping,
-      })),
-    }));
+    const pairs = pairReports(scene.colliders, this.allowed, (i, j) => {
+      const values = this.pairValues[i * n + j];
+      return { static_friction: values.staticFriction, dynamic_friction: values.dynamicFriction, restitution: values.restitution };
+    });
+    const joints = this.joints.map(({ joint, frames }) => jointReport(joint, frames.map((f) => ({ translation: f.p, rotation: f.q }))));
     return { bodies, colliders, pairs, joints };
   }
 
@@ -744,13 +671,4 @@ export class World {
   }
 }
 
-function interpolate(a, b, t) {
-  let qb = b.q;
-  const d = a.q[0] * qb[0] + a.q[1] * qb[1] + a.q[2] * qb[2] + a.q[3] * qb[3];
-  if (d < 0) qb = qb.map((x) => -x);
-  return {
-    p: a.p.map((x, i) => x + (b.p[i] - x) * t),
-    q: qnormalize(a.q.map((x, i) => x + (qb[i] - x) * t)),
-  };
-}
 

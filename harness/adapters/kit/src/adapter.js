@@ -1,8 +1,9 @@
 // The operations of the protocol (the `Implementation` trait of harness/src/implementation.rs)
 // over one engine runtime: argument checks, the load state, and the mapping of failures. An
-// engine adapter gives its name, version, engine string, declared features and check families,
-// and its `World` class (constructor(runtime, scene, config) with `notes`, `interpretation()`,
-// `configure(config)`, `step(n)`, `observe()`, `apply(action)`, `release()`).
+// engine adapter gives its name, version, engine string, declared profiles, features and check
+// families, and its `World` class (constructor(runtime, scene, config) with `notes`,
+// `interpretation()`, `configure(config)`, `step(n)`, `observe()`, `apply(action)`,
+// `release()`). An engine that reads glTF itself overrides `load` (Babylon.js).
 
 import { BadRequest, NotSupported, Rejected } from './errors.js';
 import { Document } from './gltf.js';
@@ -26,7 +27,8 @@ function finite(value, what) {
   if (!Number.isFinite(v)) throw new BadRequest(`${what} must be finite`);
   return v;
 }
-function vector(value, length, what) {
+/** An array of `length` finite wire numbers, or a BadRequest naming `what`. */
+export function vector(value, length, what) {
   if (!Array.isArray(value) || value.length !== length) throw new BadRequest(`${what} must be an array of ${length} numbers`);
   return value.map((v, i) => finite(v, `${what}[${i}]`));
 }
@@ -35,40 +37,52 @@ function count(value, what) {
   return value;
 }
 
+/** A handshake's `protocol_version`, when given, must be the one spoken here. */
+export function checkProtocolVersion(params) {
+  if (params.protocol_version !== undefined && params.protocol_version !== PROTOCOL_VERSION) {
+    throw new BadRequest(`this implementation speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(params.protocol_version)}`);
+  }
+}
+
 export class Adapter {
   /**
-   * `engine`: { name, version, features, checks, World, noConstraints } where `noConstraints` is
-   * the message of `evaluate_constraints`'s not_supported; `runtime.engine` is the engine string.
+   * `engine`: { name, version, features, checks, World, noConstraints, profiles? } where
+   * `noConstraints` is the message of `evaluate_constraints`'s not_supported and `profiles`
+   * defaults to every profile the kit reads; `runtime.engine` is the engine string.
    */
   constructor(runtime, engine) {
     this.rt = runtime;
-    this.engine = engine;
+    this.engine = { profiles: PROFILES, ...engine };
     this.world = null;
     this.config = { ...DEFAULT_CONFIG };
   }
 
   handshake(params = {}) {
-    if (params.protocol_version !== undefined && params.protocol_version !== PROTOCOL_VERSION) {
-      throw new BadRequest(`this implementation speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(params.protocol_version)}`);
-    }
+    checkProtocolVersion(params);
     return {
       name: this.engine.name,
       version: this.engine.version,
       engine: this.rt.engine,
       protocol_version: PROTOCOL_VERSION,
       // `batch`: protocol.js answers it (a scenario's requests in one round trip).
-      capabilities: { profiles: PROFILES, features: this.engine.features, checks: this.engine.checks, batch: true },
+      capabilities: { profiles: this.engine.profiles, features: this.engine.features, checks: this.engine.checks, batch: true },
     };
   }
 
-  load(params) {
+  /** A load request's checked `{path, profile}`, the scene loaded before released. */
+  loadRequest(params) {
     this.unload();
     if (typeof params.path !== 'string') throw new BadRequest('load needs a string path');
     if (typeof params.profile !== 'string') throw new BadRequest('load needs a string profile');
-    if (!PROFILES.includes(params.profile)) throw new NotSupported(`profile ${params.profile}`);
+    if (!this.engine.profiles.includes(params.profile)) throw new NotSupported(`profile ${params.profile}`);
+    return params;
+  }
+
+  load(params) {
+    const { path, profile } = this.loadRequest(params);
     let scene;
     try {
-      scene = readScene(Document.read(params.path), params.profile);
+      scene = readScene(Document.read(path), profile);
     } catch (error) {
       if (error instanceof Rejected) return { outcome: 'rejected', reason: error.message, codes: [] };
       throw error;

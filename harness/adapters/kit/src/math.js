@@ -186,3 +186,53 @@ export function symmetricEigen(a) {
   if (mat3Det(v) < 0) v = v.map((r) => [r[0], r[1], -r[2]]);
   return { values: [m[0][0], m[1][1], m[2][2]], vectors: v };
 }
+
+/** `v` scaled to unit length (`v` itself when it is zero). */
+export function vnormalize(v) {
+  const n = Math.hypot(...v);
+  return n > 0 ? v.map((x) => x / n) : v;
+}
+
+/** The rotation whose frame has x along `x` and y along `y` (orthonormalised). */
+export function quatFromAxes(x, y) {
+  const X = vnormalize(x);
+  const Z = vnormalize(cross(X, y));
+  const Y = cross(Z, X);
+  // Rotation matrix with columns X, Y, Z.
+  const m00 = X[0], m01 = Y[0], m02 = Z[0];
+  const m10 = X[1], m11 = Y[1], m12 = Z[1];
+  const m20 = X[2], m21 = Y[2], m22 = Z[2];
+  const trace = m00 + m11 + m22;
+  let q;
+  if (trace > 0) {
+    const s = 0.5 / Math.sqrt(trace + 1);
+    q = [(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s, 0.25 / s];
+  } else if (m00 > m11 && m00 > m22) {
+    const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
+    q = [0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s];
+  } else if (m11 > m22) {
+    const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
+    q = [(m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s];
+  } else {
+    const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
+    q = [(m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s];
+  }
+  return qnormalize(q);
+}
+
+export function distance(a, b) {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+/** The normalised linear interpolation of two rotations, along the shorter arc. */
+export function nlerp(a, b, t) {
+  let qb = b;
+  const d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  if (d < 0) qb = b.map((x) => -x);
+  return qnormalize(a.map((x, i) => x + (qb[i] - x) * t));
+}
+
+/** The pose between `a` and `b` at `t` in [0, 1]: positions lerped, rotations [`nlerp`]ed. */
+export function poseLerp(a, b, t) {
+  return { p: a.p.map((x, i) => x + (b.p[i] - x) * t), q: nlerp(a.q, b.q, t) };
+}

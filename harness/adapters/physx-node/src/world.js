@@ -18,7 +18,9 @@
 
 import { Failed, NotSupported } from '../../kit/src/errors.js';
 import { planJoint } from '../../kit/src/joints.js';
-import { poseInv, poseInvTimesMat4, poseMul, poseOfMat4, qaxisAngle, qconj, qintegrate, qnormalize } from '../../kit/src/math.js';
+import { poseInv, poseInvTimesMat4, poseLerp, poseMul, poseOfMat4, qaxisAngle, qconj, qintegrate } from '../../kit/src/math.js';
+import { applyAction } from '../../kit/src/actions.js';
+import { colliderReport, jointReport, observation, pairReports, restingNode, staticBody } from '../../kit/src/report.js';
 import { apply, filtersCollide, pairMode } from '../../kit/src/rules.js';
 import { PHYSX_ORDER, physxPairMode } from './physx-rules.js';
 
@@ -514,7 +516,7 @@ export class World {
       else {
         const start = hold.goalStart ?? now;
         hold.goalStart = start;
-        next = interpolate(start, goal, fraction);
+        next = poseLerp(start, goal, fraction);
       }
       if (fraction === 1) hold.goalStart = undefined;
     } else {
@@ -532,27 +534,8 @@ export class World {
 
   /** Apply a harness action (see `Action` in the protocol). */
   apply(action) {
-    const hold = [...this.actors.values()].find((h) => h.body.node === action.node);
-    if (!hold) throw new NotSupported(`node ${action.node} is not a body`);
-    const P = this.P;
-    switch (action.action) {
-      case 'impulse':
-        if (hold.body.kind !== 'dynamic') throw new NotSupported(`an impulse on the ${hold.body.kind} body at node ${action.node}`);
-        this.#addForce(hold.actor, action.impulse, P.PxForceModeEnum.eIMPULSE);
-        return;
-      case 'force': {
-        if (hold.body.kind !== 'dynamic') throw new NotSupported(`a force on the ${hold.body.kind} body at node ${action.node}`);
-        const f = this.heldForces.get(action.node) ?? [0, 0, 0];
-        this.heldForces.set(action.node, f.map((x, i) => x + action.force[i]));
-        return;
-      }
-      case 'kinematic_pose':
-        if (hold.body.kind !== 'kinematic') throw new NotSupported(`a kinematic pose for the ${hold.body.kind} body at node ${action.node}`);
-        this.pendingPoses.set(action.node, { p: action.translation, q: qnormalize(action.rotation) });
-        return;
-      default:
-        throw new NotSupported(`action ${action.action}`);
-    }
+    const eIMPULSE = this.P.PxForceModeEnum.eIMPULSE;
+    applyAction(this, this.actors.values(), action, (hold, j) => this.#addForce(hold.actor, j, eIMPULSE));
   }
 
   // ----------------------------------------------------------------------------------------
@@ -575,30 +558,11 @@ export class World {
     }
     for (const [ci, h] of this.staticActors) {
       const g = h.actor.getGlobalPose();
-      nodes.push({
-        node: this.scene.colliders[ci].node,
-        translation: [g.p.x, g.p.y, g.p.z],
-        rotation: [g.q.x, g.q.y, g.q.z, g.q.w],
-        linear_velocity: [0, 0, 0],
-        angular_velocity: [0, 0, 0],
-      });
-    }
-    nodes.sort((a, b) => a.node - b.node);
-    const contacts = new Map();
-    for (const key of this.touching.keys()) {
-      const [i, j] = key.split(',').map(Number);
-      const a = this.scene.colliders[i].node, b = this.scene.colliders[j].node;
-      const pair = a < b ? [a, b] : [b, a];
-      contacts.set(pair.join(','), pair);
+      nodes.push(restingNode(this.scene.colliders[ci].node, { p: [g.p.x, g.p.y, g.p.z], q: [g.q.x, g.q.y, g.q.z, g.q.w] }));
     }
     const events = this.events;
     this.events = [];
-    return {
-      time: this.time,
-      nodes,
-      contacts: [...contacts.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]),
-      trigger_events: events,
-    };
+    return observation(this.time, nodes, this.touching.keys(), this.scene.colliders, events);
   }
 
   interpretation() {
@@ -608,12 +572,7 @@ export class World {
     for (const [, h] of this.actors) {
       const { body, actor } = h;
       if (body.kind === 'static') {
-        bodies.push({
-          node: body.node, kind: 'static', mass: { kind: 'infinite' }, center_of_mass: [0, 0, 0],
-          inertia_diagonal: [{ kind: 'infinite' }, { kind: 'infinite' }, { kind: 'infinite' }],
-          inertia_orientation: [0, 0, 0, 1], linear_velocity: [0, 0, 0], angular_velocity: [0, 0, 0],
-          gravity_factor: body.gravityFactor,
-        });
+        bodies.push(staticBody(body));
         continue;
       }
       const c = actor.getCMassLocalPose();
@@ -643,38 +602,18 @@ export class World {
       const lp = primary.getLocalPose();
       let pose = poseMul({ p: xyz(lp.p), q: [lp.q.x, lp.q.y, lp.q.z, lp.q.w] }, poseInv(s.fix));
       if (c.body === null) pose = poseMul(s.holder.pose, pose);
+      return colliderReport(scene, c, pose, primary.getFlags().isSet(P.PxShapeFlagEnum.eTRIGGER_SHAPE), s.report);
+    });
+    const pairs = pairReports(scene.colliders, this.allowed, (i, j) => {
+      const [ma, mb] = this.#pairMaterials(i, j);
+      const friction = physxPairMode(combineName(ma.getFrictionCombineMode(), P), combineName(mb.getFrictionCombineMode(), P));
+      const restitution = physxPairMode(combineName(ma.getRestitutionCombineMode(), P), combineName(mb.getRestitutionCombineMode(), P));
       return {
-        node: c.node,
-        body: c.body === null ? null : scene.bodies[c.body].node,
-        is_trigger: primary.getFlags().isSet(P.PxShapeFlagEnum.eTRIGGER_SHAPE),
-        shape: s.report.shape,
-        parameters: s.report.parameters,
-        translation: pose.p,
-        rotation: pose.q,
+        static_friction: apply(friction, ma.getStaticFriction(), mb.getStaticFriction()),
+        dynamic_friction: apply(friction, ma.getDynamicFriction(), mb.getDynamicFriction()),
+        restitution: apply(restitution, ma.getRestitution(), mb.getRestitution()),
       };
     });
-    const n = scene.colliders.length;
-    const pairs = [];
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const a = scene.colliders[i], b = scene.colliders[j];
-        if (a.body === b.body) continue;
-        const trigger = a.isTrigger || b.isTrigger;
-        const rule = this.allowed[i * n + j];
-        const [ma, mb] = this.#pairMaterials(i, j);
-        const friction = physxPairMode(combineName(ma.getFrictionCombineMode(), P), combineName(mb.getFrictionCombineMode(), P));
-        const restitution = physxPairMode(combineName(ma.getRestitutionCombineMode(), P), combineName(mb.getRestitutionCombineMode(), P));
-        const [x, y] = a.node <= b.node ? [a, b] : [b, a];
-        pairs.push({
-          a: x.node,
-          b: y.node,
-          collide: !trigger && (rule & 2) !== 0,
-          static_friction: apply(friction, ma.getStaticFriction(), mb.getStaticFriction()),
-          dynamic_friction: apply(friction, ma.getDynamicFriction(), mb.getDynamicFriction()),
-          restitution: apply(restitution, ma.getRestitution(), mb.getRestitution()),
-        });
-      }
-    }
     const joints = this.joints.map(({ joint, d6, plan }) => {
       const unfix = { p: [0, 0, 0], q: qconj(plan.frameRotation) };
       const frames = [P.PxJointActorIndexEnum.eACTOR0, P.PxJointActorIndexEnum.eACTOR1].map((k) => {
@@ -682,25 +621,7 @@ export class World {
         const pose = poseMul({ p: xyz(t.p), q: [t.q.x, t.q.y, t.q.z, t.q.w] }, unfix);
         return { translation: pose.p, rotation: pose.q };
       });
-      return {
-        node: joint.node,
-        bodies: [joint.a.body, joint.b.body],
-        frames,
-        // As read, in canonical form (protocol 2): what the joint plan was made from.
-        limits: joint.limits.map((l) => ({
-          kind: l.kind, axes: l.axes, min: l.min, max: l.max, stiffness: l.stiffness, damping: l.damping,
-        })),
-        drives: joint.drives.map((d) => ({
-          kind: d.kind,
-          axis: d.axis,
-          mode: d.mode,
-          max_force: d.maxForce,
-          position_target: d.positionTarget,
-          velocity_target: d.velocityTarget,
-          stiffness: d.stiffness,
-          damping: d.damping,
-        })),
-      };
+      return jointReport(joint, frames);
     });
     return { bodies, colliders, pairs, joints };
   }
@@ -752,15 +673,6 @@ function combineName(value, P) {
 }
 function xyz(v) { return [v.x, v.y, v.z]; }
 
-function interpolate(a, b, t) {
-  let qb = b.q;
-  const d = a.q[0] * qb[0] + a.q[1] * qb[1] + a.q[2] * qb[2] + a.q[3] * qb[3];
-  if (d < 0) qb = qb.map((x) => -x);
-  return {
-    p: a.p.map((x, i) => x + (b.p[i] - x) * t),
-    q: qnormalize(a.q.map((x, i) => x + (qb[i] - x) * t)),
-  };
-}
 
 function physicsCall(f, what) {
   const out = f();

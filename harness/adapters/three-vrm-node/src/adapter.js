@@ -13,23 +13,13 @@ import { pathToFileURL } from 'node:url';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { VRMNodeConstraintLoaderPlugin } from '@pixiv/three-vrm-node-constraint';
 
+import { PROTOCOL_VERSION, checkProtocolVersion, vector } from '../../kit/src/adapter.js';
 import { BadRequest, NotSupported } from '../../kit/src/errors.js';
 
-export const PROTOCOL_VERSION = 2;
 export const PROFILE = 'vrmc-node-constraint-1.0';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const version = (name) => JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
-
-/** A wire number, or a BadRequest. */
-function finite(value, what) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new BadRequest(`${what} must be a finite number`);
-  return value;
-}
-function vector(value, length, what) {
-  if (!Array.isArray(value) || value.length !== length) throw new BadRequest(`${what} must be an array of ${length} numbers`);
-  return value.map((v, i) => finite(v, `${what}[${i}]`));
-}
 
 /** Parse a glTF file's bytes with GLTFLoader and the constraint plugin. */
 export async function loadGltf(path) {
@@ -47,9 +37,7 @@ export class Adapter {
   }
 
   handshake(params = {}) {
-    if (params.protocol_version !== undefined && params.protocol_version !== PROTOCOL_VERSION) {
-      throw new BadRequest(`this implementation speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(params.protocol_version)}`);
-    }
+    checkProtocolVersion(params);
     return {
       name: 'three-vrm-node',
       version: PACKAGE.version,
