@@ -23,7 +23,7 @@
 
 import { Rejected, NotSupported } from './errors.js';
 import { cross, dot, mat3Mul, mat3ToQ, mat3Transpose, mat4Linear, mat4Mul, norm, qaxisAngle, qToMat3, scale } from './math.js';
-import { index, num, vec } from './scene.js';
+import { index, num, vec } from './values.js';
 
 export const IMPLICIT_SHAPES = 'KHR_implicit_shapes';
 const TYPES = ['plane', 'sphere', 'box', 'capsule', 'cylinder'];

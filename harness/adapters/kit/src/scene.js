@@ -6,7 +6,7 @@
 //   schema: capsule and cylinder with height and radiusTop / radiusBottom).
 // omi-2023: OMI_physics_body (type string) + OMI_collider (flat colliders) or OMI_physics_shape
 //   (type + parameter sub-object) + OMI_physics_joint (document constraints, joint nodes).
-// omi-2024 / omi-2025: the restructured OMI extensions, read by omi-current.js.
+// omi-2024 / omi-2025: the restructured OMI extensions, read by omi24.js.
 // khr-2025: KHR_physics_rigid_bodies (PR #2424) + KHR_implicit_shapes (PR #2370), read by the
 //   KHR reader with the revision's shape rules from khr-geometry.js: a collider's `geometry`
 //   (an implicit shape or a node's meshes), planes, zero / negative scale, zero-limit joints,
@@ -21,7 +21,8 @@
 import { NotSupported, Rejected } from './errors.js';
 import { mat3ToQ, poseOfMat4, qrotate, qnormalize, symmetricEigen } from './math.js';
 import { colliderWorld, geometryShape, IMPLICIT_SHAPES, implicitShape, zeroScale } from './khr-geometry.js';
-import { readOmiCurrent } from './omi-current.js';
+import { readOmi24 } from './omi24.js';
+import { axes, index, num, readMaterialsAndFilters, vec } from './values.js';
 
 /** The profiles this importer reads; the handshake declares exactly these (capabilities.js). */
 export const PROFILES = ['khr-2024-draft', 'khr-2025', 'khr-2026', 'omi-2023', 'omi-2024', 'omi-2025'];
@@ -46,7 +47,7 @@ export function readScene(doc, profile) {
   };
   if (KHR_REVISIONS.has(profile)) readKhr(doc, scene, KHR_REVISIONS.get(profile));
   else if (profile === 'omi-2023') readOmi(doc, scene);
-  else if (profile === 'omi-2024' || profile === 'omi-2025') readOmiCurrent(doc, scene, profile);
+  else if (profile === 'omi-2024' || profile === 'omi-2025') readOmi24(doc, scene, profile);
   else throw new Rejected(`unknown profile ${JSON.stringify(profile)}`);
   keepDefaultScene(scene, doc);
   return scene;
@@ -73,52 +74,6 @@ function keepDefaultScene(scene, doc) {
     && [j.a, j.b].every((e) => kept(e.frame) && (e.body === null || kept(e.body))));
 }
 
-// ------------------------------------------------------------------------------------------
-// Small readers that reject what a valid file cannot contain.
-
-export function num(value, fallback, what, { min = -Infinity } = {}) {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min) throw new Rejected(`${what} must be a number >= ${min}`);
-  return value;
-}
-export function vec(value, length, fallback, what) {
-  if (value === undefined) return fallback;
-  if (!Array.isArray(value) || value.length !== length || !value.every(Number.isFinite)) {
-    throw new Rejected(`${what} must be ${length} finite numbers`);
-  }
-  return value.slice();
-}
-export function index(value, length, what) {
-  if (!Number.isInteger(value) || value < 0 || value >= length) {
-    throw new Rejected(`${what} ${JSON.stringify(value)} is out of range (0..${length})`);
-  }
-  return value;
-}
-export function axes(value, what) {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((a) => a === 0 || a === 1 || a === 2)) {
-    throw new Rejected(`${what} must list axes 0, 1 or 2`);
-  }
-  if (new Set(value).size !== value.length) throw new Rejected(`${what} repeats an axis`);
-  return value.slice();
-}
-export function strings(value, what) {
-  if (value === undefined) return null;
-  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
-    throw new Rejected(`${what} must be an array of strings`);
-  }
-  return value.slice();
-}
-/** A combine mode; an unknown one is read as unset (the reader warns; the spec names four). */
-export function combine(value, what, notes) {
-  if (value === undefined) return null;
-  if (!['average', 'minimum', 'maximum', 'multiply'].includes(value)) {
-    notes.push(`${what} ${JSON.stringify(value)} is not a combine mode: read as unset`);
-    return null;
-  }
-  return value;
-}
-
 /** World rotation of a node (the rotation of its QR split). */
 function worldRotation(doc, node) {
   return poseOfMat4(doc.world[node]).q;
@@ -138,28 +93,7 @@ function readKhr(doc, scene, revision) {
   for (const [i, s] of (shapesRoot.shapes ?? []).entries()) scene.shapes.push(r2025 ? implicitShape(s, i) : khrShape(s, i, doc));
   // 2025: implicit shapes first, node (and 2026 mesh) geometries appended as colliders name them.
   const geometry = { implicit: scene.shapes.length, meshes: new Map() };
-  for (const [i, m] of (root.physicsMaterials ?? []).entries()) {
-    const at = `physicsMaterials[${i}]`;
-    scene.materials.push({
-      staticFriction: num(m.staticFriction, 0.6, `${at}.staticFriction`, { min: 0 }),
-      dynamicFriction: num(m.dynamicFriction, 0.6, `${at}.dynamicFriction`, { min: 0 }),
-      restitution: num(m.restitution, 0, `${at}.restitution`, { min: 0 }),
-      frictionCombine: combine(m.frictionCombine, `${at}.frictionCombine`, scene.notes),
-      restitutionCombine: combine(m.restitutionCombine, `${at}.restitutionCombine`, scene.notes),
-    });
-  }
-  for (const [i, f] of (root.collisionFilters ?? []).entries()) {
-    const at = `collisionFilters[${i}]`;
-    const filter = {
-      systems: strings(f.collisionSystems, `${at}.collisionSystems`) ?? [],
-      collideWith: strings(f.collideWithSystems, `${at}.collideWithSystems`),
-      notCollideWith: strings(f.notCollideWithSystems, `${at}.notCollideWithSystems`),
-    };
-    if (filter.collideWith && filter.notCollideWith) {
-      throw new Rejected(`${at} gives both collideWithSystems and notCollideWithSystems`);
-    }
-    scene.filters.push(filter);
-  }
+  readMaterialsAndFilters(root, scene);
   const jointDescs = root.physicsJoints ?? [];
 
   const ext = (n) => doc.nodeExtension(n, KHR_BODIES);

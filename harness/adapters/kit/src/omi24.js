@@ -14,7 +14,7 @@
 
 import { NotSupported, Rejected } from './errors.js';
 import { qnormalize } from './math.js';
-import { axes, combine, index, num, strings, vec } from './scene.js';
+import { axes, index, num, readMaterialsAndFilters, vec } from './values.js';
 
 const BODY = 'OMI_physics_body';
 const SHAPE = 'OMI_physics_shape';
@@ -22,32 +22,11 @@ const JOINT = 'OMI_physics_joint';
 const KINDS = ['static', 'kinematic', 'dynamic'];
 
 /** Read `doc` under `profile` ('omi-2024' or 'omi-2025') into `scene`. */
-export function readOmiCurrent(doc, scene, profile) {
+export function readOmi24(doc, scene, profile) {
   const root = doc.rootExtension(BODY) ?? {};
   const shapeDefs = doc.rootExtension(SHAPE)?.shapes ?? [];
   for (const [i, s] of shapeDefs.entries()) scene.shapes.push(shape(s, `${SHAPE}.shapes[${i}]`, doc, profile));
-  for (const [i, m] of (root.physicsMaterials ?? []).entries()) {
-    const at = `physicsMaterials[${i}]`;
-    scene.materials.push({
-      staticFriction: num(m.staticFriction, 0.6, `${at}.staticFriction`, { min: 0 }),
-      dynamicFriction: num(m.dynamicFriction, 0.6, `${at}.dynamicFriction`, { min: 0 }),
-      restitution: num(m.restitution, 0, `${at}.restitution`, { min: 0 }),
-      frictionCombine: combine(m.frictionCombine, `${at}.frictionCombine`, scene.notes),
-      restitutionCombine: combine(m.restitutionCombine, `${at}.restitutionCombine`, scene.notes),
-    });
-  }
-  for (const [i, f] of (root.collisionFilters ?? []).entries()) {
-    const at = `collisionFilters[${i}]`;
-    const filter = {
-      systems: strings(f.collisionSystems, `${at}.collisionSystems`) ?? [],
-      collideWith: strings(f.collideWithSystems, `${at}.collideWithSystems`),
-      notCollideWith: strings(f.notCollideWithSystems, `${at}.notCollideWithSystems`),
-    };
-    if (filter.collideWith && filter.notCollideWith) {
-      throw new Rejected(`${at} gives both collideWithSystems and notCollideWithSystems`);
-    }
-    scene.filters.push(filter);
-  }
+  readMaterialsAndFilters(root, scene);
   const settings = doc.rootExtension(JOINT)?.physicsJoints ?? [];
 
   const ext = (n) => doc.nodeExtension(n, BODY);
