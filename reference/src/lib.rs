@@ -13,6 +13,7 @@
 //! ```
 
 pub mod case;
+pub mod check_id;
 pub mod constraints;
 pub mod decision;
 pub mod document;

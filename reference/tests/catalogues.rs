@@ -1,9 +1,11 @@
 //! The catalogue documents beside `reference/ISSUE-CODES.md` are generated from the tables in
-//! code: `DECISIONS.md` from [`Decision::ALL`]. Each test fails when the committed file differs
-//! from what the table says (rewrite them with `BLESS=1`).
+//! code: `DECISIONS.md` from [`Decision::ALL`], `CHECKS.md` from [`CheckId::ALL`]. Each test
+//! fails when the committed file differs from what the table says (rewrite them with `BLESS=1`);
+//! the tables are checked against what the committed reports hold.
 
 use std::path::Path;
 
+use reference::check_id::{self, CheckId};
 use reference::decision::Decision;
 
 const BLESS: &str = "BLESS=1 cargo test -p physics-cts-reference --test catalogues";
@@ -68,4 +70,91 @@ fn every_decision_has_one_heading() {
             "{heading}"
         );
     }
+}
+
+/// The table of check kinds, in the order a case's checks run.
+fn render_checks() -> String {
+    let mut out = format!(
+        "# Check ids\n\n\
+         <!-- Generated from `reference::check_id::CheckId::ALL` by `reference/tests/catalogues.rs`;\n\
+         \x20    do not edit: run `{BLESS}`. -->\n\n\
+         The `check` of every result the harness writes (`results.csv`, `results.ndjson`, the HTML\n\
+         report), by kind: an id without the indices of the objects it is about (every `-`-separated\n\
+         part after the first that is all digits is dropped, so `dynamics.joint-10-limit-0` is of kind\n\
+         `dynamics.joint-limit`), as the fuzzer names its symptoms. `<pose>` stands for a pose name\n\
+         of the case; a `dynamics.<name>` check is a scenario check the case names. A family's bare\n\
+         name (`interpretation`, `constraints`, `dynamics`) carries a SKIP, a NOTRUN or the failure of\n\
+         its call. A test fails when a committed report holds a kind that is not below.\n\n\
+         {} kinds.\n\n\
+         | check | passes when |\n\
+         | --- | --- |\n",
+        CheckId::ALL.len()
+    );
+    for c in CheckId::ALL {
+        out.push_str(&format!("| `{}` | {} |\n", c.id, cell(c.meaning)));
+    }
+    out
+}
+
+#[test]
+fn checks_md_matches_the_catalogue() {
+    compare_or_bless(
+        "CHECKS.md",
+        &render_checks(),
+        "reference::check_id::CheckId::ALL",
+    );
+}
+
+/// The fields of one CSV line (RFC 4180: quoted fields may hold commas and doubled quotes).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                out.last_mut().expect("a field").push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().expect("a field").push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn every_check_kind_of_the_committed_reports_is_in_the_catalogue() {
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports");
+    let mut files = 0;
+    let mut unknown = std::collections::BTreeSet::new();
+    for dir in std::fs::read_dir(&reports).expect("reports/").flatten() {
+        let Ok(text) = std::fs::read_to_string(dir.path().join("results.csv")) else {
+            continue;
+        };
+        files += 1;
+        let mut lines = text.lines();
+        let header = csv_fields(lines.next().expect("a header"));
+        let at = header
+            .iter()
+            .position(|h| h == "check")
+            .expect("a check column");
+        for line in lines {
+            let check = &csv_fields(line)[at];
+            if CheckId::of(check).is_none() {
+                unknown.insert(check_id::kind(check));
+            }
+        }
+    }
+    assert!(files > 0, "no reports/*/results.csv read");
+    assert!(
+        unknown.is_empty(),
+        "check kinds in reports/*/results.csv without an entry in reference::check_id: {unknown:?}"
+    );
+}
+
+#[test]
+fn csv_fields_keep_quoted_commas() {
+    assert_eq!(csv_fields(r#"a,"b, ""c""",,d"#), ["a", "b, \"c\"", "", "d"]);
 }
