@@ -19,6 +19,7 @@ pub mod decision;
 pub mod document;
 pub mod expect;
 pub mod ext;
+pub mod feature;
 pub mod issue;
 pub mod khr;
 pub mod math;

@@ -1,5 +1,6 @@
 //! The catalogue documents beside `reference/ISSUE-CODES.md` are generated from the tables in
-//! code: `DECISIONS.md` from [`Decision::ALL`], `CHECKS.md` from [`CheckId::ALL`]. Each test
+//! code: `DECISIONS.md` from [`Decision::ALL`], `FEATURES.md` from [`FeatureTag::ALL`],
+//! `CHECKS.md` from [`CheckId::ALL`]. Each test
 //! fails when the committed file differs from what the table says (rewrite them with `BLESS=1`);
 //! the tables are checked against what the committed reports hold.
 
@@ -7,6 +8,8 @@ use std::path::Path;
 
 use reference::check_id::{self, CheckId};
 use reference::decision::Decision;
+use reference::feature::{self, FeatureTag};
+use reference::issue::Code;
 
 const BLESS: &str = "BLESS=1 cargo test -p physics-cts-reference --test catalogues";
 
@@ -157,4 +160,108 @@ fn every_check_kind_of_the_committed_reports_is_in_the_catalogue() {
 #[test]
 fn csv_fields_keep_quoted_commas() {
     assert_eq!(csv_fields(r#"a,"b, ""c""",,d"#), ["a", "b, \"c\"", "", "d"]);
+}
+
+/// The tags by area, then the rule of invalid cases' tags.
+fn render_features() -> String {
+    let mut out = format!(
+        "# Feature tags\n\n\
+         <!-- Generated from `reference::feature::FeatureTag::ALL` by `reference/tests/catalogues.rs`;\n\
+         \x20    do not edit: run `{BLESS}`. -->\n\n\
+         What a case's scene contains, as the `features` of its row in `manifest.json` say. The\n\
+         generator writes them; an implementation's handshake declares the tags it supports, and a\n\
+         case with a tag it does not declare is `NOT_SUPPORTED` without a call; reports score per\n\
+         tag. A test fails when a tag of `corpus/v1` or `corpus/v2` is not here, or a tag here is in\n\
+         neither.\n\n\
+         {} tags of valid scenes, and one `invalid.<code>` tag per invalid case.\n",
+        FeatureTag::ALL.len()
+    );
+    let mut area = "";
+    for f in FeatureTag::ALL {
+        if f.area() != area {
+            area = f.area();
+            out.push_str(&format!(
+                "\n## {area}\n\n| tag | the scene has |\n| --- | --- |\n"
+            ));
+        }
+        out.push_str(&format!("| `{}` | {} |\n", f.id, cell(f.meaning)));
+    }
+    out.push_str(
+        "\n## invalid\n\n\
+         An invalid case (one defect in a valid scene) is tagged `invalid.` and the id of the issue\n\
+         code its defect raises, in lower case: `invalid.limit_min_above_max` is a case whose\n\
+         defect is `LIMIT_MIN_ABOVE_MAX`. The codes are in [ISSUE-CODES.md](ISSUE-CODES.md).\n",
+    );
+    out
+}
+
+#[test]
+fn features_md_matches_the_catalogue() {
+    compare_or_bless(
+        "FEATURES.md",
+        &render_features(),
+        "reference::feature::FeatureTag::ALL",
+    );
+}
+
+/// Every tag of the committed manifests, with one case carrying it.
+fn manifest_tags() -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for corpus in ["v1", "v2"] {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/{corpus}/manifest.json"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let manifest: serde_json::Value = serde_json::from_str(&text).expect("manifest JSON");
+        for case in manifest["cases"].as_array().expect("cases") {
+            for tag in case["features"].as_array().into_iter().flatten() {
+                let tag = tag.as_str().expect("a tag").to_owned();
+                out.entry(tag)
+                    .or_insert_with(|| format!("{corpus}: {}", case["id"]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_catalogue_holds_every_tag_of_the_committed_manifests_and_no_other() {
+    let tags = manifest_tags();
+    let unknown: Vec<String> = tags
+        .iter()
+        .filter(|(t, _)| !FeatureTag::is_known(t))
+        .map(|(t, case)| format!("{t} ({case})"))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "tags in corpus/*/manifest.json without an entry in reference::feature (add them, with \
+         what a scene with the tag contains): {unknown:?}"
+    );
+    let dead: Vec<&str> = FeatureTag::ALL
+        .iter()
+        .map(|f| f.id)
+        .filter(|t| !tags.contains_key(*t))
+        .collect();
+    assert!(
+        dead.is_empty(),
+        "tags in reference::feature that no committed manifest carries: {dead:?}"
+    );
+}
+
+#[test]
+fn every_invalid_tag_names_an_issue_code() {
+    let invalid = manifest_tags()
+        .into_keys()
+        .filter(|t| t.starts_with(feature::INVALID))
+        .map(|t| FeatureTag::invalid_code(&t).map(Code::id).ok_or(t))
+        .collect::<Vec<_>>();
+    assert!(
+        !invalid.is_empty(),
+        "no invalid case in the committed manifests"
+    );
+    let unknown: Vec<&String> = invalid.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert!(
+        unknown.is_empty(),
+        "invalid tags naming no issue code: {unknown:?}"
+    );
 }
