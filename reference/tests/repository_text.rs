@@ -171,7 +171,8 @@ fn the_catalogue_label_in_code_is_the_only_form_allowed() {
     );
     assert!(external_references(&ok, true).is_empty());
     assert_eq!(external_references(&ok, false), [1, 2]);
-    let bad =
-        format!("//! see {design}\n/// ({design} [D-X])\n{practice} \"Results\"\n\"see {design}\"");
+    let bad = format!(
+        "//! see {design}\n/// ({design} [D-FRAMES])\n{practice} \"Results\"\n\"see {design}\""
+    );
     assert_eq!(external_references(&bad, true), [1, 2, 3, 4]);
 }
