@@ -1,5 +1,5 @@
-//! Result statuses (CONFORMANCE-PRACTICE "Results"), their severity order, and which of them
-//! count against an implementation.
+//! Result statuses (what each means: `reports/README.md`, "Statuses"), their severity order,
+//! and which of them count against an implementation.
 
 use std::fmt;
 

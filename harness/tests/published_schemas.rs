@@ -96,7 +96,8 @@ struct Defect {
     why: &'static str,
 }
 
-/// The seed-era OMI schemas' defects (SOURCES.md of `../shared/specs/schemas` names the first).
+/// The seed-era OMI schemas' defects, each with why it is one (what the schema refuses against
+/// its own prose).
 fn omi_2023_defects() -> Vec<Defect> {
     vec![
         Defect {

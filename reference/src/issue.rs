@@ -880,7 +880,8 @@ mod tests {
     use super::*;
 
     /// The suite's own rules are the codes whose spec reference names the suite (its limits,
-    /// DESIGN.md decisions), and tiers follow: those informative, the rest by severity.
+    /// its decisions, `reference/DECISIONS.md`), and tiers follow: those informative, the rest
+    /// by severity.
     #[test]
     fn tiers_come_from_the_catalogue() {
         for code in Code::ALL {

@@ -13,11 +13,13 @@
 //! ```
 
 pub mod case;
+pub mod check_id;
 pub mod constraints;
 pub mod decision;
 pub mod document;
 pub mod expect;
 pub mod ext;
+pub mod feature;
 pub mod issue;
 pub mod khr;
 pub mod math;

@@ -17,7 +17,8 @@ fn render() -> String {
          likely a mistake or ignored content, an **info** is a degenerate but legal construct worth\n\
          knowing about. A core-glTF code is an error only where glTF 2.0 calls the file invalid and\n\
          the Khronos glTF-Validator reports an error too, a warning where the validator warns: the\n\
-         last column names the validator's codes for the same rule.\n\n",
+         last column names the validator's codes for the same rule. A spec reference to one of the\n\
+         suite's own decisions links to it in [DECISIONS.md](DECISIONS.md).\n\n",
     );
     let count = |s: Severity| Code::ALL.iter().filter(|c| c.severity() == s).count();
     out.push_str(&format!(
@@ -36,10 +37,32 @@ fn render() -> String {
             code.severity(),
             cell(&code.scope().describe()),
             cell(code.rule()),
-            cell(code.spec_reference()),
+            cell(&spec_reference(code.spec_reference())),
             cell(code.gltf_validator()),
         ));
     }
+    out
+}
+
+/// A spec reference with each decision it cites as a link into `DECISIONS.md`. The catalogue
+/// (and so every generated case's `spec` field) writes a decision's id after the name of a
+/// design document the repository never held; the label stays because changing it would
+/// change the corpus, and the document shows the link instead.
+fn spec_reference(spec: &str) -> String {
+    const LABEL: &str = "DESIGN.md [D-";
+    let mut out = String::new();
+    let mut rest = spec;
+    while let Some(at) = rest.find(LABEL) {
+        let id_at = at + LABEL.len() - "D-".len();
+        let Some(len) = rest[id_at..].find(']') else {
+            break;
+        };
+        let id = &rest[id_at..id_at + len];
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("[{id}](DECISIONS.md#{})", id.to_ascii_lowercase()));
+        rest = &rest[id_at + len + 1..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -79,6 +102,15 @@ fn every_code_has_one_row_with_its_severity() {
     }
     let rows = table.lines().filter(|l| l.starts_with("| `")).count();
     assert_eq!(rows, Code::ALL.len());
+}
+
+#[test]
+fn decision_labels_link_into_decisions_md() {
+    assert_eq!(
+        spec_reference("KHR Motions; DESIGN.md [D-MASS-ZERO-SCHEMA]"),
+        "KHR Motions; [D-MASS-ZERO-SCHEMA](DECISIONS.md#d-mass-zero-schema)"
+    );
+    assert_eq!(spec_reference("physics-cts limits"), "physics-cts limits");
 }
 
 #[test]

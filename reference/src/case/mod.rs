@@ -23,7 +23,8 @@ use crate::profile::Profile;
 
 pub use scenario::{CheckKind, DynamicsCheck, Scenario, Side, SimConfig, TimedAction, Tolerance};
 
-/// How a case is scored (CONFORMANCE-PRACTICE "Tiers").
+/// How a case is scored: required and optional cases are scored apart, informative ones are
+/// shown, never scored (`reports/README.md`, "Scores and verdicts").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {

@@ -1,8 +1,8 @@
 //! VRM node constraint evaluation [D-VRM-*].
 //!
-//! The draft leaves the math open; the reference follows DESIGN.md: everything is relative to
-//! the rest pose (the node TRS in the file) [D-VRM-REST], model space is relative to the scene
-//! root, and `freezeAxes[i] == true` means axis i IS constrained.
+//! The draft leaves the math open; the reference takes the decisions of `reference/DECISIONS.md`:
+//! everything is relative to the rest pose (the node TRS in the file) [D-VRM-REST], model space
+//! is relative to the scene root, and `freezeAxes[i] == true` means axis i IS constrained.
 //!
 //! - position [D-VRM-POSITION], rotation [D-VRM-ROTATION] and aim [D-VRM-AIM] formulas live in
 //!   [`evaluator`];
