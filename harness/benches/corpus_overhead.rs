@@ -112,7 +112,10 @@ fn main() {
         .handshake()
         .map(|h| h.capabilities)
         .unwrap_or_default();
-    let constraints = caps.checks.iter().any(|c| c == runner::CONSTRAINTS);
+    let constraints = caps
+        .checks
+        .iter()
+        .any(|c| c == physics_cts::implementation::CONSTRAINTS);
     let mut cases = Vec::new();
     let mut same: Vec<&CaseEntry> = Vec::new();
     let mut probe = RapierImplementation::new();

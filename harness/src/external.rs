@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::adapters::stdio::{StdioConfig, StdioImplementation};
+use crate::implementation::Factory;
 use crate::implementation::Implementation;
-use crate::runner::Factory;
 
 /// Environment variable overriding the PhysX adapter's folder.
 pub const PHYSX_DIR_ENV: &str = "CTS_PHYSX_ADAPTER";
@@ -548,7 +548,8 @@ impl Launch {
     fn lock_path(&self) -> PathBuf {
         use sha2::Digest;
         let digest = sha2::Sha256::digest(self.dir.to_string_lossy().as_bytes());
-        let tag = crate::bundle::hex(&digest[..8]);
+        let mut tag = format!("{digest:x}");
+        tag.truncate(16);
         let what = match self.install {
             Install::Npm { .. } => "npm-ci",
             Install::Cargo { .. } => "build",

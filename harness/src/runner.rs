@@ -28,22 +28,13 @@ use crate::case::{CaseEntry, Corpus, LoadedCase, PoseOutputs, Scenario};
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
 use crate::implementation::{
-    Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome,
-    LoadRequest, NodeTrs,
+    Action, CONSTRAINTS, Capabilities, DYNAMICS, Factory, Handshake, INTERPRETATION, ImplError,
+    Implementation, Interpretation, LoadOutcome, LoadRequest, NodeTrs, VALIDATION,
 };
 use crate::known_failures::KnownFailures;
 use crate::results::{CaseResult, ImplInfo, Run};
 use crate::status::Status;
 use reference::case::TimedAction;
-
-/// Builds a fresh implementation (at start, and after a crash or a timeout).
-pub type Factory = Arc<dyn Fn() -> Box<dyn Implementation + Send> + Send + Sync>;
-
-/// The check families of the capabilities.
-pub const VALIDATION: &str = "validation";
-pub const INTERPRETATION: &str = "interpretation";
-pub const CONSTRAINTS: &str = "constraints";
-pub const DYNAMICS: &str = "dynamics";
 
 /// How a run treats slow and crashing implementations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

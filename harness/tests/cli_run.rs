@@ -57,7 +57,7 @@ fn write_corpus(dir: &Path, stems: &[&str]) {
         rows.push(
             json!({"id": id, "file": file, "profile": "khr-2024-draft", "area": "body",
             "features": [], "tier": "required", "valid": true,
-            "sha256": physics_cts::bundle::sha256_hex(doc.as_bytes())}),
+            "sha256": physics_cts::text::sha256_hex(doc.as_bytes())}),
         );
     }
     std::fs::write(

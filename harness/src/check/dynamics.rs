@@ -131,7 +131,7 @@ fn describe(j: &JointExpect, l: &LimitExpect, index: usize) -> String {
 
 /// A limit bound for people (not `Some(0.1000000015)`): the number, or `unbounded`.
 fn bound(x: Option<f64>) -> String {
-    x.map_or_else(|| "unbounded".to_owned(), crate::report::number)
+    x.map_or_else(|| "unbounded".to_owned(), crate::text::number)
 }
 
 /// Every dynamics check of a scenario over its observations.

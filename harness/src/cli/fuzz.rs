@@ -11,11 +11,12 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use reference::profile::Profile;
 
+use crate::bundled;
 use crate::external;
 use crate::fuzz::probe::Symptom;
 use crate::fuzz::report::{Counts, Summary};
 use crate::fuzz::{self, Budget, Limit, Progress, Settings};
-use crate::mutants::{self, Mutant};
+use crate::mutant::Mutant;
 use crate::runner::Options as RunnerOptions;
 
 #[derive(Debug, clap::Args)]
@@ -122,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let (factory, control) = match mutant {
         Some(m) => {
-            let with = mutants::factory(&args.implementation, Some(m)).with_context(|| {
+            let with = bundled::mutated(&args.implementation, Some(m)).with_context(|| {
                 format!(
                     "{:?} has no seeded bug {}; bugs are seeded in {}",
                     args.implementation,
@@ -130,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     m.implementations().join(", ")
                 )
             })?;
-            (with, mutants::factory(&args.implementation, None))
+            (with, bundled::mutated(&args.implementation, None))
         }
         None => match super::run::factory_of(
             &args.implementation,

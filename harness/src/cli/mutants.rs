@@ -11,7 +11,8 @@ use anyhow::{Context, bail};
 
 use crate::case::Corpus;
 use crate::known_failures::{self, KnownFailures};
-use crate::mutants::{self, Control, Mutant, Outcome, Summary};
+use crate::mutant::Mutant;
+use crate::mutants::{self, Control, Outcome, Summary};
 use crate::results::Run;
 use crate::runner::{self, Entrant, Options as RunnerOptions};
 
@@ -114,7 +115,7 @@ fn one_run(
     mutant: Option<Mutant>,
     options: RunnerOptions,
 ) -> anyhow::Result<Run> {
-    let factory = mutants::factory(&plan.implementation, mutant)
+    let factory = crate::bundled::mutated(&plan.implementation, mutant)
         .with_context(|| format!("no factory for {}", plan.implementation))?;
     let entrant = Entrant {
         name: plan.implementation.clone(),

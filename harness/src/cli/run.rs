@@ -123,7 +123,7 @@ pub(crate) fn factory_of(
     name: &str,
     command: &[std::ffi::OsString],
     timeout_multiplier: f64,
-) -> anyhow::Result<runner::Factory> {
+) -> anyhow::Result<crate::implementation::Factory> {
     if name == "stdio" {
         let Some((program, rest)) = command.split_first() else {
             bail!("--impl stdio needs the implementation's command after `--`");

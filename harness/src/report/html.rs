@@ -12,10 +12,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::case::Tier;
-use crate::report::number;
 use crate::results::{CaseResult, Run, Verdict};
 use crate::score::interop::{CaseRow, Interop, InteropTally, Matrix};
 use crate::score::{self, Scores, Tally};
+use crate::text::number;
 
 /// Escape text for HTML element content and attribute values.
 pub fn escape(s: &str) -> String {
