@@ -227,6 +227,14 @@ impl Mutant {
         Mutant::ALL.iter().copied().find(|m| m.id() == id)
     }
 
+    /// The mutant of this id, or an error that lists the ids (`--mutant`).
+    pub fn parse(id: &str) -> anyhow::Result<Mutant> {
+        Mutant::from_id(id).ok_or_else(|| {
+            let ids: Vec<&str> = Mutant::ALL.iter().map(|m| m.id()).collect();
+            anyhow::anyhow!("unknown mutant {id:?}; mutants: {}", ids.join(", "))
+        })
+    }
+
     /// The mutants of one implementation, in [`Mutant::ALL`] order.
     pub fn of(implementation: &str) -> Vec<Mutant> {
         Mutant::ALL

@@ -108,19 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.time.is_some() && args.cases.is_some() {
         bail!("--time and --cases both bound the search: give one");
     }
-    let mutant = match &args.mutant {
-        None => None,
-        Some(id) => Some(Mutant::from_id(id).with_context(|| {
-            format!(
-                "unknown mutant {id:?}; mutants: {}",
-                Mutant::ALL
-                    .iter()
-                    .map(|m| m.id())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?),
-    };
+    let mutant = args.mutant.as_deref().map(Mutant::parse).transpose()?;
     let (factory, control) = match mutant {
         Some(m) => {
             let with = bundled::mutated(&args.implementation, Some(m)).with_context(|| {
@@ -141,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(f) => (f, None),
             Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
                 eprintln!("physics-cts: error: {e:#}");
-                return Ok(ExitCode::from(external::EXIT_UNAVAILABLE));
+                return Ok(ExitCode::from(crate::exit::UNAVAILABLE));
             }
             Err(e) => return Err(e),
         },

@@ -60,16 +60,7 @@ fn plans(args: &Args, corpus_root: &Path, corpus_hash: &str) -> anyhow::Result<V
     };
     let mut chosen = Vec::new();
     for id in &args.mutants {
-        chosen.push(Mutant::from_id(id).with_context(|| {
-            format!(
-                "unknown mutant {id:?}; mutants: {}",
-                Mutant::ALL
-                    .iter()
-                    .map(|m| m.id())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?);
+        chosen.push(Mutant::parse(id)?);
     }
     let mut out = Vec::new();
     for name in names {

@@ -176,7 +176,7 @@ pub fn execute_or_exit(args: &Args) -> anyhow::Result<Result<Done, ExitCode>> {
         Ok(done) => Ok(Ok(done)),
         Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
             eprintln!("physics-cts: error: {e:#}");
-            Ok(Err(ExitCode::from(external::EXIT_UNAVAILABLE)))
+            Ok(Err(ExitCode::from(crate::exit::UNAVAILABLE)))
         }
         Err(e) => Err(e),
     }
