@@ -91,14 +91,14 @@ pub fn gate(caps: &Capabilities, entry: &CaseEntry) -> Option<CheckResult> {
 /// worker runs the next case, so the checks overlap the implementation's work.
 #[derive(Debug)]
 pub struct Execution {
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<Returned>,
     /// A call panicked: the implementation must be rebuilt.
     pub crashed: bool,
 }
 
 /// One entry of an [`Execution`].
 #[derive(Debug)]
-pub enum Outcome {
+pub enum Returned {
     /// Decided by the runner alone: a failed call, a skipped or not-run family.
     Decided(CheckResult),
     Load(LoadOutcome),
@@ -138,7 +138,7 @@ pub fn calls(imp: &mut dyn Implementation, caps: &Capabilities, case: &LoadedCas
         let (r, c) = *f;
         // Failing to unload is only worth a line when it crashed.
         if c {
-            outcomes.push(Outcome::Decided(r));
+            outcomes.push(Returned::Decided(r));
             return Execution {
                 outcomes,
                 crashed: true,
@@ -149,21 +149,21 @@ pub fn calls(imp: &mut dyn Implementation, caps: &Capabilities, case: &LoadedCas
 }
 
 /// The check results of a case's outcomes, in order.
-pub fn judge(case: &LoadedCase, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
+pub fn judge(case: &LoadedCase, outcomes: Vec<Returned>) -> Vec<CheckResult> {
     let mut out = Vec::with_capacity(outcomes.len());
     for o in outcomes {
         match o {
-            Outcome::Decided(r) => out.push(r),
-            Outcome::Load(outcome) if case.entry.valid => {
+            Returned::Decided(r) => out.push(r),
+            Returned::Load(outcome) if case.entry.valid => {
                 out.push(validation::valid(case, &outcome));
             }
-            Outcome::Load(outcome) => out.push(validation::invalid(case, &outcome)),
-            Outcome::Interpretation(got) => {
+            Returned::Load(outcome) => out.push(validation::invalid(case, &outcome)),
+            Returned::Interpretation(got) => {
                 if let Some(want) = &case.interpretation {
                     out.extend(check::interpretation::check(want, &got, &case.tolerances));
                 }
             }
-            Outcome::Constraints(i, got) => {
+            Returned::Constraints(i, got) => {
                 if let Some(pose) = case.poses.get(i) {
                     let decisions: Vec<&str> = case
                         .decisions
@@ -179,7 +179,7 @@ pub fn judge(case: &LoadedCase, outcomes: Vec<Outcome>) -> Vec<CheckResult> {
                     ));
                 }
             }
-            Outcome::Dynamics(observations) => {
+            Returned::Dynamics(observations) => {
                 if let Some(scenario) = &case.scenario {
                     out.extend(check::dynamics::check(
                         scenario,
@@ -198,7 +198,7 @@ fn run_families(
     imp: &mut dyn Implementation,
     caps: &Capabilities,
     case: &LoadedCase,
-    out: &mut Vec<Outcome>,
+    out: &mut Vec<Returned>,
 ) -> Result<(), ()> {
     let declares = |family: &str| caps.checks.iter().any(|c| c == family);
     let request = LoadRequest {
@@ -215,7 +215,7 @@ fn run_families(
         Err(f) => return failed(out, f),
     };
     let rejected = matches!(outcome, LoadOutcome::Rejected { .. });
-    out.push(Outcome::Load(outcome));
+    out.push(Returned::Load(outcome));
     if !case.entry.valid || rejected {
         return Ok(());
     }
@@ -230,7 +230,7 @@ fn run_families(
     for (i, (family, has_data)) in families.iter().enumerate() {
         if !declares(family) {
             if *has_data && *family != INTERPRETATION {
-                out.push(Outcome::Decided(CheckResult::new(
+                out.push(Returned::Decided(CheckResult::new(
                     *family,
                     Status::Skip,
                     format!("the implementation does not take part in {family}"),
@@ -247,7 +247,7 @@ fn run_families(
         if result.is_err() {
             for (rest, data) in &families[i + 1..] {
                 if *data && declares(rest) {
-                    out.push(Outcome::Decided(CheckResult::new(
+                    out.push(Returned::Decided(CheckResult::new(
                         *rest,
                         Status::Notrun,
                         "an earlier call crashed",
@@ -265,19 +265,19 @@ fn run_families(
     clippy::boxed_local,
     reason = "the boxed failure is what every call returns"
 )]
-fn failed(out: &mut Vec<Outcome>, f: Failure) -> Result<(), ()> {
+fn failed(out: &mut Vec<Returned>, f: Failure) -> Result<(), ()> {
     let (r, crashed) = *f;
-    out.push(Outcome::Decided(r));
+    out.push(Returned::Decided(r));
     if crashed { Err(()) } else { Ok(()) }
 }
 
 fn interpretation(
     imp: &mut dyn Implementation,
     case: &LoadedCase,
-    out: &mut Vec<Outcome>,
+    out: &mut Vec<Returned>,
 ) -> Result<(), ()> {
     if case.interpretation.is_none() {
-        out.push(Outcome::Decided(CheckResult::new(
+        out.push(Returned::Decided(CheckResult::new(
             INTERPRETATION,
             Status::Skip,
             "the case carries no expected interpretation",
@@ -286,7 +286,7 @@ fn interpretation(
     }
     match call(INTERPRETATION, || imp.interpretation()) {
         Ok(got) => {
-            out.push(Outcome::Interpretation(got));
+            out.push(Returned::Interpretation(got));
             Ok(())
         }
         Err(e) => failed(out, e),
@@ -296,7 +296,7 @@ fn interpretation(
 fn constraints(
     imp: &mut dyn Implementation,
     case: &LoadedCase,
-    out: &mut Vec<Outcome>,
+    out: &mut Vec<Returned>,
 ) -> Result<(), ()> {
     for (i, pose) in case.poses.iter().enumerate() {
         if !pose.has_constraints() {
@@ -304,7 +304,7 @@ fn constraints(
         }
         let name = format!("constraints.{}", pose.name);
         match call(&name, || imp.evaluate_constraints(&pose.poses)) {
-            Ok(got) => out.push(Outcome::Constraints(i, got)),
+            Ok(got) => out.push(Returned::Constraints(i, got)),
             Err(e) => failed(out, e)?,
         }
     }
@@ -380,14 +380,14 @@ pub fn simulate(
 fn dynamics(
     imp: &mut dyn Implementation,
     case: &LoadedCase,
-    out: &mut Vec<Outcome>,
+    out: &mut Vec<Returned>,
 ) -> Result<(), ()> {
     let Some(scenario) = &case.scenario else {
         return Ok(());
     };
     match simulate(imp, scenario) {
         Ok(observations) => {
-            out.push(Outcome::Dynamics(observations));
+            out.push(Returned::Dynamics(observations));
             Ok(())
         }
         Err(e) => failed(out, e),

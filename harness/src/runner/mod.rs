@@ -1,12 +1,13 @@
-//! The runner: one case at a time through the [`Implementation`] interface.
+//! The runner: one case at a time through the
+//! [`Implementation`](crate::implementation::Implementation) interface.
 //!
 //! Per case: the capability gate first (`NOT_SUPPORTED` / `SKIP` without a call), then the
 //! calls on a worker thread that owns the implementation, each inside `catch_unwind` (a panic
 //! is a `CRASH` with its message, and the worker builds a fresh implementation), under a
 //! deadline per case (`TIMEOUT`: the worker is abandoned and a new one is started, its
-//! handshake replayed). [`ImplError`]s map to statuses: `NotSupported` -> `NOT_SUPPORTED`,
-//! `Failed` -> `ERROR`, `BadRequest` (we asked wrongly) -> `HARNESS_ERROR`. A restart budget
-//! turns the rest of the run into `NOTRUN`.
+//! handshake replayed). [`ImplError`](crate::implementation::ImplError)s map to statuses:
+//! `NotSupported` -> `NOT_SUPPORTED`, `Failed` -> `ERROR`, `BadRequest` (we asked wrongly) ->
+//! `HARNESS_ERROR`. A restart budget turns the rest of the run into `NOTRUN`.
 //!
 //! [`resume_matrix`] runs each implementation with `Options::jobs` instances in parallel (each
 //! with its own worker, its own restart budget, taking the next case when free) and keeps the

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use super::families::{Execution, Outcome, call, calls, panic_message};
+use super::families::{Execution, Returned, call, calls, panic_message};
 use crate::case::LoadedCase;
 use crate::check::CheckResult;
 use crate::implementation::{Capabilities, Factory, Handshake, Implementation};
@@ -41,7 +41,7 @@ fn worker(
                         && let Err(r) = replay(fresh.as_mut(), first.as_ref())
                     {
                         let execution = Execution {
-                            outcomes: vec![Outcome::Decided(*r)],
+                            outcomes: vec![Returned::Decided(*r)],
                             crashed: true,
                         };
                         let _ = replies.send(Reply::Case(execution, Duration::ZERO));
@@ -62,7 +62,7 @@ fn worker(
                         Job::Handshake => Reply::Handshake(Err(Box::new(r))),
                         Job::Case(..) => Reply::Case(
                             Execution {
-                                outcomes: vec![Outcome::Decided(r)],
+                                outcomes: vec![Returned::Decided(r)],
                                 crashed: true,
                             },
                             Duration::ZERO,
