@@ -26,9 +26,10 @@ use std::time::{Duration, Instant};
 
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::case::{CaseEntry, Corpus, LoadedCase, Scenario};
+use physics_cts::implementation::Request;
 use physics_cts::implementation::{Implementation, LoadOutcome, LoadRequest};
 use physics_cts::known_failures::KnownFailures;
-use physics_cts::runner::{self, Entrant, Options, Request};
+use physics_cts::runner::{self, Entrant, Options};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -112,7 +113,10 @@ fn main() {
         .handshake()
         .map(|h| h.capabilities)
         .unwrap_or_default();
-    let constraints = caps.checks.iter().any(|c| c == runner::CONSTRAINTS);
+    let constraints = caps
+        .checks
+        .iter()
+        .any(|c| c == physics_cts::implementation::CONSTRAINTS);
     let mut cases = Vec::new();
     let mut same: Vec<&CaseEntry> = Vec::new();
     let mut probe = RapierImplementation::new();

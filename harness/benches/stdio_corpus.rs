@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
 use physics_cts::case::Corpus;
+use physics_cts::implementation::Factory;
 use physics_cts::implementation::Implementation;
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::results::Run;
-use physics_cts::runner::{self, Entrant, Factory, Options};
+use physics_cts::runner::{self, Entrant, Options};
 
 mod common;
 

@@ -5,33 +5,35 @@ use std::sync::Arc;
 
 use crate::adapters::rapier::RapierImplementation;
 use crate::adapters::reference::ReferenceImplementation;
-use crate::implementation::Implementation;
-use crate::runner::Factory;
+use crate::implementation::{Factory, Implementation};
+use crate::mutant::Mutant;
 
 /// Every bundled implementation's name, in the order matrices show them.
 pub fn names() -> Vec<&'static str> {
-    REGISTRY.iter().map(|(n, _)| *n).collect()
+    vec!["rapier", "reference"]
 }
 
 /// A factory for the named implementation.
 pub fn factory(name: &str) -> Option<Factory> {
-    REGISTRY
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, make)| make())
+    mutated(name, None)
 }
 
-type Entry = (&'static str, fn() -> Factory);
-
-fn rapier() -> Factory {
-    Arc::new(|| Box::new(RapierImplementation::new()) as Box<dyn Implementation + Send>)
+/// A factory of the bundled `implementation` with `mutant` active (`None`: un-mutated); `None`
+/// for an unknown implementation, or a mutant not seeded in it.
+pub fn mutated(implementation: &str, mutant: Option<Mutant>) -> Option<Factory> {
+    if mutant.is_some_and(|m| !m.seeded_in(implementation)) {
+        return None;
+    }
+    match implementation {
+        "rapier" => Some(Arc::new(move || {
+            Box::new(RapierImplementation::with_mutant(mutant)) as Box<dyn Implementation + Send>
+        })),
+        "reference" => Some(Arc::new(move || {
+            Box::new(ReferenceImplementation::with_mutant(mutant)) as Box<dyn Implementation + Send>
+        })),
+        _ => None,
+    }
 }
-
-fn reference() -> Factory {
-    Arc::new(|| Box::new(ReferenceImplementation::new()) as Box<dyn Implementation + Send>)
-}
-
-const REGISTRY: &[Entry] = &[("rapier", rapier), ("reference", reference)];
 
 #[cfg(test)]
 mod tests {

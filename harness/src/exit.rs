@@ -24,6 +24,23 @@ pub const OTHER_CORPUS: u8 = 6;
 /// A known-failure file is of another corpus (its corpus hash is not the run's).
 pub const KNOWN_FAILURES_OF_ANOTHER_CORPUS: u8 = 7;
 
+/// An error with its own exit code (see [`TABLE`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Coded {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Coded {
+    pub fn new(code: u8, message: impl Into<String>) -> Coded {
+        Coded {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
 /// Every exit code with its meaning, as the README's table shows it.
 pub const TABLE: [(u8, &str); 8] = [
     (OK, "success: nothing wrong was found"),

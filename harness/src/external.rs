@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::adapters::stdio::{StdioConfig, StdioImplementation};
+use crate::implementation::Factory;
 use crate::implementation::Implementation;
-use crate::runner::Factory;
 
 /// Environment variable overriding the PhysX adapter's folder.
 pub const PHYSX_DIR_ENV: &str = "CTS_PHYSX_ADAPTER";
@@ -52,10 +52,6 @@ pub const NODE_ENV: &str = "CTS_NODE";
 pub const GLTF_KUN_DIR_ENV: &str = "CTS_GLTF_KUN_ADAPTER";
 /// Environment variable naming the cargo program that builds the Rust adapters.
 pub const CARGO_ENV: &str = "CTS_CARGO";
-/// Exit code of `physics-cts run` when a named external implementation cannot start (its
-/// runtime or its installed dependencies are missing): distinct from failures (1) and usage
-/// errors (2) so scripts can tell "not installed here" apart.
-pub const EXIT_UNAVAILABLE: u8 = crate::exit::UNAVAILABLE;
 
 /// Every external implementation's name, in the order matrices show them.
 pub fn names() -> Vec<&'static str> {
@@ -184,42 +180,14 @@ pub struct Source {
     pub env: &'static str,
 }
 
-/// The PhysX adapter's folder: the override, else the one in this source tree.
-pub fn physx_dir() -> PathBuf {
-    std::env::var_os(PHYSX_DIR_ENV).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/physx-node"),
-        PathBuf::from,
-    )
-}
-
-/// The Jolt adapter's folder: the override, else the one in this source tree.
-pub fn jolt_dir() -> PathBuf {
-    std::env::var_os(JOLT_DIR_ENV).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/jolt-node"),
-        PathBuf::from,
-    )
-}
-
-/// The three-vrm adapter's folder: the override, else the one in this source tree.
-pub fn three_vrm_dir() -> PathBuf {
-    std::env::var_os(THREE_VRM_DIR_ENV).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/three-vrm-node"),
-        PathBuf::from,
-    )
-}
-
-/// The Babylon adapter's folder: the override, else the one in this source tree.
-pub fn babylon_dir() -> PathBuf {
-    std::env::var_os(BABYLON_DIR_ENV).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/babylon-havok"),
-        PathBuf::from,
-    )
-}
-
-/// The gltf_kun adapter's folder: the override, else the one in this source tree.
-pub fn gltf_kun_dir() -> PathBuf {
-    std::env::var_os(GLTF_KUN_DIR_ENV).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("adapters/gltf-kun"),
+/// An adapter's folder: the override in `env`, else `adapters/<folder>` in this source tree.
+fn adapter_dir(env: &str, folder: &str) -> PathBuf {
+    std::env::var_os(env).map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("adapters")
+                .join(folder)
+        },
         PathBuf::from,
     )
 }
@@ -237,62 +205,41 @@ pub fn babylon_loader_dir() -> PathBuf {
     )
 }
 
+/// A Node adapter: `src/main.js` in `dir` run by `node` ([`NODE_ENV`]), its dependencies installed
+/// by `npm ci` (`package` is one of them).
+fn node(name: &'static str, dir: PathBuf, package: &'static str) -> Launch {
+    Launch {
+        name,
+        program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
+        entry: dir.join("src/main.js"),
+        dir,
+        install: Install::Npm { package },
+        args: Vec::new(),
+        source: None,
+    }
+}
+
 /// How to start the named implementation (nothing is checked or started).
 pub fn launch(name: &str) -> Option<Launch> {
-    match name {
-        "three-vrm" => {
-            let dir = three_vrm_dir();
-            Some(Launch {
-                name: "three-vrm",
-                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
-                entry: dir.join("src/main.js"),
-                dir,
-                install: Install::Npm {
-                    package: "@pixiv/three-vrm-node-constraint",
-                },
-                args: Vec::new(),
-                source: None,
-            })
-        }
-        "physx" => {
-            let dir = physx_dir();
-            Some(Launch {
-                name: "physx",
-                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
-                entry: dir.join("src/main.js"),
-                dir,
-                install: Install::Npm {
-                    package: "physx-js-webidl",
-                },
-                args: Vec::new(),
-                source: None,
-            })
-        }
-        "jolt" => {
-            let dir = jolt_dir();
-            Some(Launch {
-                name: "jolt",
-                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
-                entry: dir.join("src/main.js"),
-                dir,
-                install: Install::Npm {
-                    package: "jolt-physics",
-                },
-                args: Vec::new(),
-                source: None,
-            })
-        }
+    Some(match name {
+        "three-vrm" => node(
+            "three-vrm",
+            adapter_dir(THREE_VRM_DIR_ENV, "three-vrm-node"),
+            "@pixiv/three-vrm-node-constraint",
+        ),
+        "physx" => node(
+            "physx",
+            adapter_dir(PHYSX_DIR_ENV, "physx-node"),
+            "physx-js-webidl",
+        ),
+        "jolt" => node(
+            "jolt",
+            adapter_dir(JOLT_DIR_ENV, "jolt-node"),
+            "jolt-physics",
+        ),
         "babylon" => {
-            let dir = babylon_dir();
             let loader = babylon_loader_dir();
-            Some(Launch {
-                name: "babylon",
-                program: std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into()),
-                entry: dir.join("src/main.js"),
-                dir,
-                install: Install::Npm {
-                    package: "@babylonjs/core",
-                },
+            Launch {
                 args: vec!["--loader".into(), loader.clone().into()],
                 source: Some(Source {
                     dir: loader,
@@ -300,11 +247,16 @@ pub fn launch(name: &str) -> Option<Launch> {
                     what: "babylon-gltf-rigid-body-loader sources",
                     env: BABYLON_LOADER_ENV,
                 }),
-            })
+                ..node(
+                    "babylon",
+                    adapter_dir(BABYLON_DIR_ENV, "babylon-havok"),
+                    "@babylonjs/core",
+                )
+            }
         }
         "gltf-kun" => {
-            let dir = gltf_kun_dir();
-            Some(Launch {
+            let dir = adapter_dir(GLTF_KUN_DIR_ENV, "gltf-kun");
+            Launch {
                 name: "gltf-kun",
                 program: std::env::var_os(CARGO_ENV).unwrap_or_else(|| "cargo".into()),
                 entry: dir.join("Cargo.toml"),
@@ -314,10 +266,10 @@ pub fn launch(name: &str) -> Option<Launch> {
                 },
                 args: Vec::new(),
                 source: None,
-            })
+            }
         }
-        _ => None,
-    }
+        _ => return None,
+    })
 }
 
 /// Resolve a program the way `Command` will: a path is taken as it is, a bare name is looked
@@ -456,15 +408,7 @@ impl Launch {
     /// when it is present, cargo runs quietly and only rebuilds if the adapter's sources
     /// changed.
     pub fn build_with(&self, cargo: &OsStr, progress: bool) -> Result<(), String> {
-        let lock_path = self.lock_path();
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| format!("opening the lock {}: {e}", lock_path.display()))?;
-        lock.lock()
-            .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+        let _lock = self.lock()?;
         let first = !self.installed();
         let manifest = self.entry.display();
         let command = format!("cargo build --release --locked --manifest-path {manifest}");
@@ -514,15 +458,7 @@ impl Launch {
         if self.installed() {
             return Ok(());
         }
-        let lock_path = self.lock_path();
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| format!("opening the lock {}: {e}", lock_path.display()))?;
-        lock.lock()
-            .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+        let _lock = self.lock()?;
         if self.installed() {
             return Ok(());
         }
@@ -543,17 +479,26 @@ impl Launch {
         Ok(())
     }
 
-    /// The install (or build) lock: one per adapter folder, in the temporary directory (not in
-    /// the source tree, and not in `node_modules`, which `npm ci` deletes).
-    fn lock_path(&self) -> PathBuf {
-        use sha2::Digest;
-        let digest = sha2::Sha256::digest(self.dir.to_string_lossy().as_bytes());
-        let tag = crate::bundle::hex(&digest[..8]);
+    /// The install (or build) lock, taken (held until dropped): one per adapter folder, in the
+    /// temporary directory (not in the source tree, and not in `node_modules`, which `npm ci`
+    /// deletes).
+    fn lock(&self) -> Result<std::fs::File, String> {
+        let tag = &crate::text::sha256_hex(self.dir.to_string_lossy().as_bytes())[..16];
         let what = match self.install {
             Install::Npm { .. } => "npm-ci",
             Install::Cargo { .. } => "build",
         };
-        std::env::temp_dir().join(format!("physics-cts-{what}-{}-{tag}.lock", self.name))
+        let path =
+            std::env::temp_dir().join(format!("physics-cts-{what}-{}-{tag}.lock", self.name));
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("opening the lock {}: {e}", path.display()))?;
+        lock.lock()
+            .map_err(|e| format!("locking {}: {e}", path.display()))?;
+        Ok(lock)
     }
 
     /// The stdio configuration: `program entry` (Node) or the built program (Rust), run in the

@@ -58,6 +58,12 @@ pub struct Capabilities {
     pub batch: bool,
 }
 
+/// The check families of [`Capabilities::checks`].
+pub const VALIDATION: &str = "validation";
+pub const INTERPRETATION: &str = "interpretation";
+pub const CONSTRAINTS: &str = "constraints";
+pub const DYNAMICS: &str = "dynamics";
+
 impl Capabilities {
     /// Whether `feature` is declared (exactly or by a prefix ending in `.` or `*`).
     pub fn supports_feature(&self, feature: &str) -> bool {
@@ -126,7 +132,7 @@ impl std::fmt::Display for MassReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MassReport::Infinite => f.write_str("infinite"),
-            MassReport::Finite(x) => f.write_str(&crate::report::number(*x)),
+            MassReport::Finite(x) => f.write_str(&crate::text::number(*x)),
             MassReport::Unspecified => f.write_str("unspecified"),
         }
     }
@@ -530,6 +536,9 @@ pub fn simulate_each<I: Implementation + ?Sized>(
     }
     Ok(states)
 }
+
+/// Builds a fresh implementation (at start, and after a crash or a timeout).
+pub type Factory = std::sync::Arc<dyn Fn() -> Box<dyn Implementation + Send> + Send + Sync>;
 
 /// One implementation under test. Every call may fail with [`ImplError`]; a panic is caught by
 /// the runner and becomes `CRASH`.

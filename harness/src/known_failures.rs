@@ -40,9 +40,9 @@ pub fn corpus_hash(root: &Path) -> Result<String, crate::bundle::corpus::CorpusE
             let path = root.join("manifest.json");
             let bytes = std::fs::read(&path).map_err(|e| CorpusError::Unreadable {
                 path: path.display().to_string(),
-                message: crate::cli::os_error(&e),
+                message: crate::text::os_error(&e),
             })?;
-            Ok(crate::bundle::sha256_hex(&bytes))
+            Ok(crate::text::sha256_hex(&bytes))
         }
         Err(e) => Err(e),
     }
@@ -73,7 +73,7 @@ pub struct KnownFailures {
 pub enum KnownFailuresError {
     #[error(
         "cannot read the known-failure file {path}: {}",
-        crate::cli::os_error(source)
+        crate::text::os_error(source)
     )]
     Io {
         path: String,

@@ -11,19 +11,11 @@ use std::process::{Command, Output};
 
 use physics_cts::exit;
 use serde_json::{Value, json};
+use untimed::{python, report};
+
+mod untimed;
 
 const BIN: &str = env!("CARGO_BIN_EXE_physics-cts");
-
-fn python() -> bool {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("python3 is not available: skipping");
-    }
-    ok
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -57,7 +49,7 @@ fn write_corpus(dir: &Path, stems: &[&str]) {
         rows.push(
             json!({"id": id, "file": file, "profile": "khr-2024-draft", "area": "body",
             "features": [], "tier": "required", "valid": true,
-            "sha256": physics_cts::bundle::sha256_hex(doc.as_bytes())}),
+            "sha256": physics_cts::text::sha256_hex(doc.as_bytes())}),
         );
     }
     std::fs::write(
@@ -315,34 +307,6 @@ fn a_filtered_run_has_no_notes_about_unmatched_known_failures() {
     let err = text(&o.stderr);
     assert_eq!(err.matches("note:").count(), 1, "{err}");
     assert!(err.contains("\"k/gone\""), "{err}");
-}
-
-/// The number after each `marker`, replaced by `#` (timings).
-fn blank_after(text: &str, marker: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find(marker) {
-        let (head, tail) = rest.split_at(i + marker.len());
-        out.push_str(head);
-        out.push('#');
-        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-    }
-    out.push_str(rest);
-    out
-}
-
-/// A report without its timings.
-fn report(dir: &Path, name: &str) -> String {
-    let text = std::fs::read_to_string(dir.join(name)).expect("report written");
-    [
-        "\"duration_ms\": ",
-        "\"duration_ms\":",
-        "time=\"",
-        "implementation(s), ",
-        "</code>, ",
-    ]
-    .iter()
-    .fold(text, |t, m| blank_after(&t, m))
 }
 
 #[test]

@@ -37,9 +37,10 @@ use physics_cts::case::Corpus;
 use physics_cts::case::{CaseEntry, Tier};
 use physics_cts::external;
 use physics_cts::implementation::Capabilities;
+use physics_cts::implementation::Factory;
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::results::{CaseResult, Verdict};
-use physics_cts::runner::{self, Factory, ImplRunner, Options};
+use physics_cts::runner::{self, ImplRunner, Options};
 
 fn corpus_dirs() -> Vec<PathBuf> {
     match std::env::var_os("CTS_CORPUS") {

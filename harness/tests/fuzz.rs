@@ -7,10 +7,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use physics_cts::bundled::mutated;
 use physics_cts::fuzz::report::{Counts, Finding, FirstFinding, Shrinking, Summary};
 use physics_cts::fuzz::shrink::Stop;
 use physics_cts::fuzz::{self, Budget, Limit, Outcome, Quiet, Settings};
-use physics_cts::mutants::{self, Mutant};
+use physics_cts::mutant::Mutant;
 use physics_cts::runner::Options;
 use physics_cts::status::Status;
 use reference::profile::Profile;
@@ -18,8 +19,8 @@ use reference::profile::Profile;
 fn settings(implementation: &str, mutant: Option<Mutant>, draws: u64, work: &Path) -> Settings {
     Settings {
         implementation: implementation.to_owned(),
-        factory: mutants::factory(implementation, mutant).expect("a bundled implementation"),
-        control: mutant.and_then(|_| mutants::factory(implementation, None)),
+        factory: mutated(implementation, mutant).expect("a bundled implementation"),
+        control: mutant.and_then(|_| mutated(implementation, None)),
         profiles: Vec::new(),
         limit: Limit {
             time: None,

@@ -5,10 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
+use physics_cts::bundled::mutated;
 use physics_cts::case::{Corpus, Tier};
 use physics_cts::implementation::{Action, Implementation};
 use physics_cts::known_failures::KnownFailures;
-use physics_cts::mutants::{self, Control, Mutant, Summary};
+use physics_cts::mutant::Mutant;
+use physics_cts::mutants::{self, Control, Summary};
 use physics_cts::results::{CaseResult, Run, Verdict};
 use physics_cts::runner::{self, Entrant, Options};
 use physics_cts::status::Status;
@@ -332,7 +334,7 @@ fn result_of(implementation: &str, mutant: Option<Mutant>, case: &str) -> CaseRe
     assert_eq!(entries.len(), 1, "{case}");
     let entrant = Entrant {
         name: implementation.into(),
-        factory: mutants::factory(implementation, mutant).expect("factory"),
+        factory: mutated(implementation, mutant).expect("factory"),
         known_failures: KnownFailures::default(),
     };
     let run = runner::run_matrix(
@@ -582,7 +584,7 @@ fn no_mutant_is_active_unless_asked_for() {
         assert!(entries.len() >= 5, "{slice}: {}", entries.len());
         for factory in [
             physics_cts::bundled::factory(implementation).expect("bundled"),
-            mutants::factory(implementation, None).expect("un-mutated"),
+            mutated(implementation, None).expect("un-mutated"),
         ] {
             let run = runner::run_matrix(
                 &corpus,

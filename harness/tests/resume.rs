@@ -8,17 +8,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use untimed::{python, report};
 
-fn python() -> bool {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("python3 is not available: skipping");
-    }
-    ok
-}
+mod untimed;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("physics-cts-{name}-{}", std::process::id()));
@@ -99,34 +91,6 @@ fn case_lines(out: &Path) -> usize {
         .unwrap_or_default()
         .matches("{\"type\":\"case\"")
         .count()
-}
-
-/// The number after each `marker`, replaced by `#`.
-fn blank_after(text: &str, marker: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find(marker) {
-        let (head, tail) = rest.split_at(i + marker.len());
-        out.push_str(head);
-        out.push('#');
-        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-    }
-    out.push_str(rest);
-    out
-}
-
-/// A report without its timings.
-fn report(dir: &Path, name: &str) -> String {
-    let text = std::fs::read_to_string(dir.join(name)).expect("report written");
-    [
-        "\"duration_ms\": ",
-        "\"duration_ms\":",
-        "time=\"",
-        "implementation(s), ",
-        "</code>, ",
-    ]
-    .iter()
-    .fold(text, |t, m| blank_after(&t, m))
 }
 
 fn statuses(dir: &Path) -> Vec<(String, String)> {

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use physics_cts::case::Corpus;
+use physics_cts::implementation::Factory;
 use physics_cts::implementation::{
     Action, BodyReport, Capabilities, Handshake, ImplError, Implementation, Interpretation,
     LoadOutcome, LoadRequest, MassReport, NodeState, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
@@ -14,7 +15,7 @@ use physics_cts::implementation::{
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::report::ndjson;
 use physics_cts::results::Verdict;
-use physics_cts::runner::{Entrant, Factory, ImplRunner, Options, run_matrix};
+use physics_cts::runner::{Entrant, ImplRunner, Options, run_matrix};
 use physics_cts::status::Status;
 use serde_json::{Value, json};
 

@@ -666,8 +666,9 @@ fn cts_bin() -> OsString {
 fn rapier_in_process_and_over_stdio_agree_on_the_corpus() {
     use physics_cts::adapters::rapier::RapierImplementation;
     use physics_cts::case::Corpus;
+    use physics_cts::implementation::Factory;
     use physics_cts::known_failures::KnownFailures;
-    use physics_cts::runner::{Entrant, Factory, Options, run_matrix};
+    use physics_cts::runner::{Entrant, Options, run_matrix};
     use std::sync::Arc;
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1");

@@ -14,7 +14,7 @@ use ::reference::profile::Profile;
 use ::reference::scene::Scene;
 
 use crate::implementation::{ImplError, LoadOutcome, LoadRequest};
-use crate::mutants::Mutant;
+use crate::mutant::Mutant;
 
 /// Read the requested file with the reference reader (the parser every bundled adapter uses).
 ///

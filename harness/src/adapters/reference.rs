@@ -8,7 +8,7 @@
 //! corpus files, their expectations and the harness's checks agree (no drift), not conformance
 //! evidence about an engine (`reports/README.md`, "The reference implementation"). Only a seeded
 //! bug of `physics-cts mutants` makes it differ: it misreads the scene before evaluating it
-//! ([`crate::mutants::misread_scene`]).
+//! ([`crate::mutant::misread_scene`]).
 //!
 //! Its reports are the reference's expectation in the interface's vocabulary, so a check that
 //! compares an implementation with the reference passes on it by construction; values the spec
@@ -31,7 +31,7 @@ use crate::implementation::{
     Implementation, Interpretation, JointReport, LimitReport, LoadOutcome, LoadRequest, MassReport,
     NodeTrs, PROTOCOL_VERSION, PairReport, Pose, SimConfig, State,
 };
-use crate::mutants::Mutant;
+use crate::mutant::Mutant;
 
 /// The reference, in process.
 #[derive(Debug, Default)]
@@ -71,9 +71,9 @@ pub fn capabilities() -> Capabilities {
             .collect(),
         features: vec!["*".into()],
         checks: vec![
-            crate::runner::VALIDATION.into(),
-            crate::runner::INTERPRETATION.into(),
-            crate::runner::CONSTRAINTS.into(),
+            crate::implementation::VALIDATION.into(),
+            crate::implementation::INTERPRETATION.into(),
+            crate::implementation::CONSTRAINTS.into(),
         ],
         batch: false,
     }
@@ -294,7 +294,7 @@ impl Implementation for ReferenceImplementation {
         self.scene = None;
         match super::read_scene(request, self.mutant)? {
             Ok(mut scene) => {
-                crate::mutants::misread_scene(&mut scene, self.mutant);
+                crate::mutant::misread_scene(&mut scene, self.mutant);
                 misread_constraints(&mut scene, self.mutant);
                 self.scene = Some(scene);
                 Ok(LoadOutcome::Loaded { notes: Vec::new() })

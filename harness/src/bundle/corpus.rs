@@ -17,8 +17,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{is_sha256_hex, sha256_hex};
 use crate::case::{CaseEntry, Corpus};
+use crate::text::{is_sha256_hex, sha256_hex};
 
 /// One file of a case, relative to the corpus root.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

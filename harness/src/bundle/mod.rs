@@ -13,10 +13,9 @@ pub mod verify;
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-
 use crate::results::ImplInfo;
+use crate::text::sha256_hex;
+use serde::{Deserialize, Serialize};
 
 pub use corpus::{CaseDigest, CorpusError, FileDigest};
 pub use verify::{BundleCode, Failure, verify};
@@ -193,29 +192,6 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BundleErro
     }
 }
 
-/// Lowercase hex sha256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Lowercase hexadecimal of `bytes` (digests everywhere in the harness are written this way).
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(2 * bytes.len()), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
-}
-
-/// Whether `s` is a sha256 as bundles write it: 64 lowercase hex digits.
-pub fn is_sha256_hex(s: &str) -> bool {
-    s.len() == 64
-        && s.bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
 /// Every file under `dir` as a `/`-separated relative path, sorted; `INDEX` at the top is left
 /// out. Anything that is neither a file nor a folder (a symlink, a socket) is listed too, so
 /// that a reader reports it rather than skips it.
@@ -275,22 +251,6 @@ pub fn write_index(dir: &Path) -> Result<Index, BundleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sha256_of_known_inputs() {
-        // FIPS 180-2 test vectors.
-        assert_eq!(
-            sha256_hex(b""),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        );
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-        assert!(is_sha256_hex(&sha256_hex(b"abc")));
-        assert!(!is_sha256_hex(&sha256_hex(b"abc").to_uppercase()));
-        assert!(!is_sha256_hex("abc"));
-    }
 
     #[test]
     fn the_index_lists_every_file_but_itself_sorted() {

@@ -11,13 +11,11 @@ use std::fmt;
 use std::path::Path;
 
 use super::corpus::{self, CorpusError};
-use super::{
-    CERTIFICATE, Certificate, EXPECTATIONS, FORMAT, INDEX, Index, REQUIRED, is_sha256_hex,
-    sha256_hex,
-};
+use super::{CERTIFICATE, Certificate, EXPECTATIONS, FORMAT, INDEX, Index, REQUIRED};
 use crate::case::{Corpus, safe_path};
 use crate::report::{self, ndjson};
 use crate::results::{Run, Verdict};
+use crate::text::{is_sha256_hex, sha256_hex};
 
 /// What a failed check is about; the codes are stable (scripts match them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -284,7 +284,7 @@ impl Corpus {
                 }
             }
         }
-        Ok(crate::bundle::hex(&h.finalize()))
+        Ok(format!("{:x}", h.finalize()))
     }
 
     /// The entries whose id matches `filter` (a glob, or a plain substring).

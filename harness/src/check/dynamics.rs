@@ -7,7 +7,7 @@
 //! windows, never a trajectory after an impact.
 
 use nalgebra::{Isometry3, Vector3};
-use reference::case::{CheckKind, DynamicsCheck, Scenario, Side};
+use reference::case::{CheckKind, DynamicsCheck, Scenario, Side, Tolerance};
 use reference::expect::Expectation;
 use reference::expect::joints::{Coupling, JointExpect, LimitExpect, place};
 use reference::metrics;
@@ -34,6 +34,9 @@ enum Problem {
 }
 
 type Measured<T> = Result<T, Problem>;
+
+/// The results of one dynamics check.
+type Checked = Measured<Vec<CheckResult>>;
 
 fn node_pose(state: &State, node: usize) -> Measured<&NodeState> {
     state.nodes.iter().find(|n| n.node == node).ok_or_else(|| {
@@ -131,7 +134,7 @@ fn describe(j: &JointExpect, l: &LimitExpect, index: usize) -> String {
 
 /// A limit bound for people (not `Some(0.1000000015)`): the number, or `unbounded`.
 fn bound(x: Option<f64>) -> String {
-    x.map_or_else(|| "unbounded".to_owned(), crate::report::number)
+    x.map_or_else(|| "unbounded".to_owned(), crate::text::number)
 }
 
 /// Every dynamics check of a scenario over its observations.
@@ -194,338 +197,384 @@ fn object_decisions(kind: &CheckKind, want: &Expectation) -> Vec<&'static str> {
     }
 }
 
+/// What every measurement reads: the check's name, its window (never empty) and the expected
+/// interpretation.
+struct Window<'a> {
+    name: &'a str,
+    obs: Vec<&'a Observation>,
+    want: Option<&'a Expectation>,
+}
+
+/// One check over its window: a function per kind of check.
 fn measure(
     c: &DynamicsCheck,
     name: &str,
     want: Option<&Expectation>,
     observations: &[Observation],
-) -> Measured<Vec<CheckResult>> {
-    let w = window(c, observations);
-    if w.is_empty() {
+) -> Checked {
+    let obs = window(c, observations);
+    if obs.is_empty() {
         return Err(Problem::Data("the window holds no observation".into()));
     }
-    Ok(match &c.kind {
+    let w = &Window { name, obs, want };
+    match &c.kind {
         CheckKind::Limit {
-            joint: node,
+            joint,
             limit,
             tolerance,
-        } => {
-            let j = joint(want, *node)?;
-            let (l, set) = one_limit(j, *limit)?;
-            let mut violations = Vec::new();
-            let mut series = Vec::new();
-            let mut at = (0.0, 0.0);
-            for o in &w {
-                let [a, b] = frames(j, &o.state)?;
-                let mut here = Vec::new();
-                for e in metrics::evaluate(&set, &a, &b) {
-                    if e.violation.is_nan() || e.violation.abs() > at.1 {
-                        at = (o.state.time, e.violation.abs());
-                    }
-                    here.push(e.violation.abs());
-                }
-                if !here.is_empty() {
-                    series.push([o.state.time, worst(here.iter().copied())]);
-                }
-                violations.extend(here);
-            }
-            // An empty list means the metric measured nothing (e.g. axes it cannot read): that
-            // is a data problem, never a pass.
-            if violations.is_empty() {
-                return Err(Problem::Data(format!(
-                    "joint {node}: limit {limit} gives no metric to measure"
-                )));
-            }
-            let v = worst(violations);
-            vec![
-                CheckResult::graded(
-                    name,
-                    v,
-                    *tolerance,
-                    format!(
-                        "largest violation of {}: {v:.6} at t = {:.4}",
-                        describe(j, l, *limit),
-                        at.0
-                    ),
-                )
-                .with_series(series),
-            ]
-        }
+        } => limit_violation(w, *joint, *limit, *tolerance),
         CheckKind::Reach {
-            joint: node,
+            joint,
             limit,
             side,
             expected,
             tolerance,
-        } => {
-            let j = joint(want, *node)?;
-            let (l, set) = one_limit(j, *limit)?;
-            let mut series = Vec::new();
-            for o in &w {
-                let [a, b] = frames(j, &o.state)?;
-                match metrics::evaluate(&set, &a, &b).as_slice() {
-                    [e] => series.push([o.state.time, e.metric]),
-                    other => {
-                        return Err(Problem::Data(format!(
-                            "joint {node}: limit {limit} gives {} metrics, a reach check needs one",
-                            other.len()
-                        )));
-                    }
-                }
-            }
-            let metric = |p: &[f64; 2]| p[1];
-            let extreme = match side {
-                Side::Max => series.iter().map(metric).fold(f64::NEG_INFINITY, f64::max),
-                Side::Min => series.iter().map(metric).fold(f64::INFINITY, f64::min),
-            };
-            let extreme = if series.iter().any(|p| p[1].is_nan()) {
-                f64::NAN
-            } else {
-                extreme
-            };
-            let which = match side {
-                Side::Max => "largest",
-                Side::Min => "smallest",
-            };
-            vec![
-                CheckResult::graded(
-                    name,
-                    extreme - expected,
-                    *tolerance,
-                    format!(
-                        "{which} value of the metric of {}: {extreme:.6}, expected {expected}",
-                        describe(j, l, *limit)
-                    ),
-                )
-                .with_series(series),
-            ]
-        }
+        } => reach(w, *joint, *limit, *side, *expected, *tolerance),
         CheckKind::Still {
             nodes,
             length,
             angle,
-        } => {
-            let first = w[0];
-            let (mut dt, mut dq) = (Vec::new(), Vec::new());
-            // Per observation, the worst node: the series drawn for a failing check.
-            let mut st: Vec<[f64; 2]> = w.iter().map(|o| [o.state.time, 0.0]).collect();
-            let mut sq = st.clone();
-            for n in nodes {
-                let p0 = iso(node_pose(&first.state, *n)?);
-                for (k, o) in w.iter().enumerate() {
-                    let p = iso(node_pose(&o.state, *n)?);
-                    let (t, q) = (
-                        (p.translation.vector - p0.translation.vector).norm(),
-                        angle_between(&p0.rotation, &p.rotation),
-                    );
-                    st[k][1] = worst([st[k][1], t]);
-                    sq[k][1] = worst([sq[k][1], q]);
-                    dt.push(t);
-                    dq.push(q);
-                }
-            }
-            let (dt, dq) = (worst(dt), worst(dq));
-            vec![
-                CheckResult::graded(
-                    format!("{name}.translation"),
-                    dt,
-                    *length,
-                    format!("largest displacement of nodes {nodes:?}: {dt:.6} m"),
-                )
-                .with_series(st),
-                CheckResult::graded(
-                    format!("{name}.rotation"),
-                    dq,
-                    *angle,
-                    format!("largest rotation of nodes {nodes:?}: {dq:.6} rad"),
-                )
-                .with_series(sq),
-            ]
-        }
+        } => still(w, nodes, *length, *angle),
         CheckKind::MeanVelocity {
             node,
             expected,
             tolerance,
-        } => {
-            let (a, b) = ends(&w)?;
-            let (pa, pb) = (node_pose(&a.state, *node)?, node_pose(&b.state, *node)?);
-            let v = (Vector3::from(pb.translation) - Vector3::from(pa.translation))
-                / (b.state.time - a.state.time);
-            let dev = (v - Vector3::from(*expected)).norm();
-            vec![CheckResult::graded(
-                name,
-                dev,
-                *tolerance,
-                format!(
-                    "node {node}: mean velocity [{:.4}, {:.4}, {:.4}] m/s, expected {expected:?}",
-                    v.x, v.y, v.z
-                ),
-            )]
-        }
+        } => mean_velocity(w, *node, expected, *tolerance),
         CheckKind::Acceleration {
             node,
             expected,
             tolerance,
-        } => {
-            let (a, b) = ends(&w)?;
-            let (sa, sb) = (node_pose(&a.state, *node)?, node_pose(&b.state, *node)?);
-            let acc = (Vector3::from(sb.linear_velocity) - Vector3::from(sa.linear_velocity))
-                / (b.state.time - a.state.time);
-            let dev = (acc - Vector3::from(*expected)).norm();
-            vec![CheckResult::graded(
-                name,
-                dev,
-                *tolerance,
-                format!(
-                    "node {node}: mean acceleration [{:.4}, {:.4}, {:.4}] m/s², expected {expected:?}",
-                    acc.x, acc.y, acc.z
-                ),
-            )]
-        }
-        CheckKind::NoContact { pairs } => {
-            let sorted: Vec<[usize; 2]> = pairs
-                .iter()
-                .map(|p| [p[0].min(p[1]), p[0].max(p[1])])
-                .collect();
-            let mut hits = 0usize;
-            let mut first = None;
-            for o in &w {
-                for c in &o.state.contacts {
-                    let c = [c[0].min(c[1]), c[0].max(c[1])];
-                    if sorted.contains(&c) {
-                        hits += 1;
-                        first.get_or_insert((c, o.state.time));
-                    }
-                }
-            }
-            let mut r = CheckResult::exact(
-                name,
-                hits == 0,
-                format!(
-                    "{hits} contact observation(s) of forbidden pairs; first {:?}",
-                    first
-                ),
-            );
-            r.measured = Some(hits as f64);
-            vec![r]
-        }
+        } => acceleration(w, *node, expected, *tolerance),
+        CheckKind::NoContact { pairs } => no_contact(w, pairs),
         CheckKind::TriggerEvents {
             trigger,
             other,
             enter,
             exit,
-        } => {
-            // Events in report order (observations in time order, events within one in the
-            // order given): the first of each kind.
-            let events: Vec<&str> = w
-                .iter()
-                .flat_map(|o| o.state.trigger_events.iter())
-                .filter(|e| e.trigger == *trigger && e.other == *other)
-                .map(|e| e.kind.as_str())
-                .collect();
-            let first = |kind: &str| events.iter().position(|k| *k == kind);
-            let (got_enter, got_exit) = (first("enter"), first("exit"));
-            // An exit is an exit from an overlap: when both are expected, one enter precedes
-            // the first exit.
-            let ordered = match (got_enter, got_exit) {
-                (Some(a), Some(b)) => !(*enter && *exit) || a < b,
-                _ => true,
-            };
-            vec![CheckResult::exact(
-                name,
-                got_enter.is_some() == *enter && got_exit.is_some() == *exit && ordered,
-                format!(
-                    "trigger {trigger} with {other}: events {events:?}, expected enter {enter} exit {exit} (an exit after an enter)"
-                ),
-            )]
-        }
+        } => trigger_events(w, *trigger, *other, *enter, *exit),
         CheckKind::MaxHeight {
             node,
             direction,
             expected,
             tolerance,
-        } => {
-            let d = Vector3::from(*direction).normalize();
-            let mut heights = Vec::new();
-            let mut series = Vec::new();
-            for o in &w {
-                let h = Vector3::from(node_pose(&o.state, *node)?.translation).dot(&d);
-                heights.push(h);
-                series.push([o.state.time, h - expected]);
-            }
-            let h = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let h = if heights.iter().any(|x| x.is_nan()) {
-                f64::NAN
-            } else {
-                h
-            };
-            vec![
-                CheckResult::graded(
-                    name,
-                    h - expected,
-                    *tolerance,
-                    format!(
-                        "node {node}: highest {h:.4} m along {direction:?}, expected {expected}"
-                    ),
-                )
-                .with_series(series),
-            ]
-        }
+        } => max_height(w, *node, direction, *expected, *tolerance),
         CheckKind::Displacement {
             node,
             direction,
             expected,
             tolerance,
-        } => {
-            let (a, b) = ends(&w)?;
-            let d = Vector3::from(*direction).normalize();
-            let s = (Vector3::from(node_pose(&b.state, *node)?.translation)
-                - Vector3::from(node_pose(&a.state, *node)?.translation))
-            .dot(&d);
-            vec![CheckResult::graded(
-                name,
-                s - expected,
-                *tolerance,
-                format!("node {node}: moved {s:.4} m along {direction:?}, expected {expected}"),
-            )]
-        }
+        } => displacement(w, *node, direction, *expected, *tolerance),
         CheckKind::Drive {
-            joint: node,
+            joint,
             drive,
             target,
             tolerance,
-        } => {
-            let j = joint(want, *node)?;
-            let dr = j
-                .drives
-                .get(*drive)
-                .ok_or_else(|| Problem::Data(format!("joint {node} has no drive {drive}")))?;
-            let kind = dr.kind;
-            let mut devs = Vec::new();
-            let mut series = Vec::new();
-            let mut last = f64::NAN;
-            for o in &w {
-                let [a, b] = frames(j, &o.state)?;
-                last = match kind {
-                    DofKind::Linear => metrics::linear_metric(&[dr.axis], &a, &b),
-                    DofKind::Angular => metrics::angular_metric(&[dr.axis], &a, &b),
-                };
-                devs.push((last - target).abs());
-                series.push([o.state.time, (last - target).abs()]);
+        } => drive_target(w, *joint, *drive, *target, *tolerance),
+    }
+}
+
+/// The largest violation of a joint limit over the window.
+fn limit_violation(w: &Window, node: usize, limit: usize, tol: Tolerance) -> Checked {
+    let j = joint(w.want, node)?;
+    let (l, set) = one_limit(j, limit)?;
+    let mut violations = Vec::new();
+    let mut series = Vec::new();
+    let mut at = (0.0, 0.0);
+    for o in &w.obs {
+        let [a, b] = frames(j, &o.state)?;
+        let mut here = Vec::new();
+        for e in metrics::evaluate(&set, &a, &b) {
+            if e.violation.is_nan() || e.violation.abs() > at.1 {
+                at = (o.state.time, e.violation.abs());
             }
-            let v = worst(devs);
-            vec![CheckResult::graded(
-                name,
-                v,
-                *tolerance,
-                format!(
-                    "joint {node} drive {drive} ({} axis {}): largest distance to target {target}: {v:.6}; last value {last:.6}",
-                    dr.kind.name(), dr.axis
-                ),
-            )
-            .with_series(series)]
+            here.push(e.violation.abs());
         }
-    })
+        if !here.is_empty() {
+            series.push([o.state.time, worst(here.iter().copied())]);
+        }
+        violations.extend(here);
+    }
+    // An empty list means the metric measured nothing (e.g. axes it cannot read): that is a
+    // data problem, never a pass.
+    if violations.is_empty() {
+        return Err(Problem::Data(format!(
+            "joint {node}: limit {limit} gives no metric to measure"
+        )));
+    }
+    let v = worst(violations);
+    Ok(vec![
+        CheckResult::graded(
+            w.name,
+            v,
+            tol,
+            format!(
+                "largest violation of {}: {v:.6} at t = {:.4}",
+                describe(j, l, limit),
+                at.0
+            ),
+        )
+        .with_series(series),
+    ])
+}
+
+/// The extreme of a joint limit's metric on one side over the window.
+fn reach(
+    w: &Window,
+    node: usize,
+    limit: usize,
+    side: Side,
+    expected: f64,
+    tol: Tolerance,
+) -> Checked {
+    let j = joint(w.want, node)?;
+    let (l, set) = one_limit(j, limit)?;
+    let mut series = Vec::new();
+    for o in &w.obs {
+        let [a, b] = frames(j, &o.state)?;
+        match metrics::evaluate(&set, &a, &b).as_slice() {
+            [e] => series.push([o.state.time, e.metric]),
+            other => {
+                return Err(Problem::Data(format!(
+                    "joint {node}: limit {limit} gives {} metrics, a reach check needs one",
+                    other.len()
+                )));
+            }
+        }
+    }
+    let metric = |p: &[f64; 2]| p[1];
+    let extreme = match side {
+        Side::Max => series.iter().map(metric).fold(f64::NEG_INFINITY, f64::max),
+        Side::Min => series.iter().map(metric).fold(f64::INFINITY, f64::min),
+    };
+    let extreme = if series.iter().any(|p| p[1].is_nan()) {
+        f64::NAN
+    } else {
+        extreme
+    };
+    let which = match side {
+        Side::Max => "largest",
+        Side::Min => "smallest",
+    };
+    Ok(vec![
+        CheckResult::graded(
+            w.name,
+            extreme - expected,
+            tol,
+            format!(
+                "{which} value of the metric of {}: {extreme:.6}, expected {expected}",
+                describe(j, l, limit)
+            ),
+        )
+        .with_series(series),
+    ])
+}
+
+/// The largest displacement and rotation of the nodes from their first pose in the window.
+fn still(w: &Window, nodes: &[usize], length: Tolerance, angle: Tolerance) -> Checked {
+    let first = w.obs[0];
+    let (mut dt, mut dq) = (Vec::new(), Vec::new());
+    // Per observation, the worst node: the series drawn for a failing check.
+    let mut st: Vec<[f64; 2]> = w.obs.iter().map(|o| [o.state.time, 0.0]).collect();
+    let mut sq = st.clone();
+    for n in nodes {
+        let p0 = iso(node_pose(&first.state, *n)?);
+        for (k, o) in w.obs.iter().enumerate() {
+            let p = iso(node_pose(&o.state, *n)?);
+            let (t, q) = (
+                (p.translation.vector - p0.translation.vector).norm(),
+                angle_between(&p0.rotation, &p.rotation),
+            );
+            st[k][1] = worst([st[k][1], t]);
+            sq[k][1] = worst([sq[k][1], q]);
+            dt.push(t);
+            dq.push(q);
+        }
+    }
+    let (dt, dq) = (worst(dt), worst(dq));
+    Ok(vec![
+        CheckResult::graded(
+            format!("{}.translation", w.name),
+            dt,
+            length,
+            format!("largest displacement of nodes {nodes:?}: {dt:.6} m"),
+        )
+        .with_series(st),
+        CheckResult::graded(
+            format!("{}.rotation", w.name),
+            dq,
+            angle,
+            format!("largest rotation of nodes {nodes:?}: {dq:.6} rad"),
+        )
+        .with_series(sq),
+    ])
+}
+
+/// A node's mean velocity between the window's ends.
+fn mean_velocity(w: &Window, node: usize, expected: &[f64; 3], tol: Tolerance) -> Checked {
+    let (a, b) = ends(&w.obs)?;
+    let (pa, pb) = (node_pose(&a.state, node)?, node_pose(&b.state, node)?);
+    let v = (Vector3::from(pb.translation) - Vector3::from(pa.translation))
+        / (b.state.time - a.state.time);
+    let dev = (v - Vector3::from(*expected)).norm();
+    Ok(vec![CheckResult::graded(
+        w.name,
+        dev,
+        tol,
+        format!(
+            "node {node}: mean velocity [{:.4}, {:.4}, {:.4}] m/s, expected {expected:?}",
+            v.x, v.y, v.z
+        ),
+    )])
+}
+
+/// A node's mean acceleration between the window's ends, from its reported velocities.
+fn acceleration(w: &Window, node: usize, expected: &[f64; 3], tol: Tolerance) -> Checked {
+    let (a, b) = ends(&w.obs)?;
+    let (sa, sb) = (node_pose(&a.state, node)?, node_pose(&b.state, node)?);
+    let acc = (Vector3::from(sb.linear_velocity) - Vector3::from(sa.linear_velocity))
+        / (b.state.time - a.state.time);
+    let dev = (acc - Vector3::from(*expected)).norm();
+    Ok(vec![CheckResult::graded(
+        w.name,
+        dev,
+        tol,
+        format!(
+            "node {node}: mean acceleration [{:.4}, {:.4}, {:.4}] m/s², expected {expected:?}",
+            acc.x, acc.y, acc.z
+        ),
+    )])
+}
+
+/// The contact observations of forbidden pairs over the window (none passes).
+fn no_contact(w: &Window, pairs: &[[usize; 2]]) -> Checked {
+    let sorted: Vec<[usize; 2]> = pairs
+        .iter()
+        .map(|p| [p[0].min(p[1]), p[0].max(p[1])])
+        .collect();
+    let mut hits = 0usize;
+    let mut first = None;
+    for o in &w.obs {
+        for c in &o.state.contacts {
+            let c = [c[0].min(c[1]), c[0].max(c[1])];
+            if sorted.contains(&c) {
+                hits += 1;
+                first.get_or_insert((c, o.state.time));
+            }
+        }
+    }
+    let mut r = CheckResult::exact(
+        w.name,
+        hits == 0,
+        format!(
+            "{hits} contact observation(s) of forbidden pairs; first {:?}",
+            first
+        ),
+    );
+    r.measured = Some(hits as f64);
+    Ok(vec![r])
+}
+
+/// Whether a trigger's enter and exit events with `other` came as expected, an exit after an
+/// enter.
+fn trigger_events(w: &Window, trigger: usize, other: usize, enter: bool, exit: bool) -> Checked {
+    // Events in report order (observations in time order, events within one in the order
+    // given): the first of each kind.
+    let events: Vec<&str> = w
+        .obs
+        .iter()
+        .flat_map(|o| o.state.trigger_events.iter())
+        .filter(|e| e.trigger == trigger && e.other == other)
+        .map(|e| e.kind.as_str())
+        .collect();
+    let first = |kind: &str| events.iter().position(|k| *k == kind);
+    let (got_enter, got_exit) = (first("enter"), first("exit"));
+    // An exit is an exit from an overlap: when both are expected, one enter precedes the first
+    // exit.
+    let ordered = match (got_enter, got_exit) {
+        (Some(a), Some(b)) => !(enter && exit) || a < b,
+        _ => true,
+    };
+    Ok(vec![CheckResult::exact(
+        w.name,
+        got_enter.is_some() == enter && got_exit.is_some() == exit && ordered,
+        format!(
+            "trigger {trigger} with {other}: events {events:?}, expected enter {enter} exit {exit} (an exit after an enter)"
+        ),
+    )])
+}
+
+/// A node's highest position along `dir` over the window.
+fn max_height(w: &Window, node: usize, dir: &[f64; 3], expected: f64, tol: Tolerance) -> Checked {
+    let d = Vector3::from(*dir).normalize();
+    let mut heights = Vec::new();
+    let mut series = Vec::new();
+    for o in &w.obs {
+        let h = Vector3::from(node_pose(&o.state, node)?.translation).dot(&d);
+        heights.push(h);
+        series.push([o.state.time, h - expected]);
+    }
+    let h = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let h = if heights.iter().any(|x| x.is_nan()) {
+        f64::NAN
+    } else {
+        h
+    };
+    Ok(vec![
+        CheckResult::graded(
+            w.name,
+            h - expected,
+            tol,
+            format!("node {node}: highest {h:.4} m along {dir:?}, expected {expected}"),
+        )
+        .with_series(series),
+    ])
+}
+
+/// A node's displacement along `dir` between the window's ends.
+fn displacement(w: &Window, node: usize, dir: &[f64; 3], expected: f64, tol: Tolerance) -> Checked {
+    let (a, b) = ends(&w.obs)?;
+    let d = Vector3::from(*dir).normalize();
+    let s = (Vector3::from(node_pose(&b.state, node)?.translation)
+        - Vector3::from(node_pose(&a.state, node)?.translation))
+    .dot(&d);
+    Ok(vec![CheckResult::graded(
+        w.name,
+        s - expected,
+        tol,
+        format!("node {node}: moved {s:.4} m along {dir:?}, expected {expected}"),
+    )])
+}
+
+/// The largest distance of a joint drive's degree of freedom to its target over the window.
+fn drive_target(w: &Window, node: usize, drive: usize, target: f64, tol: Tolerance) -> Checked {
+    let j = joint(w.want, node)?;
+    let dr = j
+        .drives
+        .get(drive)
+        .ok_or_else(|| Problem::Data(format!("joint {node} has no drive {drive}")))?;
+    let mut devs = Vec::new();
+    let mut series = Vec::new();
+    let mut last = f64::NAN;
+    for o in &w.obs {
+        let [a, b] = frames(j, &o.state)?;
+        last = match dr.kind {
+            DofKind::Linear => metrics::linear_metric(&[dr.axis], &a, &b),
+            DofKind::Angular => metrics::angular_metric(&[dr.axis], &a, &b),
+        };
+        devs.push((last - target).abs());
+        series.push([o.state.time, (last - target).abs()]);
+    }
+    let v = worst(devs);
+    Ok(vec![CheckResult::graded(
+        w.name,
+        v,
+        tol,
+        format!(
+            "joint {node} drive {drive} ({} axis {}): largest distance to target {target}: {v:.6}; last value {last:.6}",
+            dr.kind.name(), dr.axis
+        ),
+    )
+    .with_series(series)])
 }
 
 #[cfg(test)]

@@ -24,8 +24,8 @@ use serde_json::Value;
 use crate::check::CheckResult;
 use crate::check::geometry::{self, angle_between, distance, scaled};
 use crate::implementation::{DriveReport, Interpretation, LimitReport, MassReport};
-use crate::report::number;
 use crate::status::Status;
+use crate::text::number;
 use crate::tolerance::Tolerance;
 
 /// An expected mass for people: `2.5`, `infinite`, `engine-computed` (not `Finite(2.5)`).

@@ -7,8 +7,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::cli::Coded;
-use crate::exit;
+use crate::exit::{self, Coded};
 use crate::report::{self, diff::Diff, ndjson};
 
 #[derive(Debug, clap::Args)]
@@ -31,7 +30,7 @@ pub fn read(path: &Path) -> anyhow::Result<ndjson::Log> {
     let f = std::fs::File::open(&file).map_err(|e| {
         not_a_run(format!(
             "cannot open the run log ({})",
-            crate::cli::os_error(&e)
+            crate::text::os_error(&e)
         ))
     })?;
     let log = ndjson::read_log(BufReader::new(f))

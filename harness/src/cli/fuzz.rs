@@ -11,11 +11,12 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use reference::profile::Profile;
 
+use crate::bundled;
 use crate::external;
 use crate::fuzz::probe::Symptom;
 use crate::fuzz::report::{Counts, Summary};
 use crate::fuzz::{self, Budget, Limit, Progress, Settings};
-use crate::mutants::{self, Mutant};
+use crate::mutant::Mutant;
 use crate::runner::Options as RunnerOptions;
 
 #[derive(Debug, clap::Args)]
@@ -107,22 +108,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.time.is_some() && args.cases.is_some() {
         bail!("--time and --cases both bound the search: give one");
     }
-    let mutant = match &args.mutant {
-        None => None,
-        Some(id) => Some(Mutant::from_id(id).with_context(|| {
-            format!(
-                "unknown mutant {id:?}; mutants: {}",
-                Mutant::ALL
-                    .iter()
-                    .map(|m| m.id())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?),
-    };
+    let mutant = args.mutant.as_deref().map(Mutant::parse).transpose()?;
     let (factory, control) = match mutant {
         Some(m) => {
-            let with = mutants::factory(&args.implementation, Some(m)).with_context(|| {
+            let with = bundled::mutated(&args.implementation, Some(m)).with_context(|| {
                 format!(
                     "{:?} has no seeded bug {}; bugs are seeded in {}",
                     args.implementation,
@@ -130,7 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     m.implementations().join(", ")
                 )
             })?;
-            (with, mutants::factory(&args.implementation, None))
+            (with, bundled::mutated(&args.implementation, None))
         }
         None => match super::run::factory_of(
             &args.implementation,
@@ -140,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(f) => (f, None),
             Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
                 eprintln!("physics-cts: error: {e:#}");
-                return Ok(ExitCode::from(external::EXIT_UNAVAILABLE));
+                return Ok(ExitCode::from(crate::exit::UNAVAILABLE));
             }
             Err(e) => return Err(e),
         },

@@ -9,8 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use super::diff;
-use crate::cli::Coded;
-use crate::exit;
+use crate::exit::{self, Coded};
 use crate::report::{self, ndjson};
 use crate::results::Run;
 

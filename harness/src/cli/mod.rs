@@ -74,26 +74,6 @@ pub enum Command {
     Fuzz(fuzz::Args),
 }
 
-/// Exit code for a usage or I/O problem.
-pub const EXIT_USAGE: u8 = crate::exit::USAGE;
-
-/// An error with its own exit code (see [`crate::exit`]).
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct Coded {
-    pub code: u8,
-    pub message: String,
-}
-
-impl Coded {
-    pub fn new(code: u8, message: impl Into<String>) -> Coded {
-        Coded {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
 /// An error and its causes for people: `: `-joined, a cause whose text an earlier part already
 /// says left out (an I/O error wrapped with its own text would print twice), OS error numbers
 /// dropped.
@@ -101,7 +81,7 @@ pub fn message(e: &anyhow::Error) -> String {
     let mut out = String::new();
     for cause in e.chain() {
         let text = match cause.downcast_ref::<std::io::Error>() {
-            Some(io) => os_error(io),
+            Some(io) => crate::text::os_error(io),
             None => cause.to_string(),
         };
         if out.contains(&text) {
@@ -115,18 +95,9 @@ pub fn message(e: &anyhow::Error) -> String {
     out
 }
 
-/// An I/O error's text without its ` (os error N)` suffix.
-pub fn os_error(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" (os error ") {
-        Some(i) if s.ends_with(')') => s[..i].to_owned(),
-        _ => s,
-    }
-}
-
-/// The exit code of a command's error: its own when it has one, else [`EXIT_USAGE`].
+/// The exit code of a command's error: its own when it has one, else [`crate::exit::USAGE`].
 pub fn code_of(e: &anyhow::Error) -> u8 {
-    if let Some(c) = e.downcast_ref::<Coded>() {
+    if let Some(c) = e.downcast_ref::<crate::exit::Coded>() {
         return c.code;
     }
     if let Some(crate::known_failures::KnownFailuresError::OtherCorpus { .. }) = e.downcast_ref() {
@@ -135,7 +106,7 @@ pub fn code_of(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<crate::external::Unavailable>().is_some() {
         return crate::exit::UNAVAILABLE;
     }
-    EXIT_USAGE
+    crate::exit::USAGE
 }
 
 /// Parse the command line and run the subcommand.
@@ -144,7 +115,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+            return ExitCode::from(if e.use_stderr() {
+                crate::exit::USAGE
+            } else {
+                0
+            });
         }
     };
     let result = match cli.command {
@@ -180,7 +155,7 @@ mod tests {
     #[test]
     fn a_cause_already_said_is_not_repeated() {
         let io = std::io::Error::from_raw_os_error(2);
-        let said = format!("cannot read x.toml: {}", os_error(&io));
+        let said = format!("cannot read x.toml: {}", crate::text::os_error(&io));
         let e = anyhow::Error::new(io).context(said.clone());
         assert_eq!(message(&e), said);
         assert!(!message(&e).contains("os error"), "{}", message(&e));

@@ -11,7 +11,8 @@ use anyhow::{Context, bail};
 
 use crate::case::Corpus;
 use crate::known_failures::{self, KnownFailures};
-use crate::mutants::{self, Control, Mutant, Outcome, Summary};
+use crate::mutant::Mutant;
+use crate::mutants::{self, Control, Outcome, Summary};
 use crate::results::Run;
 use crate::runner::{self, Entrant, Options as RunnerOptions};
 
@@ -59,16 +60,7 @@ fn plans(args: &Args, corpus_root: &Path, corpus_hash: &str) -> anyhow::Result<V
     };
     let mut chosen = Vec::new();
     for id in &args.mutants {
-        chosen.push(Mutant::from_id(id).with_context(|| {
-            format!(
-                "unknown mutant {id:?}; mutants: {}",
-                Mutant::ALL
-                    .iter()
-                    .map(|m| m.id())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?);
+        chosen.push(Mutant::parse(id)?);
     }
     let mut out = Vec::new();
     for name in names {
@@ -114,7 +106,7 @@ fn one_run(
     mutant: Option<Mutant>,
     options: RunnerOptions,
 ) -> anyhow::Result<Run> {
-    let factory = mutants::factory(&plan.implementation, mutant)
+    let factory = crate::bundled::mutated(&plan.implementation, mutant)
         .with_context(|| format!("no factory for {}", plan.implementation))?;
     let entrant = Entrant {
         name: plan.implementation.clone(),

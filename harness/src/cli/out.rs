@@ -44,5 +44,5 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
         std::io::stderr(),
         "physics-cts: error: cannot write to standard output: {e}"
     );
-    std::process::exit(i32::from(super::EXIT_USAGE));
+    std::process::exit(i32::from(crate::exit::USAGE));
 }

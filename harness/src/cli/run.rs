@@ -123,7 +123,7 @@ pub(crate) fn factory_of(
     name: &str,
     command: &[std::ffi::OsString],
     timeout_multiplier: f64,
-) -> anyhow::Result<runner::Factory> {
+) -> anyhow::Result<crate::implementation::Factory> {
     if name == "stdio" {
         let Some((program, rest)) = command.split_first() else {
             bail!("--impl stdio needs the implementation's command after `--`");
@@ -176,7 +176,7 @@ pub fn execute_or_exit(args: &Args) -> anyhow::Result<Result<Done, ExitCode>> {
         Ok(done) => Ok(Ok(done)),
         Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
             eprintln!("physics-cts: error: {e:#}");
-            Ok(Err(ExitCode::from(external::EXIT_UNAVAILABLE)))
+            Ok(Err(ExitCode::from(crate::exit::UNAVAILABLE)))
         }
         Err(e) => Err(e),
     }

@@ -15,7 +15,7 @@ use reference::issue::{Issue, Severity};
 use reference::profile::Profile;
 use serde::Serialize;
 
-use super::EXIT_USAGE;
+use crate::exit::USAGE as EXIT_USAGE;
 
 /// Arguments of `physics-cts validate`.
 #[derive(Debug, clap::Args)]

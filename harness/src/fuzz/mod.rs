@@ -22,7 +22,8 @@ use generator::draw::{self, Size};
 use reference::profile::Profile;
 
 use crate::implementation::Capabilities;
-use crate::runner::{Factory, Options as RunnerOptions};
+use crate::implementation::Factory;
+use crate::runner::Options as RunnerOptions;
 use crate::status::Status;
 use probe::{Probe, Symptom, Trial};
 use report::{Counts, Finding, FirstFinding, Shrinking};

@@ -10,7 +10,8 @@ use generator::corpus;
 use crate::case::Corpus;
 use crate::check::CheckResult;
 use crate::implementation::Capabilities;
-use crate::runner::{Factory, ImplRunner, Options};
+use crate::implementation::Factory;
+use crate::runner::{ImplRunner, Options};
 use crate::status::Status;
 
 /// A failing check of a scored case: the check kind ([`kind`]) and how it failed. Shrinking

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use crate::check::CheckResult;
 use crate::report::html::escape;
-use crate::report::number;
+use crate::text::number;
 
 /// Plot size in CSS pixels, and the margins left for the axis labels.
 const WIDTH: f64 = 520.0;

@@ -1,8 +1,8 @@
 //! `results.csv`: one row per case x check, with the case's status and verdict repeated so
 //! any row can be filtered alone.
 
-use crate::report::number;
 use crate::results::Run;
+use crate::text::number;
 
 pub const HEADER: [&str; 15] = [
     "implementation",

@@ -12,10 +12,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::case::Tier;
-use crate::report::number;
 use crate::results::{CaseResult, Run, Verdict};
 use crate::score::interop::{CaseRow, Interop, InteropTally, Matrix};
 use crate::score::{self, Scores, Tally};
+use crate::text::number;
 
 /// Escape text for HTML element content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -64,7 +64,9 @@ pub fn inline_code(s: &str) -> String {
     out
 }
 
-fn cell(t: Option<&Tally>) -> String {
+/// A score cell: the full tally, or (`short`, the feature matrix) `passed/scored` with the full
+/// tally in its title.
+fn cell(t: Option<&Tally>, short: bool) -> String {
     match t {
         Some(t) if t.scored > 0 => {
             let class = if t.passed == t.scored {
@@ -74,30 +76,13 @@ fn cell(t: Option<&Tally>) -> String {
             } else {
                 "part"
             };
-            format!("<td class=\"{class}\">{}</td>", escape(&t.display()))
-        }
-        Some(t) => format!("<td class=\"na\">0/0 of {}</td>", t.cases),
-        None => "<td class=\"na\">-</td>".to_owned(),
-    }
-}
-
-/// A feature matrix cell: `passed/scored`, the full tally in its title.
-fn short_cell(t: Option<&Tally>) -> String {
-    match t {
-        Some(t) if t.scored > 0 => {
-            let class = if t.passed == t.scored {
-                "full"
-            } else if t.passed == 0 {
-                "none"
+            let full = escape(&t.display());
+            if short {
+                let title = format!("{full} of {} case(s)", t.cases);
+                format!("<td class=\"{class}\" title=\"{title}\">{}</td>", t.short())
             } else {
-                "part"
-            };
-            format!(
-                "<td class=\"{class}\" title=\"{} of {} case(s)\">{}</td>",
-                escape(&t.display()),
-                t.cases,
-                t.short()
-            )
+                format!("<td class=\"{class}\">{full}</td>")
+            }
         }
         Some(t) => format!("<td class=\"na\">0/0 of {}</td>", t.cases),
         None => "<td class=\"na\">-</td>".to_owned(),
@@ -164,7 +149,7 @@ fn features(out: &mut String, scores: &[Scores], m: Option<&Matrix>) {
         for s in scores {
             let t = s.features.get(row);
             for tier in FEATURE_TIERS {
-                out.push_str(&short_cell(t.and_then(|t| t.get(&tier))));
+                out.push_str(&cell(t.and_then(|t| t.get(&tier)), true));
             }
         }
         if m.is_some() {
@@ -265,7 +250,7 @@ fn matrix(
     for row in rows {
         let _ = write!(out, "<tr><th><code>{}</code></th>", escape(row));
         for s in scores {
-            out.push_str(&cell(get(s, row).as_ref()));
+            out.push_str(&cell(get(s, row).as_ref(), false));
         }
         out.push_str("</tr>\n");
     }
@@ -442,8 +427,8 @@ pub fn render(run: &Run) -> String {
             escape(&i.name),
             escape(&i.version),
             escape(&i.engine),
-            cell(s.total.get(&Tier::Required)),
-            cell(s.total.get(&Tier::Optional)),
+            cell(s.total.get(&Tier::Required), false),
+            cell(s.total.get(&Tier::Optional), false),
             info.passed,
             info.cases,
             v(Verdict::Failed),

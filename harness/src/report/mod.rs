@@ -44,36 +44,3 @@ pub fn write_summaries(dir: &Path, run: &Run) -> std::io::Result<()> {
     }
     Ok(())
 }
-
-/// A number as reports print it: up to 6 significant decimals, no trailing zeros.
-pub fn number(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e7) {
-        return format!("{x:.3e}");
-    }
-    let s = format!("{x:.6}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.to_owned() }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::number;
-
-    #[test]
-    fn numbers_print_short_and_stable() {
-        assert_eq!(number(0.0), "0");
-        assert_eq!(number(1.5), "1.5");
-        assert_eq!(number(0.0123456789), "0.012346");
-        assert_eq!(number(2e-6), "2.000e-6");
-        assert_eq!(number(-0.0), "0");
-        assert_eq!(number(f64::INFINITY), "inf");
-        assert_eq!(number(f64::NAN), "NaN");
-        assert_eq!(number(12345.0), "12345");
-    }
-}

@@ -8,7 +8,7 @@ use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::implementation::{
     Implementation, LoadOutcome, LoadRequest, NodeState, SimConfig, State,
 };
-use physics_cts::mutants::Mutant;
+use physics_cts::mutant::Mutant;
 use serde_json::{Value, json};
 
 /// A KHR document assembled from its parts; the scene's roots are the nodes nobody parents.

@@ -24,7 +24,7 @@ use ::reference::scene::{Body, BodyKind, Inertia, MassValue, NodeId};
 
 use super::convert;
 use crate::implementation::{BodyReport, ImplError, MassReport};
-use crate::mutants::Mutant;
+use crate::mutant::Mutant;
 
 /// The Rapier body of `body` at world pose `pose`, without mass properties.
 pub(super) fn builder(

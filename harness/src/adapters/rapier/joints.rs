@@ -60,7 +60,7 @@ use ::reference::scene::{DofKind, Drive, DriveMode, Joint, Limit, LimitSet};
 
 use super::convert;
 use crate::implementation::{DriveReport, ImplError, LimitReport, Pose};
-use crate::mutants::{Mutant, misread_limit};
+use crate::mutant::{Mutant, misread_limit};
 
 /// Relative tolerance under which two softness values are the same.
 const SOFTNESS_TOLERANCE: f64 = 1e-3;

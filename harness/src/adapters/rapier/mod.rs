@@ -23,7 +23,7 @@ use crate::implementation::{
     Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome,
     LoadRequest, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
 };
-use crate::mutants::Mutant;
+use crate::mutant::Mutant;
 
 /// The engine this adapter drives (the workspace pins rapier3d 0.36, f32, 3D).
 pub const ENGINE: &str = "rapier3d 0.36 (f32)";

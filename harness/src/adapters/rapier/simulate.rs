@@ -14,7 +14,7 @@ use rapier3d::dynamics::RigidBodyHandle;
 use super::convert;
 use super::world::Loaded;
 use crate::implementation::{Action, ImplError};
-use crate::mutants::Mutant;
+use crate::mutant::Mutant;
 
 impl Loaded {
     fn body(&self, node: usize) -> Result<RigidBodyHandle, ImplError> {

@@ -27,7 +27,7 @@ use super::hooks::{ColliderRule, Hooks};
 use super::joints::{JointFrames, JointMasses};
 use super::{bodies, convert, joints, shapes};
 use crate::implementation::{DriveReport, ImplError, LimitReport, SimConfig, TriggerEvent};
-use crate::mutants::Mutant;
+use crate::mutant::Mutant;
 
 /// One loaded scene in Rapier, with what is needed to answer the interface.
 pub(super) struct Loaded {
