@@ -18,9 +18,10 @@ use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{MeshId, Scene, Shape};
 use serde_json::Value;
 
-use super::super::SHAPE;
-use super::super::shape::{Flavor, capsule, capsule_too_short, hull_points};
-use super::{Convention, Table, clean_since, object};
+use super::{Convention, SPELLING, Table, clean_since};
+use crate::omi::SHAPE;
+use crate::omi::shape::{Flavor, capsule, capsule_too_short, hull_points};
+use crate::rigid::array_length;
 
 /// The default radius of spheres, capsules and cylinders.
 pub const DEFAULT_RADIUS: f64 = 0.5;
@@ -123,8 +124,8 @@ pub(super) fn read(
     let Some((value, pointer)) = doc.root_extension(SHAPE) else {
         return Table::empty();
     };
-    let Some(root) = object(value, &pointer, issues) else {
-        return Table::default();
+    let Some(root) = SPELLING.object(value, &pointer, issues) else {
+        return Table::unknown();
     };
     ext::check_properties(value, &pointer, &["shapes"], issues);
     let at = push_pointer(&pointer, "shapes");
@@ -136,15 +137,11 @@ pub(super) fn read(
         Some(Value::Array(list)) => list,
         Some(_) => {
             issues.push(Issue::new(Code::ExtType, &at).arg("detail", "expected an array"));
-            return Table::default();
+            return Table::unknown();
         }
     };
     if list.is_empty() {
-        issues.push(
-            Issue::new(Code::ExtArrayLength, &at)
-                .arg("actual", 0)
-                .arg("expected", "at least 1"),
-        );
+        issues.push(array_length(&at, 0, "at least 1"));
     }
     let mut tried = BTreeSet::new();
     let ids = list
@@ -168,10 +165,7 @@ pub(super) fn read(
             Some(scene.shapes.len() - 1)
         })
         .collect();
-    Table {
-        len: Some(list.len()),
-        ids,
-    }
+    Table::new(ids)
 }
 
 /// One shape, checked; `None` when it cannot be built (an issue says why).
@@ -184,7 +178,7 @@ fn read_shape(
     tried: &mut BTreeSet<MeshId>,
     issues: &mut Issues,
 ) -> Option<Shape> {
-    object(value, pointer, issues)?;
+    SPELLING.object(value, pointer, issues)?;
     let mut known = vec!["type"];
     known.extend(SUB_OBJECTS);
     ext::check_properties(value, pointer, &known, issues);
@@ -210,7 +204,7 @@ fn read_shape(
     let (params, at) = match value.get(name) {
         Some(sub) => {
             let at = push_pointer(pointer, name);
-            object(sub, &at, issues)?;
+            SPELLING.object(sub, &at, issues)?;
             check_parameters(kind, convention, sub, &at, issues);
             (ext::parse::<Params>(sub, &at, issues)?, at)
         }
