@@ -595,8 +595,9 @@ fn nearest_body_state(scene: &Scene, bodies: &[BodyState], node: usize) -> Optio
         .find(|s| *s != BodyState::Absent)
 }
 
-/// `OMI_COLLIDER_SCALED` (seed 004: "it is discouraged to scale collider nodes").
-fn check_scale(doc: &Document, scene: &Scene, node: usize, issues: &mut Issues) {
+/// `OMI_COLLIDER_SCALED` (seed 004: "it is discouraged to scale collider nodes"; omi24 too:
+/// "it is discouraged to scale physics shape nodes").
+pub(crate) fn check_scale(doc: &Document, scene: &Scene, node: usize, issues: &mut Issues) {
     let Some(n) = scene.nodes.get(node) else {
         return;
     };

@@ -23,6 +23,7 @@ use crate::document::Document;
 use crate::ext::check_properties;
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::omi::BODY;
+use crate::omi::shape::check_scale;
 use crate::rigid::collider::{self, ShapeOfCollider};
 use crate::rigid::motion::{self, Meaning, MotionJson};
 use crate::rigid::trigger::{self, ShapeOfTrigger};
@@ -33,8 +34,6 @@ use crate::scene::{
 
 use super::{SHAPES_ARRAY, SPELLING, Table, Tables, non_negative};
 
-/// A node scale within this of 1 is not a scale (matrix decomposition noise).
-const SCALE_TOLERANCE: f64 = 1e-6;
 /// The default mass (the motion schema).
 pub const DEFAULT_MASS: f64 = 1.0;
 
@@ -286,26 +285,5 @@ pub(super) fn read_trigger(site: Site, tables: &Tables, scene: &mut Scene, issue
         },
         scene,
         issues,
-    );
-}
-
-/// `OMI_COLLIDER_SCALED`: "it is discouraged to scale physics shape nodes".
-fn check_scale(doc: &Document, scene: &Scene, node: NodeId, issues: &mut Issues) {
-    let Some(n) = scene.nodes.get(node) else {
-        return;
-    };
-    let scale = n.rest.scale;
-    if scale.iter().all(|s| (s - 1.0).abs() <= SCALE_TOLERANCE) {
-        return;
-    }
-    let has_matrix = doc
-        .json
-        .get("nodes")
-        .and_then(|nodes| nodes.get(node))
-        .is_some_and(|n| n.get("matrix").is_some());
-    let property = if has_matrix { "matrix" } else { "scale" };
-    issues.push(
-        Issue::new(Code::OmiColliderScaled, format!("/nodes/{node}/{property}"))
-            .arg("scale", format!("[{}, {}, {}]", scale.x, scale.y, scale.z)),
     );
 }
