@@ -32,7 +32,7 @@ use crate::scene::{
     Body, BodyKind, Combine, Inertia, MassValue, NodeId, Scene, Shape, VelocitySpace,
 };
 
-use super::{SHAPES_ARRAY, SPELLING, Table, Tables, non_negative};
+use super::{Arrays, SHAPES_ARRAY, SPELLING, Table, non_negative};
 
 /// The default mass (the motion schema).
 pub const DEFAULT_MASS: f64 = 1.0;
@@ -65,25 +65,17 @@ fn combine(c: CombineJson, _: (&str, &str), _: &mut Issues) -> Option<Combine> {
     })
 }
 
-/// What the document-level `OMI_physics_body` object gave.
-pub(super) struct Resources {
-    pub(super) materials: Table,
-    pub(super) filters: Table,
-}
-
-/// Read `physicsMaterials` and `collisionFilters`.
-pub(super) fn read_resources(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Resources {
+/// Read `physicsMaterials` and `collisionFilters`, in that order.
+pub(super) fn read_resources(
+    doc: &Document,
+    scene: &mut Scene,
+    issues: &mut Issues,
+) -> (Table, Table) {
     let Some((value, pointer)) = doc.root_extension(BODY) else {
-        return Resources {
-            materials: Table::empty(),
-            filters: Table::empty(),
-        };
+        return (Table::empty(), Table::empty());
     };
     let Some(root) = SPELLING.object(value, &pointer, issues) else {
-        return Resources {
-            materials: Table::unknown(),
-            filters: Table::unknown(),
-        };
+        return (Table::unknown(), Table::unknown());
     };
     check_properties(
         value,
@@ -101,7 +93,7 @@ pub(super) fn read_resources(doc: &Document, scene: &mut Scene, issues: &mut Iss
         Some((list, at)) => material::read_filters((list, &at), &SPELLING, false, scene, issues),
         None => Table::unknown(),
     };
-    Resources { materials, filters }
+    (materials, filters)
 }
 
 /// Read every node's `motion` into `scene.bodies`; return the nodes whose extension is an
@@ -218,7 +210,7 @@ pub fn inertia_of(
 }
 
 /// The `collider` of `site`, if any.
-pub(super) fn read_collider(site: Site, tables: &Tables, scene: &mut Scene, issues: &mut Issues) {
+pub(super) fn read_collider(site: Site, tables: &Arrays, scene: &mut Scene, issues: &mut Issues) {
     let shape = |c: &collider::ColliderJson<i64>,
                  pointer: &str,
                  _: &mut Scene,
@@ -252,7 +244,7 @@ pub(super) fn read_collider(site: Site, tables: &Tables, scene: &mut Scene, issu
 
 /// The `trigger` of `site`, if any: a trigger collider (`shape`; not a trimesh,
 /// `OMI_TRIGGER_TRIMESH`) or a compound trigger (`nodes`).
-pub(super) fn read_trigger(site: Site, tables: &Tables, scene: &mut Scene, issues: &mut Issues) {
+pub(super) fn read_trigger(site: Site, tables: &Arrays, scene: &mut Scene, issues: &mut Issues) {
     let shape =
         |t: &trigger::TriggerJson<i64>, pointer: &str, scene: &mut Scene, issues: &mut Issues| {
             let shape = t.shape.and_then(|s| {

@@ -63,13 +63,13 @@ impl Convention {
 /// issue found.
 pub fn read(doc: &Document, scene: &mut Scene, convention: Convention, issues: &mut Issues) {
     let shapes = shape::read(doc, scene, convention, issues);
-    let resources = body::read_resources(doc, scene, issues);
+    let (materials, filters) = body::read_resources(doc, scene, issues);
     let joints = joint::read_settings(doc, issues);
     let nodes = body::read_bodies(doc, scene, issues);
-    let tables = Tables {
+    let tables = Arrays {
         shapes,
-        materials: resources.materials,
-        filters: resources.filters,
+        materials,
+        filters,
     };
     for (node, extension, pointer) in &nodes {
         let site = Site {
@@ -84,8 +84,8 @@ pub fn read(doc: &Document, scene: &mut Scene, convention: Convention, issues: &
     joint::read_nodes(doc, scene, &joints, issues);
 }
 
-/// Every document-level table a node-level object refers to.
-struct Tables {
+/// Every document-level array (as a [`Table`]) a node-level object refers to.
+struct Arrays {
     shapes: Table,
     materials: Table,
     filters: Table,

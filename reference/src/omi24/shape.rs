@@ -71,7 +71,7 @@ impl Convention {
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-enum Kind {
+enum ShapeTypeJson {
     Box,
     Sphere,
     Capsule,
@@ -83,15 +83,15 @@ enum Kind {
 /// The parameter objects, named as the types.
 const SUB_OBJECTS: [&str; 6] = ["box", "sphere", "capsule", "cylinder", "convex", "trimesh"];
 
-impl Kind {
+impl ShapeTypeJson {
     fn name(self) -> &'static str {
         match self {
-            Kind::Box => "box",
-            Kind::Sphere => "sphere",
-            Kind::Capsule => "capsule",
-            Kind::Cylinder => "cylinder",
-            Kind::Convex => "convex",
-            Kind::Trimesh => "trimesh",
+            ShapeTypeJson::Box => "box",
+            ShapeTypeJson::Sphere => "sphere",
+            ShapeTypeJson::Capsule => "capsule",
+            ShapeTypeJson::Cylinder => "cylinder",
+            ShapeTypeJson::Convex => "convex",
+            ShapeTypeJson::Trimesh => "trimesh",
         }
     }
 }
@@ -99,7 +99,7 @@ impl Kind {
 #[derive(Deserialize)]
 struct ShapeJson {
     #[serde(rename = "type")]
-    kind: Kind,
+    kind: ShapeTypeJson,
 }
 
 /// Parameters as written (absent: the default).
@@ -216,23 +216,23 @@ fn read_shape(
 /// `EXT_UNEXPECTED_PROPERTY` for keys outside the kind's parameters, `OMI_SHAPE_OTHER_REVISION`
 /// for the other revision's radius keys on a capsule or cylinder.
 fn check_parameters(
-    kind: Kind,
+    kind: ShapeTypeJson,
     convention: Convention,
     sub: &Value,
     at: &str,
     issues: &mut Issues,
 ) {
     let mut known: Vec<&str> = match kind {
-        Kind::Box => vec!["size"],
-        Kind::Sphere => vec!["radius"],
-        Kind::Capsule | Kind::Cylinder => {
+        ShapeTypeJson::Box => vec!["size"],
+        ShapeTypeJson::Sphere => vec!["radius"],
+        ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder => {
             let mut k = vec!["height"];
             k.extend(convention.radius_keys());
             k
         }
-        Kind::Convex | Kind::Trimesh => vec!["mesh"],
+        ShapeTypeJson::Convex | ShapeTypeJson::Trimesh => vec!["mesh"],
     };
-    if matches!(kind, Kind::Capsule | Kind::Cylinder) {
+    if matches!(kind, ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder) {
         let other = match convention {
             Convention::Radius => Convention::TopBottom,
             Convention::TopBottom => Convention::Radius,
@@ -281,7 +281,7 @@ fn check_height(value: f64, pointer: String, issues: &mut Issues) {
 fn build(
     doc: &Document,
     scene: &mut Scene,
-    kind: Kind,
+    kind: ShapeTypeJson,
     convention: Convention,
     p: &Params,
     at: &str,
@@ -290,7 +290,7 @@ fn build(
 ) -> Option<Shape> {
     let key = |k: &str| push_pointer(at, k);
     let shape = match kind {
-        Kind::Box => {
+        ShapeTypeJson::Box => {
             let size = p.size.unwrap_or(DEFAULT_SIZE);
             if let Some(&bad) = size.iter().find(|&&s| s < 0.0) {
                 check_length(bad, key("size"), "box extent", issues);
@@ -301,13 +301,13 @@ fn build(
                 size: Vector3::from(size),
             }
         }
-        Kind::Sphere => {
+        ShapeTypeJson::Sphere => {
             let radius = p.radius.unwrap_or(DEFAULT_RADIUS);
             check_length(radius, key("radius"), "sphere radius", issues);
             Shape::Sphere { radius }
         }
-        Kind::Capsule | Kind::Cylinder => {
-            let default_height = if kind == Kind::Capsule {
+        ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder => {
+            let default_height = if kind == ShapeTypeJson::Capsule {
                 convention.default_capsule_height()
             } else {
                 DEFAULT_CYLINDER_HEIGHT
@@ -335,7 +335,7 @@ fn build(
                     (b, t)
                 }
             };
-            if kind == Kind::Cylinder {
+            if kind == ShapeTypeJson::Cylinder {
                 Shape::Cylinder {
                     height,
                     radius_bottom: bottom,
@@ -361,9 +361,9 @@ fn build(
                 convention.capsule(p.height, p.radius, p.radius_bottom, p.radius_top)
             }
         }
-        Kind::Convex | Kind::Trimesh => {
+        ShapeTypeJson::Convex | ShapeTypeJson::Trimesh => {
             let mesh = mesh_of(doc, scene, kind, p.mesh, at, tried, issues)?;
-            if kind == Kind::Convex {
+            if kind == ShapeTypeJson::Convex {
                 Shape::Convex { mesh }
             } else {
                 Shape::Trimesh { mesh }
@@ -377,7 +377,7 @@ fn build(
 fn mesh_of(
     doc: &Document,
     scene: &mut Scene,
-    kind: Kind,
+    kind: ShapeTypeJson,
     mesh: Option<i64>,
     at: &str,
     tried: &mut BTreeSet<MeshId>,
@@ -409,7 +409,7 @@ fn mesh_of(
     {
         scene.meshes.insert(mesh, triangles);
     }
-    if kind == Kind::Convex
+    if kind == ShapeTypeJson::Convex
         && let Some(triangles) = scene.meshes.get(&mesh)
         && let Some(issue) = hull_points(triangles, &pointer, Flavor::PhysicsShape)
     {
