@@ -25,8 +25,10 @@ pub mod khr;
 pub mod math;
 pub mod metrics;
 pub mod omi;
+pub mod omi24;
 pub mod poses;
 pub mod profile;
+pub(crate) mod rigid;
 pub mod scene;
 pub mod vrm;
 pub mod vrm1;
@@ -169,7 +171,7 @@ fn read_document(
         undated = evidence == KhrEvidence::default();
     }
     if detected == Some(Profile::Omi2023)
-        && let Some(d) = omi::current::detect(&doc)
+        && let Some(d) = omi24::detect(&doc)
     {
         detected = Some(d.profile);
         undated = !d.decided;
@@ -209,11 +211,11 @@ fn read_document(
         Profile::Omi2023 => omi::read(&doc, &mut scene, &mut issues),
         Profile::VrmcConstraintsDraft => vrm::read(&doc, &mut scene, &mut issues),
         Profile::Omi2024 | Profile::Omi2025 => {
-            if let Some(convention) = omi::current::Convention::of(profile) {
-                omi::current::read(&doc, &mut scene, convention, &mut issues);
+            if let Some(convention) = omi24::Convention::of(profile) {
+                omi24::read(&doc, &mut scene, convention, &mut issues);
             }
             if forced.is_none() && undated {
-                omi::current::detect::warn_ambiguous(&doc, &mut issues);
+                omi24::detect::warn_ambiguous(&doc, &mut issues);
             }
         }
         Profile::VrmcNodeConstraint10 => vrm1::read(&doc, &mut scene, &mut issues),

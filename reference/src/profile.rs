@@ -52,7 +52,7 @@ pub const VRM1_EXTENSIONS: &[&str] = &["VRMC_node_constraint"];
 impl Profile {
     /// Detection order: when a document mixes families, the first one present wins.
     /// The OMI revisions share their extension keys: [`Profile::of_extension`] names the
-    /// legacy `omi-2023` for them, and [`crate::omi::current::detect`] tells the revisions apart.
+    /// legacy `omi-2023` for them, and [`crate::omi24::detect`] tells the revisions apart.
     /// A revision added later comes last, so that the cases generated for the others keep
     /// their seeds.
     pub const ALL: [Profile; 8] = [

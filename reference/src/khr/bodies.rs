@@ -17,70 +17,21 @@
 //! Colliders and simple triggers [D-FRAMES] belong to the nearest ancestor-or-self body (else
 //! static). A compound trigger (`trigger.nodes`) lists descendants that have a `trigger`.
 
-use std::collections::BTreeSet;
-
-use nalgebra::{UnitQuaternion, Vector3};
-use serde::Deserialize;
+use nalgebra::UnitQuaternion;
+use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
 use crate::document::Document;
-use crate::ext::{check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::math::quaternion_xyzw;
-use crate::scene::{
-    Body, BodyKind, Collider, CompoundTrigger, Inertia, MassValue, NodeId, Scene, ShapeId,
-    VelocitySpace,
-};
+use crate::rigid::Site;
+use crate::rigid::collider::{self, ShapeOfCollider};
+use crate::rigid::motion::{self, Meaning, MotionJson};
+use crate::rigid::trigger::{self, ShapeOfTrigger};
+use crate::scene::{Body, BodyKind, Inertia, MassValue, NodeId, Scene, ShapeId, VelocitySpace};
 
 use super::{
-    FILTERS_ARRAY, GeometryForm, MATERIALS_ARRAY, NODES_ARRAY, RIGID_BODIES, Revision,
-    SHAPES_ARRAY, Tables, array_length, clean_since, geometry, non_negative, object,
+    GeometryForm, Revision, SHAPES_ARRAY, SPELLING, Table, Tables, geometry, non_negative,
 };
-
-/// How far from 1 the length of `inertiaOrientation` may be before it is an error.
-pub(super) const UNIT_TOLERANCE: f64 = 1e-3;
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct MotionJson {
-    is_kinematic: Option<bool>,
-    mass: Option<f64>,
-    center_of_mass: Option<[f64; 3]>,
-    inertia_diagonal: Option<[f64; 3]>,
-    inertia_orientation: Option<[f64; 4]>,
-    linear_velocity: Option<[f64; 3]>,
-    angular_velocity: Option<[f64; 3]>,
-    gravity_factor: Option<f64>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ColliderJson {
-    shape: Option<usize>,
-    geometry: Option<Value>,
-    physics_material: Option<usize>,
-    collision_filter: Option<usize>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TriggerJson {
-    shape: Option<usize>,
-    geometry: Option<Value>,
-    nodes: Option<Vec<usize>>,
-    collision_filter: Option<usize>,
-}
-
-const MOTION_PROPERTIES: &[&str] = &[
-    "isKinematic",
-    "mass",
-    "centerOfMass",
-    "inertiaDiagonal",
-    "inertiaOrientation",
-    "linearVelocity",
-    "angularVelocity",
-    "gravityFactor",
-];
 
 /// Read every node's `motion` into `scene.bodies`, and return the nodes that carry the
 /// extension as an object (with its pointer) for the second pass.
@@ -90,29 +41,14 @@ pub(super) fn read_bodies<'a>(
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Vec<(NodeId, &'a Map<String, Value>, String)> {
-    let mut nodes = Vec::new();
-    let extensions = doc.node_extensions();
-    for node in 0..doc.node_count().min(scene.nodes.len()) {
-        let Some((value, pointer)) = extensions.get(node, RIGID_BODIES) else {
-            continue;
-        };
-        let Some(extension) = object(value, &pointer, issues) else {
-            continue;
-        };
-        check_properties(
-            value,
-            &pointer,
-            &["motion", "collider", "trigger", "joint"],
-            issues,
-        );
-        if let Some(motion) = extension.get("motion") {
-            let at = push_pointer(&pointer, "motion");
-            let body = read_motion(node, motion, &at, revision, issues);
-            scene.bodies.push(body);
-        }
-        nodes.push((node, extension, pointer));
-    }
-    nodes
+    collider::read_bodies(
+        doc,
+        (&SPELLING, &["motion", "collider", "trigger", "joint"]),
+        scene,
+        issues,
+        |_, _, _| {},
+        |node, value, pointer, issues| read_motion(node, value, pointer, revision, issues),
+    )
 }
 
 /// The body of node `node`. Always a body: an unreadable motion gives every default.
@@ -123,12 +59,9 @@ fn read_motion(
     revision: Revision,
     issues: &mut Issues,
 ) -> Body {
-    let m: MotionJson = object(value, pointer, issues)
-        .and_then(|_| {
-            check_properties(value, pointer, MOTION_PROPERTIES, issues);
-            parse(value, pointer, issues)
-        })
-        .unwrap_or_default();
+    let m: MotionJson<IgnoredAny, bool> =
+        motion::parse_motion(value, pointer, (&SPELLING, "isKinematic"), issues)
+            .unwrap_or_default();
     let at = |key: &str| push_pointer(pointer, key);
     let mass = match m.mass {
         None => MassValue::EngineComputes,
@@ -144,7 +77,7 @@ fn read_motion(
     };
     let orientation = m
         .inertia_orientation
-        .and_then(|q| unit_orientation(q, &at("inertiaOrientation"), issues));
+        .and_then(|q| motion::unit_orientation(q, &at("inertiaOrientation"), &SPELLING, issues));
     let inertia = m
         .inertia_diagonal
         .and_then(|d| principal_moments(d, &at("inertiaDiagonal"), revision, issues))
@@ -152,24 +85,20 @@ fn read_motion(
             diagonal,
             orientation: orientation.unwrap_or_else(UnitQuaternion::identity),
         });
-    Body {
+    let kind = if m.is_kinematic.unwrap_or(false) {
+        BodyKind::Kinematic
+    } else {
+        BodyKind::Dynamic
+    };
+    m.body(
         node,
-        kind: if m.is_kinematic.unwrap_or(false) {
-            BodyKind::Kinematic
-        } else {
-            BodyKind::Dynamic
+        Meaning {
+            kind,
+            mass,
+            inertia,
+            velocity_space: VelocitySpace::Local,
         },
-        omi_type: None,
-        mass,
-        center_of_mass: m.center_of_mass.map(Vector3::from),
-        inertia,
-        linear_velocity: m.linear_velocity.map_or_else(Vector3::zeros, Vector3::from),
-        angular_velocity: m
-            .angular_velocity
-            .map_or_else(Vector3::zeros, Vector3::from),
-        velocity_space: VelocitySpace::Local,
-        gravity_factor: m.gravity_factor.unwrap_or(1.0),
-    }
+    )
 }
 
 /// `inertiaDiagonal` components (0: infinite), or `None` when one is negative.
@@ -199,89 +128,49 @@ fn principal_moments(
     ok.then_some(out)
 }
 
-/// `inertiaOrientation` (glTF `[x, y, z, w]`) normalised, or `None` when its length is not
-/// within [`UNIT_TOLERANCE`] of 1.
-fn unit_orientation(
-    q: [f64; 4],
-    pointer: &str,
-    issues: &mut Issues,
-) -> Option<UnitQuaternion<f64>> {
-    let q = quaternion_xyzw(q);
-    let length = q.norm();
-    if (length - 1.0).abs() > UNIT_TOLERANCE || !length.is_finite() {
-        issues.push(Issue::new(Code::KhrInertiaOrientationNotUnit, pointer).arg("length", length));
-        return None;
-    }
-    Some(UnitQuaternion::new_normalize(q))
-}
-
-/// The `collider` of node `node`, if any.
+/// The `collider` of `site`, if any.
 pub(super) fn read_collider(
-    doc: &Document,
-    node: NodeId,
-    extension: &Map<String, Value>,
-    pointer: &str,
+    site: Site,
     tables: &mut Tables,
     scene: &mut Scene,
     issues: &mut Issues,
 ) {
-    let Some(value) = extension.get("collider") else {
-        return;
+    let (revision, shapes, cache) = (tables.revision, &tables.shapes, &mut tables.geometry);
+    let shape_key = revision.shape_key();
+    let shape = |c: &collider::ColliderJson<usize>,
+                 pointer: &str,
+                 scene: &mut Scene,
+                 issues: &mut Issues| {
+        let given = match revision.geometry {
+            GeometryForm::Shape => c.shape.is_some(),
+            GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => c.geometry.is_some(),
+        };
+        if !given {
+            issues.push(Issue::new(Code::ExtRequired, pointer).arg("property", shape_key));
+            return None;
+        }
+        let from = (c.shape, c.geometry.as_ref());
+        collider_shape(
+            site.doc,
+            from,
+            pointer,
+            (revision, shapes, cache),
+            scene,
+            issues,
+        )
     };
-    let pointer = push_pointer(pointer, "collider");
-    if object(value, &pointer, issues).is_none() {
-        return;
-    }
-    let shape_key = tables.revision.shape_key();
-    check_properties(
-        value,
-        &pointer,
-        &[shape_key, "physicsMaterial", "collisionFilter"],
-        issues,
-    );
-    let Some(c) = parse::<ColliderJson>(value, &pointer, issues) else {
-        return;
-    };
-    let mark = issues.0.len();
-    let material = c.physics_material.and_then(|m| {
-        tables
-            .materials
-            .resolve(m, MATERIALS_ARRAY, (&pointer, "physicsMaterial"), issues)
-    });
-    let filter = c.collision_filter.and_then(|f| {
-        tables
-            .filters
-            .resolve(f, FILTERS_ARRAY, (&pointer, "collisionFilter"), issues)
-    });
-    let given = match tables.revision.geometry {
-        GeometryForm::Shape => c.shape.is_some(),
-        GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => c.geometry.is_some(),
-    };
-    if !given {
-        issues.push(Issue::new(Code::ExtRequired, &pointer).arg("property", shape_key));
-        return;
-    }
-    let Some(shape) = collider_shape(
-        doc,
-        (c.shape, c.geometry.as_ref()),
-        &pointer,
-        tables,
+    collider::read_collider(
+        site,
+        &SPELLING,
+        (&tables.materials, &tables.filters),
+        ShapeOfCollider {
+            key: shape_key,
+            before: |_: &Scene, _: &mut Issues| {},
+            shape,
+        },
         scene,
         issues,
-    ) else {
-        return;
-    };
-    if !clean_since(issues, mark) {
-        return;
-    }
-    scene.colliders.push(Collider {
-        node,
-        shape,
-        material,
-        filter,
-        is_trigger: false,
-        body: scene.owning_body(node),
-    });
+    );
 }
 
 /// The shape id of a collider's or simple trigger's `shape` (draft) or `geometry` (2025), the
@@ -290,23 +179,21 @@ fn collider_shape(
     doc: &Document,
     (shape, geometry_value): (Option<usize>, Option<&Value>),
     pointer: &str,
-    tables: &mut Tables,
+    (revision, shapes, cache): (Revision, &Table, &mut geometry::Cache),
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Option<ShapeId> {
-    match tables.revision.geometry {
-        GeometryForm::Shape => {
-            tables
-                .shapes
-                .resolve(shape?, SHAPES_ARRAY, (pointer, "shape"), issues)
-        }
+    match revision.geometry {
+        GeometryForm::Shape => shapes
+            .resolve(shape?, SHAPES_ARRAY, (pointer, "shape"), issues)
+            .copied(),
         GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => {
             let at = push_pointer(pointer, "geometry");
             geometry::read(
                 doc,
                 (geometry_value?, &at),
-                tables.revision.geometry,
-                (&tables.shapes, &mut tables.geometry),
+                revision.geometry,
+                (shapes, cache),
                 scene,
                 issues,
             )
@@ -314,130 +201,41 @@ fn collider_shape(
     }
 }
 
-/// The `trigger` of node `node`, if any: a trigger collider (`shape`, 2025: `geometry`) or a
+/// The `trigger` of `site`, if any: a trigger collider (`shape`, 2025: `geometry`) or a
 /// compound trigger (`nodes`).
 pub(super) fn read_trigger(
-    doc: &Document,
-    node: NodeId,
-    extension: &Map<String, Value>,
-    pointer: &str,
+    site: Site,
     tables: &mut Tables,
     scene: &mut Scene,
     issues: &mut Issues,
 ) {
-    let Some(value) = extension.get("trigger") else {
-        return;
-    };
-    let pointer = push_pointer(pointer, "trigger");
-    if object(value, &pointer, issues).is_none() {
-        return;
-    }
-    let shape_key = tables.revision.shape_key();
-    check_properties(
-        value,
-        &pointer,
-        &[shape_key, "nodes", "collisionFilter"],
+    let (revision, shapes, cache) = (tables.revision, &tables.shapes, &mut tables.geometry);
+    trigger::read_trigger(
+        site,
+        &SPELLING,
+        &tables.filters,
+        ShapeOfTrigger {
+            key: revision.shape_key(),
+            given: |t: &trigger::TriggerJson<usize>| match revision.geometry {
+                GeometryForm::Shape => t.shape.is_some(),
+                GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => t.geometry.is_some(),
+            },
+            shape: |t: &trigger::TriggerJson<usize>,
+                    pointer: &str,
+                    scene: &mut Scene,
+                    issues: &mut Issues| {
+                let from = (t.shape, t.geometry.as_ref());
+                collider_shape(
+                    site.doc,
+                    from,
+                    pointer,
+                    (revision, shapes, cache),
+                    scene,
+                    issues,
+                )
+            },
+        },
+        scene,
         issues,
     );
-    let Some(t) = parse::<TriggerJson>(value, &pointer, issues) else {
-        return;
-    };
-    let mark = issues.0.len();
-    let given = match tables.revision.geometry {
-        GeometryForm::Shape => t.shape.is_some(),
-        GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => t.geometry.is_some(),
-    };
-    match (given, &t.nodes, &t.collision_filter) {
-        (true, Some(_), _) => issues.push(
-            Issue::new(Code::KhrTriggerShapeAndNodes, &pointer)
-                .arg("detail", format!("both {shape_key} and nodes")),
-        ),
-        (false, Some(_), Some(_)) => issues.push(
-            Issue::new(Code::KhrTriggerShapeAndNodes, &pointer)
-                .arg("detail", "nodes with a collisionFilter"),
-        ),
-        (false, None, _) => issues.push(Issue::new(Code::KhrTriggerEmpty, &pointer)),
-        _ => {}
-    }
-    let filter = t.collision_filter.and_then(|f| {
-        tables
-            .filters
-            .resolve(f, FILTERS_ARRAY, (&pointer, "collisionFilter"), issues)
-    });
-    let shape = if given {
-        collider_shape(
-            doc,
-            (t.shape, t.geometry.as_ref()),
-            &pointer,
-            tables,
-            scene,
-            issues,
-        )
-    } else {
-        None
-    };
-    let members = t.nodes.as_deref().map(|list| {
-        compound_members(
-            doc,
-            node,
-            list,
-            &push_pointer(&pointer, "nodes"),
-            scene,
-            issues,
-        )
-    });
-    if !clean_since(issues, mark) {
-        return;
-    }
-    if let Some(shape) = shape {
-        scene.colliders.push(Collider {
-            node,
-            shape,
-            material: None,
-            filter,
-            is_trigger: true,
-            body: scene.owning_body(node),
-        });
-    } else if let Some(members) = members {
-        scene
-            .compound_triggers
-            .push(CompoundTrigger { node, members });
-    }
-}
-
-/// The members of a compound trigger on `node`: distinct descendants that have a `trigger`.
-fn compound_members(
-    doc: &Document,
-    node: NodeId,
-    list: &[usize],
-    pointer: &str,
-    scene: &Scene,
-    issues: &mut Issues,
-) -> Vec<NodeId> {
-    if list.is_empty() {
-        issues.push(array_length(pointer, 0, "at least 1"));
-    }
-    let mut seen = BTreeSet::new();
-    let mut members = Vec::with_capacity(list.len());
-    for (i, &member) in list.iter().enumerate() {
-        let at = push_pointer(pointer, i);
-        if crate::ext::check_index(member, scene.nodes.len(), NODES_ARRAY, &at, issues).is_none() {
-            continue;
-        }
-        if !scene.is_descendant(member, node) {
-            issues.push(Issue::new(Code::KhrTriggerNodeNotDescendant, &at).arg("node", member));
-        }
-        let has_trigger = doc
-            .node_extension(member, RIGID_BODIES)
-            .and_then(|(v, _)| v.as_object())
-            .is_some_and(|o| o.contains_key("trigger"));
-        if !has_trigger {
-            issues.push(Issue::new(Code::KhrTriggerNodeNotTrigger, &at).arg("node", member));
-        }
-        // The schema's uniqueItems: a repeated member adds nothing.
-        if seen.insert(member) {
-            members.push(member);
-        }
-    }
-    members
 }

@@ -35,8 +35,8 @@ use serde_json::Value;
 
 use super::deform::{self, Deformed};
 use super::{
-    GeometryForm, IMPLICIT_SHAPES_ARRAY, MESHES_ARRAY, NODES_ARRAY, RIGID_BODIES, Table,
-    clean_since, object,
+    GeometryForm, IMPLICIT_SHAPES_ARRAY, MESHES_ARRAY, NODES_ARRAY, RIGID_BODIES, SPELLING, Table,
+    clean_since,
 };
 
 /// Node geometries already read, by (node, convexHull): the shape id (`None`: no geometry);
@@ -112,7 +112,7 @@ pub(super) fn read(
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Option<ShapeId> {
-    object(value, pointer, issues)?;
+    SPELLING.object(value, pointer, issues)?;
     let mesh_form = form == GeometryForm::ShapeOrMesh;
     let known: &[&str] = if mesh_form {
         &["shape", "mesh", "node", "convexHull"]
@@ -139,9 +139,9 @@ pub(super) fn read(
             });
             None
         }
-        (Some(shape), _, _) => {
-            shapes.resolve(shape, IMPLICIT_SHAPES_ARRAY, (pointer, "shape"), issues)
-        }
+        (Some(shape), _, _) => shapes
+            .resolve(shape, IMPLICIT_SHAPES_ARRAY, (pointer, "shape"), issues)
+            .copied(),
         (_, Some(mesh), _) => {
             let at = push_pointer(pointer, "mesh");
             check_index(mesh, doc.root.meshes.len(), MESHES_ARRAY, &at, issues)?;

@@ -26,53 +26,19 @@
 use std::collections::BTreeSet;
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::ext::{check_properties, parse};
-use crate::issue::{Code, Issue, Issues, Token, push_pointer};
-use crate::scene::{Attachment, DofKind, Drive, DriveMode, Joint, Limit, LimitSet, NodeId, Scene};
+use crate::issue::{Code, Issue, Issues, push_pointer};
+use crate::rigid::Site;
+use crate::rigid::joint::{
+    Description, DriveJson, NodeJointJson, axis_index, check_damping, check_min_max, drive,
+};
+use crate::scene::{Attachment, DofKind, Drive, Joint, Limit, LimitSet, NodeId, Scene};
 
 use super::{
-    JOINTS_ARRAY, NODES_ARRAY, Revision, Tables, array_length, check_index_at, clean_since,
-    enum_unknown, non_negative, object,
+    JOINTS_ARRAY, NODES_ARRAY, Revision, SPELLING, Table, Tables, array_length, check_index_at,
+    clean_since, non_negative,
 };
-
-/// A joint description as read: limits and drives, ready to copy into each joint using it.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Description {
-    pub limits: Vec<Limit>,
-    pub drives: Vec<Drive>,
-}
-
-/// Every description by file index (`None`: left out because of an error).
-#[derive(Debug, Clone)]
-pub(super) struct Descriptions {
-    /// `None`: `physicsJoints` could not be read, so references to it are not checked.
-    len: Option<usize>,
-    list: Vec<Option<Description>>,
-}
-
-impl Descriptions {
-    pub(super) fn empty() -> Descriptions {
-        Descriptions {
-            len: Some(0),
-            list: Vec::new(),
-        }
-    }
-
-    pub(super) fn unknown() -> Descriptions {
-        Descriptions {
-            len: None,
-            list: Vec::new(),
-        }
-    }
-
-    fn resolve(&self, index: usize, at: (&str, &str), issues: &mut Issues) -> Option<&Description> {
-        let len = self.len?;
-        check_index_at(index, len, JOINTS_ARRAY, at, issues)?;
-        self.list.get(index).and_then(Option::as_ref)
-    }
-}
 
 #[derive(Deserialize)]
 struct DescriptionJson {
@@ -80,77 +46,16 @@ struct DescriptionJson {
     drives: Option<Vec<Value>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LimitJson {
-    linear_axes: Option<Vec<i64>>,
-    angular_axes: Option<Vec<i64>>,
-    min: Option<f64>,
-    max: Option<f64>,
-    stiffness: Option<f64>,
-    damping: Option<f64>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DriveJson {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    mode: Option<String>,
-    axis: Option<i64>,
-    max_force: Option<f64>,
-    position_target: Option<f64>,
-    velocity_target: Option<f64>,
-    stiffness: Option<f64>,
-    damping: Option<f64>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NodeJointJson {
-    connected_node: Option<usize>,
-    joint: Option<usize>,
-    enable_collision: Option<bool>,
-}
-
-const LIMIT_PROPERTIES: &[&str] = &[
-    "linearAxes",
-    "angularAxes",
-    "min",
-    "max",
-    "stiffness",
-    "damping",
-];
-const DRIVE_PROPERTIES: &[&str] = &[
-    "type",
-    "mode",
-    "axis",
-    "maxForce",
-    "positionTarget",
-    "velocityTarget",
-    "stiffness",
-    "damping",
-];
-const DRIVE_TYPES: [&str; 2] = ["linear", "angular"];
-const DRIVE_MODES: [&str; 2] = [DriveMode::Force.name(), DriveMode::Acceleration.name()];
-
 /// Read every joint description.
 pub(super) fn read_descriptions(
     list: &[Value],
     pointer: &str,
     revision: Revision,
     issues: &mut Issues,
-) -> Descriptions {
-    Descriptions {
-        len: Some(list.len()),
-        list: list
-            .iter()
-            .enumerate()
-            .map(|(index, value)| {
-                read_description(value, &push_pointer(pointer, index), revision, issues)
-            })
-            .collect(),
-    }
+) -> Table<Description> {
+    Table::read(list, pointer, issues, |value, at, issues| {
+        read_description(value, at, revision, issues)
+    })
 }
 
 /// One description, or `None` when it has any error.
@@ -160,9 +65,8 @@ fn read_description(
     revision: Revision,
     issues: &mut Issues,
 ) -> Option<Description> {
-    object(value, pointer, issues)?;
-    check_properties(value, pointer, &["limits", "drives"], issues);
-    let d: DescriptionJson = parse(value, pointer, issues)?;
+    let d: DescriptionJson =
+        SPELLING.parse_object(value, pointer, &["limits", "drives"], issues)?;
     let mark = issues.0.len();
     let limits_pointer = push_pointer(pointer, "limits");
     let limit_values = d.limits.unwrap_or_default();
@@ -200,9 +104,7 @@ fn read_limit(
     revision: Revision,
     issues: &mut Issues,
 ) -> Option<Limit> {
-    object(value, pointer, issues)?;
-    check_properties(value, pointer, LIMIT_PROPERTIES, issues);
-    let l: LimitJson = parse(value, pointer, issues)?;
+    let l = SPELLING.parse_limit(value, pointer, issues)?;
     let mark = issues.0.len();
     let linear = l
         .linear_axes
@@ -217,15 +119,7 @@ fn read_limit(
         (None, None) => issues.push(Issue::new(Code::KhrLimitAxesMissing, pointer)),
         _ => {}
     }
-    if let (Some(min), Some(max)) = (l.min, l.max)
-        && min > max
-    {
-        issues.push(
-            Issue::new(Code::LimitMinAboveMax, pointer)
-                .arg("min", min)
-                .arg("max", max),
-        );
-    }
+    check_min_max(&l, pointer, issues);
     let refused = |s: f64| s < 0.0 || (s == 0.0 && revision.zero_stiffness_refused);
     if let Some(stiffness) = l.stiffness.filter(|s| refused(*s)) {
         issues.push(
@@ -275,29 +169,6 @@ fn axes(list: &[i64], pointer: &str, issues: &mut Issues) -> Option<Vec<u8>> {
     clean_since(issues, mark).then_some(out)
 }
 
-/// An axis index in 0..=2, else `AXIS_OUT_OF_RANGE` at `pointer/token` (written only then).
-fn axis_index(axis: i64, (pointer, token): (&str, impl Token), issues: &mut Issues) -> Option<u8> {
-    match u8::try_from(axis) {
-        Ok(a) if a <= 2 => Some(a),
-        _ => {
-            let at = push_pointer(pointer, token);
-            issues.push(Issue::new(Code::AxisOutOfRange, at).arg("axis", axis));
-            None
-        }
-    }
-}
-
-/// `DAMPING_NEGATIVE` at `pointer/damping` (written only then) for a negative damping; whether
-/// the damping is valid.
-fn check_damping(damping: f64, pointer: &str, issues: &mut Issues) -> bool {
-    if damping < 0.0 {
-        let at = push_pointer(pointer, "damping");
-        issues.push(Issue::new(Code::DampingNegative, at).arg("value", damping));
-        return false;
-    }
-    true
-}
-
 /// One drive, or `None` when it has an error or an unknown type or mode (a warning: the drive is
 /// ignored, the description is not).
 fn read_drive(
@@ -306,9 +177,7 @@ fn read_drive(
     revision: Revision,
     issues: &mut Issues,
 ) -> Option<Drive> {
-    object(value, pointer, issues)?;
-    check_properties(value, pointer, DRIVE_PROPERTIES, issues);
-    let d: DriveJson = parse(value, pointer, issues)?;
+    let d: DriveJson<Option<String>, Option<i64>> = SPELLING.parse_drive(value, pointer, issues)?;
     let mut dependencies_ok = true;
     if revision.drive_pairs {
         // A target without its gain is harmless under the schema's own default gain of 0 (the
@@ -361,7 +230,6 @@ fn read_drive(
             }
         }
     }
-    let at = |key: &str| push_pointer(pointer, key);
     for (key, present) in [
         ("type", d.kind.is_some()),
         ("mode", d.mode.is_some()),
@@ -371,69 +239,26 @@ fn read_drive(
             issues.push(Issue::new(Code::ExtRequired, pointer).arg("property", key));
         }
     }
-    let kind = d.kind.as_deref().and_then(|k| match k {
-        "linear" => Some(DofKind::Linear),
-        "angular" => Some(DofKind::Angular),
-        other => {
-            issues.push(enum_unknown(&at("type"), other, &DRIVE_TYPES));
-            None
-        }
-    });
-    let mode = d.mode.as_deref().and_then(|m| {
-        let mode = DriveMode::from_name(m);
-        if mode.is_none() {
-            issues.push(enum_unknown(&at("mode"), m, &DRIVE_MODES));
-        }
-        mode
-    });
-    let axis = d
-        .axis
-        .and_then(|a| axis_index(a, (pointer, "axis"), issues));
-    let max_force_ok = d
-        .max_force
-        .is_none_or(|f| non_negative(f, pointer, "maxForce", issues));
-    let stiffness = d.stiffness.unwrap_or(0.0);
-    let stiffness_ok = non_negative(stiffness, pointer, "stiffness", issues);
-    let damping = d.damping.unwrap_or(0.0);
-    let damping_ok = check_damping(damping, pointer, issues);
-    if !(max_force_ok && stiffness_ok && damping_ok && dependencies_ok) {
-        return None;
-    }
-    Some(Drive {
-        kind: kind?,
-        mode: mode?,
-        axis: axis?,
-        max_force: d.max_force,
-        position_target: d.position_target,
-        velocity_target: d.velocity_target,
-        stiffness,
-        damping,
-    })
+    let given = (d.kind.as_deref(), d.mode.as_deref(), d.axis);
+    let max_force = |f: Option<f64>, issues: &mut Issues| {
+        (
+            f,
+            f.is_none_or(|f| non_negative(f, pointer, "maxForce", issues)),
+        )
+    };
+    drive(&d, given, pointer, max_force, issues).filter(|_| dependencies_ok)
 }
 
-/// The `joint` object of node `node`, if any, as a canonical [`Joint`].
-pub(super) fn read_node_joint(
-    node: NodeId,
-    extension: &Map<String, Value>,
-    pointer: &str,
-    tables: &Tables,
-    scene: &mut Scene,
-    issues: &mut Issues,
-) {
-    let Some(value) = extension.get("joint") else {
+/// The `joint` object of `site`, if any, as a canonical [`Joint`].
+pub(super) fn read_node_joint(site: Site, tables: &Tables, scene: &mut Scene, issues: &mut Issues) {
+    let Some(value) = site.extension.get("joint") else {
         return;
     };
-    let pointer = push_pointer(pointer, "joint");
-    if object(value, &pointer, issues).is_none() {
-        return;
-    }
-    check_properties(
-        value,
-        &pointer,
-        &["connectedNode", "joint", "enableCollision"],
-        issues,
-    );
-    let Some(j) = parse::<NodeJointJson>(value, &pointer, issues) else {
+    let node = site.node;
+    let pointer = push_pointer(site.pointer, "joint");
+    let properties = ["connectedNode", "joint", "enableCollision"];
+    let parsed = SPELLING.parse_object(value, &pointer, &properties, issues);
+    let Some(j): Option<NodeJointJson<Option<usize>, Option<bool>>> = parsed else {
         return;
     };
     for (key, present) in [
@@ -456,7 +281,7 @@ pub(super) fn read_node_joint(
     let description = j.joint.and_then(|d| {
         tables
             .joints
-            .resolve(d, (&pointer, "joint"), issues)
+            .resolve(d, JOINTS_ARRAY, (&pointer, "joint"), issues)
             .map(|desc| (d, desc.clone()))
     });
     let (Some(connected), Some((index, description))) = (connected, description) else {

@@ -56,11 +56,16 @@ mod shapes;
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::document::Document;
-use crate::issue::{Code, Issue, Issues, Severity, Token, push_pointer};
+use crate::issue::{Code, Issues, push_pointer};
 use crate::profile::{KhrEvidence, Profile};
+use crate::rigid::joint::Description;
+use crate::rigid::{
+    JOINTS_ARRAY, NODES_ARRAY, Site, Spelling, Table, array_length, clean_since, enum_unknown,
+    material, non_negative,
+};
 use crate::scene::Scene;
 
 /// The node-level and document-level key of the rigid-body extension.
@@ -187,10 +192,16 @@ pub fn read(doc: &Document, revision: Revision, scene: &mut Scene, issues: &mut 
         joints: resources.joints,
         geometry: geometry::Cache::default(),
     };
-    for (node, object, pointer) in &nodes {
-        bodies::read_collider(doc, *node, object, pointer, &mut tables, scene, issues);
-        bodies::read_trigger(doc, *node, object, pointer, &mut tables, scene, issues);
-        joints::read_node_joint(*node, object, pointer, &tables, scene, issues);
+    for (node, extension, pointer) in &nodes {
+        let site = Site {
+            doc,
+            node: *node,
+            extension,
+            pointer,
+        };
+        bodies::read_collider(site, &mut tables, scene, issues);
+        bodies::read_trigger(site, &mut tables, scene, issues);
+        joints::read_node_joint(site, &tables, scene, issues);
     }
     if revision.shape_scale_rules {
         geometry::disable_zero_scale(scene, issues);
@@ -233,7 +244,7 @@ pub fn evidence(doc: &Document, keys: &[&str]) -> KhrEvidence {
 struct Resources {
     materials: Table,
     filters: Table,
-    joints: joints::Descriptions,
+    joints: Table<Description>,
 }
 
 /// Read `physicsMaterials`, `collisionFilters` and `physicsJoints`.
@@ -247,14 +258,14 @@ fn read_resources(
         return Resources {
             materials: Table::empty(),
             filters: Table::empty(),
-            joints: joints::Descriptions::empty(),
+            joints: Table::empty(),
         };
     };
-    let Some(object) = object(value, &pointer, issues) else {
+    let Some(object) = SPELLING.object(value, &pointer, issues) else {
         return Resources {
             materials: Table::unknown(),
             filters: Table::unknown(),
-            joints: joints::Descriptions::unknown(),
+            joints: Table::unknown(),
         };
     };
     crate::ext::check_properties(
@@ -263,17 +274,25 @@ fn read_resources(
         &["physicsMaterials", "collisionFilters", "physicsJoints"],
         issues,
     );
-    let materials = match items(object, &pointer, "physicsMaterials", issues) {
-        Some((list, at)) => materials::read_materials(list, &at, scene, issues),
+    let materials = match SPELLING.array(object, &pointer, "physicsMaterials", issues) {
+        Some((list, at)) => {
+            material::read_materials((list, &at), &SPELLING, materials::combine, scene, issues)
+        }
         None => Table::unknown(),
     };
-    let filters = match items(object, &pointer, "collisionFilters", issues) {
-        Some((list, at)) => materials::read_filters(list, &at, revision, scene, issues),
+    let filters = match SPELLING.array(object, &pointer, "collisionFilters", issues) {
+        Some((list, at)) => material::read_filters(
+            (list, &at),
+            &SPELLING,
+            revision.empty_filter_lists_refused,
+            scene,
+            issues,
+        ),
         None => Table::unknown(),
     };
-    let joints = match items(object, &pointer, "physicsJoints", issues) {
+    let joints = match SPELLING.array(object, &pointer, "physicsJoints", issues) {
         Some((list, at)) => joints::read_descriptions(list, &at, revision, issues),
-        None => joints::Descriptions::unknown(),
+        None => Table::unknown(),
     };
     Resources {
         materials,
@@ -288,117 +307,29 @@ struct Tables {
     shapes: Table,
     materials: Table,
     filters: Table,
-    joints: joints::Descriptions,
+    joints: Table<Description>,
     /// Node geometries already read (2025), shared by the colliders that use them.
     geometry: geometry::Cache,
 }
 
-/// A document-level array as read: its length in the file and, per file index, the canonical
-/// id of the object (`None`: left out because of an error, or not representable).
-#[derive(Debug, Clone)]
-struct Table {
-    /// `None`: the array itself could not be read, so references to it are not checked.
-    len: Option<usize>,
-    ids: Vec<Option<usize>>,
-}
-
-impl Table {
-    /// The array is absent: every reference is out of range.
-    fn empty() -> Table {
-        Table {
-            len: Some(0),
-            ids: Vec::new(),
-        }
-    }
-
-    /// The array could not be read (an issue says why): references are not checked again.
-    fn unknown() -> Table {
-        Table {
-            len: None,
-            ids: Vec::new(),
-        }
-    }
-
-    /// The canonical id behind file index `index`, or `None` (with `INDEX_OUT_OF_RANGE` at
-    /// `pointer/key` when the index is past the end of the array named `array`).
-    fn resolve(
-        &self,
-        index: usize,
-        array: &str,
-        (pointer, key): (&str, &str),
-        issues: &mut Issues,
-    ) -> Option<usize> {
-        let len = self.len?;
-        check_index_at(index, len, array, (pointer, key), issues)?;
-        self.ids.get(index).copied().flatten()
-    }
-}
+/// How KHR writes what [`crate::rigid`] reads.
+const SPELLING: Spelling = Spelling {
+    body: RIGID_BODIES,
+    name_kind: true,
+    min_one_item: true,
+    filter_both_lists: Code::KhrFilterBothLists,
+    orientation_not_unit: Code::KhrInertiaOrientationNotUnit,
+    trigger_shape_and_nodes: Code::KhrTriggerShapeAndNodes,
+    trigger_empty: Code::KhrTriggerEmpty,
+    member_not_descendant: Code::KhrTriggerNodeNotDescendant,
+    member_not_trigger: Code::KhrTriggerNodeNotTrigger,
+    member_duplicate: None,
+};
 
 /// Names of the arrays in `INDEX_OUT_OF_RANGE` messages.
 const SHAPES_ARRAY: &str = "KHR_collision_shapes.shapes";
 const IMPLICIT_SHAPES_ARRAY: &str = "KHR_implicit_shapes.shapes";
-const MATERIALS_ARRAY: &str = "physicsMaterials";
-const FILTERS_ARRAY: &str = "collisionFilters";
-const JOINTS_ARRAY: &str = "physicsJoints";
-const NODES_ARRAY: &str = "nodes";
 const MESHES_ARRAY: &str = "meshes";
-
-/// `value` as a JSON object, or `EXT_TYPE` at `pointer`. (serde would read a struct from an
-/// array too, so objects are checked before they are parsed.)
-fn object<'a>(
-    value: &'a Value,
-    pointer: &str,
-    issues: &mut Issues,
-) -> Option<&'a Map<String, Value>> {
-    let object = value.as_object();
-    if object.is_none() {
-        issues.push(Issue::new(Code::ExtType, pointer).arg(
-            "detail",
-            format!("expected an object, found {}", json_kind(value)),
-        ));
-    }
-    object
-}
-
-/// The array `object[key]` (at `pointer/key`) whose schema says `minItems: 1`. Absent: an empty
-/// list. Present but not an array: `EXT_TYPE` and `None`. Empty: `EXT_ARRAY_LENGTH` and the empty
-/// list.
-fn items<'a>(
-    object: &'a Map<String, Value>,
-    pointer: &str,
-    key: &str,
-    issues: &mut Issues,
-) -> Option<(&'a [Value], String)> {
-    let at = push_pointer(pointer, key);
-    let Some(value) = object.get(key) else {
-        return Some((&[], at));
-    };
-    let Some(list) = value.as_array() else {
-        issues.push(Issue::new(Code::ExtType, &at).arg(
-            "detail",
-            format!("expected an array, found {}", json_kind(value)),
-        ));
-        return None;
-    };
-    if list.is_empty() {
-        issues.push(array_length(&at, 0, "at least 1"));
-    }
-    Some((list, at))
-}
-
-/// `EXT_ARRAY_LENGTH` for an array checked by hand.
-fn array_length(pointer: &str, actual: usize, expected: &str) -> Issue {
-    Issue::new(Code::ExtArrayLength, pointer)
-        .arg("actual", actual)
-        .arg("expected", expected)
-}
-
-/// `ENUM_UNKNOWN` for a value of an open enum.
-fn enum_unknown(pointer: &str, value: &str, known: &[&str]) -> Issue {
-    Issue::new(Code::EnumUnknown, pointer)
-        .arg("value", format!("{value:?}"))
-        .arg("known", known.join(", "))
-}
 
 /// [`crate::ext::check_index`] at `pointer/key`, a pointer written only for the issue.
 fn check_index_at(
@@ -410,45 +341,4 @@ fn check_index_at(
 ) -> Option<usize> {
     let at = || push_pointer(pointer, key);
     crate::ext::check_index_with(index, length, array, at, issues)
-}
-
-/// Whether `value` is below the schema minimum of 0 (the one rule of [`non_negative`]; a
-/// caller may test it first to write a pointer only for an issue).
-fn below_minimum(value: f64) -> bool {
-    value < 0.0
-}
-
-/// Whether `value` respects its schema minimum of 0; otherwise push `VALUE_OUT_OF_RANGE` at
-/// `pointer/key` and return false, so the caller can leave the value (or its object) out. The
-/// pointer is written only for the issue (most values are valid).
-fn non_negative(value: f64, pointer: &str, key: impl Token, issues: &mut Issues) -> bool {
-    if below_minimum(value) {
-        issues.push(
-            Issue::new(Code::ValueOutOfRange, push_pointer(pointer, key))
-                .arg("value", value)
-                .arg("range", "minimum 0"),
-        );
-        false
-    } else {
-        true
-    }
-}
-
-/// Whether no error was pushed since `mark` (a length of `issues` taken earlier).
-fn clean_since(issues: &Issues, mark: usize) -> bool {
-    !issues.0[mark..]
-        .iter()
-        .any(|i| i.severity == Severity::Error)
-}
-
-/// A JSON value's kind, for messages.
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

@@ -31,10 +31,7 @@ use crate::ext::{check_index, check_properties, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{Scene, Shape};
 
-use super::{
-    MESHES_ARRAY, Revision, Table, below_minimum, clean_since, enum_unknown, items, non_negative,
-    object,
-};
+use super::{MESHES_ARRAY, Revision, SPELLING, Table, clean_since, enum_unknown, non_negative};
 
 /// The most shape types a revision has.
 const MAX_TYPES: usize = 6;
@@ -88,7 +85,7 @@ pub(super) fn read(
     let Some((value, pointer)) = doc.root_extension(revision.shape_extension) else {
         return Table::empty();
     };
-    let Some(root) = object(value, &pointer, issues) else {
+    let Some(root) = SPELLING.object(value, &pointer, issues) else {
         return Table::unknown();
     };
     check_properties(value, &pointer, &["shapes"], issues);
@@ -96,7 +93,7 @@ pub(super) fn read(
         issues.push(Issue::new(Code::ExtRequired, &pointer).arg("property", "shapes"));
         return Table::empty();
     }
-    let Some((list, at)) = items(root, &pointer, "shapes", issues) else {
+    let Some((list, at)) = SPELLING.array(root, &pointer, "shapes", issues) else {
         return Table::unknown();
     };
     let mut ids = Vec::with_capacity(list.len());
@@ -108,10 +105,7 @@ pub(super) fn read(
         });
         ids.push(id);
     }
-    Table {
-        len: Some(list.len()),
-        ids,
-    }
+    Table::new(ids)
 }
 
 /// One shape, or `None` when it is left out (an issue says why).
@@ -124,7 +118,7 @@ fn read_shape(
     issues: &mut Issues,
 ) -> Option<Shape> {
     let types = revision.shape_types;
-    let object = object(value, pointer, issues)?;
+    let object = SPELLING.object(value, pointer, issues)?;
     let header: Option<Header> = parse(value, pointer, issues);
     let kind = header.and_then(|h| h.kind);
     // "type", the types, and an unknown type (a later revision's parameter object).
@@ -219,7 +213,7 @@ fn read_parameters(
     scene: &mut Scene,
     issues: &mut Issues,
 ) -> Option<Shape> {
-    object(value, pointer, issues)?;
+    SPELLING.object(value, pointer, issues)?;
     let at = |key: &str| push_pointer(pointer, key);
     match kind {
         "sphere" => {
@@ -233,7 +227,7 @@ fn read_parameters(
             let p: BoxParams = parse(value, pointer, issues)?;
             let size = p.size.unwrap_or([1.0; 3]);
             let mut ok = true;
-            if size.iter().any(|&s| below_minimum(s)) {
+            if size.iter().any(|&s| s < 0.0) {
                 let size_pointer = at("size");
                 for (i, s) in size.iter().enumerate() {
                     ok &= non_negative(*s, &size_pointer, i, issues);

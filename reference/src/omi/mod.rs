@@ -7,9 +7,8 @@
 //! owning [`Body`](crate::scene::Body)), then colliders on nodes, then joints.
 
 mod body;
-pub mod current;
 mod joint;
-mod shape;
+pub(crate) mod shape;
 #[cfg(test)]
 mod tests;
 

@@ -60,7 +60,7 @@ impl Kind {
 
 /// Which extension a shape definition came from: the rules differ slightly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Flavor {
+pub(crate) enum Flavor {
     /// `OMI_collider`: mesh `-1` (the default) means none; hulls have at most 255 points.
     Collider,
     /// `OMI_physics_shape`: `mesh` is a plain glTF id; no hull point limit.
@@ -152,7 +152,7 @@ struct Params {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct ColliderJson {
+struct FlatColliderJson {
     #[serde(rename = "type")]
     kind: ColliderType,
     #[serde(default)]
@@ -231,7 +231,7 @@ pub(super) fn read_definitions(
 }
 
 fn read_collider(value: &Value, pointer: &str, b: &mut Builder<'_>) -> Option<Definition> {
-    let json = parse_object::<ColliderJson>(value, pointer, b.issues);
+    let json = parse_object::<FlatColliderJson>(value, pointer, b.issues);
     let mut known = vec!["type", "isTrigger"];
     match &json {
         Some(j) => known.extend(j.kind.kind().parameters()),
@@ -333,13 +333,13 @@ fn check_length(value: f64, pointer: String, what: &str, issues: &mut Issues) ->
 }
 
 /// Whether a full-height capsule is shorter than its diameter (beyond the tolerance).
-pub(super) fn capsule_too_short(height: f64, radius: f64) -> bool {
+pub(crate) fn capsule_too_short(height: f64, radius: f64) -> bool {
     height < 2.0 * radius * (1.0 - CAPSULE_TOLERANCE)
 }
 
 /// The canonical capsule of a full-height OMI capsule [D-CAPSULE]: the cap-centre distance
 /// `h - 2 r` (clamped at 0 for a capsule that is too short, an error reported elsewhere).
-pub(super) fn capsule(height: f64, radius: f64) -> Shape {
+pub(crate) fn capsule(height: f64, radius: f64) -> Shape {
     Shape::Capsule {
         height: (height - 2.0 * radius).max(0.0),
         radius_top: radius,
@@ -496,7 +496,7 @@ fn mesh_of(
 
 /// `HULL_FEW_POINTS` (< 4 distinct points) or, for `OMI_collider` only, `HULL_TOO_MANY_POINTS`
 /// (> 255). A mesh without triangles is left to the mesh reader (`MESH_SHAPE_EMPTY`).
-pub(super) fn hull_points(mesh: &TriangleMesh, pointer: &str, flavor: Flavor) -> Option<Issue> {
+pub(crate) fn hull_points(mesh: &TriangleMesh, pointer: &str, flavor: Flavor) -> Option<Issue> {
     if mesh.triangles.is_empty() {
         return None;
     }
@@ -595,8 +595,9 @@ fn nearest_body_state(scene: &Scene, bodies: &[BodyState], node: usize) -> Optio
         .find(|s| *s != BodyState::Absent)
 }
 
-/// `OMI_COLLIDER_SCALED` (seed 004: "it is discouraged to scale collider nodes").
-fn check_scale(doc: &Document, scene: &Scene, node: usize, issues: &mut Issues) {
+/// `OMI_COLLIDER_SCALED` (seed 004: "it is discouraged to scale collider nodes"; omi24 too:
+/// "it is discouraged to scale physics shape nodes").
+pub(crate) fn check_scale(doc: &Document, scene: &Scene, node: usize, issues: &mut Issues) {
     let Some(n) = scene.nodes.get(node) else {
         return;
     };

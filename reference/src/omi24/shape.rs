@@ -18,9 +18,10 @@ use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{MeshId, Scene, Shape};
 use serde_json::Value;
 
-use super::super::SHAPE;
-use super::super::shape::{Flavor, capsule, capsule_too_short, hull_points};
-use super::{Convention, Table, clean_since, object};
+use super::{Convention, SPELLING, Table, clean_since};
+use crate::omi::SHAPE;
+use crate::omi::shape::{Flavor, capsule, capsule_too_short, hull_points};
+use crate::rigid::array_length;
 
 /// The default radius of spheres, capsules and cylinders.
 pub const DEFAULT_RADIUS: f64 = 0.5;
@@ -70,7 +71,7 @@ impl Convention {
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-enum Kind {
+enum ShapeTypeJson {
     Box,
     Sphere,
     Capsule,
@@ -82,15 +83,15 @@ enum Kind {
 /// The parameter objects, named as the types.
 const SUB_OBJECTS: [&str; 6] = ["box", "sphere", "capsule", "cylinder", "convex", "trimesh"];
 
-impl Kind {
+impl ShapeTypeJson {
     fn name(self) -> &'static str {
         match self {
-            Kind::Box => "box",
-            Kind::Sphere => "sphere",
-            Kind::Capsule => "capsule",
-            Kind::Cylinder => "cylinder",
-            Kind::Convex => "convex",
-            Kind::Trimesh => "trimesh",
+            ShapeTypeJson::Box => "box",
+            ShapeTypeJson::Sphere => "sphere",
+            ShapeTypeJson::Capsule => "capsule",
+            ShapeTypeJson::Cylinder => "cylinder",
+            ShapeTypeJson::Convex => "convex",
+            ShapeTypeJson::Trimesh => "trimesh",
         }
     }
 }
@@ -98,7 +99,7 @@ impl Kind {
 #[derive(Deserialize)]
 struct ShapeJson {
     #[serde(rename = "type")]
-    kind: Kind,
+    kind: ShapeTypeJson,
 }
 
 /// Parameters as written (absent: the default).
@@ -123,8 +124,8 @@ pub(super) fn read(
     let Some((value, pointer)) = doc.root_extension(SHAPE) else {
         return Table::empty();
     };
-    let Some(root) = object(value, &pointer, issues) else {
-        return Table::default();
+    let Some(root) = SPELLING.object(value, &pointer, issues) else {
+        return Table::unknown();
     };
     ext::check_properties(value, &pointer, &["shapes"], issues);
     let at = push_pointer(&pointer, "shapes");
@@ -136,15 +137,11 @@ pub(super) fn read(
         Some(Value::Array(list)) => list,
         Some(_) => {
             issues.push(Issue::new(Code::ExtType, &at).arg("detail", "expected an array"));
-            return Table::default();
+            return Table::unknown();
         }
     };
     if list.is_empty() {
-        issues.push(
-            Issue::new(Code::ExtArrayLength, &at)
-                .arg("actual", 0)
-                .arg("expected", "at least 1"),
-        );
+        issues.push(array_length(&at, 0, "at least 1"));
     }
     let mut tried = BTreeSet::new();
     let ids = list
@@ -168,10 +165,7 @@ pub(super) fn read(
             Some(scene.shapes.len() - 1)
         })
         .collect();
-    Table {
-        len: Some(list.len()),
-        ids,
-    }
+    Table::new(ids)
 }
 
 /// One shape, checked; `None` when it cannot be built (an issue says why).
@@ -184,7 +178,7 @@ fn read_shape(
     tried: &mut BTreeSet<MeshId>,
     issues: &mut Issues,
 ) -> Option<Shape> {
-    object(value, pointer, issues)?;
+    SPELLING.object(value, pointer, issues)?;
     let mut known = vec!["type"];
     known.extend(SUB_OBJECTS);
     ext::check_properties(value, pointer, &known, issues);
@@ -210,7 +204,7 @@ fn read_shape(
     let (params, at) = match value.get(name) {
         Some(sub) => {
             let at = push_pointer(pointer, name);
-            object(sub, &at, issues)?;
+            SPELLING.object(sub, &at, issues)?;
             check_parameters(kind, convention, sub, &at, issues);
             (ext::parse::<Params>(sub, &at, issues)?, at)
         }
@@ -222,23 +216,23 @@ fn read_shape(
 /// `EXT_UNEXPECTED_PROPERTY` for keys outside the kind's parameters, `OMI_SHAPE_OTHER_REVISION`
 /// for the other revision's radius keys on a capsule or cylinder.
 fn check_parameters(
-    kind: Kind,
+    kind: ShapeTypeJson,
     convention: Convention,
     sub: &Value,
     at: &str,
     issues: &mut Issues,
 ) {
     let mut known: Vec<&str> = match kind {
-        Kind::Box => vec!["size"],
-        Kind::Sphere => vec!["radius"],
-        Kind::Capsule | Kind::Cylinder => {
+        ShapeTypeJson::Box => vec!["size"],
+        ShapeTypeJson::Sphere => vec!["radius"],
+        ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder => {
             let mut k = vec!["height"];
             k.extend(convention.radius_keys());
             k
         }
-        Kind::Convex | Kind::Trimesh => vec!["mesh"],
+        ShapeTypeJson::Convex | ShapeTypeJson::Trimesh => vec!["mesh"],
     };
-    if matches!(kind, Kind::Capsule | Kind::Cylinder) {
+    if matches!(kind, ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder) {
         let other = match convention {
             Convention::Radius => Convention::TopBottom,
             Convention::TopBottom => Convention::Radius,
@@ -287,7 +281,7 @@ fn check_height(value: f64, pointer: String, issues: &mut Issues) {
 fn build(
     doc: &Document,
     scene: &mut Scene,
-    kind: Kind,
+    kind: ShapeTypeJson,
     convention: Convention,
     p: &Params,
     at: &str,
@@ -296,7 +290,7 @@ fn build(
 ) -> Option<Shape> {
     let key = |k: &str| push_pointer(at, k);
     let shape = match kind {
-        Kind::Box => {
+        ShapeTypeJson::Box => {
             let size = p.size.unwrap_or(DEFAULT_SIZE);
             if let Some(&bad) = size.iter().find(|&&s| s < 0.0) {
                 check_length(bad, key("size"), "box extent", issues);
@@ -307,13 +301,13 @@ fn build(
                 size: Vector3::from(size),
             }
         }
-        Kind::Sphere => {
+        ShapeTypeJson::Sphere => {
             let radius = p.radius.unwrap_or(DEFAULT_RADIUS);
             check_length(radius, key("radius"), "sphere radius", issues);
             Shape::Sphere { radius }
         }
-        Kind::Capsule | Kind::Cylinder => {
-            let default_height = if kind == Kind::Capsule {
+        ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder => {
+            let default_height = if kind == ShapeTypeJson::Capsule {
                 convention.default_capsule_height()
             } else {
                 DEFAULT_CYLINDER_HEIGHT
@@ -341,7 +335,7 @@ fn build(
                     (b, t)
                 }
             };
-            if kind == Kind::Cylinder {
+            if kind == ShapeTypeJson::Cylinder {
                 Shape::Cylinder {
                     height,
                     radius_bottom: bottom,
@@ -367,9 +361,9 @@ fn build(
                 convention.capsule(p.height, p.radius, p.radius_bottom, p.radius_top)
             }
         }
-        Kind::Convex | Kind::Trimesh => {
+        ShapeTypeJson::Convex | ShapeTypeJson::Trimesh => {
             let mesh = mesh_of(doc, scene, kind, p.mesh, at, tried, issues)?;
-            if kind == Kind::Convex {
+            if kind == ShapeTypeJson::Convex {
                 Shape::Convex { mesh }
             } else {
                 Shape::Trimesh { mesh }
@@ -383,7 +377,7 @@ fn build(
 fn mesh_of(
     doc: &Document,
     scene: &mut Scene,
-    kind: Kind,
+    kind: ShapeTypeJson,
     mesh: Option<i64>,
     at: &str,
     tried: &mut BTreeSet<MeshId>,
@@ -415,7 +409,7 @@ fn mesh_of(
     {
         scene.meshes.insert(mesh, triangles);
     }
-    if kind == Kind::Convex
+    if kind == ShapeTypeJson::Convex
         && let Some(triangles) = scene.meshes.get(&mesh)
         && let Some(issue) = hull_points(triangles, &pointer, Flavor::PhysicsShape)
     {

@@ -11,100 +11,39 @@
 //! (`OMI_JOINT_NO_DYNAMIC_BODY`); the text wants it to be the joint node's, which the examples
 //! break (`OMI_JOINT_NO_DYNAMIC_ANCESTOR`, a warning [D-OMI-EXAMPLES]).
 
-use serde::Deserialize;
-
 use crate::document::Document;
-use crate::ext::{check_properties, parse};
+use crate::ext::check_properties;
 use crate::issue::{Code, Issue, Issues, push_pointer};
-use crate::scene::{
-    Attachment, BodyKind, DofKind, Drive, DriveMode, Joint, Limit, LimitSet, NodeId, Scene,
+use crate::omi::{BODY, JOINT, SHAPE};
+use crate::rigid::joint::{
+    Description, NodeJointJson, axis_index, check_damping, check_min_max, drive,
 };
+use crate::scene::{Attachment, BodyKind, DofKind, Joint, Limit, LimitSet, NodeId, Scene};
 use serde_json::Value;
 
-use super::super::{BODY, JOINT, SHAPE};
-use super::{JOINTS_ARRAY, NODES_ARRAY, array, clean_since, non_negative, object};
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LimitJson {
-    linear_axes: Option<Vec<i64>>,
-    angular_axes: Option<Vec<i64>>,
-    min: Option<f64>,
-    max: Option<f64>,
-    stiffness: Option<f64>,
-    damping: Option<f64>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DriveJson {
-    #[serde(rename = "type")]
-    kind: String,
-    mode: String,
-    axis: i64,
-    max_force: Option<f64>,
-    position_target: Option<f64>,
-    velocity_target: Option<f64>,
-    stiffness: Option<f64>,
-    damping: Option<f64>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NodeJointJson {
-    joint: usize,
-    connected_node: usize,
-    #[serde(default)]
-    enable_collision: bool,
-}
-
-/// One joint settings object as read.
-#[derive(Clone, Debug)]
-pub(super) struct Settings {
-    limits: Vec<Limit>,
-    drives: Vec<Drive>,
-}
-
-/// `physicsJoints` by file index (`None`: left out because of an error); `len` `None`: the
-/// array could not be read, references are not checked.
-#[derive(Debug, Default)]
-pub(super) struct SettingsTable {
-    len: Option<usize>,
-    items: Vec<Option<Settings>>,
-}
+use super::{JOINTS_ARRAY, NODES_ARRAY, SPELLING, Table, clean_since};
 
 /// Read the document-level `physicsJoints`.
-pub(super) fn read_settings(doc: &Document, issues: &mut Issues) -> SettingsTable {
+pub(super) fn read_settings(doc: &Document, issues: &mut Issues) -> Table<Description> {
     let Some((value, pointer)) = doc.root_extension(JOINT) else {
-        return SettingsTable {
-            len: Some(0),
-            items: Vec::new(),
-        };
+        return Table::empty();
     };
-    let Some(root) = object(value, &pointer, issues) else {
-        return SettingsTable::default();
+    let Some(root) = SPELLING.object(value, &pointer, issues) else {
+        return Table::unknown();
     };
     check_properties(value, &pointer, &["physicsJoints"], issues);
-    let Some((list, at)) = array(root, &pointer, "physicsJoints", issues) else {
-        return SettingsTable::default();
+    let Some((list, at)) = SPELLING.array(root, &pointer, "physicsJoints", issues) else {
+        return Table::unknown();
     };
-    let items = list
-        .iter()
-        .enumerate()
-        .map(|(i, v)| read_one(v, &push_pointer(&at, i), issues))
-        .collect();
-    SettingsTable {
-        len: Some(list.len()),
-        items,
-    }
+    Table::read(list, &at, issues, read_one)
 }
 
-fn read_one(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Settings> {
-    let root = object(value, pointer, issues)?;
+fn read_one(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Description> {
+    let root = SPELLING.object(value, pointer, issues)?;
     check_properties(value, pointer, &["limits", "drives"], issues);
     let mark = issues.0.len();
-    let (limits_json, limits_at) = array(root, pointer, "limits", issues)?;
-    let (drives_json, drives_at) = array(root, pointer, "drives", issues)?;
+    let (limits_json, limits_at) = SPELLING.array(root, pointer, "limits", issues)?;
+    let (drives_json, drives_at) = SPELLING.array(root, pointer, "drives", issues)?;
     if limits_json.is_empty() && drives_json.is_empty() {
         issues.push(Issue::new(Code::OmiJointSettingsEmpty, pointer));
     }
@@ -114,19 +53,30 @@ fn read_one(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Setting
     }
     let mut drives = Vec::new();
     for (i, v) in drives_json.iter().enumerate() {
-        drives.extend(read_drive(v, &push_pointer(&drives_at, i), issues));
+        let at = push_pointer(&drives_at, i);
+        let Some(d) = SPELLING.parse_drive::<String, i64>(v, &at, issues) else {
+            continue;
+        };
+        let given = (Some(d.kind.as_str()), Some(d.mode.as_str()), Some(d.axis));
+        drives.extend(drive(
+            &d,
+            given,
+            &at,
+            |f, issues| max_force(f, &at, issues),
+            issues,
+        ));
     }
-    clean_since(issues, mark).then_some(Settings { limits, drives })
+    clean_since(issues, mark).then_some(Description { limits, drives })
 }
 
 /// Axis indices, each 0..=2 and listed once (`AXIS_OUT_OF_RANGE`, `AXIS_DUPLICATE`).
 fn axes(list: &[i64], pointer: &str, issues: &mut Issues) -> Vec<u8> {
     let mut out: Vec<u8> = Vec::with_capacity(list.len());
     for (i, &a) in list.iter().enumerate() {
-        let at = push_pointer(pointer, i);
-        match u8::try_from(a).ok().filter(|&a| a <= 2) {
-            None => issues.push(Issue::new(Code::AxisOutOfRange, at).arg("axis", a)),
+        match axis_index(a, (pointer, i), issues) {
+            None => {}
             Some(a) if out.contains(&a) => {
+                let at = push_pointer(pointer, i);
                 issues.push(Issue::new(Code::AxisDuplicate, at).arg("axis", a));
             }
             Some(a) => out.push(a),
@@ -137,23 +87,7 @@ fn axes(list: &[i64], pointer: &str, issues: &mut Issues) -> Vec<u8> {
 
 /// One limit: one [`Limit`] per non-empty axis list.
 fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Vec<Limit> {
-    if object(value, pointer, issues).is_none() {
-        return Vec::new();
-    }
-    check_properties(
-        value,
-        pointer,
-        &[
-            "linearAxes",
-            "angularAxes",
-            "min",
-            "max",
-            "stiffness",
-            "damping",
-        ],
-        issues,
-    );
-    let Some(l) = parse::<LimitJson>(value, pointer, issues) else {
+    let Some(l) = SPELLING.parse_limit(value, pointer, issues) else {
         return Vec::new();
     };
     let at = |k: &str| push_pointer(pointer, k);
@@ -172,15 +106,7 @@ fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Vec<Limit> {
     if none_given {
         issues.push(Issue::new(Code::OmiLimitNoAxes, pointer));
     }
-    if let (Some(min), Some(max)) = (l.min, l.max)
-        && min > max
-    {
-        issues.push(
-            Issue::new(Code::LimitMinAboveMax, pointer)
-                .arg("min", min)
-                .arg("max", max),
-        );
-    }
+    check_min_max(&l, pointer, issues);
     if l.min.is_none() && l.max.is_none() {
         issues.push(Issue::new(Code::OmiLimitUnbounded, pointer));
     }
@@ -197,9 +123,7 @@ fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Vec<Limit> {
         s => s,
     };
     let damping = l.damping.unwrap_or(0.0);
-    if damping < 0.0 {
-        issues.push(Issue::new(Code::DampingNegative, at("damping")).arg("value", damping));
-    }
+    check_damping(damping, pointer, issues);
     [(DofKind::Linear, linear), (DofKind::Angular, angular)]
         .into_iter()
         .filter(|(_, axes)| !axes.is_empty())
@@ -214,86 +138,28 @@ fn read_limit(value: &Value, pointer: &str, issues: &mut Issues) -> Vec<Limit> {
         .collect()
 }
 
-/// One drive; `None` when it is unreadable or of an unknown type or mode (an open enum:
-/// `ENUM_UNKNOWN`, the drive is ignored).
-fn read_drive(value: &Value, pointer: &str, issues: &mut Issues) -> Option<Drive> {
-    object(value, pointer, issues)?;
-    check_properties(
-        value,
-        pointer,
-        &[
-            "type",
-            "mode",
-            "axis",
-            "maxForce",
-            "positionTarget",
-            "velocityTarget",
-            "stiffness",
-            "damping",
-        ],
-        issues,
-    );
-    let d = parse::<DriveJson>(value, pointer, issues)?;
-    let at = |k: &str| push_pointer(pointer, k);
-    let unknown = |key: &str, v: &str, known: &str| {
-        Issue::new(Code::EnumUnknown, push_pointer(pointer, key))
-            .arg("value", format!("{v:?}"))
-            .arg("known", known)
-    };
-    let kind = match d.kind.as_str() {
-        "linear" => Some(DofKind::Linear),
-        "angular" => Some(DofKind::Angular),
-        other => {
-            issues.push(unknown("type", other, "linear, angular"));
-            None
-        }
-    };
-    let mode = DriveMode::from_name(&d.mode);
-    if mode.is_none() {
-        issues.push(unknown("mode", &d.mode, "force, acceleration"));
-    }
-    let axis = u8::try_from(d.axis).ok().filter(|&a| a <= 2);
-    if axis.is_none() {
-        issues.push(Issue::new(Code::AxisOutOfRange, at("axis")).arg("axis", d.axis));
-    }
-    let max_force = match d.max_force {
+/// A drive's `maxForce`: a negative one is the schema's sentinel for "not force-limited"
+/// (`OMI_NEGATIVE_SENTINEL`, a warning).
+fn max_force(f: Option<f64>, pointer: &str, issues: &mut Issues) -> (Option<f64>, bool) {
+    match f {
         Some(f) if f < 0.0 => {
             issues.push(
-                Issue::new(Code::OmiNegativeSentinel, at("maxForce"))
+                Issue::new(Code::OmiNegativeSentinel, push_pointer(pointer, "maxForce"))
                     .arg("property", "maxForce")
                     .arg("value", f)
                     .arg("reading", "not force-limited"),
             );
-            None
+            (None, true)
         }
-        f => f,
-    };
-    let stiffness = d.stiffness.unwrap_or(0.0);
-    let stiffness_ok = non_negative(stiffness, at("stiffness"), issues);
-    let damping = d.damping.unwrap_or(0.0);
-    if damping < 0.0 {
-        issues.push(Issue::new(Code::DampingNegative, at("damping")).arg("value", damping));
+        f => (f, true),
     }
-    if !stiffness_ok || damping < 0.0 {
-        return None;
-    }
-    Some(Drive {
-        axis: axis?,
-        damping,
-        kind: kind?,
-        max_force,
-        mode: mode?,
-        position_target: d.position_target,
-        stiffness,
-        velocity_target: d.velocity_target,
-    })
 }
 
 /// Read every joint node into `scene.joints`.
 pub(super) fn read_nodes(
     doc: &Document,
     scene: &mut Scene,
-    settings: &SettingsTable,
+    settings: &Table<Description>,
     issues: &mut Issues,
 ) {
     let extensions = doc.node_extensions();
@@ -301,16 +167,9 @@ pub(super) fn read_nodes(
         let Some((value, pointer)) = extensions.get(node, JOINT) else {
             continue;
         };
-        if object(value, &pointer, issues).is_none() {
-            continue;
-        }
-        check_properties(
-            value,
-            &pointer,
-            &["joint", "connectedNode", "enableCollision"],
-            issues,
-        );
-        let Some(j) = parse::<NodeJointJson>(value, &pointer, issues) else {
+        let properties = ["joint", "connectedNode", "enableCollision"];
+        let parsed = SPELLING.parse_object(value, &pointer, &properties, issues);
+        let Some(j): Option<NodeJointJson<usize, bool>> = parsed else {
             continue;
         };
         let mark = issues.0.len();
@@ -320,15 +179,7 @@ pub(super) fn read_nodes(
                 Issue::new(Code::OmiJointNodeShared, &pointer).arg("what", shared.join(", ")),
             );
         }
-        let description = settings.len.and_then(|len| {
-            crate::ext::check_index(
-                j.joint,
-                len,
-                JOINTS_ARRAY,
-                &push_pointer(&pointer, "joint"),
-                issues,
-            )
-        });
+        let description = settings.index(j.joint, JOINTS_ARRAY, (&pointer, "joint"), issues);
         let connected = crate::ext::check_index(
             j.connected_node,
             scene.nodes.len(),
@@ -380,7 +231,7 @@ pub(super) fn read_nodes(
         let Some(index) = description else {
             continue;
         };
-        let Some(Some(s)) = settings.items.get(index) else {
+        let Some(s) = settings.get(index) else {
             continue; // left out, already reported
         };
         let attachment = |frame: NodeId| Attachment {

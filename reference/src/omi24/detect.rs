@@ -16,8 +16,8 @@ use crate::profile::Profile;
 use crate::scene::Shape;
 use serde_json::Value;
 
-use super::super::{BODY, JOINT, SHAPE};
 use super::Convention;
+use crate::omi::{BODY, JOINT, SHAPE};
 
 /// The revision a document is read under, and whether its keys decided it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
