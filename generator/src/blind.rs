@@ -44,9 +44,9 @@ use serde_json::{Value, json};
 
 use crate::case::{Case, Payload, Tier};
 use crate::current::{cuboid, document, document_tags, node, shape_ref, sphere};
-use crate::edition::Edition;
-use crate::handwritten::SETTLE_TOL;
+use crate::handwritten::common::SETTLE_TOL;
 use crate::mutate::json::add_mesh;
+use crate::plan::Edition;
 use crate::reach;
 use crate::sample;
 use crate::scenario;
@@ -325,7 +325,7 @@ pub fn node_geometry_case(p: Profile, seed: u64, id: &str, s: &GeometrySpec) -> 
         "scenes": [{"nodes": [0, 1]}],
         "scene": 0
     });
-    let (corners, triangles) = crate::handwritten::cuboid([-0.5; 3], [0.5; 3]);
+    let (corners, triangles) = crate::handwritten::common::cuboid([-0.5; 3], [0.5; 3]);
     add_mesh(&mut gltf, &corners, &triangles);
     let settle = r6(s.top() + r - DROP_Y);
     let scenario = scenario::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {

@@ -16,7 +16,7 @@ use reference::expect::Expectation;
 use reference::expect::invariants::{BodyMotion, invariants};
 use reference::scene::DofKind;
 
-use crate::edition::Edition;
+use crate::plan::Edition;
 
 /// Gravity of every scenario, m/s².
 pub const GRAVITY: [f64; 3] = [0.0, -9.81, 0.0];

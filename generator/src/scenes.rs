@@ -1,4 +1,4 @@
-//! A scene written with another scene before it ([`crate::corpus::Edition::V2`]): the default
+//! A scene written with another scene before it ([`crate::plan::Edition::V2`]): the default
 //! scene (`scene`) is then not the first, and a node outside it carries a collider.
 
 use serde_json::{Value, json};

@@ -19,7 +19,7 @@ use reference::profile::Profile;
 use reference::scene::{DriveMode, MassValue};
 use serde_json::{Value, json};
 
-use super::{scenario, tol};
+use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::scenario::{GRAVITY, STEPS};
 
@@ -125,7 +125,7 @@ fn bounce_apex(e: &Expectation) -> Option<f64> {
 }
 
 fn bounce() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/bounce/restitution-average",
         KHR,
         "A 0.25 m ball dropped from 1 m (its lowest point above the ground) onto a static box; restitution 0.8 (maximum) and 0.4 (average) combine to 0.6 (average wins): its centre rises to 0.25 + 0.6² * 1 = 0.61 m after the first bounce.",
@@ -147,7 +147,7 @@ fn bounce() -> Case {
             // Impact after sqrt(2 * 1 / 9.81) = 0.452 s (step 27.1); the window starts at step
             // 30 (0.5 s, rising) and ends at 60 (1 s): the second impact comes at 0.452 +
             // 2 * 0.6 * 4.43 / 9.81 = 0.994 s, and its apex (0.25 + 0.6⁴ = 0.38 m) is lower.
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "bounce-apex", "kind": "max_height", "node": 1, "direction": [0.0, 1.0, 0.0],
                 "expected": bounce_apex(e)?, "from_step": 30, "to_step": 60,
@@ -237,7 +237,7 @@ fn slide(name: &str, stat: f64, dynamic: f64, tier: Tier) -> Case {
         "material.explicit",
     ];
     features.extend(tags);
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("khr/dynamics/slide/{name}"),
         KHR,
         &format!(
@@ -250,7 +250,7 @@ fn slide(name: &str, stat: f64, dynamic: f64, tier: Tier) -> Case {
         slide_gltf(stat, dynamic, name),
         |e| {
             // It stops after 3 / (0.3 * 9.81) = 1.02 s: the whole run (2 s) covers the slide.
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "slide-distance", "kind": "displacement", "node": 1,
                 "direction": [1.0, 0.0, 0.0], "expected": slide_distance(e)?,
@@ -324,7 +324,7 @@ fn linear_drive(mode: DriveMode) -> Case {
         DriveMode::Acceleration => (100.0, 20.0),
     };
     let name = mode.name();
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("khr/dynamics/drive/linear-{name}"),
         KHR,
         &format!(
@@ -358,7 +358,7 @@ fn linear_drive(mode: DriveMode) -> Case {
                 "stiffness": k, "damping": c}),
         ),
         |e| {
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "drive-rest", "kind": "drive", "joint": 0, "drive": 0,
                 "target": linear_rest(e)?, "from_step": DRIVE_FROM,
@@ -386,7 +386,7 @@ fn angular_params(mode: DriveMode) -> (f64, f64, f64) {
 fn angular_drive(mode: DriveMode) -> Case {
     let (inertia, k, c) = angular_params(mode);
     let name = mode.name();
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("khr/dynamics/drive/angular-{name}"),
         KHR,
         &format!(
@@ -419,7 +419,7 @@ fn angular_drive(mode: DriveMode) -> Case {
         ),
         |e| {
             let d = drive_of(e)?;
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             // No load about the axis: the rest is the target itself.
             checks.push(json!({
                 "name": "drive-rest", "kind": "drive", "joint": 0, "drive": 0,
@@ -441,7 +441,7 @@ const VELOCITY_TARGET: f64 = 1.0;
 const VELOCITY_TOL: (f64, f64) = (0.01, 0.05);
 
 fn velocity_drive() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/drive/linear-velocity",
         KHR,
         "A 25 kg body on a horizontal slider to the world (y, z and rotation locked) with a linear acceleration-mode drive on x with velocityTarget 1 m/s and damping 10 (no position target): after 1 s it moves at 1 m/s.",
@@ -477,7 +477,7 @@ fn velocity_drive() -> Case {
             let m = finite_mass(e, 1)?;
             // Frame A is the world's x axis: the drive's velocity is the body's along x.
             let v = predict::drive_velocity(d.velocity_target?, 0.0, d.damping, m, d.mode)?;
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "drive-velocity", "kind": "mean_velocity", "node": 1,
                 "expected": [v, 0.0, 0.0], "from_step": DRIVE_FROM,
@@ -521,7 +521,7 @@ fn limit_scenario(e: &Expectation, joint: usize, body: usize) -> Option<Value> {
     let v = KICK / m;
     // The generic invariants that hold without gravity (static bodies still, filtered pairs
     // apart); the limit is checked below, with the impulse's window.
-    let mut checks: Vec<Value> = super::generic_checks(e)
+    let mut checks: Vec<Value> = super::common::generic_checks(e)
         .into_iter()
         .filter(|c| c["kind"] != "acceleration" && c["kind"] != "limit")
         .collect();
@@ -576,7 +576,7 @@ fn khr_limit(soft: Option<(f64, f64)>) -> Case {
         "shape.sphere.explicit",
     ];
     features.extend(tags);
-    super::dynamics_case(
+    super::common::dynamics_case(
         id,
         KHR,
         &format!(
@@ -642,7 +642,7 @@ fn omi_limit(soft: Option<(f64, f64)>) -> Case {
         "shape.box.explicit",
     ];
     features.extend(tags);
-    super::dynamics_case(
+    super::common::dynamics_case(
         id,
         OMI,
         &format!(
@@ -702,7 +702,7 @@ fn trigger_scenario(e: &Expectation, ball: usize, trigger_body: Option<usize>) -
     let trigger = collider_of(e, trigger_body, true)?;
     let other = collider_of(e, Some(ball), false)?;
     let factor = e.bodies.iter().find(|b| b.node == ball)?.gravity_factor;
-    let mut checks = super::generic_checks(e);
+    let mut checks = super::common::generic_checks(e);
     checks.push(json!({
         "name": "trigger-enter-exit", "kind": "trigger_events", "trigger": trigger, "other": other,
         "enter": true, "exit": true,
@@ -715,7 +715,7 @@ fn trigger_scenario(e: &Expectation, ball: usize, trigger_body: Option<usize>) -
 }
 
 fn khr_trigger() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/trigger/fall-through",
         KHR,
         "A 0.25 m ball released 3 m up falls through a static trigger box (2 x 0.5 x 2 m at the origin): the trigger reports enter and exit, and the ball falls freely (the trigger never pushes).",
@@ -749,7 +749,7 @@ fn khr_trigger() -> Case {
 }
 
 fn omi_trigger() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "omi/dynamics/trigger/fall-through",
         OMI,
         "Seed 001's goal area: a rigid 0.25 m ball released 3 m up falls through a trigger body (a 2 x 0.5 x 2 m box at the origin): the trigger reports enter and exit, and the ball falls freely.",
@@ -796,7 +796,7 @@ fn omi_trigger() -> Case {
 /// through (no contact) and keeps falling freely for the whole run; the generic checks add the
 /// no-contact check of the pair.
 fn khr_filtered() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/filter/falls-through",
         KHR,
         "A 0.25 m ball 0.75 m above a static ground whose collision filter excludes the ball's system: they never touch, and the ball falls through freely.",
@@ -835,7 +835,7 @@ fn khr_filtered() -> Case {
         }),
         |e| {
             let factor = e.bodies.iter().find(|b| b.node == 1)?.gravity_factor;
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             // Through the ground from 0.39 s (0.75 m fallen): free fall over the whole run,
             // tolerance as for the trigger.
             checks.push(json!({

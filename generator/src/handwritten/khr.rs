@@ -8,7 +8,7 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::json;
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, ExpectedIssue, PoseSet, Tier};
 use crate::strategy::transform::quat;
 

@@ -9,7 +9,7 @@ use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{case, settle_scenario};
+use super::common::{case, settle_scenario};
 use crate::case::{Case, Tier};
 use crate::mutate::json::{add_accessor, add_mesh};
 
@@ -84,7 +84,7 @@ fn half_turn_matrix() -> Case {
 
 /// The slab's corners (x slowest, then y, then z) and its 12 triangles.
 fn slab() -> ([[f32; 3]; 8], [u16; 36]) {
-    super::cuboid([-2.0, -0.1, -2.0], [2.0, 0.1, 2.0])
+    super::common::cuboid([-2.0, -0.1, -2.0], [2.0, 0.1, 2.0])
 }
 
 /// The ball's displacement along y at rest: 1.1 - 2.0.

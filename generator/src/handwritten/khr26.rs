@@ -9,7 +9,7 @@ use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{case, settle_scenario};
+use super::common::{case, settle_scenario};
 use crate::case::{Case, Tier};
 use crate::mutate::json::add_mesh;
 
@@ -23,7 +23,7 @@ pub fn cases() -> Vec<Case> {
 
 /// The unit cube [0, 1]^3: corners (x slowest, then y, then z) and 12 outward triangles.
 fn cube() -> ([[f32; 3]; 8], [u16; 36]) {
-    super::cuboid([0.0; 3], [1.0; 3])
+    super::common::cuboid([0.0; 3], [1.0; 3])
 }
 
 /// A ball on node `node` at `at` (mass 1, sphere shape 0).

@@ -6,7 +6,7 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, ExpectedIssue, Tier};
 
 const P: Profile = Profile::Omi2023;

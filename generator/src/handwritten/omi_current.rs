@@ -9,7 +9,7 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, ExpectedIssue, Tier};
 
 const SHAPES: &str = "/extensions/OMI_physics_shape/shapes";

@@ -5,7 +5,7 @@ use reference::decision::Decision;
 use reference::profile::Profile;
 use serde_json::json;
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, PoseSet, Tier};
 use crate::strategy::transform::quat;
 

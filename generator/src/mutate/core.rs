@@ -5,8 +5,8 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
 use super::json::{add_node, declare, node_ext, parent_of, push_top};
+use super::mutator::Mutator;
 use crate::case::Case;
 
 fn gltf_schema(case: &mut Case) -> Option<String> {

@@ -5,8 +5,8 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
 use super::json::{add_node, buffer0, node_ext, nodes_with, push_root_ext, set_buffer0};
+use super::mutator::Mutator;
 use crate::case::Case;
 
 const RB: &str = "KHR_physics_rigid_bodies";

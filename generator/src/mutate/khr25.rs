@@ -9,11 +9,11 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
 use super::json::{
     add_accessor, add_mesh, add_node, node_ext, nodes_with, push_root_ext, push_top,
 };
 use super::khr as draft;
+use super::mutator::Mutator;
 use crate::case::Case;
 
 const RB: &str = "KHR_physics_rigid_bodies";

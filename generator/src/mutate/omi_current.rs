@@ -7,8 +7,8 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
 use super::json::{add_node, node_ext, nodes_with, push_root_ext};
+use super::mutator::Mutator;
 use crate::case::Case;
 
 const BODY: &str = "OMI_physics_body";

@@ -4,8 +4,8 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
 use super::json::{add_node, declare, node_ext, nodes_with};
+use super::mutator::Mutator;
 use crate::case::Case;
 
 const KEY: &str = "VRMC_constraints-1.0";

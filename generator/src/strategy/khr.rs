@@ -10,13 +10,14 @@ use reference::decision::Decision;
 use serde_json::{Map, Value};
 
 use super::body::{MotionSpec, motion};
+use super::common::{Rendered, Tags, tag};
 use super::filter::{FilterSpec, filter};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
 use super::joint::{JointDescSpec, joint_desc};
 use super::khr25::{Extras2025, GeometryMode};
 use super::material::{MaterialSpec, material, pair_tags};
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape, solid_mesh};
-use super::{Rendered, Tags, tag, transform};
+use super::transform;
 use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::{BufferMode, DocBuilder, MeshData, TrsSpec};
 use reference::issue::Code;

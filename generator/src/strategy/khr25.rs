@@ -18,9 +18,9 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
 
+use super::common::{Rendered, Tags, tag};
 use super::khr::{Group, KhrScene, scene_of as draft_scene_of};
 use super::shape::ShapeSpec;
-use super::{Rendered, Tags, tag};
 use crate::case::ExpectedIssue;
 use crate::doc::{DocBuilder, TrsSpec};
 use reference::issue::Code;
@@ -139,7 +139,13 @@ impl Khr25Scene {
 
 fn plane() -> impl Strategy<Value = PlaneSpec> + Clone {
     (
-        prop::option::weighted(0.5, (super::dec(5, 40, 1.0), super::dec(5, 40, 1.0))),
+        prop::option::weighted(
+            0.5,
+            (
+                super::common::dec(5, 40, 1.0),
+                super::common::dec(5, 40, 1.0),
+            ),
+        ),
         any::<bool>(),
     )
         .prop_map(|(size, double_sided)| PlaneSpec { size, double_sided })

@@ -7,6 +7,7 @@
 //! shrinks to a small scene, and the test prints its glTF text.
 
 pub mod body;
+pub mod common;
 pub mod constraint;
 pub mod drive;
 pub mod filter;
@@ -23,31 +24,10 @@ pub mod transform;
 pub mod vrm;
 pub mod vrm1;
 
-use std::collections::BTreeSet;
+pub use common::{Rendered, Tags, dec, dec3, tag};
 
 use proptest::prelude::*;
-use reference::decision::Decision;
 use reference::profile::Profile;
-
-use crate::case::{ExpectedIssue, PoseSet};
-use crate::doc::Built;
-
-/// Feature tags of a case, e.g. `shape.capsule.defaults`.
-pub type Tags = BTreeSet<String>;
-
-/// A scene rendered to glTF, with what it exercises.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rendered {
-    pub built: Built,
-    pub tags: Tags,
-    pub decisions: BTreeSet<Decision>,
-    pub poses: Vec<PoseSet>,
-    /// One line saying what the scene holds.
-    pub summary: String,
-    /// Warnings and information a valid scene draws on purpose (khr-2025's zero mass and
-    /// zero scale); empty for the other profiles.
-    pub expected: Vec<ExpectedIssue>,
-}
 
 /// A generated scene of any profile.
 #[derive(Clone, Debug)]
@@ -125,36 +105,6 @@ pub fn large_scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
             .boxed(),
         Profile::VrmcNodeConstraint10 => vrm1::scene_of(10..=50).prop_map(SceneSpec::Vrm1).boxed(),
     }
-}
-
-/// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
-pub fn dec(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = f64> + Clone {
-    (lo..=hi).prop_map(move |k| f64::from(k) / denom)
-}
-
-/// Three numbers from [`dec`].
-pub fn dec3(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = [f64; 3]> + Clone {
-    (dec(lo, hi, denom), dec(lo, hi, denom), dec(lo, hi, denom)).prop_map(|(a, b, c)| [a, b, c])
-}
-
-/// Add a tag built from parts joined by `.`.
-pub fn tag(tags: &mut Tags, parts: &[&str]) {
-    // Most tags of a scene repeat: join into a reused buffer and allocate only new ones.
-    thread_local! {
-        static JOINED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-    }
-    JOINED.with_borrow_mut(|joined| {
-        joined.clear();
-        for (k, p) in parts.iter().enumerate() {
-            if k > 0 {
-                joined.push('.');
-            }
-            joined.push_str(p);
-        }
-        if !tags.contains(joined.as_str()) {
-            tags.insert(joined.clone());
-        }
-    });
 }
 
 #[cfg(test)]

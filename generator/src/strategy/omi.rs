@@ -10,11 +10,12 @@ use reference::decision::Decision;
 use serde_json::{Map, Value};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
+use super::common::{Rendered, Tags, dec, tag};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
 use super::joint::{OmiJointSpec, omi_joint};
 use super::limit::OmiConstraintSpec;
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
-use super::{Rendered, Tags, dec, tag, transform};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 

@@ -19,11 +19,12 @@ use reference::profile::Profile;
 use serde_json::{Map, Value};
 
 use super::body::MotionSpec;
+use super::common::{Rendered, Tags, tag};
 use super::hierarchy::{Attached, Placement, grid, placement_tag};
 use super::khr::{BodyLeaf, ColliderUse, Group, KhrScene, TriggerShape};
 use super::material::{MaterialSpec, pair_tags};
 use super::shape::{Dialect, ShapeSpec};
-use super::{Rendered, Tags, tag, transform};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{DocBuilder, TrsSpec};
 

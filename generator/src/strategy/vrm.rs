@@ -9,8 +9,9 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use serde_json::{Map, json};
 
+use super::common::{Rendered, Tags, dec3, tag};
 use super::constraint::{ConstraintSpec, DraftKind, constraint};
-use super::{Rendered, Tags, dec3, tag, transform};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 

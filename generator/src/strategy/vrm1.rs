@@ -20,7 +20,8 @@ use reference::profile::Profile;
 use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs};
 use serde_json::{Map, json};
 
-use super::{Rendered, Tags, dec3, tag, transform};
+use super::common::{Rendered, Tags, dec3, tag};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 use serde_json::Value;
