@@ -197,7 +197,7 @@ impl Encoder {
         Ok(Encoded {
             expect: expect_text(case, &reading),
             disagreement: label::disagreement(case, &reading),
-            sha256: hex(&Sha256::digest(&bytes)),
+            sha256: format!("{:x}", Sha256::digest(&bytes)),
         })
     }
 }
@@ -298,14 +298,4 @@ pub fn write(
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     std::fs::write(dir.join("manifest.csv"), bytes)?;
     Ok(report)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    s
 }

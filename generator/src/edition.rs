@@ -216,7 +216,7 @@ fn with_another_forest(mut case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
-    let Some(written) = scenes::with_another_forest(json, crate::strategy::vrm1::KEY) else {
+    let Some(written) = scenes::with_another_forest(json, reference::vrm1::KEY) else {
         return case;
     };
     let read = |doc: &serde_json::Value| {

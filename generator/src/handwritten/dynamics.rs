@@ -15,6 +15,8 @@
 
 use reference::decision::Decision;
 use reference::expect::{Expectation, predict};
+use reference::khr::{COLLISION_SHAPES, RIGID_BODIES};
+use reference::omi::{BODY, COLLIDER, JOINT};
 use reference::profile::Profile;
 use reference::scene::{DriveMode, MassValue};
 use serde_json::{Value, json};
@@ -93,13 +95,13 @@ const APEX_TOL: (f64, f64) = (0.03, 0.08);
 fn bounce_gltf() -> Value {
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+        "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
         "extensions": {
-            "KHR_collision_shapes": {"shapes": [
+            COLLISION_SHAPES: {"shapes": [
                 {"type": "box", "box": {"size": [10.0, 1.0, 10.0]}},
                 {"type": "sphere", "sphere": {"radius": BALL_RADIUS}}
             ]},
-            "KHR_physics_rigid_bodies": {"physicsMaterials": [
+            RIGID_BODIES: {"physicsMaterials": [
                 {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": BALL_RESTITUTION,
                     "frictionCombine": "average", "restitutionCombine": "maximum"},
                 {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": GROUND_RESTITUTION,
@@ -108,9 +110,9 @@ fn bounce_gltf() -> Value {
         },
         "nodes": [
             {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0, "physicsMaterial": 1}}}},
+                "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "physicsMaterial": 1}}}},
             {"name": "Ball", "translation": [0.0, BALL_RADIUS + DROP, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0},
+                "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
                     "collider": {"shape": 1, "physicsMaterial": 0}}}}
         ],
         "scenes": [{"nodes": [0, 1]}],
@@ -189,19 +191,19 @@ fn slide_gltf(stat: f64, dynamic: f64, name: &str) -> Value {
     };
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+        "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
         "extensions": {
-            "KHR_collision_shapes": {"shapes": [
+            COLLISION_SHAPES: {"shapes": [
                 {"type": "box", "box": {"size": [20.0, 1.0, 20.0]}},
                 {"type": "box", "box": {"size": [0.5, 0.5, 0.5]}}
             ]},
-            "KHR_physics_rigid_bodies": {"physicsMaterials": [box_mat, ground_mat]}
+            RIGID_BODIES: {"physicsMaterials": [box_mat, ground_mat]}
         },
         "nodes": [
             {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0, "physicsMaterial": 1}}}},
+                "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "physicsMaterial": 1}}}},
             {"name": "Box", "translation": [0.0, 0.25, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {
+                "extensions": {RIGID_BODIES: {
                     "motion": {"mass": 1.0, "linearVelocity": [SLIDE_SPEED, 0.0, 0.0]},
                     "collider": {"shape": 1, "physicsMaterial": 0}}}}
         ],
@@ -282,16 +284,16 @@ const DRIVE_TOL: (f64, f64) = (0.005, 0.02);
 fn drive_gltf(body: Value, limits: Value, drive: Value) -> Value {
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+        "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
         "extensions": {
-            "KHR_collision_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
-            "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": limits, "drives": [drive]}]}
+            COLLISION_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
+            RIGID_BODIES: {"physicsJoints": [{"limits": limits, "drives": [drive]}]}
         },
         "nodes": [
             {"name": "Anchor", "translation": ANCHOR,
-                "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 2, "joint": 0}}}},
+                "extensions": {RIGID_BODIES: {"joint": {"connectedNode": 2, "joint": 0}}}},
             {"name": "Body", "translation": ANCHOR, "children": [2],
-                "extensions": {"KHR_physics_rigid_bodies": {"motion": body, "collider": {"shape": 0}}}},
+                "extensions": {RIGID_BODIES: {"motion": body, "collider": {"shape": 0}}}},
             {"name": "BodyFrame"}
         ],
         "scenes": [{"nodes": [0, 1]}],
@@ -588,16 +590,16 @@ fn khr_limit(soft: Option<(f64, f64)>) -> Case {
         &[Decision::Frames, Decision::Metrics, Decision::LimitDefaults],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
             "extensions": {
-                "KHR_collision_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
-                "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": [limit]}]}
+                COLLISION_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
+                RIGID_BODIES: {"physicsJoints": [{"limits": [limit]}]}
             },
             "nodes": [
                 {"name": "Anchor", "translation": ANCHOR,
-                    "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 2, "joint": 0}}}},
+                    "extensions": {RIGID_BODIES: {"joint": {"connectedNode": 2, "joint": 0}}}},
                 {"name": "Block", "translation": ANCHOR, "children": [2],
-                    "extensions": {"KHR_physics_rigid_bodies": {
+                    "extensions": {RIGID_BODIES: {
                         "motion": {"mass": 1.0, "inertiaDiagonal": [0.1, 0.1, 0.1], "centerOfMass": [0.0, 0.0, 0.0]},
                         "collider": {"shape": 0}}}},
                 {"name": "BlockFrame"}
@@ -659,24 +661,24 @@ fn omi_limit(soft: Option<(f64, f64)>) -> Case {
         ],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["OMI_collider", "OMI_physics_body", "OMI_physics_joint"],
+            "extensionsUsed": [COLLIDER, BODY, JOINT],
             "extensions": {
-                "OMI_collider": {"colliders": [
+                COLLIDER: {"colliders": [
                     {"type": "box", "size": [1.0, 1.0, 1.0]},
                     {"type": "sphere", "radius": 0.1}
                 ]},
-                "OMI_physics_joint": {"constraints": [constraint]}
+                JOINT: {"constraints": [constraint]}
             },
             "nodes": [
                 {"name": "Anchor", "translation": [0.0, -5.0, 0.0], "children": [1],
-                    "extensions": {"OMI_physics_body": {"type": "static"}}},
-                {"name": "AnchorShape", "extensions": {"OMI_collider": {"collider": 0}}},
+                    "extensions": {BODY: {"type": "static"}}},
+                {"name": "AnchorShape", "extensions": {COLLIDER: {"collider": 0}}},
                 {"name": "Block", "translation": ANCHOR, "children": [3],
-                    "extensions": {"OMI_physics_body": {"type": "rigid", "mass": 1.0,
+                    "extensions": {BODY: {"type": "rigid", "mass": 1.0,
                         "inertiaTensor": [0.1, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.1]}}},
-                {"name": "BlockShape", "extensions": {"OMI_collider": {"collider": 1}}},
+                {"name": "BlockShape", "extensions": {COLLIDER: {"collider": 1}}},
                 {"name": "Joint", "translation": ANCHOR,
-                    "extensions": {"OMI_physics_joint": {"constraints": [0], "nodeA": 0, "nodeB": 2}}}
+                    "extensions": {JOINT: {"constraints": [0], "nodeA": 0, "nodeB": 2}}}
             ],
             "scenes": [{"nodes": [0, 2, 4]}],
             "scene": 0
@@ -731,15 +733,15 @@ fn khr_trigger() -> Case {
         &[],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
-            "extensions": {"KHR_collision_shapes": {"shapes": [
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
+            "extensions": {COLLISION_SHAPES: {"shapes": [
                 {"type": "box", "box": {"size": [2.0, 0.5, 2.0]}},
                 {"type": "sphere", "sphere": {"radius": 0.25}}
             ]}},
             "nodes": [
-                {"name": "Gate", "extensions": {"KHR_physics_rigid_bodies": {"trigger": {"shape": 0}}}},
+                {"name": "Gate", "extensions": {RIGID_BODIES: {"trigger": {"shape": 0}}}},
                 {"name": "Ball", "translation": [0.0, 3.0, 0.0],
-                    "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0}, "collider": {"shape": 1}}}}
+                    "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0}, "collider": {"shape": 1}}}}
             ],
             "scenes": [{"nodes": [0, 1]}],
             "scene": 0
@@ -766,17 +768,17 @@ fn omi_trigger() -> Case {
         &[],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["OMI_collider", "OMI_physics_body"],
-            "extensions": {"OMI_collider": {"colliders": [
+            "extensionsUsed": [COLLIDER, BODY],
+            "extensions": {COLLIDER: {"colliders": [
                 {"type": "box", "size": [2.0, 0.5, 2.0]},
                 {"type": "sphere", "radius": 0.25}
             ]}},
             "nodes": [
-                {"name": "Goal", "children": [1], "extensions": {"OMI_physics_body": {"type": "trigger"}}},
-                {"name": "GoalShape", "extensions": {"OMI_collider": {"collider": 0}}},
+                {"name": "Goal", "children": [1], "extensions": {BODY: {"type": "trigger"}}},
+                {"name": "GoalShape", "extensions": {COLLIDER: {"collider": 0}}},
                 {"name": "Ball", "translation": [0.0, 3.0, 0.0], "children": [3],
-                    "extensions": {"OMI_physics_body": {"type": "rigid", "mass": 1.0}}},
-                {"name": "BallShape", "extensions": {"OMI_collider": {"collider": 1}}}
+                    "extensions": {BODY: {"type": "rigid", "mass": 1.0}}},
+                {"name": "BallShape", "extensions": {COLLIDER: {"collider": 1}}}
             ],
             "scenes": [{"nodes": [0, 2]}],
             "scene": 0
@@ -812,22 +814,22 @@ fn khr_filtered() -> Case {
         &[Decision::Filter],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
             "extensions": {
-                "KHR_collision_shapes": {"shapes": [
+                COLLISION_SHAPES: {"shapes": [
                     {"type": "box", "box": {"size": [10.0, 1.0, 10.0]}},
                     {"type": "sphere", "sphere": {"radius": 0.25}}
                 ]},
-                "KHR_physics_rigid_bodies": {"collisionFilters": [
+                RIGID_BODIES: {"collisionFilters": [
                     {"collisionSystems": ["ground"], "notCollideWithSystems": ["ball"]},
                     {"collisionSystems": ["ball"]}
                 ]}
             },
             "nodes": [
                 {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                    "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0, "collisionFilter": 0}}}},
+                    "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "collisionFilter": 0}}}},
                 {"name": "Ball", "translation": [0.0, 1.0, 0.0],
-                    "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0},
+                    "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
                         "collider": {"shape": 1, "collisionFilter": 1}}}}
             ],
             "scenes": [{"nodes": [0, 1]}],

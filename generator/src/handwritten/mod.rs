@@ -9,7 +9,7 @@ mod khr;
 mod khr25;
 mod khr26;
 mod omi;
-mod omi_current;
+mod omi24;
 mod reach;
 mod vrm;
 mod vrm1;
@@ -24,7 +24,7 @@ pub fn all() -> Vec<Case> {
     v.extend(vrm::cases());
     v.extend(vrm1::cases());
     v.extend(dynamics::cases());
-    v.extend(omi_current::cases());
+    v.extend(omi24::cases());
     v.extend(khr25::cases());
     v.extend(khr26::cases());
     v.extend(actions::cases());

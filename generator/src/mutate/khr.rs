@@ -2,6 +2,7 @@
 //! rules (types, required properties, array lengths, enums, indices, ranges) shown on KHR.
 
 use reference::issue::Code;
+use reference::khr::RIGID_BODIES;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
@@ -9,17 +10,16 @@ use super::json::{add_node, buffer0, node_ext, nodes_with, push_root_ext, set_bu
 use super::mutator::Mutator;
 use crate::case::Case;
 
-const RB: &str = "KHR_physics_rigid_bodies";
 const SHAPES: &str = "/extensions/KHR_collision_shapes/shapes";
 const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
 
 /// First node with `ext[key]`, its pointer, and a mutable reference to the object.
 fn first<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)> {
     let doc = case.json_mut()?;
-    let n = *nodes_with(doc, RB, key).first()?;
+    let n = *nodes_with(doc, RIGID_BODIES, key).first()?;
     Some((
-        format!("{}/{key}", node_ext(n, RB)),
-        &mut doc["nodes"][n]["extensions"][RB][key],
+        format!("{}/{key}", node_ext(n, RIGID_BODIES)),
+        &mut doc["nodes"][n]["extensions"][RIGID_BODIES][key],
     ))
 }
 
@@ -91,12 +91,12 @@ fn enum_unknown_combine(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = push_root_ext(
         doc,
-        RB,
+        RIGID_BODIES,
         "physicsMaterials",
         json!({"frictionCombine": "median"}),
     );
     Some(format!(
-        "/extensions/{RB}/physicsMaterials/{m}/frictionCombine"
+        "/extensions/{RIGID_BODIES}/physicsMaterials/{m}/frictionCombine"
     ))
 }
 fn index_out_of_range(case: &mut Case) -> Option<String> {
@@ -104,9 +104,14 @@ fn index_out_of_range(case: &mut Case) -> Option<String> {
 }
 fn value_out_of_range(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let m = push_root_ext(doc, RB, "physicsMaterials", json!({"staticFriction": -0.5}));
+    let m = push_root_ext(
+        doc,
+        RIGID_BODIES,
+        "physicsMaterials",
+        json!({"staticFriction": -0.5}),
+    );
     Some(format!(
-        "/extensions/{RB}/physicsMaterials/{m}/staticFriction"
+        "/extensions/{RIGID_BODIES}/physicsMaterials/{m}/staticFriction"
     ))
 }
 pub(super) fn negative_mass(case: &mut Case) -> Option<String> {
@@ -236,51 +241,51 @@ pub(super) fn joint_no_motion(case: &mut Case) -> Option<String> {
     let a = add_node(
         doc,
         json!({"name": "StaticFrameA", "translation": [0.0, -30.0, 0.0],
-        "extensions": {RB: {"joint": {"connectedNode": b, "joint": 0}}}}),
+        "extensions": {RIGID_BODIES: {"joint": {"connectedNode": b, "joint": 0}}}}),
         None,
     );
-    Some(format!("{}/joint", node_ext(a, RB)))
+    Some(format!("{}/joint", node_ext(a, RIGID_BODIES)))
 }
 fn filter_both_lists(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let f = push_root_ext(
         doc,
-        RB,
+        RIGID_BODIES,
         "collisionFilters",
         json!({"collisionSystems": ["A"], "collideWithSystems": ["B"], "notCollideWithSystems": ["C"]}),
     );
-    Some(format!("/extensions/{RB}/collisionFilters/{f}"))
+    Some(format!("/extensions/{RIGID_BODIES}/collisionFilters/{f}"))
 }
 fn compound(case: &mut Case) -> Option<(usize, String)> {
     let doc = case.json()?;
-    let n = *nodes_with(doc, RB, "trigger")
+    let n = *nodes_with(doc, RIGID_BODIES, "trigger")
         .iter()
-        .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
-    Some((n, format!("{}/trigger", node_ext(n, RB))))
+        .find(|&&n| doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].is_array())?;
+    Some((n, format!("{}/trigger", node_ext(n, RIGID_BODIES))))
 }
 fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
-    case.json_mut()?["nodes"][n]["extensions"][RB]["trigger"]["shape"] = json!(0);
+    case.json_mut()?["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["shape"] = json!(0);
     Some(at)
 }
 pub(super) fn trigger_empty(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = add_node(
         doc,
-        json!({"name": "EmptyTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RB: {"trigger": {}}}}),
+        json!({"name": "EmptyTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RIGID_BODIES: {"trigger": {}}}}),
         None,
     );
-    Some(format!("{}/trigger", node_ext(n, RB)))
+    Some(format!("{}/trigger", node_ext(n, RIGID_BODIES)))
 }
 fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let doc = case.json_mut()?;
     let outside = add_node(
         doc,
-        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RB: {"trigger": {"shape": 0}}}}),
+        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RIGID_BODIES: {"trigger": {"shape": 0}}}}),
         None,
     );
-    let nodes = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].as_array_mut()?;
+    let nodes = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].as_array_mut()?;
     nodes.push(json!(outside));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
@@ -288,7 +293,7 @@ pub(super) fn trigger_node_not_trigger(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let doc = case.json_mut()?;
     let plain = add_node(doc, json!({"name": "NotATrigger"}), Some(n));
-    let nodes = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].as_array_mut()?;
+    let nodes = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].as_array_mut()?;
     nodes.push(json!(plain));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }

@@ -12,7 +12,7 @@ mod khr;
 mod khr25;
 mod mutator;
 mod omi;
-mod omi_current;
+mod omi24;
 mod vrm;
 mod vrm1;
 
@@ -31,7 +31,7 @@ pub fn all() -> Vec<Mutator> {
     v.extend(khr::mutators());
     v.extend(khr25::mutators());
     v.extend(omi::mutators());
-    v.extend(omi_current::mutators());
+    v.extend(omi24::mutators());
     v.extend(vrm::mutators());
     v.extend(vrm1::mutators());
     let order = |c: Code| Code::ALL.iter().position(|x| *x == c).unwrap_or(usize::MAX);

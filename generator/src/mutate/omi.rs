@@ -1,6 +1,7 @@
 //! OMI_physics_body / OMI_collider / OMI_physics_shape / OMI_physics_joint defects.
 
 use reference::issue::Code;
+use reference::omi::{BODY, COLLIDER, JOINT, SHAPE};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
@@ -8,8 +9,6 @@ use super::json::{add_mesh, add_node, node_ext, nodes_with, push_root_ext};
 use super::mutator::Mutator;
 use crate::case::Case;
 
-const BODY: &str = "OMI_physics_body";
-const JOINT: &str = "OMI_physics_joint";
 const COLLIDERS: &str = "/extensions/OMI_collider/colliders";
 
 /// The first OMI_collider collider of one of `types`: (pointer, collider).
@@ -24,14 +23,10 @@ fn collider<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut V
 
 /// The document-level shape list of the scene's dialect: (pointer of the list, node key).
 fn shape_list(doc: &Value) -> Option<(&'static str, &'static str, &'static str)> {
-    if doc["extensions"].get("OMI_collider").is_some() {
-        Some((COLLIDERS, "OMI_collider", "collider"))
-    } else if doc["extensions"].get("OMI_physics_shape").is_some() {
-        Some((
-            "/extensions/OMI_physics_shape/shapes",
-            "OMI_physics_shape",
-            "shape",
-        ))
+    if doc["extensions"].get(COLLIDER).is_some() {
+        Some((COLLIDERS, COLLIDER, "collider"))
+    } else if doc["extensions"].get(SHAPE).is_some() {
+        Some(("/extensions/OMI_physics_shape/shapes", SHAPE, "shape"))
     } else {
         None
     }
@@ -68,7 +63,7 @@ fn trigger_trimesh(case: &mut Case) -> Option<String> {
 }
 fn collider_scaled(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let n = *nodes_with(doc, "OMI_collider", "collider")
+    let n = *nodes_with(doc, COLLIDER, "collider")
         .iter()
         .find(|&&n| doc["nodes"][n]["extensions"].get(BODY).is_none())?;
     doc["nodes"][n]["scale"] = json!([2.0, 2.0, 2.0]);

@@ -2,13 +2,12 @@
 
 use reference::issue::Code;
 use reference::profile::Profile;
+use reference::vrm::{KEY, LEGACY_KEY};
 use serde_json::{Value, json};
 
 use super::json::{add_node, declare, node_ext, nodes_with};
 use super::mutator::Mutator;
 use crate::case::Case;
-
-const KEY: &str = "VRMC_constraints-1.0";
 
 /// The first constrained node: (node, kind, pointer of the kind object).
 fn first(case: &Case) -> Option<(usize, String, String)> {
@@ -43,13 +42,13 @@ fn legacy_key(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let exts = doc["nodes"][n]["extensions"].as_object_mut()?;
     let v = exts.remove(KEY)?;
-    exts.insert("VRMC_constraints".into(), v);
-    declare(doc, "VRMC_constraints");
+    exts.insert(LEGACY_KEY.into(), v);
+    declare(doc, LEGACY_KEY);
     if nodes_with(doc, KEY, "").is_empty() {
         let used = doc["extensionsUsed"].as_array_mut()?;
         used.retain(|e| e != KEY);
     }
-    Some(node_ext(n, "VRMC_constraints"))
+    Some(node_ext(n, LEGACY_KEY))
 }
 fn space_uppercase(case: &mut Case) -> Option<String> {
     set(case, "sourceSpace", json!("MODEL"))

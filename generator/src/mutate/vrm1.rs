@@ -4,13 +4,12 @@
 
 use reference::issue::Code;
 use reference::profile::Profile;
+use reference::vrm1::KEY;
 use serde_json::{Value, json};
 
 use super::json::{add_node, node_ext, nodes_with};
 use super::mutator::Mutator;
 use crate::case::Case;
-
-const KEY: &str = "VRMC_node_constraint";
 
 /// The first constrained node: (node, kind, pointer of the kind object).
 fn first(case: &Case) -> Option<(usize, String, String)> {

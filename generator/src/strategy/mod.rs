@@ -18,7 +18,7 @@ pub mod khr25;
 pub mod limit;
 pub mod material;
 pub mod omi;
-pub mod omi_current;
+pub mod omi24;
 pub mod shape;
 pub mod transform;
 pub mod vrm;
@@ -37,7 +37,7 @@ pub enum SceneSpec {
     Omi(omi::OmiScene),
     Vrm(vrm::VrmScene),
     /// `omi-2024` or `omi-2025`.
-    OmiCurrent(omi_current::OmiCurrentScene),
+    Omi24(omi24::Omi24Scene),
     Vrm1(vrm1::Vrm1Scene),
 }
 
@@ -48,7 +48,7 @@ impl SceneSpec {
             SceneSpec::Khr25(s) => s.profile(),
             SceneSpec::Omi(_) => Profile::Omi2023,
             SceneSpec::Vrm(_) => Profile::VrmcConstraintsDraft,
-            SceneSpec::OmiCurrent(s) => s.profile,
+            SceneSpec::Omi24(s) => s.profile,
             SceneSpec::Vrm1(_) => Profile::VrmcNodeConstraint10,
         }
     }
@@ -60,7 +60,7 @@ impl SceneSpec {
             SceneSpec::Khr25(s) => khr25::render(s, stem),
             SceneSpec::Omi(s) => omi::render(s, stem),
             SceneSpec::Vrm(s) => vrm::render(s, stem),
-            SceneSpec::OmiCurrent(s) => omi_current::render(s, stem),
+            SceneSpec::Omi24(s) => omi24::render(s, stem),
             SceneSpec::Vrm1(s) => vrm1::render(s, stem),
         };
         if r.built.json.get("buffers").is_some() {
@@ -84,9 +84,9 @@ pub fn scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
         }
         Profile::Omi2023 => omi::scene().prop_map(SceneSpec::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene().prop_map(SceneSpec::Vrm).boxed(),
-        Profile::Omi2024 | Profile::Omi2025 => omi_current::scene(profile)
-            .prop_map(SceneSpec::OmiCurrent)
-            .boxed(),
+        Profile::Omi2024 | Profile::Omi2025 => {
+            omi24::scene(profile).prop_map(SceneSpec::Omi24).boxed()
+        }
         Profile::VrmcNodeConstraint10 => vrm1::scene().prop_map(SceneSpec::Vrm1).boxed(),
     }
 }
@@ -100,8 +100,8 @@ pub fn large_scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
             .boxed(),
         Profile::Omi2023 => omi::scene_of(4..=10).prop_map(SceneSpec::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(SceneSpec::Vrm).boxed(),
-        Profile::Omi2024 | Profile::Omi2025 => omi_current::scene_of(profile, 4..=10)
-            .prop_map(SceneSpec::OmiCurrent)
+        Profile::Omi2024 | Profile::Omi2025 => omi24::scene_of(profile, 4..=10)
+            .prop_map(SceneSpec::Omi24)
             .boxed(),
         Profile::VrmcNodeConstraint10 => vrm1::scene_of(10..=50).prop_map(SceneSpec::Vrm1).boxed(),
     }

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use reference::decision::Decision;
+use reference::vrm::KEY;
 use serde_json::{Map, json};
 
 use super::common::{Rendered, Tags, dec3, tag};
@@ -14,8 +15,6 @@ use super::constraint::{ConstraintSpec, DraftKind, constraint};
 use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
-
-pub const KEY: &str = "VRMC_constraints-1.0";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct VrmNode {

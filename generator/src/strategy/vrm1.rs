@@ -18,6 +18,7 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
 use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs};
+use reference::vrm1::KEY;
 use serde_json::{Map, json};
 
 use super::common::{Rendered, Tags, dec3, tag};
@@ -25,8 +26,6 @@ use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 use serde_json::Value;
-
-pub const KEY: &str = "VRMC_node_constraint";
 
 /// The kind of a VRM 1.0 constraint, with its axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 //! revision's radius keys, and the omi-2025-only codes are not made on omi-2024 bases.
 
 use reference::issue::Code;
+use reference::omi::{BODY, JOINT};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
@@ -11,8 +12,6 @@ use super::json::{add_node, node_ext, nodes_with, push_root_ext};
 use super::mutator::Mutator;
 use crate::case::Case;
 
-const BODY: &str = "OMI_physics_body";
-const JOINT: &str = "OMI_physics_joint";
 const SHAPES: &str = "/extensions/OMI_physics_shape/shapes";
 const JOINTS: &str = "/extensions/OMI_physics_joint/physicsJoints";
 
