@@ -11,7 +11,8 @@ use reference::profile::Profile;
 use serde_json::{Value, json};
 
 use super::json::{
-    add_accessor, add_mesh, add_node, node_ext, nodes_with, push_root_ext, push_top,
+    add_accessor, add_mesh, add_node, limit_of, node_ext, nodes_with, of_type, push_root_ext,
+    push_top,
 };
 use super::khr as draft;
 use super::mutator::Mutator;
@@ -19,16 +20,6 @@ use crate::case::Case;
 
 const SHAPES: &str = "/extensions/KHR_implicit_shapes/shapes";
 const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
-
-/// The first implicit shape whose type is one of `types`: (pointer, shape).
-fn shape<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
-    let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
-    let (i, s) = shapes
-        .iter_mut()
-        .enumerate()
-        .find(|(_, s)| types.iter().any(|t| s["type"] == *t))?;
-    Some((format!("{SHAPES}/{i}"), s))
-}
 
 /// The first collider whose geometry names a `key` (`shape` or `node`): (pointer of the
 /// collider's geometry, geometry).
@@ -87,7 +78,7 @@ fn tetrahedron(doc: &mut Value) -> usize {
 
 /// A limit stiffness below the 2025 schema's minimum of 0 (0 itself is allowed there).
 fn stiffness_negative(case: &mut Case) -> Option<String> {
-    let (at, l) = draft::limit(case, |_| true)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["stiffness"] = json!(-1.0);
     Some(format!("{at}/stiffness"))
 }
@@ -116,7 +107,7 @@ fn index_out_of_range(case: &mut Case) -> Option<String> {
     Some(format!("{at}/shape"))
 }
 fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["type"] = json!("box");
     Some(at)
 }
@@ -308,7 +299,7 @@ fn morph_target_invalid(case: &mut Case) -> Option<String> {
     Some(format!("/meshes/{m}/primitives/0/targets/0/POSITION"))
 }
 fn shape_degenerate(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["sphere"]["radius"] = json!(0.0);
     Some(format!("{at}/sphere/radius"))
 }

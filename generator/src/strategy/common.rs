@@ -55,3 +55,16 @@ pub fn tag(tags: &mut Tags, parts: &[&str]) {
         }
     });
 }
+
+/// Each node's parent, its raw choice `k` resolved to `k % i` (an earlier node: no cycle; the
+/// first node is a root).
+pub fn resolve_parents(raw: impl Iterator<Item = Option<usize>>) -> Vec<Option<usize>> {
+    raw.enumerate()
+        .map(|(i, p)| if i == 0 { None } else { p.map(|k| k % i) })
+        .collect()
+}
+
+/// A node's ancestors, its parent first.
+pub fn ancestors(parents: &[Option<usize>], node: usize) -> Vec<usize> {
+    std::iter::successors(parents[node], |&p| parents[p]).collect()
+}
