@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use generator::strategy::Rendered;
-use generator::{corpus, sample, strategy};
+use generator::{corpus, generate, sample, strategy};
 use proptest::strategy::BoxedStrategy;
 use reference::profile::Profile;
 
@@ -59,7 +59,7 @@ fn case(
     dir: &Path,
 ) -> usize {
     let r = scene(strategy);
-    let case = corpus::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
+    let case = generate::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
     let encoded = match encoder.encode(&case, dir) {
         Ok(e) => e,
         Err(e) => panic!("cannot write the case into {}: {e}", dir.display()),

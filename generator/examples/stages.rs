@@ -4,7 +4,7 @@
 //! `cargo run --release --example stages -- [stages|whole] [count] [profile]`
 use std::time::Instant;
 
-use generator::{corpus, label, sample, strategy};
+use generator::{corpus, generate, label, sample, strategy};
 use reference::profile::Profile;
 
 #[global_allocator]
@@ -58,7 +58,7 @@ fn main() {
             if !(10..=50).contains(&nodes) {
                 continue;
             }
-            let case = corpus::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
+            let case = generate::rendered_case(profile, 1, "bench/gen/scene/case", None, r);
             if whole {
                 let e = encoder.encode(&case, dir.path()).expect("encode");
                 std::fs::write(dir.path().join("case.expect.json"), &e.expect).expect("w");

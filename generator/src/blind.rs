@@ -38,15 +38,16 @@ use nalgebra::{UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::case::{CheckKind, DynamicsCheck, Scenario, TimedAction};
 use reference::decision::Decision;
+use reference::khr::{IMPLICIT_SHAPES, RIGID_BODIES};
 use reference::profile::Profile;
 use reference::scene::DofKind;
 use serde_json::{Value, json};
 
 use crate::case::{Case, Payload, Tier};
 use crate::current::{cuboid, document, document_tags, node, shape_ref, sphere};
-use crate::edition::Edition;
-use crate::handwritten::SETTLE_TOL;
+use crate::handwritten::common::SETTLE_TOL;
 use crate::mutate::json::add_mesh;
+use crate::plan::Edition;
 use crate::reach;
 use crate::sample;
 use crate::scenario;
@@ -283,10 +284,10 @@ pub fn node_geometry_case(p: Profile, seed: u64, id: &str, s: &GeometrySpec) -> 
     let q = quarter_turn(s.turn);
     let mut nodes = vec![
         json!({"name": "Ball", "translation": [c[0], DROP_Y, c[2]],
-            "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0},
+            "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
                 "collider": {"geometry": {"shape": 0}}}}}),
         json!({"name": "Ground",
-            "extensions": {"KHR_physics_rigid_bodies":
+            "extensions": {RIGID_BODIES:
                 {"collider": {"geometry": {"node": 2, "convexHull": true}}}}}),
     ];
     let placement = if s.nested {
@@ -319,13 +320,13 @@ pub fn node_geometry_case(p: Profile, seed: u64, id: &str, s: &GeometrySpec) -> 
     };
     let mut gltf = json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_implicit_shapes", "KHR_physics_rigid_bodies"],
-        "extensions": {"KHR_implicit_shapes": {"shapes": [sphere(r)]}},
+        "extensionsUsed": [IMPLICIT_SHAPES, RIGID_BODIES],
+        "extensions": {IMPLICIT_SHAPES: {"shapes": [sphere(r)]}},
         "nodes": nodes,
         "scenes": [{"nodes": [0, 1]}],
         "scene": 0
     });
-    let (corners, triangles) = crate::handwritten::cuboid([-0.5; 3], [0.5; 3]);
+    let (corners, triangles) = crate::handwritten::common::cuboid([-0.5; 3], [0.5; 3]);
     add_mesh(&mut gltf, &corners, &triangles);
     let settle = r6(s.top() + r - DROP_Y);
     let scenario = scenario::expectation(&reference::read_tree(&gltf, None, None)).map(|e| {
@@ -541,6 +542,7 @@ pub fn compound_trigger_case(p: Profile, seed: u64, id: &str, s: &TriggerSpec) -
 #[cfg(test)]
 mod tests {
     use reference::issue::Severity;
+    use reference::omi::BODY;
 
     use super::*;
 
@@ -638,7 +640,7 @@ mod tests {
                 panic!("JSON")
             };
             assert_eq!(
-                json["nodes"][0]["extensions"]["OMI_physics_body"]["motion"]["inertiaDiagonal"],
+                json["nodes"][0]["extensions"][BODY]["motion"]["inertiaDiagonal"],
                 json!([0.0, 0.0, 0.0]),
                 "{}",
                 c.id

@@ -1,7 +1,6 @@
 //! One corpus case: a glTF document (or raw bytes), its sibling files, and what the reference
 //! expects of it.
 
-use crate::edition::Edition;
 use std::collections::{BTreeMap, BTreeSet};
 
 use reference::case::Scenario;
@@ -12,6 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::canonical;
+use crate::plan::Edition;
 
 pub use reference::case::{ExpectedIssue, Tier};
 

@@ -12,157 +12,19 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::canonical;
-use crate::case::{Case, Payload, Tier};
+use crate::case::Case;
 use crate::edition;
-pub use crate::edition::Edition;
 use crate::features;
+use crate::generate;
 use crate::handwritten;
 use crate::label;
 use crate::mutate::{self, Mutator};
+pub use crate::plan::{Edition, Plan};
 use crate::reach;
-use crate::sample;
 use crate::scenario;
-use crate::strategy::Rendered;
 
 /// Every fourth generated case is invalid (one defect); the rest are valid.
 pub const INVALID_EVERY: usize = 4;
-
-/// What to generate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    pub seed: u64,
-    pub count: usize,
-    /// Profiles to generate (when empty: [`V1_PROFILES`], so the default plan still gives
-    /// corpus/v1; later profiles are named with `--profile`).
-    pub profiles: Vec<Profile>,
-    /// Include the hand-written cases.
-    pub handwritten: bool,
-    /// The rules the cases follow.
-    pub edition: Edition,
-}
-
-impl Plan {
-    fn profiles(&self) -> Vec<Profile> {
-        if self.profiles.is_empty() {
-            V1_PROFILES.to_vec()
-        } else {
-            self.profiles.clone()
-        }
-    }
-}
-
-/// The profiles of corpus/v1, generated when a plan names none.
-pub const V1_PROFILES: [Profile; 3] = [
-    Profile::Khr2024Draft,
-    Profile::Omi2023,
-    Profile::VrmcConstraintsDraft,
-];
-
-/// The plan of the released `corpus/v1` (the legacy profiles; it never changes).
-pub fn v1() -> Plan {
-    Plan {
-        seed: 1,
-        count: 1490,
-        profiles: V1_PROFILES.to_vec(),
-        handwritten: true,
-        edition: Edition::V1,
-    }
-}
-
-/// The plan of `corpus/v2`, the living corpus of every profile (300 generated cases each).
-pub fn v2() -> Plan {
-    Plan {
-        seed: 2,
-        count: 2400,
-        profiles: Profile::ALL.to_vec(),
-        handwritten: true,
-        edition: Edition::V2,
-    }
-}
-
-fn profile_tier(profile: Profile) -> Tier {
-    match profile {
-        // The VRM draft leaves the math open: everything depends on the D-VRM decisions
-        // (under `Edition::V1`; `edition::rescore_draft` scores what does not rest on an open one).
-        Profile::VrmcConstraintsDraft => Tier::Informative,
-        _ => Tier::Required,
-    }
-}
-
-/// The spec section a feature area comes from.
-fn spec_of(profile: Profile) -> &'static str {
-    match profile {
-        Profile::Khr2024Draft => "seed 002 KHR_physics_rigid_bodies (+ KHR_collision_shapes)",
-        Profile::Khr2025 => {
-            "KHR_physics_rigid_bodies (glTF PR #2424) + KHR_implicit_shapes (PR #2370)"
-        }
-        Profile::Khr2026 => {
-            "KHR_physics_rigid_bodies, January-2026 revision (geometry names a mesh: Babylon.js loader 0.6.0, Blender exporter 0.3.0) + KHR_implicit_shapes"
-        }
-        Profile::Omi2023 => "seeds 000 OMI_physics_joint, 001 OMI_physics_body, 004 OMI_collider",
-        Profile::VrmcConstraintsDraft => "seed 003 VRMC_constraints-1.0",
-        Profile::Omi2024 => {
-            "OMI_physics_body / _shape / _joint at omigroup/gltf-extensions 807ce4b (November 2024)"
-        }
-        Profile::Omi2025 => {
-            "OMI_physics_body / _shape / _joint at omigroup/gltf-extensions df53422 (current main)"
-        }
-        Profile::VrmcNodeConstraint10 => "VRMC_node_constraint 1.0 (vrm-specification 3942748)",
-    }
-}
-
-/// A valid generated case of `profile` for `(seed, index)`, carrying a tag that starts with
-/// `wanted` when one can be found.
-pub fn valid_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: Option<&str>) -> Case {
-    let stem = id.rsplit('/').next().unwrap_or(id);
-    let (_, r) = sample::scene(profile, seed, index, stem, wanted);
-    rendered_case(profile, seed, id, wanted, r)
-}
-
-/// The valid case `id` of a scene of `profile` drawn from `seed` and rendered as `r`
-/// (`wanted`: the feature tag it was drawn for, which names its area).
-pub fn rendered_case(
-    profile: Profile,
-    seed: u64,
-    id: &str,
-    wanted: Option<&str>,
-    r: Rendered,
-) -> Case {
-    let area = wanted.map_or("scene", features::area).to_owned();
-    Case {
-        id: id.to_owned(),
-        profile: Some(profile),
-        area,
-        description: format!("Generated valid {} scene: {}.", profile.id(), r.summary),
-        spec: spec_of(profile).to_owned(),
-        tier: profile_tier(profile),
-        features: r.tags,
-        decisions: r.decisions,
-        payload: Payload::Json(r.built.json),
-        siblings: r.built.siblings,
-        expected: r.expected,
-        poses: r.poses,
-        seed: Some(seed),
-        scenario: None,
-        edition: Edition::V1,
-    }
-}
-
-/// An invalid case: a valid base of the mutator's profile with its one defect.
-pub fn invalid_case(m: &Mutator, seed: u64, index: u64, id: &str) -> Option<Case> {
-    for retry in 0..16u64 {
-        let base = valid_case(m.profile, seed, index + retry * 1_000_003, id, m.needs);
-        // One defect on a base that draws no issue (khr-2025's zero mass and zero scale do).
-        if !base.expected.is_empty() {
-            continue;
-        }
-        if let Some(mut case) = m.mutate(&base) {
-            case.tier = m.code.tier();
-            return Some(case);
-        }
-    }
-    None
-}
 
 /// The corpus wave a profile joined in: a revision added after a corpus was first generated
 /// is generated after the others, so their cases keep their ids and bytes.
@@ -219,7 +81,7 @@ fn generated_wave(plan: &Plan, profiles: &[Profile], range: std::ops::Range<usiz
             let m = &mutate::for_edition(&mutators[invalid_n % mutators.len()], plan.edition);
             invalid_n += 1;
             let id = format!("{}/gen/invalid/{i:05}", m.profile.family());
-            if let Some(c) = invalid_case(m, plan.seed, index, &id) {
+            if let Some(c) = generate::invalid_case(m, plan.seed, index, &id) {
                 cases.push(c);
                 continue;
             }
@@ -234,7 +96,7 @@ fn generated_wave(plan: &Plan, profiles: &[Profile], range: std::ops::Range<usiz
             features::area(wanted)
         );
         cases.push(match plan.edition {
-            Edition::V1 => valid_case(profiles[p], plan.seed, index, &id, Some(wanted)),
+            Edition::V1 => generate::valid_case(profiles[p], plan.seed, index, &id, Some(wanted)),
             Edition::V2 => edition::valid_case(profiles[p], plan.seed, index, &id, wanted, valid_n),
         });
     }
@@ -335,7 +197,7 @@ impl Encoder {
         Ok(Encoded {
             expect: expect_text(case, &reading),
             disagreement: label::disagreement(case, &reading),
-            sha256: hex(&Sha256::digest(&bytes)),
+            sha256: format!("{:x}", Sha256::digest(&bytes)),
         })
     }
 }
@@ -436,14 +298,4 @@ pub fn write(
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     std::fs::write(dir.join("manifest.csv"), bytes)?;
     Ok(report)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    s
 }

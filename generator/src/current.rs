@@ -5,6 +5,8 @@
 //! joints the same but for their extension. (`omi-2023`'s joints are per-axis constraints
 //! between two named nodes: another model.)
 
+use reference::khr::{COLLISION_SHAPES, IMPLICIT_SHAPES, RIGID_BODIES};
+use reference::omi::{BODY, JOINT, SHAPE};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
@@ -13,11 +15,7 @@ pub const PROFILES: [Profile; 3] = [Profile::Khr2025, Profile::Omi2024, Profile:
 
 /// The extension of bodies, colliders and triggers.
 pub fn body_extension(p: Profile) -> &'static str {
-    if p.is_khr() {
-        "KHR_physics_rigid_bodies"
-    } else {
-        "OMI_physics_body"
-    }
+    if p.is_khr() { RIGID_BODIES } else { BODY }
 }
 
 pub fn sphere(radius: f64) -> Value {
@@ -106,9 +104,9 @@ pub fn node(p: Profile, name: &str, translation: [f64; 3], members: Value) -> Va
 pub fn joint_node(p: Profile, name: &str, translation: [f64; 3], connected: usize) -> Value {
     let joint = json!({"connectedNode": connected, "joint": 0});
     let members = if p.is_khr() {
-        json!({"KHR_physics_rigid_bodies": {"joint": joint}})
+        json!({RIGID_BODIES: {"joint": joint}})
     } else {
-        json!({"OMI_physics_joint": joint})
+        json!({JOINT: joint})
     };
     json!({"name": name, "translation": translation, "extensions": members})
 }
@@ -135,20 +133,11 @@ pub fn document(
         shapes.push(json!({"type": "cylinder", "cylinder": {"radius": 0.1, "height": 0.2}}));
     }
     let (used, shape_extension) = if matches!(p, Profile::Khr2025 | Profile::Khr2026) {
-        (
-            json!(["KHR_implicit_shapes", "KHR_physics_rigid_bodies"]),
-            "KHR_implicit_shapes",
-        )
+        (json!([IMPLICIT_SHAPES, RIGID_BODIES]), IMPLICIT_SHAPES)
     } else if p.is_khr() {
-        (
-            json!(["KHR_collision_shapes", "KHR_physics_rigid_bodies"]),
-            "KHR_collision_shapes",
-        )
+        (json!([COLLISION_SHAPES, RIGID_BODIES]), COLLISION_SHAPES)
     } else {
-        (
-            json!(["OMI_physics_body", "OMI_physics_shape"]),
-            "OMI_physics_shape",
-        )
+        (json!([BODY, SHAPE]), SHAPE)
     };
     let mut doc = json!({
         "asset": {"version": "2.0"},
@@ -161,11 +150,10 @@ pub fn document(
     if let Some(joint) = joint {
         let joints = json!({"physicsJoints": [joint]});
         if p.is_khr() {
-            doc["extensions"]["KHR_physics_rigid_bodies"] = joints;
+            doc["extensions"][RIGID_BODIES] = joints;
         } else {
-            doc["extensions"]["OMI_physics_joint"] = joints;
-            doc["extensionsUsed"] =
-                json!(["OMI_physics_body", "OMI_physics_joint", "OMI_physics_shape"]);
+            doc["extensions"][JOINT] = joints;
+            doc["extensionsUsed"] = json!([BODY, JOINT, SHAPE]);
         }
     }
     doc

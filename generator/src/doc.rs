@@ -397,6 +397,7 @@ impl DocBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reference::omi::{BODY, COLLIDER, JOINT};
     use serde_json::json;
 
     fn tetra() -> MeshData {
@@ -464,32 +465,26 @@ mod tests {
         let c = b.node("c", TrsSpec::at([0.0, 1.0, 0.0]), Some(n));
         b.node_extension(
             c,
-            "OMI_physics_body",
+            BODY,
             Map::from_iter([("collider".into(), Value::from(0))]),
         );
-        b.push_root("OMI_collider", "colliders", json!({"type": "sphere"}));
-        let second = b.push_root("OMI_collider", "colliders", json!({"type": "box"}));
+        b.push_root(COLLIDER, "colliders", json!({"type": "sphere"}));
+        let second = b.push_root(COLLIDER, "colliders", json!({"type": "box"}));
         assert_eq!(second, 1);
-        assert_eq!(
-            b.push_root("OMI_physics_joint", "constraints", json!({})),
-            0
-        );
-        assert_eq!(b.push_root("OMI_collider", "shapes", json!(2)), 0);
+        assert_eq!(b.push_root(JOINT, "constraints", json!({})), 0);
+        assert_eq!(b.push_root(COLLIDER, "shapes", json!(2)), 0);
         b.node_extension(
             n,
-            "OMI_physics_body",
+            BODY,
             Map::from_iter([("type".into(), Value::from("rigid"))]),
         );
         let built = b.finish();
-        assert_eq!(
-            built.json["extensionsUsed"],
-            json!(["OMI_collider", "OMI_physics_body", "OMI_physics_joint"])
-        );
+        assert_eq!(built.json["extensionsUsed"], json!([COLLIDER, BODY, JOINT]));
         assert_eq!(
             built.json["extensions"],
             json!({
-                "OMI_collider": {"colliders": [{"type": "sphere"}, {"type": "box"}], "shapes": [2]},
-                "OMI_physics_joint": {"constraints": [{}]}
+                COLLIDER: {"colliders": [{"type": "sphere"}, {"type": "box"}], "shapes": [2]},
+                JOINT: {"constraints": [{}]}
             })
         );
         assert_eq!(built.json["scenes"][0]["nodes"], json!([0]));

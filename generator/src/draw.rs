@@ -11,7 +11,9 @@ use crate::case::Case;
 use crate::corpus;
 use crate::edition::{self, Framing};
 use crate::features;
+use crate::generate;
 use crate::mutate::{self, Mutator};
+use crate::plan::Edition;
 use crate::reach;
 use crate::sample::{self, SceneTree};
 
@@ -181,7 +183,7 @@ impl Draw {
     /// that draws no issue of its own, with the defect; `None` when no base of
     /// [`INVALID_RETRIES`] takes it.
     pub fn invalid(defect: &Mutator, seed: u64, index: u64) -> Option<Draw> {
-        let m = mutate::for_edition(defect, edition::Edition::V2);
+        let m = mutate::for_edition(defect, Edition::V2);
         let id = format!("{}/fuzz/invalid-{index:06}", m.profile.family());
         (0..INVALID_RETRIES).find_map(|retry| {
             let at = index + retry * 1_000_003;
@@ -226,7 +228,7 @@ impl Draw {
             } => (tree, wanted, framing, defect),
         };
         let rendered = tree.current().render(stem(&self.id));
-        let case = corpus::rendered_case(
+        let case = generate::rendered_case(
             self.profile,
             self.seed,
             &self.id,
@@ -456,7 +458,6 @@ impl Size {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Edition;
 
     /// A draw's first candidate is the case the corpus writer makes of the same scene (before
     /// the corpus isolates tapered shapes), byte for byte.
@@ -474,7 +475,7 @@ mod tests {
             let draw = Draw::valid(profile, 3, n, Some(&wanted)).expect("a draw");
             let ours = draw.case().expect("a valid case");
             let theirs = edition::framed(
-                corpus::valid_case(profile, 3, n, &draw.id, Some(&wanted)),
+                generate::valid_case(profile, 3, n, &draw.id, Some(&wanted)),
                 Framing::nth(n as usize),
             );
             assert_eq!(ours.bytes(), theirs.bytes(), "{profile:?} {n}");

@@ -11,32 +11,11 @@ use reference::profile::Profile;
 use reference::scene::Shape;
 
 use crate::case::{Case, Payload, Tier};
-use crate::corpus;
 use crate::features;
+use crate::generate;
 use crate::matrices;
+use crate::plan::Edition;
 use crate::scenes;
-
-/// The generation rules a plan follows. A released corpus keeps the rules it was made with,
-/// so that it regenerates byte for byte, while the living corpus gets stronger cases.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Edition {
-    /// `corpus/v1`'s rules: every VRM draft output is informative.
-    V1,
-    /// The living corpus (see the module doc).
-    #[default]
-    V2,
-}
-
-impl Edition {
-    /// The edition named `v1` or `v2`.
-    pub fn parse(name: &str) -> Option<Edition> {
-        match name {
-            "v1" => Some(Edition::V1),
-            "v2" => Some(Edition::V2),
-            _ => None,
-        }
-    }
-}
 
 /// The `valid_n`th valid generated case `id` of `profile` under [`Edition::V2`]: isolated
 /// (`isolated_case`), and framed ([`framed`]) as [`Framing::nth`] says.
@@ -237,7 +216,7 @@ fn with_another_forest(mut case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
-    let Some(written) = scenes::with_another_forest(json, crate::strategy::vrm1::KEY) else {
+    let Some(written) = scenes::with_another_forest(json, reference::vrm1::KEY) else {
         return case;
     };
     let read = |doc: &serde_json::Value| {
@@ -365,12 +344,12 @@ fn rare_outside_area(case: &Case, wanted: &str) -> bool {
 /// ([`RARE`], tapered shapes) appears only in its own area's cases (else the scene is drawn
 /// again).
 fn isolated_case(profile: Profile, seed: u64, index: u64, id: &str, wanted: &str) -> Case {
-    let mut case = corpus::valid_case(profile, seed, index, id, Some(wanted));
+    let mut case = generate::valid_case(profile, seed, index, id, Some(wanted));
     for retry in 1..=ISOLATION_REDRAWS {
         if !rare_outside_area(&case, wanted) {
             break;
         }
-        case = corpus::valid_case(profile, seed, index + retry * 1_000_003, id, Some(wanted));
+        case = generate::valid_case(profile, seed, index + retry * 1_000_003, id, Some(wanted));
     }
     case
 }
@@ -484,7 +463,7 @@ mod tests {
         for scale in Scaling::ALL {
             for index in 0..40u64 {
                 let id = format!("vrm1/gen/vrm1/{index:05}");
-                let base = corpus::valid_case(profile, 2, index, &id, None);
+                let base = generate::valid_case(profile, 2, index, &id, None);
                 let case = framed(
                     base.clone(),
                     Framing {
@@ -524,7 +503,7 @@ mod tests {
     #[test]
     fn a_vrm1_case_with_another_forest_reads_the_same_constraints() {
         let profile = Profile::VrmcNodeConstraint10;
-        let base = corpus::valid_case(profile, 2, 7, "vrm1/gen/vrm1/00007", None);
+        let base = generate::valid_case(profile, 2, 7, "vrm1/gen/vrm1/00007", None);
         let case = framed(
             base.clone(),
             Framing {

@@ -3,7 +3,7 @@
 
 use reference::profile::Profile;
 
-use crate::strategy::{Tags, khr, khr25, omi, omi_current, vrm, vrm1};
+use crate::strategy::{Tags, khr, khr25, omi, omi24, vrm, vrm1};
 
 /// Every tag a valid generated scene of `profile` can carry.
 pub fn universe(profile: Profile) -> Tags {
@@ -13,7 +13,7 @@ pub fn universe(profile: Profile) -> Tags {
         Profile::Khr2025 | Profile::Khr2026 => khr25::universe(profile, &mut tags),
         Profile::Omi2023 => omi::universe(&mut tags),
         Profile::VrmcConstraintsDraft => vrm::universe(&mut tags),
-        Profile::Omi2024 | Profile::Omi2025 => omi_current::universe(profile, &mut tags),
+        Profile::Omi2024 | Profile::Omi2025 => omi24::universe(profile, &mut tags),
         Profile::VrmcNodeConstraint10 => vrm1::universe(&mut tags),
     }
     tags

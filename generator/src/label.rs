@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::case::{Case, ExpectedIssue, Payload};
-use crate::edition::Edition;
+use crate::plan::Edition;
 
 /// Write the case's files into `dir` and read the main file with the reference.
 pub fn read(case: &Case, dir: &Path) -> std::io::Result<Reading> {
@@ -246,7 +246,7 @@ mod tests {
     use reference::scene::NodeId;
 
     use super::*;
-    use crate::corpus;
+    use crate::generate;
 
     /// 16 generated valid cases of every profile from `seed`, with the reference's reading.
     fn generated_readings(seed: u64, id: &str) -> Vec<(Case, Reading)> {
@@ -254,7 +254,7 @@ mod tests {
         let mut out = Vec::new();
         for profile in Profile::ALL {
             for index in 0..16u64 {
-                let case = corpus::valid_case(profile, seed, index, id, None);
+                let case = generate::valid_case(profile, seed, index, id, None);
                 let reading = read(&case, dir.path()).expect("written");
                 out.push((case, reading));
             }
@@ -315,11 +315,11 @@ mod tests {
         for (k, profile) in Profile::ALL.into_iter().enumerate() {
             for index in 0..12u64 {
                 let id = format!("t/{k}/c{index}");
-                cases.push(corpus::valid_case(profile, 3, index, &id, None));
+                cases.push(generate::valid_case(profile, 3, index, &id, None));
             }
         }
         for (k, m) in crate::mutate::all().into_iter().step_by(7).enumerate() {
-            if let Some(c) = corpus::invalid_case(&m, 3, k as u64, &format!("t/m/c{k}")) {
+            if let Some(c) = generate::invalid_case(&m, 3, k as u64, &format!("t/m/c{k}")) {
                 cases.push(c);
             }
         }

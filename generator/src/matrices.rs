@@ -1,5 +1,5 @@
 //! The same scene with its nodes' transforms written as a `matrix` instead of TRS
-//! ([`crate::corpus::Edition::V2`]): an importer that ignores `matrix` misplaces bodies,
+//! ([`crate::plan::Edition::V2`]): an importer that ignores `matrix` misplaces bodies,
 //! colliders and joint frames, and the interpretation and dynamics checks see it.
 
 use std::collections::BTreeSet;

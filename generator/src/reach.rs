@@ -39,7 +39,7 @@ use crate::current::{
     document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
     world_frame_tags,
 };
-use crate::edition::Edition;
+use crate::plan::Edition;
 use crate::sample;
 use crate::scenario::{self, DT};
 use crate::strategy::drive::DriveSpec;

@@ -16,7 +16,7 @@ use reference::expect::Expectation;
 use reference::expect::invariants::{BodyMotion, invariants};
 use reference::scene::DofKind;
 
-use crate::edition::Edition;
+use crate::plan::Edition;
 
 /// Gravity of every scenario, m/s².
 pub const GRAVITY: [f64; 3] = [0.0, -9.81, 0.0];
@@ -166,6 +166,7 @@ pub fn checks(e: &Expectation) -> Vec<DynamicsCheck> {
 
 #[cfg(test)]
 mod tests {
+    use reference::khr::{COLLISION_SHAPES, RIGID_BODIES};
     use reference::metrics::holds_at_rest;
     use serde_json::{Value, json};
 
@@ -197,13 +198,13 @@ mod tests {
     fn scene() -> Value {
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
             "extensions": {
-                "KHR_collision_shapes": {"shapes": [
+                COLLISION_SHAPES: {"shapes": [
                     {"type": "box", "box": {"size": [10, 1, 10]}},
                     {"type": "sphere", "sphere": {"radius": 0.5}}
                 ]},
-                "KHR_physics_rigid_bodies": {
+                RIGID_BODIES: {
                     "collisionFilters": [
                         {"collisionSystems": ["a"], "notCollideWithSystems": ["b"]},
                         {"collisionSystems": ["b"]}
@@ -212,14 +213,14 @@ mod tests {
                 }
             },
             "nodes": [
-                {"extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0, "collisionFilter": 0}}}},
-                {"translation": [20, 10, 0], "extensions": {"KHR_physics_rigid_bodies": {
+                {"extensions": {RIGID_BODIES: {"collider": {"shape": 0, "collisionFilter": 0}}}},
+                {"translation": [20, 10, 0], "extensions": {RIGID_BODIES: {
                     "motion": {"mass": 1, "gravityFactor": 0.5}}}},
-                {"translation": [-20, 10, 0], "extensions": {"KHR_physics_rigid_bodies": {
+                {"translation": [-20, 10, 0], "extensions": {RIGID_BODIES: {
                     "motion": {"isKinematic": true, "linearVelocity": [2, 0, 0]}, "collider": {"shape": 1}}}},
-                {"translation": [0, 3, 0], "children": [4], "extensions": {"KHR_physics_rigid_bodies": {
+                {"translation": [0, 3, 0], "children": [4], "extensions": {RIGID_BODIES: {
                     "motion": {"mass": 2}, "collider": {"shape": 1, "collisionFilter": 1}}}},
-                {"translation": [0, 1, 0], "extensions": {"KHR_physics_rigid_bodies": {
+                {"translation": [0, 1, 0], "extensions": {RIGID_BODIES: {
                     "joint": {"connectedNode": 5, "joint": 0}}}},
                 {"translation": [0, 4, 0]}
             ],
@@ -278,7 +279,7 @@ mod tests {
     /// violation is the distance between the frames, about `dy`.
     fn locked_gltf(dy: f64) -> Value {
         let mut g = scene();
-        g["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["limits"]
+        g["extensions"][RIGID_BODIES]["physicsJoints"][0]["limits"]
             .as_array_mut()
             .expect("limits")
             .push(json!({"linearAxes": [0, 1, 2], "max": 0.0}));
@@ -338,7 +339,7 @@ mod tests {
         // (node 2): the box is pulled between the world and a moving anchor.
         g["nodes"][3]["children"] = json!([4, 6]);
         g["nodes"].as_array_mut().expect("nodes").push(json!({
-            "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 2, "joint": 0}}}
+            "extensions": {RIGID_BODIES: {"joint": {"connectedNode": 2, "joint": 0}}}
         }));
         let r = reading(&g);
         assert!(!r.has_errors(), "{:?}", r.issues);
@@ -360,7 +361,7 @@ mod tests {
     #[test]
     fn invalid_and_empty_scenes_have_no_scenario() {
         let mut g = scene();
-        g["extensions"]["KHR_collision_shapes"]["shapes"][0]["box"]["size"] = json!([-1, 1, 1]);
+        g["extensions"][COLLISION_SHAPES]["shapes"][0]["box"]["size"] = json!([-1, 1, 1]);
         let r = reading(&g);
         assert!(r.has_errors());
         assert_eq!(scenario_of(&r), Value::Null);

@@ -1,4 +1,4 @@
-//! A scene written with another scene before it ([`crate::corpus::Edition::V2`]): the default
+//! A scene written with another scene before it ([`crate::plan::Edition::V2`]): the default
 //! scene (`scene`) is then not the first, and a node outside it carries a collider.
 
 use serde_json::{Value, json};
@@ -113,6 +113,7 @@ pub fn with_another_forest(json: &Value, key: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reference::omi::{COLLIDER, JOINT};
 
     #[test]
     fn a_forest_is_copied_whole_into_scene_zero() {
@@ -179,7 +180,7 @@ mod tests {
         let leaf = |extensions: Value| json!({"extensions": extensions});
         for refused in [
             json!({"X": {"collider": {}, "joint": {"connectedNode": 0}}}),
-            json!({"OMI_collider": {}, "OMI_physics_joint": {}}),
+            json!({COLLIDER: {}, JOINT: {}}),
             json!({"X": {"collider": {}, "trigger": {"nodes": [0]}}}),
             json!({"X": {"collider": {}}, "Y": [{"connectedNode": 0}]}),
             json!({"X": {"motion": {}}}),
@@ -187,7 +188,7 @@ mod tests {
             assert!(!copyable(&leaf(refused.clone())), "{refused}");
         }
         for copied in [
-            json!({"OMI_collider": {"type": "sphere"}}),
+            json!({COLLIDER: {"type": "sphere"}}),
             json!({"X": {"collider": {"geometry": {"shape": 0}}, "note": "no joint, no nodes"}}),
         ] {
             assert!(copyable(&leaf(copied.clone())), "{copied}");

@@ -12,9 +12,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use generator::corpus::{self, Plan};
+use generator::corpus;
 use generator::features;
 use generator::mutate::EXEMPT;
+use generator::plan::{self, Edition, Plan};
 use reference::issue::Code;
 use reference::profile::Profile;
 
@@ -28,13 +29,13 @@ struct Release {
 
 const V1: Release = Release {
     name: "v1",
-    plan: corpus::v1,
+    plan: plan::v1,
     budget: 25_000_000,
 };
 
 const V2: Release = Release {
     name: "v2",
-    plan: corpus::v2,
+    plan: plan::v2,
     budget: 45_000_000,
 };
 
@@ -223,7 +224,7 @@ fn generation_is_deterministic() {
         count: 40,
         profiles: Vec::new(),
         handwritten: false,
-        edition: corpus::Edition::V2,
+        edition: Edition::V2,
     };
     let a = corpus::cases(&p);
     let b = corpus::cases(&p);

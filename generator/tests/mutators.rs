@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use generator::corpus;
+use generator::generate;
 use generator::mutate::{self, EXEMPT};
 use reference::issue::Code;
 use reference::profile::Profile;
@@ -36,12 +36,12 @@ fn replacements_of_superseded_mutators_report_exactly_their_issue() {
         .iter()
         .filter(|m| SUPERSEDED.contains(&m.name))
     {
-        let r = mutate::for_edition(m, generator::edition::Edition::V2);
+        let r = mutate::for_edition(m, generator::plan::Edition::V2);
         assert_ne!(r.name, m.name, "{} has no replacement", m.name);
         assert_eq!(r.code, m.code);
         for base in 0..3u64 {
             let id = format!("t/{}/{base:02}", r.name);
-            let case = corpus::invalid_case(&r, 5, base, &id).expect("a mutated case");
+            let case = generate::invalid_case(&r, 5, base, &id).expect("a mutated case");
             let folder = dir.path().join(&id);
             let reading = generator::label::read(&case, &folder).expect("readable");
             let disagreement = generator::label::disagreement(&case, &reading);
@@ -60,7 +60,7 @@ fn mutants_report_exactly_their_issue() {
         // Three different bases per mutator.
         for base in 0..3u64 {
             let id = format!("t/{}/{base:02}", m.name);
-            let Some(case) = corpus::invalid_case(m, 5, (k as u64) * 100 + base, &id) else {
+            let Some(case) = generate::invalid_case(m, 5, (k as u64) * 100 + base, &id) else {
                 failures.push(format!(
                     "{} ({}): no base case it applies to",
                     m.name, m.code

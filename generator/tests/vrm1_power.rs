@@ -168,7 +168,7 @@ fn survivors(case: &Case, dir: &std::path::Path) -> Vec<String> {
 #[test]
 fn generated_cases_catch_every_injected_bug() {
     // The generated VRM 1.0 cases of corpus/v2.
-    let cases: Vec<Case> = corpus::generated(&corpus::v2())
+    let cases: Vec<Case> = corpus::generated(&generator::plan::v2())
         .into_iter()
         .filter(|c| c.profile == Some(Profile::VrmcNodeConstraint10) && c.expected.is_empty())
         .collect();

@@ -15,7 +15,7 @@ use reference::expect::Expectation;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{scenario, tol};
+use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::current::{
     PROFILES, cuboid, document, document_tags, motion, node, shape_ref, spec, sphere,
@@ -56,7 +56,7 @@ fn base_features(p: Profile) -> Vec<&'static str> {
 
 /// The generic checks of the scene but those that name `node` (what the action changes).
 fn generic_checks_but(e: &Expectation, node: usize) -> Vec<Value> {
-    super::generic_checks(e)
+    super::common::generic_checks(e)
         .into_iter()
         .filter(|c| c.get("node").and_then(Value::as_u64) != Some(node as u64))
         .collect()
@@ -73,7 +73,7 @@ fn action_case(
 ) -> Case {
     let mut all = base_features(p);
     all.extend_from_slice(features);
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("{}/dynamics/{name}", p.family()),
         p,
         description,
@@ -205,7 +205,7 @@ fn compound_trigger(p: Profile) -> Case {
         ],
         gltf,
         |e| {
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "compound-trigger-enter-exit", "kind": "trigger_events", "trigger": 0,
                 "other": 4, "enter": true, "exit": true,

@@ -32,7 +32,7 @@ use reference::expect::Expectation;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{scenario, tol};
+use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::current::{
     PROFILES, cuboid, document, document_tags, material_collider, node, spec, sphere,
@@ -169,7 +169,7 @@ fn contact_case(
     ];
     tags.extend_from_slice(document_tags(p));
     tags.extend_from_slice(features);
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("{}/dynamics/contact/{name}", p.family()),
         p,
         description,
@@ -183,7 +183,7 @@ fn contact_case(
         &[Decision::Combine],
         gltf,
         |e| {
-            let mut all = super::generic_checks(e);
+            let mut all = super::common::generic_checks(e);
             all.extend(build(e)?);
             Some(scenario(gravity, steps, json!([]), all))
         },

@@ -15,11 +15,13 @@
 
 use reference::decision::Decision;
 use reference::expect::{Expectation, predict};
+use reference::khr::{COLLISION_SHAPES, RIGID_BODIES};
+use reference::omi::{BODY, COLLIDER, JOINT};
 use reference::profile::Profile;
 use reference::scene::{DriveMode, MassValue};
 use serde_json::{Value, json};
 
-use super::{scenario, tol};
+use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::scenario::{GRAVITY, STEPS};
 
@@ -93,13 +95,13 @@ const APEX_TOL: (f64, f64) = (0.03, 0.08);
 fn bounce_gltf() -> Value {
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+        "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
         "extensions": {
-            "KHR_collision_shapes": {"shapes": [
+            COLLISION_SHAPES: {"shapes": [
                 {"type": "box", "box": {"size": [10.0, 1.0, 10.0]}},
                 {"type": "sphere", "sphere": {"radius": BALL_RADIUS}}
             ]},
-            "KHR_physics_rigid_bodies": {"physicsMaterials": [
+            RIGID_BODIES: {"physicsMaterials": [
                 {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": BALL_RESTITUTION,
                     "frictionCombine": "average", "restitutionCombine": "maximum"},
                 {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": GROUND_RESTITUTION,
@@ -108,9 +110,9 @@ fn bounce_gltf() -> Value {
         },
         "nodes": [
             {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0, "physicsMaterial": 1}}}},
+                "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "physicsMaterial": 1}}}},
             {"name": "Ball", "translation": [0.0, BALL_RADIUS + DROP, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0},
+                "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
                     "collider": {"shape": 1, "physicsMaterial": 0}}}}
         ],
         "scenes": [{"nodes": [0, 1]}],
@@ -125,7 +127,7 @@ fn bounce_apex(e: &Expectation) -> Option<f64> {
 }
 
 fn bounce() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/bounce/restitution-average",
         KHR,
         "A 0.25 m ball dropped from 1 m (its lowest point above the ground) onto a static box; restitution 0.8 (maximum) and 0.4 (average) combine to 0.6 (average wins): its centre rises to 0.25 + 0.6² * 1 = 0.61 m after the first bounce.",
@@ -147,7 +149,7 @@ fn bounce() -> Case {
             // Impact after sqrt(2 * 1 / 9.81) = 0.452 s (step 27.1); the window starts at step
             // 30 (0.5 s, rising) and ends at 60 (1 s): the second impact comes at 0.452 +
             // 2 * 0.6 * 4.43 / 9.81 = 0.994 s, and its apex (0.25 + 0.6⁴ = 0.38 m) is lower.
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "bounce-apex", "kind": "max_height", "node": 1, "direction": [0.0, 1.0, 0.0],
                 "expected": bounce_apex(e)?, "from_step": 30, "to_step": 60,
@@ -189,19 +191,19 @@ fn slide_gltf(stat: f64, dynamic: f64, name: &str) -> Value {
     };
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+        "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
         "extensions": {
-            "KHR_collision_shapes": {"shapes": [
+            COLLISION_SHAPES: {"shapes": [
                 {"type": "box", "box": {"size": [20.0, 1.0, 20.0]}},
                 {"type": "box", "box": {"size": [0.5, 0.5, 0.5]}}
             ]},
-            "KHR_physics_rigid_bodies": {"physicsMaterials": [box_mat, ground_mat]}
+            RIGID_BODIES: {"physicsMaterials": [box_mat, ground_mat]}
         },
         "nodes": [
             {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0, "physicsMaterial": 1}}}},
+                "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "physicsMaterial": 1}}}},
             {"name": "Box", "translation": [0.0, 0.25, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {
+                "extensions": {RIGID_BODIES: {
                     "motion": {"mass": 1.0, "linearVelocity": [SLIDE_SPEED, 0.0, 0.0]},
                     "collider": {"shape": 1, "physicsMaterial": 0}}}}
         ],
@@ -237,7 +239,7 @@ fn slide(name: &str, stat: f64, dynamic: f64, tier: Tier) -> Case {
         "material.explicit",
     ];
     features.extend(tags);
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("khr/dynamics/slide/{name}"),
         KHR,
         &format!(
@@ -250,7 +252,7 @@ fn slide(name: &str, stat: f64, dynamic: f64, tier: Tier) -> Case {
         slide_gltf(stat, dynamic, name),
         |e| {
             // It stops after 3 / (0.3 * 9.81) = 1.02 s: the whole run (2 s) covers the slide.
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "slide-distance", "kind": "displacement", "node": 1,
                 "direction": [1.0, 0.0, 0.0], "expected": slide_distance(e)?,
@@ -282,16 +284,16 @@ const DRIVE_TOL: (f64, f64) = (0.005, 0.02);
 fn drive_gltf(body: Value, limits: Value, drive: Value) -> Value {
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+        "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
         "extensions": {
-            "KHR_collision_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
-            "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": limits, "drives": [drive]}]}
+            COLLISION_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
+            RIGID_BODIES: {"physicsJoints": [{"limits": limits, "drives": [drive]}]}
         },
         "nodes": [
             {"name": "Anchor", "translation": ANCHOR,
-                "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 2, "joint": 0}}}},
+                "extensions": {RIGID_BODIES: {"joint": {"connectedNode": 2, "joint": 0}}}},
             {"name": "Body", "translation": ANCHOR, "children": [2],
-                "extensions": {"KHR_physics_rigid_bodies": {"motion": body, "collider": {"shape": 0}}}},
+                "extensions": {RIGID_BODIES: {"motion": body, "collider": {"shape": 0}}}},
             {"name": "BodyFrame"}
         ],
         "scenes": [{"nodes": [0, 1]}],
@@ -324,7 +326,7 @@ fn linear_drive(mode: DriveMode) -> Case {
         DriveMode::Acceleration => (100.0, 20.0),
     };
     let name = mode.name();
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("khr/dynamics/drive/linear-{name}"),
         KHR,
         &format!(
@@ -358,7 +360,7 @@ fn linear_drive(mode: DriveMode) -> Case {
                 "stiffness": k, "damping": c}),
         ),
         |e| {
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "drive-rest", "kind": "drive", "joint": 0, "drive": 0,
                 "target": linear_rest(e)?, "from_step": DRIVE_FROM,
@@ -386,7 +388,7 @@ fn angular_params(mode: DriveMode) -> (f64, f64, f64) {
 fn angular_drive(mode: DriveMode) -> Case {
     let (inertia, k, c) = angular_params(mode);
     let name = mode.name();
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("khr/dynamics/drive/angular-{name}"),
         KHR,
         &format!(
@@ -419,7 +421,7 @@ fn angular_drive(mode: DriveMode) -> Case {
         ),
         |e| {
             let d = drive_of(e)?;
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             // No load about the axis: the rest is the target itself.
             checks.push(json!({
                 "name": "drive-rest", "kind": "drive", "joint": 0, "drive": 0,
@@ -441,7 +443,7 @@ const VELOCITY_TARGET: f64 = 1.0;
 const VELOCITY_TOL: (f64, f64) = (0.01, 0.05);
 
 fn velocity_drive() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/drive/linear-velocity",
         KHR,
         "A 25 kg body on a horizontal slider to the world (y, z and rotation locked) with a linear acceleration-mode drive on x with velocityTarget 1 m/s and damping 10 (no position target): after 1 s it moves at 1 m/s.",
@@ -477,7 +479,7 @@ fn velocity_drive() -> Case {
             let m = finite_mass(e, 1)?;
             // Frame A is the world's x axis: the drive's velocity is the body's along x.
             let v = predict::drive_velocity(d.velocity_target?, 0.0, d.damping, m, d.mode)?;
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             checks.push(json!({
                 "name": "drive-velocity", "kind": "mean_velocity", "node": 1,
                 "expected": [v, 0.0, 0.0], "from_step": DRIVE_FROM,
@@ -521,7 +523,7 @@ fn limit_scenario(e: &Expectation, joint: usize, body: usize) -> Option<Value> {
     let v = KICK / m;
     // The generic invariants that hold without gravity (static bodies still, filtered pairs
     // apart); the limit is checked below, with the impulse's window.
-    let mut checks: Vec<Value> = super::generic_checks(e)
+    let mut checks: Vec<Value> = super::common::generic_checks(e)
         .into_iter()
         .filter(|c| c["kind"] != "acceleration" && c["kind"] != "limit")
         .collect();
@@ -576,7 +578,7 @@ fn khr_limit(soft: Option<(f64, f64)>) -> Case {
         "shape.sphere.explicit",
     ];
     features.extend(tags);
-    super::dynamics_case(
+    super::common::dynamics_case(
         id,
         KHR,
         &format!(
@@ -588,16 +590,16 @@ fn khr_limit(soft: Option<(f64, f64)>) -> Case {
         &[Decision::Frames, Decision::Metrics, Decision::LimitDefaults],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
             "extensions": {
-                "KHR_collision_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
-                "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": [limit]}]}
+                COLLISION_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.1}}]},
+                RIGID_BODIES: {"physicsJoints": [{"limits": [limit]}]}
             },
             "nodes": [
                 {"name": "Anchor", "translation": ANCHOR,
-                    "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 2, "joint": 0}}}},
+                    "extensions": {RIGID_BODIES: {"joint": {"connectedNode": 2, "joint": 0}}}},
                 {"name": "Block", "translation": ANCHOR, "children": [2],
-                    "extensions": {"KHR_physics_rigid_bodies": {
+                    "extensions": {RIGID_BODIES: {
                         "motion": {"mass": 1.0, "inertiaDiagonal": [0.1, 0.1, 0.1], "centerOfMass": [0.0, 0.0, 0.0]},
                         "collider": {"shape": 0}}}},
                 {"name": "BlockFrame"}
@@ -642,7 +644,7 @@ fn omi_limit(soft: Option<(f64, f64)>) -> Case {
         "shape.box.explicit",
     ];
     features.extend(tags);
-    super::dynamics_case(
+    super::common::dynamics_case(
         id,
         OMI,
         &format!(
@@ -659,24 +661,24 @@ fn omi_limit(soft: Option<(f64, f64)>) -> Case {
         ],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["OMI_collider", "OMI_physics_body", "OMI_physics_joint"],
+            "extensionsUsed": [COLLIDER, BODY, JOINT],
             "extensions": {
-                "OMI_collider": {"colliders": [
+                COLLIDER: {"colliders": [
                     {"type": "box", "size": [1.0, 1.0, 1.0]},
                     {"type": "sphere", "radius": 0.1}
                 ]},
-                "OMI_physics_joint": {"constraints": [constraint]}
+                JOINT: {"constraints": [constraint]}
             },
             "nodes": [
                 {"name": "Anchor", "translation": [0.0, -5.0, 0.0], "children": [1],
-                    "extensions": {"OMI_physics_body": {"type": "static"}}},
-                {"name": "AnchorShape", "extensions": {"OMI_collider": {"collider": 0}}},
+                    "extensions": {BODY: {"type": "static"}}},
+                {"name": "AnchorShape", "extensions": {COLLIDER: {"collider": 0}}},
                 {"name": "Block", "translation": ANCHOR, "children": [3],
-                    "extensions": {"OMI_physics_body": {"type": "rigid", "mass": 1.0,
+                    "extensions": {BODY: {"type": "rigid", "mass": 1.0,
                         "inertiaTensor": [0.1, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.1]}}},
-                {"name": "BlockShape", "extensions": {"OMI_collider": {"collider": 1}}},
+                {"name": "BlockShape", "extensions": {COLLIDER: {"collider": 1}}},
                 {"name": "Joint", "translation": ANCHOR,
-                    "extensions": {"OMI_physics_joint": {"constraints": [0], "nodeA": 0, "nodeB": 2}}}
+                    "extensions": {JOINT: {"constraints": [0], "nodeA": 0, "nodeB": 2}}}
             ],
             "scenes": [{"nodes": [0, 2, 4]}],
             "scene": 0
@@ -702,7 +704,7 @@ fn trigger_scenario(e: &Expectation, ball: usize, trigger_body: Option<usize>) -
     let trigger = collider_of(e, trigger_body, true)?;
     let other = collider_of(e, Some(ball), false)?;
     let factor = e.bodies.iter().find(|b| b.node == ball)?.gravity_factor;
-    let mut checks = super::generic_checks(e);
+    let mut checks = super::common::generic_checks(e);
     checks.push(json!({
         "name": "trigger-enter-exit", "kind": "trigger_events", "trigger": trigger, "other": other,
         "enter": true, "exit": true,
@@ -715,7 +717,7 @@ fn trigger_scenario(e: &Expectation, ball: usize, trigger_body: Option<usize>) -
 }
 
 fn khr_trigger() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/trigger/fall-through",
         KHR,
         "A 0.25 m ball released 3 m up falls through a static trigger box (2 x 0.5 x 2 m at the origin): the trigger reports enter and exit, and the ball falls freely (the trigger never pushes).",
@@ -731,15 +733,15 @@ fn khr_trigger() -> Case {
         &[],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
-            "extensions": {"KHR_collision_shapes": {"shapes": [
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
+            "extensions": {COLLISION_SHAPES: {"shapes": [
                 {"type": "box", "box": {"size": [2.0, 0.5, 2.0]}},
                 {"type": "sphere", "sphere": {"radius": 0.25}}
             ]}},
             "nodes": [
-                {"name": "Gate", "extensions": {"KHR_physics_rigid_bodies": {"trigger": {"shape": 0}}}},
+                {"name": "Gate", "extensions": {RIGID_BODIES: {"trigger": {"shape": 0}}}},
                 {"name": "Ball", "translation": [0.0, 3.0, 0.0],
-                    "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0}, "collider": {"shape": 1}}}}
+                    "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0}, "collider": {"shape": 1}}}}
             ],
             "scenes": [{"nodes": [0, 1]}],
             "scene": 0
@@ -749,7 +751,7 @@ fn khr_trigger() -> Case {
 }
 
 fn omi_trigger() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "omi/dynamics/trigger/fall-through",
         OMI,
         "Seed 001's goal area: a rigid 0.25 m ball released 3 m up falls through a trigger body (a 2 x 0.5 x 2 m box at the origin): the trigger reports enter and exit, and the ball falls freely.",
@@ -766,17 +768,17 @@ fn omi_trigger() -> Case {
         &[],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["OMI_collider", "OMI_physics_body"],
-            "extensions": {"OMI_collider": {"colliders": [
+            "extensionsUsed": [COLLIDER, BODY],
+            "extensions": {COLLIDER: {"colliders": [
                 {"type": "box", "size": [2.0, 0.5, 2.0]},
                 {"type": "sphere", "radius": 0.25}
             ]}},
             "nodes": [
-                {"name": "Goal", "children": [1], "extensions": {"OMI_physics_body": {"type": "trigger"}}},
-                {"name": "GoalShape", "extensions": {"OMI_collider": {"collider": 0}}},
+                {"name": "Goal", "children": [1], "extensions": {BODY: {"type": "trigger"}}},
+                {"name": "GoalShape", "extensions": {COLLIDER: {"collider": 0}}},
                 {"name": "Ball", "translation": [0.0, 3.0, 0.0], "children": [3],
-                    "extensions": {"OMI_physics_body": {"type": "rigid", "mass": 1.0}}},
-                {"name": "BallShape", "extensions": {"OMI_collider": {"collider": 1}}}
+                    "extensions": {BODY: {"type": "rigid", "mass": 1.0}}},
+                {"name": "BallShape", "extensions": {COLLIDER: {"collider": 1}}}
             ],
             "scenes": [{"nodes": [0, 2]}],
             "scene": 0
@@ -796,7 +798,7 @@ fn omi_trigger() -> Case {
 /// through (no contact) and keeps falling freely for the whole run; the generic checks add the
 /// no-contact check of the pair.
 fn khr_filtered() -> Case {
-    super::dynamics_case(
+    super::common::dynamics_case(
         "khr/dynamics/filter/falls-through",
         KHR,
         "A 0.25 m ball 0.75 m above a static ground whose collision filter excludes the ball's system: they never touch, and the ball falls through freely.",
@@ -812,22 +814,22 @@ fn khr_filtered() -> Case {
         &[Decision::Filter],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
             "extensions": {
-                "KHR_collision_shapes": {"shapes": [
+                COLLISION_SHAPES: {"shapes": [
                     {"type": "box", "box": {"size": [10.0, 1.0, 10.0]}},
                     {"type": "sphere", "sphere": {"radius": 0.25}}
                 ]},
-                "KHR_physics_rigid_bodies": {"collisionFilters": [
+                RIGID_BODIES: {"collisionFilters": [
                     {"collisionSystems": ["ground"], "notCollideWithSystems": ["ball"]},
                     {"collisionSystems": ["ball"]}
                 ]}
             },
             "nodes": [
                 {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                    "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 0, "collisionFilter": 0}}}},
+                    "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "collisionFilter": 0}}}},
                 {"name": "Ball", "translation": [0.0, 1.0, 0.0],
-                    "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0},
+                    "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
                         "collider": {"shape": 1, "collisionFilter": 1}}}}
             ],
             "scenes": [{"nodes": [0, 1]}],
@@ -835,7 +837,7 @@ fn khr_filtered() -> Case {
         }),
         |e| {
             let factor = e.bodies.iter().find(|b| b.node == 1)?.gravity_factor;
-            let mut checks = super::generic_checks(e);
+            let mut checks = super::common::generic_checks(e);
             // Through the ground from 0.39 s (0.75 m fallen): free fall over the whole run,
             // tolerance as for the trigger.
             checks.push(json!({

@@ -5,10 +5,11 @@ use std::collections::BTreeSet;
 
 use reference::decision::Decision;
 use reference::issue::Code;
+use reference::khr::{COLLISION_SHAPES, RIGID_BODIES};
 use reference::profile::Profile;
 use serde_json::json;
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, ExpectedIssue, PoseSet, Tier};
 use crate::strategy::transform::quat;
 
@@ -30,10 +31,10 @@ fn control() -> Case {
         &[],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
-            "extensions": {"KHR_collision_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
+            "extensions": {COLLISION_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
             "nodes": [{"name": "Ball", "translation": [0.0, 2.0, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0}, "collider": {"shape": 0}}}}],
+                "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0}, "collider": {"shape": 0}}}}],
             "scenes": [{"nodes": [0]}],
             "scene": 0
         }),
@@ -72,13 +73,13 @@ fn hinged_door() -> Case {
         ],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
             "extensions": {
-                "KHR_collision_shapes": {"shapes": [
+                COLLISION_SHAPES: {"shapes": [
                     {"type": "box", "box": {"size": [1.0, 2.0, 0.1]}},
                     {"type": "box", "box": {"size": [0.1, 2.2, 0.2]}}
                 ]},
-                "KHR_physics_rigid_bodies": {
+                RIGID_BODIES: {
                     "physicsMaterials": [{"staticFriction": 0.5, "dynamicFriction": 0.4, "restitution": 0.0}],
                     "physicsJoints": [{"limits": [
                         {"linearAxes": [0, 1, 2], "max": 0.0},
@@ -89,12 +90,12 @@ fn hinged_door() -> Case {
             },
             "nodes": [
                 {"name": "Frame", "translation": [-0.6, 1.0, 0.0], "children": [1],
-                    "extensions": {"KHR_physics_rigid_bodies": {"collider": {"shape": 1, "physicsMaterial": 0}}}},
+                    "extensions": {RIGID_BODIES: {"collider": {"shape": 1, "physicsMaterial": 0}}}},
                 {"name": "FrameHinge", "translation": [0.1, 0.0, 0.0]},
                 {"name": "Door", "translation": [0.0, 1.0, 0.0], "children": [3],
-                    "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 10.0}, "collider": {"shape": 0, "physicsMaterial": 0}}}},
+                    "extensions": {RIGID_BODIES: {"motion": {"mass": 10.0}, "collider": {"shape": 0, "physicsMaterial": 0}}}},
                 {"name": "DoorHinge", "translation": [-0.5, 0.0, 0.0],
-                    "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": 1, "joint": 0}}}}
+                    "extensions": {RIGID_BODIES: {"joint": {"connectedNode": 1, "joint": 0}}}}
             ],
             "scenes": [{"nodes": [0, 2]}],
             "scene": 0
@@ -136,10 +137,10 @@ fn mass_zero() -> Case {
         &[Decision::MassZero],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_collision_shapes", "KHR_physics_rigid_bodies"],
-            "extensions": {"KHR_collision_shapes": {"shapes": [{"type": "box", "box": {}}]}},
+            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
+            "extensions": {COLLISION_SHAPES: {"shapes": [{"type": "box", "box": {}}]}},
             "nodes": [{"name": "Anvil", "translation": [0.0, 0.5, 0.0],
-                "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 0.0, "inertiaDiagonal": [0.0, 1.0, 1.0]}, "collider": {"shape": 0}}}}],
+                "extensions": {RIGID_BODIES: {"motion": {"mass": 0.0, "inertiaDiagonal": [0.0, 1.0, 1.0]}, "collider": {"shape": 0}}}}],
             "scenes": [{"nodes": [0]}],
             "scene": 0
         }),

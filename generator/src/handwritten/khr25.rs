@@ -6,16 +6,15 @@
 //! along y over the run (on the undeformed slab it would be -1.4 m, 0.5 m off).
 
 use reference::decision::Decision;
+use reference::khr::{IMPLICIT_SHAPES, RIGID_BODIES};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{case, settle_scenario};
+use super::common::{case, settle_scenario};
 use crate::case::{Case, Tier};
 use crate::mutate::json::{add_accessor, add_mesh};
 
 const P: Profile = Profile::Khr2025;
-const RB: &str = "KHR_physics_rigid_bodies";
-const IS: &str = "KHR_implicit_shapes";
 
 pub fn cases() -> Vec<Case> {
     vec![morphed(), skinned(), half_turn_matrix()]
@@ -44,16 +43,16 @@ fn half_turn_matrix() -> Case {
     let frame_matrix: Vec<f64> = m.iter().copied().chain([0.5, 0.0, 0.0, 1.0]).collect();
     let gltf = json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": [IS, RB],
+        "extensionsUsed": [IMPLICIT_SHAPES, RIGID_BODIES],
         "extensions": {
-            IS: {"shapes": [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}]},
-            RB: {"physicsJoints": [{"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}]}
+            IMPLICIT_SHAPES: {"shapes": [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}]},
+            RIGID_BODIES: {"physicsJoints": [{"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}]}
         },
         "nodes": [
             {"name": "Body", "matrix": body_matrix, "children": [1],
-                "extensions": {RB: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}},
+                "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}},
             {"name": "Frame", "matrix": frame_matrix,
-                "extensions": {RB: {"joint": {"connectedNode": 2, "joint": 0}}}},
+                "extensions": {RIGID_BODIES: {"joint": {"connectedNode": 2, "joint": 0}}}},
             {"name": "World", "translation": [0.0, 2.0, 0.0]}
         ],
         "scenes": [{"nodes": [0, 2]}],
@@ -84,7 +83,7 @@ fn half_turn_matrix() -> Case {
 
 /// The slab's corners (x slowest, then y, then z) and its 12 triangles.
 fn slab() -> ([[f32; 3]; 8], [u16; 36]) {
-    super::cuboid([-2.0, -0.1, -2.0], [2.0, 0.1, 2.0])
+    super::common::cuboid([-2.0, -0.1, -2.0], [2.0, 0.1, 2.0])
 }
 
 /// The ball's displacement along y at rest: 1.1 - 2.0.
@@ -119,15 +118,15 @@ fn floats(v: &[f32]) -> Vec<u8> {
 fn scene(extra_nodes: Vec<Value>, roots: &[usize]) -> Value {
     let mut nodes = vec![
         json!({"name": "Ball", "translation": [0.0, 2.0, 0.0],
-            "extensions": {RB: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}}),
+            "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}}),
         json!({"name": "Ground",
-            "extensions": {RB: {"collider": {"geometry": {"node": 2, "convexHull": true}}}}}),
+            "extensions": {RIGID_BODIES: {"collider": {"geometry": {"node": 2, "convexHull": true}}}}}),
     ];
     nodes.extend(extra_nodes);
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": [IS, RB],
-        "extensions": {IS: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
+        "extensionsUsed": [IMPLICIT_SHAPES, RIGID_BODIES],
+        "extensions": {IMPLICIT_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
         "nodes": nodes,
         "scenes": [{"nodes": roots}],
         "scene": 0

@@ -6,16 +6,15 @@
 //! 20 m in the 2 s run).
 
 use reference::decision::Decision;
+use reference::khr::{IMPLICIT_SHAPES, RIGID_BODIES};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{case, settle_scenario};
+use super::common::{case, settle_scenario};
 use crate::case::{Case, Tier};
 use crate::mutate::json::add_mesh;
 
 const P: Profile = Profile::Khr2026;
-const RB: &str = "KHR_physics_rigid_bodies";
-const IS: &str = "KHR_implicit_shapes";
 
 pub fn cases() -> Vec<Case> {
     vec![turned_and_scaled(), shared()]
@@ -23,20 +22,20 @@ pub fn cases() -> Vec<Case> {
 
 /// The unit cube [0, 1]^3: corners (x slowest, then y, then z) and 12 outward triangles.
 fn cube() -> ([[f32; 3]; 8], [u16; 36]) {
-    super::cuboid([0.0; 3], [1.0; 3])
+    super::common::cuboid([0.0; 3], [1.0; 3])
 }
 
 /// A ball on node `node` at `at` (mass 1, sphere shape 0).
 fn ball(name: &str, at: [f64; 3]) -> Value {
     json!({"name": name, "translation": at,
-        "extensions": {RB: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}})
+        "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 0}}}}})
 }
 
 /// A static ground on mesh 0 (a triangle mesh) placed by `trs`.
 fn ground(name: &str, trs: Value) -> Value {
     let mut node = trs;
     node["name"] = json!(name);
-    node["extensions"] = json!({RB: {"collider": {"geometry": {"mesh": 0}}}});
+    node["extensions"] = json!({RIGID_BODIES: {"collider": {"geometry": {"mesh": 0}}}});
     node
 }
 
@@ -45,8 +44,8 @@ fn document(nodes: Vec<Value>) -> Value {
     let roots: Vec<usize> = (0..nodes.len()).collect();
     let mut doc = json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": [IS, RB],
-        "extensions": {IS: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
+        "extensionsUsed": [IMPLICIT_SHAPES, RIGID_BODIES],
+        "extensions": {IMPLICIT_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
         "nodes": nodes,
         "scenes": [{"nodes": roots}],
         "scene": 0

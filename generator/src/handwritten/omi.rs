@@ -3,10 +3,11 @@
 
 use reference::decision::Decision;
 use reference::issue::Code;
+use reference::omi::{BODY, COLLIDER, JOINT, SHAPE};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, ExpectedIssue, Tier};
 
 const P: Profile = Profile::Omi2023;
@@ -35,9 +36,9 @@ fn seed_004_example() -> Case {
         &[],
         json!({
             "asset": {"version": "2.0"},
-            "extensions": {"OMI_collider": {"colliders": [{"size": [1, 1, 1], "type": "box"}]}},
-            "extensionsUsed": ["OMI_collider"],
-            "nodes": [{"extensions": {"OMI_collider": {"collider": 0}}, "name": "BoxCollider"}],
+            "extensions": {COLLIDER: {"colliders": [{"size": [1, 1, 1], "type": "box"}]}},
+            "extensionsUsed": [COLLIDER],
+            "nodes": [{"extensions": {COLLIDER: {"collider": 0}}, "name": "BoxCollider"}],
             "scene": 0,
             "scenes": [{"nodes": [0]}]
         }),
@@ -62,11 +63,11 @@ fn seed_001_example() -> Case {
         &[],
         json!({
             "asset": {"version": "2.0"},
-            "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 2, 3]}}]}},
-            "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
+            "extensions": {SHAPE: {"shapes": [{"type": "box", "box": {"size": [1, 2, 3]}}]}},
+            "extensionsUsed": [BODY, SHAPE],
             "nodes": [
-                {"children": [1], "extensions": {"OMI_physics_body": {"type": "static"}}, "name": "StaticBox"},
-                {"extensions": {"OMI_physics_shape": {"shape": 0}}, "name": "StaticShape"}
+                {"children": [1], "extensions": {BODY: {"type": "static"}}, "name": "StaticBox"},
+                {"extensions": {SHAPE: {"shape": 0}}, "name": "StaticShape"}
             ],
             "scene": 0,
             "scenes": [{"nodes": [0]}]
@@ -98,15 +99,15 @@ fn seed_000_example() -> Case {
         ],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["OMI_collider", "OMI_physics_body", "OMI_physics_joint"],
+            "extensionsUsed": [COLLIDER, BODY, JOINT],
             "extensions": {
-                "OMI_collider": {"colliders": [{"height": 0.5, "radius": 0.05, "type": "capsule"}]},
-                "OMI_physics_joint": {"constraints": [{"linearAxes": [0, 1, 2]}]}
+                COLLIDER: {"colliders": [{"height": 0.5, "radius": 0.05, "type": "capsule"}]},
+                JOINT: {"constraints": [{"linearAxes": [0, 1, 2]}]}
             },
             "nodes": [
-                {"extensions": {"OMI_physics_joint": {"constraints": [0], "nodeA": 1, "nodeB": 2}}, "name": "PinJoint", "translation": [-0.23, 0.6, 0.0]},
-                {"extensions": {"OMI_physics_body": {"type": "rigid"}}, "name": "BodyA", "rotation": [0.0, 0.0, -0.17364804446697, 0.984807789325714], "translation": [-0.45, 0.68, 0.0]},
-                {"extensions": {"OMI_physics_body": {"type": "rigid"}}, "name": "BodyB", "translation": [0.0, 0.6, 0.0]}
+                {"extensions": {JOINT: {"constraints": [0], "nodeA": 1, "nodeB": 2}}, "name": "PinJoint", "translation": [-0.23, 0.6, 0.0]},
+                {"extensions": {BODY: {"type": "rigid"}}, "name": "BodyA", "rotation": [0.0, 0.0, -0.17364804446697, 0.984807789325714], "translation": [-0.45, 0.68, 0.0]},
+                {"extensions": {BODY: {"type": "rigid"}}, "name": "BodyB", "translation": [0.0, 0.6, 0.0]}
             ]
         }),
         vec![
@@ -126,18 +127,18 @@ fn seed_000_example() -> Case {
 fn two_spheres(constraints: Value, kind: &str) -> Value {
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["OMI_collider", "OMI_physics_body", "OMI_physics_joint"],
+        "extensionsUsed": [COLLIDER, BODY, JOINT],
         "extensions": {
-            "OMI_collider": {"colliders": [{"radius": 0.25, "type": "sphere"}]},
-            "OMI_physics_joint": {"constraints": constraints}
+            COLLIDER: {"colliders": [{"radius": 0.25, "type": "sphere"}]},
+            JOINT: {"constraints": constraints}
         },
         "nodes": [
             {"name": format!("{kind}Joint"), "translation": [0.0, 1.0, 0.0],
-                "extensions": {"OMI_physics_joint": {"constraints": (0..constraints.as_array().map_or(0, Vec::len)).collect::<Vec<_>>(), "nodeA": 1, "nodeB": 3}}},
-            {"name": "BodyA", "translation": [-0.5, 1.0, 0.0], "children": [2], "extensions": {"OMI_physics_body": {"type": "rigid"}}},
-            {"name": "BodyAShape", "extensions": {"OMI_collider": {"collider": 0}}},
-            {"name": "BodyB", "translation": [0.5, 1.0, 0.0], "children": [4], "extensions": {"OMI_physics_body": {"type": "rigid"}}},
-            {"name": "BodyBShape", "extensions": {"OMI_collider": {"collider": 0}}}
+                "extensions": {JOINT: {"constraints": (0..constraints.as_array().map_or(0, Vec::len)).collect::<Vec<_>>(), "nodeA": 1, "nodeB": 3}}},
+            {"name": "BodyA", "translation": [-0.5, 1.0, 0.0], "children": [2], "extensions": {BODY: {"type": "rigid"}}},
+            {"name": "BodyAShape", "extensions": {COLLIDER: {"collider": 0}}},
+            {"name": "BodyB", "translation": [0.5, 1.0, 0.0], "children": [4], "extensions": {BODY: {"type": "rigid"}}},
+            {"name": "BodyBShape", "extensions": {COLLIDER: {"collider": 0}}}
         ],
         "scene": 0,
         "scenes": [{"nodes": [0, 1, 3]}]
@@ -236,9 +237,9 @@ fn everything() -> Case {
         ],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["OMI_collider", "OMI_physics_body", "OMI_physics_joint"],
+            "extensionsUsed": [COLLIDER, BODY, JOINT],
             "extensions": {
-                "OMI_collider": {"colliders": [
+                COLLIDER: {"colliders": [
                     {"type": "box"},
                     {"type": "sphere", "radius": 0.3},
                     {"type": "capsule", "radius": 0.2, "height": 1.0},
@@ -247,7 +248,7 @@ fn everything() -> Case {
                     {"type": "trimesh", "mesh": 0},
                     {"type": "sphere", "radius": 0.5, "isTrigger": true}
                 ]},
-                "OMI_physics_joint": {"constraints": [
+                JOINT: {"constraints": [
                     {"linearAxes": [0, 1, 2], "angularAxes": [0, 2]},
                     {"angularAxes": [1], "lowerLimit": -0.8, "upperLimit": 0.8, "stiffness": 20.0, "damping": 0.5},
                     {"linearAxes": [0], "lowerLimit": -0.5, "upperLimit": 0.5},
@@ -262,24 +263,24 @@ fn everything() -> Case {
             ],
             "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "mode": 4}]}],
             "nodes": [
-                {"name": "Ground", "translation": [0.0, -1.0, 0.0], "children": [1], "extensions": {"OMI_physics_body": {"type": "static"}}},
-                {"name": "GroundShape", "extensions": {"OMI_collider": {"collider": 5}}},
-                {"name": "Platform", "translation": [4.0, 1.0, 0.0], "children": [3], "extensions": {"OMI_physics_body": {"type": "kinematic", "linearVelocity": [0.0, 0.0, 0.5]}}},
-                {"name": "PlatformShape", "extensions": {"OMI_collider": {"collider": 0}}},
-                {"name": "Player", "translation": [8.0, 1.0, 0.0], "children": [5], "extensions": {"OMI_physics_body": {"type": "character"}}},
-                {"name": "PlayerShape", "extensions": {"OMI_collider": {"collider": 2}}},
-                {"name": "Crate", "translation": [0.0, 4.0, 4.0], "children": [7, 8], "extensions": {"OMI_physics_body": {"type": "rigid", "mass": 3.0,
+                {"name": "Ground", "translation": [0.0, -1.0, 0.0], "children": [1], "extensions": {BODY: {"type": "static"}}},
+                {"name": "GroundShape", "extensions": {COLLIDER: {"collider": 5}}},
+                {"name": "Platform", "translation": [4.0, 1.0, 0.0], "children": [3], "extensions": {BODY: {"type": "kinematic", "linearVelocity": [0.0, 0.0, 0.5]}}},
+                {"name": "PlatformShape", "extensions": {COLLIDER: {"collider": 0}}},
+                {"name": "Player", "translation": [8.0, 1.0, 0.0], "children": [5], "extensions": {BODY: {"type": "character"}}},
+                {"name": "PlayerShape", "extensions": {COLLIDER: {"collider": 2}}},
+                {"name": "Crate", "translation": [0.0, 4.0, 4.0], "children": [7, 8], "extensions": {BODY: {"type": "rigid", "mass": 3.0,
                     "linearVelocity": [1.0, 0.0, 0.0], "angularVelocity": [0.0, 0.5, 0.0], "centerOfMass": [0.0, 0.1, 0.0],
                     "inertiaTensor": [2.0, 0.1, 0.0, 0.1, 2.0, 0.0, 0.0, 0.0, 2.0]}}},
-                {"name": "CrateShape", "extensions": {"OMI_collider": {"collider": 4}}},
-                {"name": "CrateSensor", "translation": [0.0, 3.0, 0.0], "children": [9], "extensions": {"OMI_physics_body": {"type": "trigger"}}},
-                {"name": "CrateSensorShape", "extensions": {"OMI_collider": {"collider": 6}}},
-                {"name": "Car", "translation": [4.0, 4.0, 4.0], "children": [11], "extensions": {"OMI_physics_body": {"type": "vehicle", "mass": 800.0}}},
-                {"name": "CarShape", "extensions": {"OMI_collider": {"collider": 3}}},
-                {"name": "Hinge", "translation": [2.0, 4.0, 4.0], "extensions": {"OMI_physics_joint": {"constraints": [0, 1], "nodeA": 6, "nodeB": 10}}},
-                {"name": "Ball", "translation": [8.0, 4.0, 4.0], "children": [14], "extensions": {"OMI_physics_body": {"type": "rigid"}}},
-                {"name": "BallShape", "extensions": {"OMI_collider": {"collider": 1}}},
-                {"name": "Slider", "translation": [6.0, 4.0, 4.0], "extensions": {"OMI_physics_joint": {"constraints": [2, 3], "nodeA": 13, "nodeB": 10}}}
+                {"name": "CrateShape", "extensions": {COLLIDER: {"collider": 4}}},
+                {"name": "CrateSensor", "translation": [0.0, 3.0, 0.0], "children": [9], "extensions": {BODY: {"type": "trigger"}}},
+                {"name": "CrateSensorShape", "extensions": {COLLIDER: {"collider": 6}}},
+                {"name": "Car", "translation": [4.0, 4.0, 4.0], "children": [11], "extensions": {BODY: {"type": "vehicle", "mass": 800.0}}},
+                {"name": "CarShape", "extensions": {COLLIDER: {"collider": 3}}},
+                {"name": "Hinge", "translation": [2.0, 4.0, 4.0], "extensions": {JOINT: {"constraints": [0, 1], "nodeA": 6, "nodeB": 10}}},
+                {"name": "Ball", "translation": [8.0, 4.0, 4.0], "children": [14], "extensions": {BODY: {"type": "rigid"}}},
+                {"name": "BallShape", "extensions": {COLLIDER: {"collider": 1}}},
+                {"name": "Slider", "translation": [6.0, 4.0, 4.0], "extensions": {JOINT: {"constraints": [2, 3], "nodeA": 13, "nodeB": 10}}}
             ],
             "scene": 0,
             "scenes": [{"nodes": [0, 2, 4, 6, 10, 12, 13, 15]}]

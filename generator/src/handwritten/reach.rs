@@ -21,7 +21,7 @@
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::{scenario, tol};
+use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
 use crate::current::{
     PROFILES, document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
@@ -141,7 +141,7 @@ fn reach_case(
     tags.extend_from_slice(document_tags(p));
     tags.extend_from_slice(world_frame_tags(p));
     tags.extend_from_slice(features);
-    super::dynamics_case(
+    super::common::dynamics_case(
         &format!("{}/dynamics/reach/{name}", p.family()),
         p,
         description,
@@ -155,7 +155,7 @@ fn reach_case(
         &[],
         gltf,
         |e| {
-            let mut all = super::generic_checks(e);
+            let mut all = super::common::generic_checks(e);
             all.extend(checks);
             Some(scenario(gravity, steps, actions, all))
         },

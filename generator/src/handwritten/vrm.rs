@@ -3,9 +3,10 @@
 
 use reference::decision::Decision;
 use reference::profile::Profile;
+use reference::vrm::KEY;
 use serde_json::json;
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, PoseSet, Tier};
 use crate::strategy::transform::quat;
 
@@ -35,10 +36,10 @@ fn seed_003_example() -> Case {
         &[Decision::VrmRest, Decision::VrmPosition],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["VRMC_constraints-1.0"],
+            "extensionsUsed": [KEY],
             "nodes": [
                 {"name": "NodeA"},
-                {"name": "NodeB", "extensions": {"VRMC_constraints-1.0": {"position": {"source": 0, "weight": 1.0}}}}
+                {"name": "NodeB", "extensions": {KEY: {"position": {"source": 0, "weight": 1.0}}}}
             ],
             "scene": 0,
             "scenes": [{"nodes": [0, 1]}]
@@ -88,17 +89,17 @@ fn everything() -> Case {
         ],
         json!({
             "asset": {"version": "2.0"},
-            "extensionsUsed": ["VRMC_constraints-1.0"],
+            "extensionsUsed": [KEY],
             "nodes": [
                 {"name": "Root", "children": [1, 4]},
                 {"name": "Driver", "translation": [1.0, 0.0, 0.0], "children": [2]},
                 {"name": "DriverTip", "translation": [0.0, 1.0, 0.0]},
                 {"name": "Follower", "translation": [-1.0, 0.0, 0.0], "children": [5],
-                    "extensions": {"VRMC_constraints-1.0": {"position": {"source": 1, "sourceSpace": "local", "destinationSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}}}},
+                    "extensions": {KEY: {"position": {"source": 1, "sourceSpace": "local", "destinationSpace": "local", "freezeAxes": [true, false, true], "weight": 0.5}}}},
                 {"name": "Spinner", "translation": [0.0, 0.0, 2.0],
-                    "extensions": {"VRMC_constraints-1.0": {"rotation": {"source": 2}}}},
+                    "extensions": {KEY: {"rotation": {"source": 2}}}},
                 {"name": "FollowerEye", "translation": [0.0, 0.5, 0.0],
-                    "extensions": {"VRMC_constraints-1.0": {"aim": {"source": 4, "sourceSpace": "model", "destinationSpace": "local", "aimVector": [0.0, 0.0, 1.0], "upVector": [0.0, 1.0, 0.0], "freezeAxes": [true, false], "weight": 1.0}}}}
+                    "extensions": {KEY: {"aim": {"source": 4, "sourceSpace": "model", "destinationSpace": "local", "aimVector": [0.0, 0.0, 1.0], "upVector": [0.0, 1.0, 0.0], "freezeAxes": [true, false], "weight": 1.0}}}}
             ],
             "scene": 0,
             "scenes": [{"nodes": [0, 3]}]

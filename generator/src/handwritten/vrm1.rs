@@ -4,9 +4,10 @@
 
 use reference::decision::Decision;
 use reference::profile::Profile;
+use reference::vrm1::KEY;
 use serde_json::{Value, json};
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, PoseSet, Tier};
 use crate::strategy::transform::quat;
 
@@ -25,13 +26,13 @@ pub fn cases() -> Vec<Case> {
 }
 
 fn ext(constraint: Value) -> Value {
-    json!({"VRMC_node_constraint": {"specVersion": "1.0", "constraint": constraint}})
+    json!({KEY: {"specVersion": "1.0", "constraint": constraint}})
 }
 
 fn doc(nodes: Value, roots: Value) -> Value {
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["VRMC_node_constraint"],
+        "extensionsUsed": [KEY],
         "nodes": nodes,
         "scene": 0,
         "scenes": [{"nodes": roots}]

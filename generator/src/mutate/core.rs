@@ -2,11 +2,13 @@
 //! and profile detection.
 
 use reference::issue::Code;
+use reference::omi::{COLLIDER, JOINT, SHAPE};
 use reference::profile::Profile;
+use reference::vrm::KEY;
 use serde_json::{Value, json};
 
-use super::Mutator;
 use super::json::{add_node, declare, node_ext, parent_of, push_top};
+use super::mutator::Mutator;
 use crate::case::Case;
 
 fn gltf_schema(case: &mut Case) -> Option<String> {
@@ -115,24 +117,24 @@ fn first_use(doc: &Value, ext: &str) -> Option<String> {
 /// The extension stays in use but leaves `extensionsUsed`.
 fn extension_not_declared(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let ext = "VRMC_constraints-1.0";
+    let ext = KEY;
     let at = first_use(doc, ext)?;
     doc.as_object_mut()?.remove("extensionsUsed");
     Some(at)
 }
 
 fn extension_required_not_used(case: &mut Case) -> Option<String> {
-    case.json_mut()?["extensionsRequired"] = json!(["OMI_physics_joint"]);
+    case.json_mut()?["extensionsRequired"] = json!([JOINT]);
     Some("/extensionsRequired/0".into())
 }
 
 /// OMI_collider scenes also declare OMI_physics_shape, which they never use.
 fn extension_unused(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let unused = if doc["extensions"].get("OMI_collider").is_some() {
-        "OMI_physics_shape"
+    let unused = if doc["extensions"].get(COLLIDER).is_some() {
+        SHAPE
     } else {
-        "OMI_collider"
+        COLLIDER
     };
     let used = doc["extensionsUsed"].as_array()?;
     if used.iter().any(|e| e == unused) {
@@ -167,11 +169,11 @@ fn profile_mixed(case: &mut Case) -> Option<String> {
     let at = add_node(
         doc,
         json!({"name": "OtherFamily", "translation": [0.0, -20.0, 0.0],
-        "extensions": {"VRMC_constraints-1.0": {"position": {"source": 0}}}}),
+        "extensions": {KEY: {"position": {"source": 0}}}}),
         None,
     );
     let _ = at;
-    declare(doc, "VRMC_constraints-1.0");
+    declare(doc, KEY);
     Some("/extensionsUsed".into())
 }
 

@@ -5,8 +5,8 @@ use reference::issue::Code;
 use reference::profile::Profile;
 use serde_json::json;
 
-use super::Mutator;
 use super::json::{into_bytes, push_top};
+use super::mutator::Mutator;
 use crate::case::Case;
 use crate::doc::data_uri;
 

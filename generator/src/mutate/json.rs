@@ -32,6 +32,81 @@ pub fn nodes_with(doc: &Value, ext: &str, key: &str) -> Vec<usize> {
         .unwrap_or_default()
 }
 
+/// The first node with `ext[key]`: the pointer of that member, and the member.
+pub fn first_member<'a>(
+    case: &'a mut Case,
+    ext: &str,
+    key: &str,
+) -> Option<(String, &'a mut Value)> {
+    let doc = case.json_mut()?;
+    let n = *nodes_with(doc, ext, key).first()?;
+    Some((
+        format!("{}/{key}", node_ext(n, ext)),
+        &mut doc["nodes"][n]["extensions"][ext][key],
+    ))
+}
+
+/// Set `prop` of the first node's `ext[key]`; returns the pointer of `prop`.
+pub fn set_member(
+    case: &mut Case,
+    ext: &str,
+    key: &str,
+    prop: &str,
+    value: Value,
+) -> Option<String> {
+    let (at, obj) = first_member(case, ext, key)?;
+    obj[prop] = value;
+    Some(format!("{at}/{prop}"))
+}
+
+/// The first item of the array at `list` whose `type` is one of `types`: (pointer, item).
+pub fn of_type<'a>(
+    case: &'a mut Case,
+    list: &str,
+    types: &[&str],
+) -> Option<(String, &'a mut Value)> {
+    let items = case.json_mut()?.pointer_mut(list)?.as_array_mut()?;
+    let (i, item) = items
+        .iter_mut()
+        .enumerate()
+        .find(|(_, s)| types.iter().any(|t| s["type"] == *t))?;
+    Some((format!("{list}/{i}"), item))
+}
+
+/// The first limit with `pred` of the joints at `joints`: (pointer, limit).
+pub fn limit_of<'a>(
+    case: &'a mut Case,
+    joints: &str,
+    pred: impl Fn(&Value) -> bool,
+) -> Option<(String, &'a mut Value)> {
+    let list = case.json_mut()?.pointer_mut(joints)?.as_array_mut()?;
+    for (j, joint) in list.iter_mut().enumerate() {
+        if let Some(limits) = joint.get_mut("limits").and_then(Value::as_array_mut)
+            && let Some((l, v)) = limits.iter_mut().enumerate().find(|(_, v)| pred(v))
+        {
+            return Some((format!("{joints}/{j}/limits/{l}"), v));
+        }
+    }
+    None
+}
+
+/// A new root node, below the scene, carrying the extension object `object` of `ext`.
+pub fn add_constrained(case: &mut Case, ext: &str, object: Value) -> Option<usize> {
+    let doc = case.json_mut()?;
+    let node =
+        json!({"name": "Extra", "translation": [0.0, -3.0, 0.0], "extensions": {ext: object}});
+    Some(add_node(doc, node, None))
+}
+
+/// The member that lists a limit's axes.
+pub fn axes_key(limit: &Value) -> &'static str {
+    if limit.get("linearAxes").is_some() {
+        "linearAxes"
+    } else {
+        "angularAxes"
+    }
+}
+
 /// The node's parent, if any.
 pub fn parent_of(doc: &Value, node: usize) -> Option<usize> {
     doc["nodes"].as_array()?.iter().position(|n| {

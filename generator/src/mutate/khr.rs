@@ -2,80 +2,39 @@
 //! rules (types, required properties, array lengths, enums, indices, ranges) shown on KHR.
 
 use reference::issue::Code;
+use reference::khr::RIGID_BODIES;
 use reference::profile::Profile;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::Mutator;
-use super::json::{add_node, buffer0, node_ext, nodes_with, push_root_ext, set_buffer0};
+use super::json::{
+    add_node, axes_key, buffer0, first_member, limit_of, node_ext, nodes_with, of_type,
+    push_root_ext, set_buffer0, set_member,
+};
+use super::mutator::Mutator;
 use crate::case::Case;
 
-const RB: &str = "KHR_physics_rigid_bodies";
 const SHAPES: &str = "/extensions/KHR_collision_shapes/shapes";
 const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
 
-/// First node with `ext[key]`, its pointer, and a mutable reference to the object.
-fn first<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)> {
-    let doc = case.json_mut()?;
-    let n = *nodes_with(doc, RB, key).first()?;
-    Some((
-        format!("{}/{key}", node_ext(n, RB)),
-        &mut doc["nodes"][n]["extensions"][RB][key],
-    ))
-}
-
-fn set(case: &mut Case, key: &str, prop: &str, value: Value) -> Option<String> {
-    let (at, obj) = first(case, key)?;
-    obj[prop] = value;
-    Some(format!("{at}/{prop}"))
-}
-
-/// The first shape whose type is one of `types`: (pointer, shape).
-fn shape<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
-    let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
-    let (i, s) = shapes
-        .iter_mut()
-        .enumerate()
-        .find(|(_, s)| types.iter().any(|t| s["type"] == *t))?;
-    Some((format!("{SHAPES}/{i}"), s))
-}
-
-/// The first limit (pointer, limit object) with `pred`.
-pub(super) fn limit(
-    case: &mut Case,
-    pred: impl Fn(&Value) -> bool,
-) -> Option<(String, &mut Value)> {
-    let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
-    for (j, joint) in joints.iter_mut().enumerate() {
-        if let Some(limits) = joint.get_mut("limits").and_then(Value::as_array_mut)
-            && let Some((l, v)) = limits.iter_mut().enumerate().find(|(_, v)| pred(v))
-        {
-            return Some((format!("{JOINTS}/{j}/limits/{l}"), v));
-        }
-    }
-    None
-}
-
-fn axes_key(limit: &Value) -> &'static str {
-    if limit.get("linearAxes").is_some() {
-        "linearAxes"
-    } else {
-        "angularAxes"
-    }
-}
-
 fn ext_type(case: &mut Case) -> Option<String> {
-    set(case, "collider", "shape", json!("0"))
+    set_member(case, RIGID_BODIES, "collider", "shape", json!("0"))
 }
 fn ext_required(case: &mut Case) -> Option<String> {
-    let (at, c) = first(case, "collider")?;
+    let (at, c) = first_member(case, RIGID_BODIES, "collider")?;
     c.as_object_mut()?.remove("shape");
     Some(at)
 }
 fn ext_array_length(case: &mut Case) -> Option<String> {
-    set(case, "motion", "linearVelocity", json!([0.0, 1.0]))
+    set_member(
+        case,
+        RIGID_BODIES,
+        "motion",
+        "linearVelocity",
+        json!([0.0, 1.0]),
+    )
 }
 fn ext_unexpected_property(case: &mut Case) -> Option<String> {
-    set(case, "motion", "bounciness", json!(0.5))
+    set_member(case, RIGID_BODIES, "motion", "bounciness", json!(0.5))
 }
 fn enum_unknown(case: &mut Case) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
@@ -91,43 +50,48 @@ fn enum_unknown_combine(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let m = push_root_ext(
         doc,
-        RB,
+        RIGID_BODIES,
         "physicsMaterials",
         json!({"frictionCombine": "median"}),
     );
     Some(format!(
-        "/extensions/{RB}/physicsMaterials/{m}/frictionCombine"
+        "/extensions/{RIGID_BODIES}/physicsMaterials/{m}/frictionCombine"
     ))
 }
 fn index_out_of_range(case: &mut Case) -> Option<String> {
-    set(case, "collider", "shape", json!(999))
+    set_member(case, RIGID_BODIES, "collider", "shape", json!(999))
 }
 fn value_out_of_range(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let m = push_root_ext(doc, RB, "physicsMaterials", json!({"staticFriction": -0.5}));
+    let m = push_root_ext(
+        doc,
+        RIGID_BODIES,
+        "physicsMaterials",
+        json!({"staticFriction": -0.5}),
+    );
     Some(format!(
-        "/extensions/{RB}/physicsMaterials/{m}/staticFriction"
+        "/extensions/{RIGID_BODIES}/physicsMaterials/{m}/staticFriction"
     ))
 }
 pub(super) fn negative_mass(case: &mut Case) -> Option<String> {
-    set(case, "motion", "mass", json!(-1.0))
+    set_member(case, RIGID_BODIES, "motion", "mass", json!(-1.0))
 }
 fn mass_zero_infinite(case: &mut Case) -> Option<String> {
-    set(case, "motion", "mass", json!(0.0))
+    set_member(case, RIGID_BODIES, "motion", "mass", json!(0.0))
 }
 fn shape_degenerate(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["sphere"]["radius"] = json!(0.0);
     Some(format!("{at}/sphere"))
 }
 fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["type"] = json!("box");
     Some(at)
 }
 /// The mesh of the first mesh shape, and the pointer of the shape's `mesh` property.
 fn shape_mesh(case: &mut Case) -> Option<(usize, String)> {
-    let (at, s) = shape(case, &["convex", "trimesh"])?;
+    let (at, s) = of_type(case, SHAPES, &["convex", "trimesh"])?;
     let t = s["type"].as_str()?.to_owned();
     let m = usize::try_from(s[t.as_str()]["mesh"].as_u64()?).ok()?;
     Some((m, format!("{at}/{t}/mesh")))
@@ -169,19 +133,19 @@ fn mesh_index_out_of_range(case: &mut Case) -> Option<String> {
     Some(format!("/meshes/{m}/primitives/0/indices"))
 }
 pub(super) fn limit_min_above_max(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case, |_| true)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["min"] = json!(1.0);
     l["max"] = json!(0.5);
     Some(at)
 }
 pub(super) fn axis_out_of_range(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case, |_| true)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     let key = axes_key(l);
     l[key][0] = json!(3);
     Some(format!("{at}/{key}/0"))
 }
 pub(super) fn axis_duplicate(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case, |l| {
+    let (at, l) = limit_of(case, JOINTS, |l| {
         l[axes_key(l)].as_array().is_some_and(|a| a.len() < 3)
     })?;
     let key = axes_key(l);
@@ -190,30 +154,31 @@ pub(super) fn axis_duplicate(case: &mut Case) -> Option<String> {
     Some(format!("{at}/{key}/{}", axes.len() - 1))
 }
 pub(super) fn stiffness_not_positive(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case, |_| true)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["stiffness"] = json!(0.0);
     Some(format!("{at}/stiffness"))
 }
 pub(super) fn damping_negative(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case, |_| true)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["damping"] = json!(-1.0);
     Some(format!("{at}/damping"))
 }
 pub(super) fn inertia_orientation_not_unit(case: &mut Case) -> Option<String> {
-    set(
+    set_member(
         case,
+        RIGID_BODIES,
         "motion",
         "inertiaOrientation",
         json!([0.0, 0.0, 0.0, 2.0]),
     )
 }
 pub(super) fn limit_axes_both(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case, |l| l.get("linearAxes").is_some())?;
+    let (at, l) = limit_of(case, JOINTS, |l| l.get("linearAxes").is_some())?;
     l["angularAxes"] = json!([0]);
     Some(at)
 }
 pub(super) fn limit_axes_missing(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case, |_| true)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     let o = l.as_object_mut()?;
     o.remove("linearAxes");
     o.remove("angularAxes");
@@ -236,51 +201,51 @@ pub(super) fn joint_no_motion(case: &mut Case) -> Option<String> {
     let a = add_node(
         doc,
         json!({"name": "StaticFrameA", "translation": [0.0, -30.0, 0.0],
-        "extensions": {RB: {"joint": {"connectedNode": b, "joint": 0}}}}),
+        "extensions": {RIGID_BODIES: {"joint": {"connectedNode": b, "joint": 0}}}}),
         None,
     );
-    Some(format!("{}/joint", node_ext(a, RB)))
+    Some(format!("{}/joint", node_ext(a, RIGID_BODIES)))
 }
 fn filter_both_lists(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let f = push_root_ext(
         doc,
-        RB,
+        RIGID_BODIES,
         "collisionFilters",
         json!({"collisionSystems": ["A"], "collideWithSystems": ["B"], "notCollideWithSystems": ["C"]}),
     );
-    Some(format!("/extensions/{RB}/collisionFilters/{f}"))
+    Some(format!("/extensions/{RIGID_BODIES}/collisionFilters/{f}"))
 }
 fn compound(case: &mut Case) -> Option<(usize, String)> {
     let doc = case.json()?;
-    let n = *nodes_with(doc, RB, "trigger")
+    let n = *nodes_with(doc, RIGID_BODIES, "trigger")
         .iter()
-        .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
-    Some((n, format!("{}/trigger", node_ext(n, RB))))
+        .find(|&&n| doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].is_array())?;
+    Some((n, format!("{}/trigger", node_ext(n, RIGID_BODIES))))
 }
 fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
-    case.json_mut()?["nodes"][n]["extensions"][RB]["trigger"]["shape"] = json!(0);
+    case.json_mut()?["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["shape"] = json!(0);
     Some(at)
 }
 pub(super) fn trigger_empty(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let n = add_node(
         doc,
-        json!({"name": "EmptyTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RB: {"trigger": {}}}}),
+        json!({"name": "EmptyTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RIGID_BODIES: {"trigger": {}}}}),
         None,
     );
-    Some(format!("{}/trigger", node_ext(n, RB)))
+    Some(format!("{}/trigger", node_ext(n, RIGID_BODIES)))
 }
 fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let doc = case.json_mut()?;
     let outside = add_node(
         doc,
-        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RB: {"trigger": {"shape": 0}}}}),
+        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {RIGID_BODIES: {"trigger": {"shape": 0}}}}),
         None,
     );
-    let nodes = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].as_array_mut()?;
+    let nodes = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].as_array_mut()?;
     nodes.push(json!(outside));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
@@ -288,7 +253,7 @@ pub(super) fn trigger_node_not_trigger(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
     let doc = case.json_mut()?;
     let plain = add_node(doc, json!({"name": "NotATrigger"}), Some(n));
-    let nodes = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].as_array_mut()?;
+    let nodes = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].as_array_mut()?;
     nodes.push(json!(plain));
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }

@@ -6,42 +6,35 @@
 //! draft's edits where the spelling is the same.
 
 use reference::issue::Code;
+use reference::khr::RIGID_BODIES;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
 use super::json::{
-    add_accessor, add_mesh, add_node, node_ext, nodes_with, push_root_ext, push_top,
+    add_accessor, add_mesh, add_node, limit_of, node_ext, nodes_with, of_type, push_root_ext,
+    push_top,
 };
 use super::khr as draft;
+use super::mutator::Mutator;
 use crate::case::Case;
 
-const RB: &str = "KHR_physics_rigid_bodies";
 const SHAPES: &str = "/extensions/KHR_implicit_shapes/shapes";
 const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
-
-/// The first implicit shape whose type is one of `types`: (pointer, shape).
-fn shape<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
-    let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
-    let (i, s) = shapes
-        .iter_mut()
-        .enumerate()
-        .find(|(_, s)| types.iter().any(|t| s["type"] == *t))?;
-    Some((format!("{SHAPES}/{i}"), s))
-}
 
 /// The first collider whose geometry names a `key` (`shape` or `node`): (pointer of the
 /// collider's geometry, geometry).
 fn geometry<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)> {
     let doc = case.json_mut()?;
-    let n = *nodes_with(doc, RB, "collider").iter().find(|&&n| {
-        doc["nodes"][n]["extensions"][RB]["collider"]["geometry"]
-            .get(key)
-            .is_some()
-    })?;
+    let n = *nodes_with(doc, RIGID_BODIES, "collider")
+        .iter()
+        .find(|&&n| {
+            doc["nodes"][n]["extensions"][RIGID_BODIES]["collider"]["geometry"]
+                .get(key)
+                .is_some()
+        })?;
     Some((
-        format!("{}/collider/geometry", node_ext(n, RB)),
-        &mut doc["nodes"][n]["extensions"][RB]["collider"]["geometry"],
+        format!("{}/collider/geometry", node_ext(n, RIGID_BODIES)),
+        &mut doc["nodes"][n]["extensions"][RIGID_BODIES]["collider"]["geometry"],
     ))
 }
 
@@ -63,10 +56,10 @@ fn mesh_collider(doc: &mut Value, mesh: usize, key: &str) -> Option<String> {
     let added = add_node(
         doc,
         json!({"name": "MeshCollider", "mesh": mesh, "translation": [0.0, -30.0, 0.0],
-            "extensions": {RB: {"collider": {"geometry": {key: source, "convexHull": true}}}}}),
+            "extensions": {RIGID_BODIES: {"collider": {"geometry": {key: source, "convexHull": true}}}}}),
         None,
     );
-    (added == n).then(|| format!("{}/collider/geometry/{key}", node_ext(n, RB)))
+    (added == n).then(|| format!("{}/collider/geometry/{key}", node_ext(n, RIGID_BODIES)))
 }
 
 /// A tetrahedron.
@@ -85,7 +78,7 @@ fn tetrahedron(doc: &mut Value) -> usize {
 
 /// A limit stiffness below the 2025 schema's minimum of 0 (0 itself is allowed there).
 fn stiffness_negative(case: &mut Case) -> Option<String> {
-    let (at, l) = draft::limit(case, |_| true)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["stiffness"] = json!(-1.0);
     Some(format!("{at}/stiffness"))
 }
@@ -114,7 +107,7 @@ fn index_out_of_range(case: &mut Case) -> Option<String> {
     Some(format!("{at}/shape"))
 }
 fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["type"] = json!("box");
     Some(at)
 }
@@ -157,10 +150,13 @@ fn geometry_no_mesh(case: &mut Case) -> Option<String> {
     let n = add_node(
         doc,
         json!({"name": "EmptyGeometry", "translation": [0.0, -30.0, 0.0],
-            "extensions": {RB: {"collider": {"geometry": {"node": plain}}}}}),
+            "extensions": {RIGID_BODIES: {"collider": {"geometry": {"node": plain}}}}}),
         None,
     );
-    Some(format!("{}/collider/geometry/node", node_ext(n, RB)))
+    Some(format!(
+        "{}/collider/geometry/node",
+        node_ext(n, RIGID_BODIES)
+    ))
 }
 /// What to spoil in [`skinned_collider`]'s skin.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -249,7 +245,7 @@ fn skinned_collider(doc: &mut Value, defect: SkinDefect) -> Option<(usize, usize
         let c = add_node(
             doc,
             json!({"name": "SkinCollider", "translation": far,
-                "extensions": {RB: {"collider": {"geometry": {"node": g, "convexHull": true}}}}}),
+                "extensions": {RIGID_BODIES: {"collider": {"geometry": {"node": g, "convexHull": true}}}}}),
             None,
         );
         return Some((m, skin, c));
@@ -257,7 +253,7 @@ fn skinned_collider(doc: &mut Value, defect: SkinDefect) -> Option<(usize, usize
     let added = add_node(
         doc,
         json!({"name": "SkinCollider", "mesh": m, "skin": skin, "translation": far,
-            "extensions": {RB: collider}}),
+            "extensions": {RIGID_BODIES: collider}}),
         None,
     );
     (added == n).then_some((m, skin, n))
@@ -281,7 +277,10 @@ fn skin_weights_not_normalized(case: &mut Case) -> Option<String> {
 /// A skin under a geometry node whose world transform is singular: left unapplied.
 fn geometry_deformed(case: &mut Case) -> Option<String> {
     let (_, _, c) = skinned_collider(case.json_mut()?, SkinDefect::SingularGeometry)?;
-    Some(format!("{}/collider/geometry/node", node_ext(c, RB)))
+    Some(format!(
+        "{}/collider/geometry/node",
+        node_ext(c, RIGID_BODIES)
+    ))
 }
 /// A morph target whose POSITION is a VEC2, weighted 0.5.
 fn morph_target_invalid(case: &mut Case) -> Option<String> {
@@ -300,7 +299,7 @@ fn morph_target_invalid(case: &mut Case) -> Option<String> {
     Some(format!("/meshes/{m}/primitives/0/targets/0/POSITION"))
 }
 fn shape_degenerate(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["sphere"]["radius"] = json!(0.0);
     Some(format!("{at}/sphere/radius"))
 }
@@ -308,22 +307,24 @@ fn shape_degenerate(case: &mut Case) -> Option<String> {
 /// (information).
 fn shape_disabled(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let n = *nodes_with(doc, RB, "collider").iter().find(|&&n| {
-        let node = &doc["nodes"][n];
-        node["extensions"][RB]["collider"]["geometry"]
-            .get("shape")
-            .is_some()
-            && node["extensions"][RB].get("motion").is_none()
-            && node.get("children").is_none()
-    })?;
+    let n = *nodes_with(doc, RIGID_BODIES, "collider")
+        .iter()
+        .find(|&&n| {
+            let node = &doc["nodes"][n];
+            node["extensions"][RIGID_BODIES]["collider"]["geometry"]
+                .get("shape")
+                .is_some()
+                && node["extensions"][RIGID_BODIES].get("motion").is_none()
+                && node.get("children").is_none()
+        })?;
     doc["nodes"][n]["scale"] = json!([0.0, 0.0, 0.0]);
-    Some(format!("{}/collider", node_ext(n, RB)))
+    Some(format!("{}/collider", node_ext(n, RIGID_BODIES)))
 }
 fn mass_zero(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let n = *nodes_with(doc, RB, "motion").first()?;
-    doc["nodes"][n]["extensions"][RB]["motion"]["mass"] = json!(0.0);
-    Some(format!("{}/motion/mass", node_ext(n, RB)))
+    let n = *nodes_with(doc, RIGID_BODIES, "motion").first()?;
+    doc["nodes"][n]["extensions"][RIGID_BODIES]["motion"]["mass"] = json!(0.0);
+    Some(format!("{}/motion/mass", node_ext(n, RIGID_BODIES)))
 }
 /// A drive's `positionTarget` removed, its `stiffness` left: a gain without a target.
 fn drive_dependency(case: &mut Case) -> Option<String> {
@@ -351,38 +352,40 @@ fn drive_without(case: &mut Case, removed: &str, kept: &str) -> Option<String> {
 }
 fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
     let doc = case.json()?;
-    let n = *nodes_with(doc, RB, "trigger")
+    let n = *nodes_with(doc, RIGID_BODIES, "trigger")
         .iter()
-        .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
+        .find(|&&n| doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].is_array())?;
     // A member's own (valid) geometry: the defect is only that both are given.
-    let member =
-        usize::try_from(doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"][0].as_u64()?).ok()?;
-    let geometry = doc["nodes"][member]["extensions"][RB]["trigger"]["geometry"].clone();
+    let member = usize::try_from(
+        doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"][0].as_u64()?,
+    )
+    .ok()?;
+    let geometry = doc["nodes"][member]["extensions"][RIGID_BODIES]["trigger"]["geometry"].clone();
     let doc = case.json_mut()?;
-    doc["nodes"][n]["extensions"][RB]["trigger"]["geometry"] = geometry;
-    Some(format!("{}/trigger", node_ext(n, RB)))
+    doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["geometry"] = geometry;
+    Some(format!("{}/trigger", node_ext(n, RIGID_BODIES)))
 }
 fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
     let doc = case.json()?;
-    let n = *nodes_with(doc, RB, "trigger")
+    let n = *nodes_with(doc, RIGID_BODIES, "trigger")
         .iter()
-        .find(|&&n| doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].is_array())?;
-    let member = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"][0].as_u64()?;
+        .find(|&&n| doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].is_array())?;
+    let member = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"][0].as_u64()?;
     let geometry =
-        doc["nodes"][usize::try_from(member).ok()?]["extensions"][RB]["trigger"]["geometry"]
+        doc["nodes"][usize::try_from(member).ok()?]["extensions"][RIGID_BODIES]["trigger"]["geometry"]
             .clone();
     let doc = case.json_mut()?;
     let outside = add_node(
         doc,
         json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0],
-            "extensions": {RB: {"trigger": {"geometry": geometry}}}}),
+            "extensions": {RIGID_BODIES: {"trigger": {"geometry": geometry}}}}),
         None,
     );
-    let nodes = doc["nodes"][n]["extensions"][RB]["trigger"]["nodes"].as_array_mut()?;
+    let nodes = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].as_array_mut()?;
     nodes.push(json!(outside));
     Some(format!(
         "{}/trigger/nodes/{}",
-        node_ext(n, RB),
+        node_ext(n, RIGID_BODIES),
         nodes.len() - 1
     ))
 }
@@ -391,11 +394,11 @@ fn filter_both_lists(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
     let f = push_root_ext(
         doc,
-        RB,
+        RIGID_BODIES,
         "collisionFilters",
         json!({"collisionSystems": ["A"], "collideWithSystems": [], "notCollideWithSystems": ["C"]}),
     );
-    Some(format!("/extensions/{RB}/collisionFilters/{f}"))
+    Some(format!("/extensions/{RIGID_BODIES}/collisionFilters/{f}"))
 }
 
 /// A geometry that names a shape and a mesh (`khr-2026`).
@@ -421,7 +424,10 @@ fn geometry_node_2025(case: &mut Case) -> Option<String> {
 /// skin: read unskinned (information).
 fn geometry_mesh_unskinned(case: &mut Case) -> Option<String> {
     let (_, _, c) = skinned_collider(case.json_mut()?, SkinDefect::None)?;
-    Some(format!("{}/collider/geometry/mesh", node_ext(c, RB)))
+    Some(format!(
+        "{}/collider/geometry/mesh",
+        node_ext(c, RIGID_BODIES)
+    ))
 }
 
 /// A mutator's name in each revision, `k25-...` and `k26-...`.

@@ -10,66 +10,18 @@ mod file;
 pub(crate) mod json;
 mod khr;
 mod khr25;
+mod mutator;
 mod omi;
-mod omi_current;
+mod omi24;
 mod vrm;
 mod vrm1;
 
 use reference::issue::Code;
-use reference::profile::Profile;
 
-use crate::case::{Case, ExpectedIssue};
+use crate::plan::Edition;
 
 pub use json::*;
-
-/// A mutator: edits a valid case in place and returns the pointer of the defect, or `None`
-/// when the case has nothing it can break (the caller then tries another base case).
-#[derive(Clone, Copy)]
-pub struct Mutator {
-    pub code: Code,
-    /// Stable name, used in case ids.
-    pub name: &'static str,
-    /// The profile of the valid case it needs.
-    pub profile: Profile,
-    /// A feature-tag prefix the base case should carry (a hint for picking bases).
-    pub needs: Option<&'static str>,
-    /// Edits a copy of the valid case.
-    pub apply: fn(&mut Case) -> Option<String>,
-}
-
-impl std::fmt::Debug for Mutator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mutator")
-            .field("code", &self.code)
-            .field("name", &self.name)
-            .finish()
-    }
-}
-
-impl Mutator {
-    /// Apply to a copy of `base`: the mutated case expects exactly this mutator's issue.
-    pub fn mutate(&self, base: &Case) -> Option<Case> {
-        let mut case = base.clone();
-        let pointer = (self.apply)(&mut case)?;
-        case.expected = vec![ExpectedIssue::new(self.code, pointer)];
-        case.area = "invalid".into();
-        case.poses.clear();
-        case.features
-            .insert(format!("invalid.{}", self.code.id().to_ascii_lowercase()));
-        case.description = format!(
-            "One defect ({}): {} Base: {}",
-            self.code.id(),
-            self.code.rule(),
-            base.description
-        );
-        case.spec = self.code.spec_reference().to_owned();
-        // No profile applies when the core document cannot be read, or has no extension.
-        if UNREADABLE.contains(&self.code) {
-            case.profile = None;
-        }
-        Some(case)
-    }
-}
+pub use mutator::Mutator;
 
 /// Every mutator, in catalogue order of their codes.
 pub fn all() -> Vec<Mutator> {
@@ -79,7 +31,7 @@ pub fn all() -> Vec<Mutator> {
     v.extend(khr::mutators());
     v.extend(khr25::mutators());
     v.extend(omi::mutators());
-    v.extend(omi_current::mutators());
+    v.extend(omi24::mutators());
     v.extend(vrm::mutators());
     v.extend(vrm1::mutators());
     let order = |c: Code| Code::ALL.iter().position(|x| *x == c).unwrap_or(usize::MAX);
@@ -90,9 +42,9 @@ pub fn all() -> Vec<Mutator> {
 /// The mutator the living corpus (`Edition::V2`) uses in place of `m` where a rule changed
 /// after corpus/v1 was released (v1 keeps its cases): an unknown enum value is no longer an
 /// error (issue 36), so GLTF_VALUE's defect is a child listed twice.
-pub fn for_edition(m: &Mutator, edition: crate::edition::Edition) -> Mutator {
+pub fn for_edition(m: &Mutator, edition: Edition) -> Mutator {
     match (edition, m.name) {
-        (crate::edition::Edition::V2, "sampler-filter-unknown") => Mutator {
+        (Edition::V2, "sampler-filter-unknown") => Mutator {
             name: "child-listed-twice",
             apply: core::child_listed_twice,
             ..*m
@@ -100,15 +52,6 @@ pub fn for_edition(m: &Mutator, edition: crate::edition::Edition) -> Mutator {
         _ => *m,
     }
 }
-
-/// Codes after which the reference reads no profile.
-const UNREADABLE: &[Code] = &[
-    Code::JsonSyntax,
-    Code::GlbHeader,
-    Code::GlbChunk,
-    Code::GltfSchema,
-    Code::ProfileNone,
-];
 
 /// Codes no mutator produces on purpose: limits of the reader that need files no corpus
 /// should hold (over 512 MiB, millions of JSON values) or that git cannot hold (a FIFO, a

@@ -1,37 +1,22 @@
 //! OMI_physics_body / OMI_collider / OMI_physics_shape / OMI_physics_joint defects.
 
 use reference::issue::Code;
+use reference::omi::{BODY, COLLIDER, JOINT, SHAPE};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
-use super::json::{add_mesh, add_node, node_ext, nodes_with, push_root_ext};
+use super::json::{add_mesh, add_node, node_ext, nodes_with, of_type, push_root_ext};
+use super::mutator::Mutator;
 use crate::case::Case;
 
-const BODY: &str = "OMI_physics_body";
-const JOINT: &str = "OMI_physics_joint";
 const COLLIDERS: &str = "/extensions/OMI_collider/colliders";
-
-/// The first OMI_collider collider of one of `types`: (pointer, collider).
-fn collider<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
-    let list = case.json_mut()?.pointer_mut(COLLIDERS)?.as_array_mut()?;
-    let (i, c) = list
-        .iter_mut()
-        .enumerate()
-        .find(|(_, c)| types.iter().any(|t| c["type"] == *t))?;
-    Some((format!("{COLLIDERS}/{i}"), c))
-}
 
 /// The document-level shape list of the scene's dialect: (pointer of the list, node key).
 fn shape_list(doc: &Value) -> Option<(&'static str, &'static str, &'static str)> {
-    if doc["extensions"].get("OMI_collider").is_some() {
-        Some((COLLIDERS, "OMI_collider", "collider"))
-    } else if doc["extensions"].get("OMI_physics_shape").is_some() {
-        Some((
-            "/extensions/OMI_physics_shape/shapes",
-            "OMI_physics_shape",
-            "shape",
-        ))
+    if doc["extensions"].get(COLLIDER).is_some() {
+        Some((COLLIDERS, COLLIDER, "collider"))
+    } else if doc["extensions"].get(SHAPE).is_some() {
+        Some(("/extensions/OMI_physics_shape/shapes", SHAPE, "shape"))
     } else {
         None
     }
@@ -44,7 +29,7 @@ fn first_joint(case: &mut Case) -> Option<(usize, String)> {
 }
 
 fn capsule_too_short(case: &mut Case) -> Option<String> {
-    let (at, c) = collider(case, &["sphere", "box", "capsule", "cylinder"])?;
+    let (at, c) = of_type(case, COLLIDERS, &["sphere", "box", "capsule", "cylinder"])?;
     let trigger = c.get("isTrigger").cloned();
     *c = json!({"type": "capsule", "radius": 0.5, "height": 0.6});
     if let Some(t) = trigger {
@@ -53,7 +38,11 @@ fn capsule_too_short(case: &mut Case) -> Option<String> {
     Some(format!("{at}/height"))
 }
 fn mesh_missing(case: &mut Case) -> Option<String> {
-    let (at, c) = collider(case, &["sphere", "box", "capsule", "cylinder", "hull"])?;
+    let (at, c) = of_type(
+        case,
+        COLLIDERS,
+        &["sphere", "box", "capsule", "cylinder", "hull"],
+    )?;
     let trigger = c.get("isTrigger").cloned();
     *c = json!({"type": "hull"});
     if let Some(t) = trigger {
@@ -62,13 +51,13 @@ fn mesh_missing(case: &mut Case) -> Option<String> {
     Some(at)
 }
 fn trigger_trimesh(case: &mut Case) -> Option<String> {
-    let (at, c) = collider(case, &["trimesh"])?;
+    let (at, c) = of_type(case, COLLIDERS, &["trimesh"])?;
     c["isTrigger"] = json!(true);
     Some(format!("{at}/isTrigger"))
 }
 fn collider_scaled(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
-    let n = *nodes_with(doc, "OMI_collider", "collider")
+    let n = *nodes_with(doc, COLLIDER, "collider")
         .iter()
         .find(|&&n| doc["nodes"][n]["extensions"].get(BODY).is_none())?;
     doc["nodes"][n]["scale"] = json!([2.0, 2.0, 2.0]);
@@ -184,7 +173,7 @@ fn joint_node_not_alone(case: &mut Case) -> Option<String> {
     Some(format!("/nodes/{j}/camera"))
 }
 fn hull_points(case: &mut Case, count: usize) -> Option<String> {
-    let (at, _) = collider(case, &["hull"])?;
+    let (at, _) = of_type(case, COLLIDERS, &["hull"])?;
     // `count` points on a circle in the XZ plane around the Y axis, fanned into triangles.
     #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
     let positions: Vec<[f32; 3]> = (0..count)
@@ -218,7 +207,7 @@ fn hull_few_points(case: &mut Case) -> Option<String> {
     hull_points(case, 3)
 }
 fn mesh_multiple_primitives(case: &mut Case) -> Option<String> {
-    let (at, c) = collider(case, &["hull", "trimesh"])?;
+    let (at, c) = of_type(case, COLLIDERS, &["hull", "trimesh"])?;
     let m = usize::try_from(c["mesh"].as_u64()?).ok()?;
     let doc = case.json_mut()?;
     let prim = doc["meshes"][m]["primitives"][0].clone();

@@ -2,13 +2,12 @@
 
 use reference::issue::Code;
 use reference::profile::Profile;
+use reference::vrm::{KEY, LEGACY_KEY};
 use serde_json::{Value, json};
 
-use super::Mutator;
-use super::json::{add_node, declare, node_ext, nodes_with};
+use super::json::{add_constrained, add_node, declare, node_ext, nodes_with};
+use super::mutator::Mutator;
 use crate::case::Case;
-
-const KEY: &str = "VRMC_constraints-1.0";
 
 /// The first constrained node: (node, kind, pointer of the kind object).
 fn first(case: &Case) -> Option<(usize, String, String)> {
@@ -28,28 +27,18 @@ fn set(case: &mut Case, prop: &str, value: Value) -> Option<String> {
     Some(format!("{at}/{prop}"))
 }
 
-/// A new root node carrying `ext` as its constraint extension.
-fn add_constrained(case: &mut Case, ext: Value) -> Option<usize> {
-    let doc = case.json_mut()?;
-    Some(add_node(
-        doc,
-        json!({"name": "Extra", "translation": [0.0, -3.0, 0.0], "extensions": {KEY: ext}}),
-        None,
-    ))
-}
-
 fn legacy_key(case: &mut Case) -> Option<String> {
     let (n, _, _) = first(case)?;
     let doc = case.json_mut()?;
     let exts = doc["nodes"][n]["extensions"].as_object_mut()?;
     let v = exts.remove(KEY)?;
-    exts.insert("VRMC_constraints".into(), v);
-    declare(doc, "VRMC_constraints");
+    exts.insert(LEGACY_KEY.into(), v);
+    declare(doc, LEGACY_KEY);
     if nodes_with(doc, KEY, "").is_empty() {
         let used = doc["extensionsUsed"].as_array_mut()?;
         used.retain(|e| e != KEY);
     }
-    Some(node_ext(n, "VRMC_constraints"))
+    Some(node_ext(n, LEGACY_KEY))
 }
 fn space_uppercase(case: &mut Case) -> Option<String> {
     set(case, "sourceSpace", json!("MODEL"))
@@ -58,7 +47,7 @@ fn enum_invalid(case: &mut Case) -> Option<String> {
     set(case, "destinationSpace", json!("world"))
 }
 fn no_constraint(case: &mut Case) -> Option<String> {
-    let n = add_constrained(case, json!({}))?;
+    let n = add_constrained(case, KEY, json!({}))?;
     Some(node_ext(n, KEY))
 }
 fn multiple_constraints(case: &mut Case) -> Option<String> {
@@ -75,7 +64,7 @@ fn multiple_constraints(case: &mut Case) -> Option<String> {
 }
 fn source_is_destination(case: &mut Case) -> Option<String> {
     let count = case.json()?["nodes"].as_array()?.len();
-    let n = add_constrained(case, json!({"position": {"source": count}}))?;
+    let n = add_constrained(case, KEY, json!({"position": {"source": count}}))?;
     Some(format!("{}/position/source", node_ext(n, KEY)))
 }
 fn source_is_parent(case: &mut Case) -> Option<String> {
@@ -133,6 +122,7 @@ fn weight_range(case: &mut Case) -> Option<String> {
 fn aim_zero(case: &mut Case) -> Option<String> {
     let n = add_constrained(
         case,
+        KEY,
         json!({"aim": {"source": 0, "aimVector": [0.0, 0.0, 0.0]}}),
     )?;
     Some(format!("{}/aim/aimVector", node_ext(n, KEY)))
@@ -140,6 +130,7 @@ fn aim_zero(case: &mut Case) -> Option<String> {
 fn aim_parallel_up(case: &mut Case) -> Option<String> {
     let n = add_constrained(
         case,
+        KEY,
         json!({"aim": {"source": 0, "aimVector": [0.0, 1.0, 0.0], "upVector": [0.0, 2.0, 0.0]}}),
     )?;
     Some(format!("{}/aim/upVector", node_ext(n, KEY)))

@@ -4,13 +4,12 @@
 
 use reference::issue::Code;
 use reference::profile::Profile;
-use serde_json::{Value, json};
+use reference::vrm1::KEY;
+use serde_json::json;
 
-use super::Mutator;
-use super::json::{add_node, node_ext, nodes_with};
+use super::json::{add_constrained, add_node, node_ext, nodes_with};
+use super::mutator::Mutator;
 use crate::case::Case;
-
-const KEY: &str = "VRMC_node_constraint";
 
 /// The first constrained node: (node, kind, pointer of the kind object).
 fn first(case: &Case) -> Option<(usize, String, String)> {
@@ -25,16 +24,6 @@ fn first(case: &Case) -> Option<(usize, String, String)> {
         n,
         kind.clone(),
         format!("{}/constraint/{kind}", node_ext(n, KEY)),
-    ))
-}
-
-/// A new root node carrying the extension object `ext`.
-fn add_constrained(case: &mut Case, ext: Value) -> Option<usize> {
-    let doc = case.json_mut()?;
-    Some(add_node(
-        doc,
-        json!({"name": "Extra", "translation": [0.0, -3.0, 0.0], "extensions": {KEY: ext}}),
-        None,
     ))
 }
 
@@ -56,7 +45,7 @@ fn spec_version_unknown(case: &mut Case) -> Option<String> {
     Some(format!("{}/specVersion", node_ext(n, KEY)))
 }
 fn no_constraint(case: &mut Case) -> Option<String> {
-    let n = add_constrained(case, json!({"specVersion": "1.0", "constraint": {}}))?;
+    let n = add_constrained(case, KEY, json!({"specVersion": "1.0", "constraint": {}}))?;
     Some(format!("{}/constraint", node_ext(n, KEY)))
 }
 fn multiple_constraints(case: &mut Case) -> Option<String> {
@@ -80,6 +69,7 @@ fn source_is_destination(case: &mut Case) -> Option<String> {
     let count = case.json()?["nodes"].as_array()?.len();
     let n = add_constrained(
         case,
+        KEY,
         json!({"specVersion": "1.0", "constraint": {"roll": {"source": count, "rollAxis": "Y"}}}),
     )?;
     Some(format!("{}/constraint/roll/source", node_ext(n, KEY)))

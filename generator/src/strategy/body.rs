@@ -3,7 +3,8 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::{Tags, dec, dec3, tag, transform};
+use super::common::{Tags, dec, dec3, tag};
+use super::transform;
 
 /// KHR `motion` (seed 002 Motions). `None` fields are omitted.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::{Tags, dec, tag};
+use super::common::{Tags, dec, tag};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct DriveSpec {

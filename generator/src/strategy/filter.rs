@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::{Tags, tag};
+use super::common::{Tags, tag};
 
 const SYSTEMS: [&str; 4] = ["Player", "Props", "Debris", "Sensors"];
 

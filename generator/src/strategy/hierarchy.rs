@@ -6,7 +6,8 @@
 use nalgebra::Isometry3;
 use proptest::prelude::*;
 
-use super::{Tags, dec3, tag, transform};
+use super::common::{Tags, dec3, tag};
+use super::transform;
 use crate::doc::{DocBuilder, TrsSpec};
 
 /// Where an attached item sits relative to its owner node.

@@ -4,9 +4,9 @@
 
 use proptest::prelude::*;
 
+use super::common::{Tags, dec, tag};
 use super::drive::{DriveSpec, drive};
 use super::limit::{LimitSpec, OmiConstraintSpec, hard, limit, omi_constraint, omi_hard};
-use super::{Tags, dec, tag};
 
 /// A KHR `physicsJoints` entry with the name of its composition.
 #[derive(Clone, Debug, PartialEq)]

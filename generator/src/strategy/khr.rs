@@ -10,20 +10,18 @@ use reference::decision::Decision;
 use serde_json::{Map, Value};
 
 use super::body::{MotionSpec, motion};
+use super::common::{Rendered, Tags, tag};
 use super::filter::{FilterSpec, filter};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
 use super::joint::{JointDescSpec, joint_desc};
 use super::khr25::{Extras2025, GeometryMode};
 use super::material::{MaterialSpec, material, pair_tags};
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape, solid_mesh};
-use super::{Rendered, Tags, tag, transform};
+use super::transform;
 use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::{BufferMode, DocBuilder, MeshData, TrsSpec};
 use reference::issue::Code;
-
-const RB: &str = "KHR_physics_rigid_bodies";
-const CS: &str = "KHR_collision_shapes";
-const IS: &str = "KHR_implicit_shapes";
+use reference::khr::{COLLISION_SHAPES, IMPLICIT_SHAPES, RIGID_BODIES};
 
 /// A collider: a shape with an optional material and filter (raw indices, taken modulo the
 /// number of materials / filters; `None` or no materials: omitted).
@@ -261,7 +259,8 @@ impl Ctx<'_> {
     fn shape(&mut self, s: &ShapeSpec) -> usize {
         s.tags(&mut self.tags);
         let v = s.render(Dialect::Khr, &mut self.doc);
-        self.doc.push_root(CS, "shapes", Value::from(v))
+        self.doc
+            .push_root(COLLISION_SHAPES, "shapes", Value::from(v))
     }
 
     /// A skin joint named `name` under `parent` whose scale 2 doubles what it skins at rest.
@@ -371,7 +370,7 @@ impl Ctx<'_> {
                     self.doc.node_member(drawn, "skin", Value::from(skin));
                     self.expected.push(ExpectedIssue::new(
                         Code::KhrGeometryMeshUnskinned,
-                        format!("/nodes/{node}/extensions/{RB}/{member}/geometry/mesh"),
+                        format!("/nodes/{node}/extensions/{RIGID_BODIES}/{member}/geometry/mesh"),
                     ));
                     tag(&mut self.tags, &["geometry", "mesh", "skinned"]);
                     mesh
@@ -441,7 +440,9 @@ impl Ctx<'_> {
                 tag(&mut self.tags, &["shape", s.kind.tag(), "tapered"]);
             }
             let v = s.render(Dialect::Khr, &mut self.doc);
-            let shape = self.doc.push_root(IS, "shapes", Value::from(v));
+            let shape = self
+                .doc
+                .push_root(IMPLICIT_SHAPES, "shapes", Value::from(v));
             geometry.insert("shape".into(), Value::from(shape));
         }
         target.insert("geometry".into(), Value::from(geometry));
@@ -494,7 +495,7 @@ impl Ctx<'_> {
             tag(&mut self.tags, &["collider", "filter"]);
         }
         self.doc
-            .node_extension_member(node, RB, "collider", Value::from(col));
+            .node_extension_member(node, RIGID_BODIES, "collider", Value::from(col));
     }
 
     fn trigger(&mut self, node: usize, t: &TriggerShape) {
@@ -506,7 +507,7 @@ impl Ctx<'_> {
         }
         tag(&mut self.tags, &["trigger", "simple"]);
         self.doc
-            .node_extension_member(node, RB, "trigger", Value::from(trig));
+            .node_extension_member(node, RIGID_BODIES, "trigger", Value::from(trig));
     }
 
     /// Render a body below `parent`; returns its node.
@@ -521,12 +522,12 @@ impl Ctx<'_> {
             parent,
         );
         self.doc
-            .node_extension_member(node, RB, "motion", leaf.motion.render());
+            .node_extension_member(node, RIGID_BODIES, "motion", leaf.motion.render());
         if self.r2025.is_some() && leaf.motion.mass == Some(0.0) {
             // [D-MASS-ZERO-SCHEMA]: a warning, read as infinite.
             self.expected.push(ExpectedIssue::new(
                 Code::KhrMassZero,
-                format!("/nodes/{node}/extensions/{RB}/motion/mass"),
+                format!("/nodes/{node}/extensions/{RIGID_BODIES}/motion/mass"),
             ));
         }
         leaf.motion.tags(&mut self.tags);
@@ -568,10 +569,12 @@ fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> 
         meshes: Vec::new(),
     };
     for m in &scene.materials {
-        cx.doc.push_root(RB, "physicsMaterials", m.render());
+        cx.doc
+            .push_root(RIGID_BODIES, "physicsMaterials", m.render());
     }
     for f in &scene.filters {
-        cx.doc.push_root(RB, "collisionFilters", f.render());
+        cx.doc
+            .push_root(RIGID_BODIES, "collisionFilters", f.render());
     }
     let radii: Vec<f64> = scene.groups.iter().map(group_radius).collect();
     let cells = grid(&radii);
@@ -632,14 +635,18 @@ fn render_revision(scene: &KhrScene, r2025: Option<&Extras2025>, stem: &str) -> 
                     }
                     let mut trigger = Map::new();
                     cx.shape_member((member, "trigger"), &m.item, &mut trigger);
-                    cx.doc
-                        .node_extension_member(member, RB, "trigger", Value::from(trigger));
+                    cx.doc.node_extension_member(
+                        member,
+                        RIGID_BODIES,
+                        "trigger",
+                        Value::from(trigger),
+                    );
                     nodes.push(member);
                 }
                 let mut trigger = Map::new();
                 trigger.insert("nodes".into(), Value::from(nodes));
                 cx.doc
-                    .node_extension_member(node, RB, "trigger", Value::from(trigger));
+                    .node_extension_member(node, RIGID_BODIES, "trigger", Value::from(trigger));
                 tag(&mut cx.tags, &["trigger", "compound"]);
             }
         }
@@ -770,7 +777,9 @@ fn joints(
                         Value::Array(d.drives.iter().map(|x| x.render()).collect()),
                     );
                 }
-                let index = cx.doc.push_root(RB, "physicsJoints", Value::from(v));
+                let index = cx
+                    .doc
+                    .push_root(RIGID_BODIES, "physicsJoints", Value::from(v));
                 used_descs.insert(desc_index, index);
                 index
             }
@@ -786,7 +795,7 @@ fn joints(
             }
         }
         cx.doc
-            .node_extension_member(frame_a, RB, "joint", Value::from(joint));
+            .node_extension_member(frame_a, RIGID_BODIES, "joint", Value::from(joint));
         cx.decisions.insert(Decision::Frames);
         cx.decisions.insert(Decision::Metrics);
         let d = &cx.scene.descs[desc_index];

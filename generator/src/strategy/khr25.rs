@@ -18,16 +18,14 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
 
+use super::common::{Rendered, Tags, tag};
 use super::khr::{Group, KhrScene, scene_of as draft_scene_of};
 use super::shape::ShapeSpec;
-use super::{Rendered, Tags, tag};
 use crate::case::ExpectedIssue;
 use crate::doc::{DocBuilder, TrsSpec};
 use reference::issue::Code;
+use reference::khr::{IMPLICIT_SHAPES, RIGID_BODIES};
 use serde_json::{Map, Value};
-
-const RB: &str = "KHR_physics_rigid_bodies";
-const IS: &str = "KHR_implicit_shapes";
 
 /// How mesh shapes are written: as `geometry.node` (`khr-2025`) or `geometry.mesh` (`khr-2026`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +137,13 @@ impl Khr25Scene {
 
 fn plane() -> impl Strategy<Value = PlaneSpec> + Clone {
     (
-        prop::option::weighted(0.5, (super::dec(5, 40, 1.0), super::dec(5, 40, 1.0))),
+        prop::option::weighted(
+            0.5,
+            (
+                super::common::dec(5, 40, 1.0),
+                super::common::dec(5, 40, 1.0),
+            ),
+        ),
         any::<bool>(),
     )
         .prop_map(|(size, double_sided)| PlaneSpec { size, double_sided })
@@ -300,7 +304,7 @@ pub(super) fn render_extras(
         if mode == ScaleMode::Zero {
             expected.push(ExpectedIssue::new(
                 Code::KhrShapeDisabled,
-                format!("/nodes/{node}/extensions/{RB}/collider"),
+                format!("/nodes/{node}/extensions/{RIGID_BODIES}/collider"),
             ));
         }
     }
@@ -316,12 +320,12 @@ fn collider_on(doc: &mut DocBuilder, node: usize, kind: &'static str, params: Ma
     let mut shape = Map::new();
     shape.insert("type".into(), Value::from(kind));
     shape.insert(kind.into(), Value::from(params));
-    let index = doc.push_root(IS, "shapes", Value::from(shape));
+    let index = doc.push_root(IMPLICIT_SHAPES, "shapes", Value::from(shape));
     let mut geometry = Map::new();
     geometry.insert("shape".into(), Value::from(index));
     let mut collider = Map::new();
     collider.insert("geometry".into(), Value::from(geometry));
-    doc.node_extension_member(node, RB, "collider", Value::from(collider));
+    doc.node_extension_member(node, RIGID_BODIES, "collider", Value::from(collider));
 }
 
 /// Every tag a scene of `profile` (`khr-2025` or `khr-2026`) can carry.

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::{Tags, dec, tag};
+use super::common::{Tags, dec, tag};
 
 /// A KHR joint limit.
 #[derive(Clone, Debug, PartialEq)]

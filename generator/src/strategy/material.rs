@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::{Tags, dec, tag};
+use super::common::{Tags, dec, tag};
 
 /// Combine modes as spelled in the file; `None` in a spec means the property is omitted.
 pub const COMBINES: [&str; 4] = ["average", "minimum", "maximum", "multiply"];

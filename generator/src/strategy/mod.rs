@@ -7,6 +7,7 @@
 //! shrinks to a small scene, and the test prints its glTF text.
 
 pub mod body;
+pub mod common;
 pub mod constraint;
 pub mod drive;
 pub mod filter;
@@ -17,37 +18,16 @@ pub mod khr25;
 pub mod limit;
 pub mod material;
 pub mod omi;
-pub mod omi_current;
+pub mod omi24;
 pub mod shape;
 pub mod transform;
 pub mod vrm;
 pub mod vrm1;
 
-use std::collections::BTreeSet;
+pub use common::{Rendered, Tags, dec, dec3, tag};
 
 use proptest::prelude::*;
-use reference::decision::Decision;
 use reference::profile::Profile;
-
-use crate::case::{ExpectedIssue, PoseSet};
-use crate::doc::Built;
-
-/// Feature tags of a case, e.g. `shape.capsule.defaults`.
-pub type Tags = BTreeSet<String>;
-
-/// A scene rendered to glTF, with what it exercises.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rendered {
-    pub built: Built,
-    pub tags: Tags,
-    pub decisions: BTreeSet<Decision>,
-    pub poses: Vec<PoseSet>,
-    /// One line saying what the scene holds.
-    pub summary: String,
-    /// Warnings and information a valid scene draws on purpose (khr-2025's zero mass and
-    /// zero scale); empty for the other profiles.
-    pub expected: Vec<ExpectedIssue>,
-}
 
 /// A generated scene of any profile.
 #[derive(Clone, Debug)]
@@ -57,7 +37,7 @@ pub enum SceneSpec {
     Omi(omi::OmiScene),
     Vrm(vrm::VrmScene),
     /// `omi-2024` or `omi-2025`.
-    OmiCurrent(omi_current::OmiCurrentScene),
+    Omi24(omi24::Omi24Scene),
     Vrm1(vrm1::Vrm1Scene),
 }
 
@@ -68,7 +48,7 @@ impl SceneSpec {
             SceneSpec::Khr25(s) => s.profile(),
             SceneSpec::Omi(_) => Profile::Omi2023,
             SceneSpec::Vrm(_) => Profile::VrmcConstraintsDraft,
-            SceneSpec::OmiCurrent(s) => s.profile,
+            SceneSpec::Omi24(s) => s.profile,
             SceneSpec::Vrm1(_) => Profile::VrmcNodeConstraint10,
         }
     }
@@ -80,7 +60,7 @@ impl SceneSpec {
             SceneSpec::Khr25(s) => khr25::render(s, stem),
             SceneSpec::Omi(s) => omi::render(s, stem),
             SceneSpec::Vrm(s) => vrm::render(s, stem),
-            SceneSpec::OmiCurrent(s) => omi_current::render(s, stem),
+            SceneSpec::Omi24(s) => omi24::render(s, stem),
             SceneSpec::Vrm1(s) => vrm1::render(s, stem),
         };
         if r.built.json.get("buffers").is_some() {
@@ -104,9 +84,9 @@ pub fn scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
         }
         Profile::Omi2023 => omi::scene().prop_map(SceneSpec::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene().prop_map(SceneSpec::Vrm).boxed(),
-        Profile::Omi2024 | Profile::Omi2025 => omi_current::scene(profile)
-            .prop_map(SceneSpec::OmiCurrent)
-            .boxed(),
+        Profile::Omi2024 | Profile::Omi2025 => {
+            omi24::scene(profile).prop_map(SceneSpec::Omi24).boxed()
+        }
         Profile::VrmcNodeConstraint10 => vrm1::scene().prop_map(SceneSpec::Vrm1).boxed(),
     }
 }
@@ -120,41 +100,11 @@ pub fn large_scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
             .boxed(),
         Profile::Omi2023 => omi::scene_of(4..=10).prop_map(SceneSpec::Omi).boxed(),
         Profile::VrmcConstraintsDraft => vrm::scene_of(10..=50).prop_map(SceneSpec::Vrm).boxed(),
-        Profile::Omi2024 | Profile::Omi2025 => omi_current::scene_of(profile, 4..=10)
-            .prop_map(SceneSpec::OmiCurrent)
+        Profile::Omi2024 | Profile::Omi2025 => omi24::scene_of(profile, 4..=10)
+            .prop_map(SceneSpec::Omi24)
             .boxed(),
         Profile::VrmcNodeConstraint10 => vrm1::scene_of(10..=50).prop_map(SceneSpec::Vrm1).boxed(),
     }
-}
-
-/// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
-pub fn dec(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = f64> + Clone {
-    (lo..=hi).prop_map(move |k| f64::from(k) / denom)
-}
-
-/// Three numbers from [`dec`].
-pub fn dec3(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = [f64; 3]> + Clone {
-    (dec(lo, hi, denom), dec(lo, hi, denom), dec(lo, hi, denom)).prop_map(|(a, b, c)| [a, b, c])
-}
-
-/// Add a tag built from parts joined by `.`.
-pub fn tag(tags: &mut Tags, parts: &[&str]) {
-    // Most tags of a scene repeat: join into a reused buffer and allocate only new ones.
-    thread_local! {
-        static JOINED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-    }
-    JOINED.with_borrow_mut(|joined| {
-        joined.clear();
-        for (k, p) in parts.iter().enumerate() {
-            if k > 0 {
-                joined.push('.');
-            }
-            joined.push_str(p);
-        }
-        if !tags.contains(joined.as_str()) {
-            tags.insert(joined.clone());
-        }
-    });
 }
 
 #[cfg(test)]

@@ -7,19 +7,18 @@ use std::collections::BTreeSet;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
+use reference::omi::{BODY, COLLIDER, JOINT, SHAPE};
 use serde_json::{Map, Value};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
+use super::common::{Rendered, Tags, dec, tag};
 use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
 use super::joint::{OmiJointSpec, omi_joint};
 use super::limit::OmiConstraintSpec;
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
-use super::{Rendered, Tags, dec, tag, transform};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
-
-const BODY: &str = "OMI_physics_body";
-const JOINT: &str = "OMI_physics_joint";
 
 /// A shape on a node; `is_trigger` is written only in the OMI_collider dialect.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,8 +212,8 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn shape_ext(&self) -> (&'static str, &'static str, &'static str) {
         match self.scene.dialect {
-            Dialect::OmiCollider => ("OMI_collider", "colliders", "collider"),
-            _ => ("OMI_physics_shape", "shapes", "shape"),
+            Dialect::OmiCollider => (COLLIDER, "colliders", "collider"),
+            _ => (SHAPE, "shapes", "shape"),
         }
     }
 
@@ -443,9 +442,9 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
         bodies.len(),
         joint_count,
         if d == Dialect::OmiCollider {
-            "OMI_collider"
+            COLLIDER
         } else {
-            "OMI_physics_shape"
+            SHAPE
         }
     );
     Rendered {

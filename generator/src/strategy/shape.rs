@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::{Tags, dec, tag};
+use super::common::{Tags, dec, tag};
 use crate::doc::{DocBuilder, MeshData};
 
 /// Every shape type (KHR `convex` is OMI_collider `hull` and OMI_physics_shape `convex`).

@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use reference::decision::Decision;
+use reference::vrm::KEY;
 use serde_json::{Map, json};
 
+use super::common::{Rendered, Tags, ancestors, dec3, resolve_parents, tag};
 use super::constraint::{ConstraintSpec, DraftKind, constraint};
-use super::{Rendered, Tags, dec3, tag, transform};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
-
-pub const KEY: &str = "VRMC_constraints-1.0";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct VrmNode {
@@ -74,22 +74,7 @@ pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value =
 
 /// Parents after resolving raw choices.
 pub fn parents(scene: &VrmScene) -> Vec<Option<usize>> {
-    scene
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            if i == 0 {
-                None
-            } else {
-                n.parent.map(|k| k % i)
-            }
-        })
-        .collect()
-}
-
-fn ancestors(parents: &[Option<usize>], node: usize) -> Vec<usize> {
-    std::iter::successors(parents[node], |&p| parents[p]).collect()
+    resolve_parents(scene.nodes.iter().map(|n| n.parent))
 }
 
 /// The constraints that survive the validity rules, as (destination, source, spec), in order.

@@ -18,14 +18,14 @@ use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::profile::Profile;
 use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs};
+use reference::vrm1::KEY;
 use serde_json::{Map, json};
 
-use super::{Rendered, Tags, dec3, tag, transform};
+use super::common::{Rendered, Tags, ancestors, dec3, resolve_parents, tag};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{BufferMode, DocBuilder, TrsSpec};
 use serde_json::Value;
-
-pub const KEY: &str = "VRMC_node_constraint";
 
 /// The kind of a VRM 1.0 constraint, with its axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,22 +159,7 @@ pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value =
 
 /// Parents after resolving raw choices.
 pub fn parents(scene: &Vrm1Scene) -> Vec<Option<usize>> {
-    scene
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            if i == 0 {
-                None
-            } else {
-                n.parent.map(|k| k % i)
-            }
-        })
-        .collect()
-}
-
-fn ancestors(parents: &[Option<usize>], node: usize) -> Vec<usize> {
-    std::iter::successors(parents[node], |&p| parents[p]).collect()
+    resolve_parents(scene.nodes.iter().map(|n| n.parent))
 }
 
 /// The nodes a constraint reads the constraints of [D-VRM1-ORDER].

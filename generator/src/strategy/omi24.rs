@@ -15,26 +15,24 @@ use std::collections::{BTreeMap, BTreeSet};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
+use reference::omi::{BODY, JOINT, SHAPE};
 use reference::profile::Profile;
 use serde_json::{Map, Value};
 
 use super::body::MotionSpec;
+use super::common::{Rendered, Tags, tag};
 use super::hierarchy::{Attached, Placement, grid, placement_tag};
 use super::khr::{BodyLeaf, ColliderUse, Group, KhrScene, TriggerShape};
 use super::material::{MaterialSpec, pair_tags};
 use super::shape::{Dialect, ShapeSpec};
-use super::{Rendered, Tags, tag, transform};
+use super::transform;
 use crate::case::PoseSet;
 use crate::doc::{DocBuilder, TrsSpec};
-
-const BODY: &str = "OMI_physics_body";
-const SHAPE: &str = "OMI_physics_shape";
-const JOINT: &str = "OMI_physics_joint";
 
 /// A restructured OMI scene: a KHR-shaped spec, the revision, and which static groups carry an
 /// explicit `motion: {"type": "static"}` (by group index; the rest are bare colliders).
 #[derive(Clone, Debug, PartialEq)]
-pub struct OmiCurrentScene {
+pub struct Omi24Scene {
     pub spec: KhrScene,
     pub profile: Profile,
     pub static_motion: Vec<bool>,
@@ -44,12 +42,12 @@ pub struct OmiCurrentScene {
 pub fn scene_of(
     profile: Profile,
     groups: std::ops::RangeInclusive<usize>,
-) -> impl Strategy<Value = OmiCurrentScene> {
+) -> impl Strategy<Value = Omi24Scene> {
     (
         super::khr::scene_of(groups),
         prop::collection::vec(any::<bool>(), 10),
     )
-        .prop_map(move |(spec, static_motion)| OmiCurrentScene {
+        .prop_map(move |(spec, static_motion)| Omi24Scene {
             spec,
             profile,
             static_motion,
@@ -58,7 +56,7 @@ pub fn scene_of(
 
 /// Valid scenes of 1 or 2 groups (3, as KHR's, gave 6.4 MB for 300 cases; 2 keeps a
 /// 300-case share of corpus/v2 under 5 MB).
-pub fn scene(profile: Profile) -> impl Strategy<Value = OmiCurrentScene> {
+pub fn scene(profile: Profile) -> impl Strategy<Value = Omi24Scene> {
     scene_of(profile, 1..=2)
 }
 
@@ -308,7 +306,7 @@ impl Ctx<'_> {
 type BodyAt = (usize, Isometry3<f64>, f64, bool);
 
 /// Render `scene` as a glTF document.
-pub fn render(scene: &OmiCurrentScene, stem: &str) -> Rendered {
+pub fn render(scene: &Omi24Scene, stem: &str) -> Rendered {
     let spec = &scene.spec;
     let d = dialect(scene.profile);
     let mut cx = Ctx {

@@ -6,10 +6,11 @@
 
 use reference::decision::Decision;
 use reference::issue::Code;
+use reference::omi::{BODY, SHAPE};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::case;
+use super::common::case;
 use crate::case::{Case, ExpectedIssue, Tier};
 
 const SHAPES: &str = "/extensions/OMI_physics_shape/shapes";
@@ -28,16 +29,16 @@ pub fn cases() -> Vec<Case> {
 fn scene(shape: Value) -> Value {
     json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
-        "extensions": {"OMI_physics_shape": {"shapes": [
+        "extensionsUsed": [BODY, SHAPE],
+        "extensions": {SHAPE: {"shapes": [
             {"type": "box", "box": {"size": [4.0, 0.2, 4.0]}},
             shape
         ]}},
         "nodes": [
-            {"name": "Floor", "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
+            {"name": "Floor", "extensions": {BODY: {"collider": {"shape": 0}}}},
             {"name": "Body", "translation": [0.0, 2.0, 0.0], "children": [2],
-                "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
-            {"name": "BodyShape", "extensions": {"OMI_physics_body": {"collider": {"shape": 1}}}}
+                "extensions": {BODY: {"motion": {"type": "dynamic"}}}},
+            {"name": "BodyShape", "extensions": {BODY: {"collider": {"shape": 1}}}}
         ],
         "scene": 0,
         "scenes": [{"nodes": [0, 1]}]

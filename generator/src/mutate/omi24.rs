@@ -4,70 +4,25 @@
 //! revision's radius keys, and the omi-2025-only codes are not made on omi-2024 bases.
 
 use reference::issue::Code;
+use reference::omi::{BODY, JOINT};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
-use super::Mutator;
-use super::json::{add_node, node_ext, nodes_with, push_root_ext};
+use super::json::{
+    add_node, axes_key, first_member, limit_of, node_ext, nodes_with, of_type, push_root_ext,
+    set_member,
+};
+use super::mutator::Mutator;
 use crate::case::Case;
 
-const BODY: &str = "OMI_physics_body";
-const JOINT: &str = "OMI_physics_joint";
 const SHAPES: &str = "/extensions/OMI_physics_shape/shapes";
 const JOINTS: &str = "/extensions/OMI_physics_joint/physicsJoints";
-
-/// First node with `OMI_physics_body[key]`, its pointer, and the object.
-fn first<'a>(case: &'a mut Case, key: &str) -> Option<(String, &'a mut Value)> {
-    let doc = case.json_mut()?;
-    let n = *nodes_with(doc, BODY, key).first()?;
-    Some((
-        format!("{}/{key}", node_ext(n, BODY)),
-        &mut doc["nodes"][n]["extensions"][BODY][key],
-    ))
-}
-
-fn set(case: &mut Case, key: &str, prop: &str, value: Value) -> Option<String> {
-    let (at, obj) = first(case, key)?;
-    obj[prop] = value;
-    Some(format!("{at}/{prop}"))
-}
-
-/// The first shape whose type is one of `types`: (pointer, shape).
-fn shape<'a>(case: &'a mut Case, types: &[&str]) -> Option<(String, &'a mut Value)> {
-    let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
-    let (i, s) = shapes
-        .iter_mut()
-        .enumerate()
-        .find(|(_, s)| types.iter().any(|t| s["type"] == *t))?;
-    Some((format!("{SHAPES}/{i}"), s))
-}
 
 /// Append a shape; returns its pointer.
 fn add_shape(case: &mut Case, shape: Value) -> Option<String> {
     let shapes = case.json_mut()?.pointer_mut(SHAPES)?.as_array_mut()?;
     shapes.push(shape);
     Some(format!("{SHAPES}/{}", shapes.len() - 1))
-}
-
-/// The first limit (pointer, limit object).
-fn limit(case: &mut Case) -> Option<(String, &mut Value)> {
-    let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
-    for (j, joint) in joints.iter_mut().enumerate() {
-        if let Some(limits) = joint.get_mut("limits").and_then(Value::as_array_mut)
-            && let Some(v) = limits.first_mut()
-        {
-            return Some((format!("{JOINTS}/{j}/limits/0"), v));
-        }
-    }
-    None
-}
-
-fn axes_key(limit: &Value) -> &'static str {
-    if limit.get("linearAxes").is_some() {
-        "linearAxes"
-    } else {
-        "angularAxes"
-    }
 }
 
 /// The first joint node: (node, pointer of its extension).
@@ -82,7 +37,7 @@ fn body_node(case: &Case) -> Option<usize> {
 }
 
 fn ext_type(case: &mut Case) -> Option<String> {
-    set(case, "collider", "shape", json!("0"))
+    set_member(case, BODY, "collider", "shape", json!("0"))
 }
 fn ext_required(case: &mut Case) -> Option<String> {
     let (n, at) = joint_node(case)?;
@@ -92,15 +47,15 @@ fn ext_required(case: &mut Case) -> Option<String> {
     Some(at)
 }
 fn motion_type_missing(case: &mut Case) -> Option<String> {
-    let (at, m) = first(case, "motion")?;
+    let (at, m) = first_member(case, BODY, "motion")?;
     m.as_object_mut()?.remove("type");
     Some(at)
 }
 fn ext_array_length(case: &mut Case) -> Option<String> {
-    set(case, "motion", "linearVelocity", json!([0.0, 1.0]))
+    set_member(case, BODY, "motion", "linearVelocity", json!([0.0, 1.0]))
 }
 fn ext_unexpected_property(case: &mut Case) -> Option<String> {
-    set(case, "motion", "bounciness", json!(0.5))
+    set_member(case, BODY, "motion", "bounciness", json!(0.5))
 }
 fn enum_unknown(case: &mut Case) -> Option<String> {
     let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
@@ -112,10 +67,10 @@ fn enum_unknown(case: &mut Case) -> Option<String> {
     Some(format!("{JOINTS}/{j}/drives/0/mode"))
 }
 fn enum_invalid(case: &mut Case) -> Option<String> {
-    set(case, "motion", "type", json!("rigid"))
+    set_member(case, BODY, "motion", "type", json!("rigid"))
 }
 fn index_out_of_range(case: &mut Case) -> Option<String> {
-    set(case, "collider", "shape", json!(999))
+    set_member(case, BODY, "collider", "shape", json!(999))
 }
 fn value_out_of_range(case: &mut Case) -> Option<String> {
     let doc = case.json_mut()?;
@@ -130,20 +85,20 @@ fn value_out_of_range(case: &mut Case) -> Option<String> {
     ))
 }
 fn negative_mass(case: &mut Case) -> Option<String> {
-    set(case, "motion", "mass", json!(-1.0))
+    set_member(case, BODY, "motion", "mass", json!(-1.0))
 }
 fn shape_degenerate(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["sphere"]["radius"] = json!(0.0);
     Some(format!("{at}/sphere/radius"))
 }
 fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["sphere"])?;
+    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
     s["type"] = json!("box");
     Some(at)
 }
 fn multiple_primitives(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["convex", "trimesh"])?;
+    let (at, s) = of_type(case, SHAPES, &["convex", "trimesh"])?;
     let t = s["type"].as_str()?.to_owned();
     let m = usize::try_from(s[t.as_str()]["mesh"].as_u64()?).ok()?;
     let prims = case.json_mut()?["meshes"][m]["primitives"].as_array_mut()?;
@@ -152,12 +107,12 @@ fn multiple_primitives(case: &mut Case) -> Option<String> {
     Some(format!("{at}/{t}/mesh"))
 }
 fn mesh_missing(case: &mut Case) -> Option<String> {
-    let (at, s) = shape(case, &["convex"])?;
+    let (at, s) = of_type(case, SHAPES, &["convex"])?;
     s["convex"]["mesh"] = json!(-1);
     Some(format!("{at}/convex/mesh"))
 }
 fn trigger_trimesh(case: &mut Case) -> Option<String> {
-    let (at, _) = shape(case, &["trimesh"])?;
+    let (at, _) = of_type(case, SHAPES, &["trimesh"])?;
     let index: usize = at.rsplit('/').next()?.parse().ok()?;
     let doc = case.json_mut()?;
     let n = add_node(
@@ -174,19 +129,19 @@ fn collider_scaled(case: &mut Case) -> Option<String> {
     Some(format!("/nodes/{n}/scale"))
 }
 fn limit_min_above_max(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["min"] = json!(1.0);
     l["max"] = json!(0.5);
     Some(at)
 }
 fn axis_out_of_range(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     let key = axes_key(l);
     l[key][0] = json!(3);
     Some(format!("{at}/{key}/0"))
 }
 fn axis_duplicate(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     let key = axes_key(l);
     let axes = l[key].as_array_mut()?;
     if axes.len() >= 3 {
@@ -196,7 +151,7 @@ fn axis_duplicate(case: &mut Case) -> Option<String> {
     Some(format!("{at}/{key}/{}", axes.len() - 1))
 }
 fn damping_negative(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["damping"] = json!(-1.0);
     Some(format!("{at}/damping"))
 }
@@ -236,19 +191,25 @@ fn capsule_too_short(case: &mut Case) -> Option<String> {
     Some(format!("{at}/capsule/height"))
 }
 fn mass_zero(case: &mut Case) -> Option<String> {
-    set(case, "motion", "mass", json!(0.0))
+    set_member(case, BODY, "motion", "mass", json!(0.0))
 }
 fn inertia_partly_zero(case: &mut Case) -> Option<String> {
-    set(case, "motion", "inertiaDiagonal", json!([0.0, 1.0, 1.0]))
+    set_member(
+        case,
+        BODY,
+        "motion",
+        "inertiaDiagonal",
+        json!([0.0, 1.0, 1.0]),
+    )
 }
 fn inertia_orientation_not_unit(case: &mut Case) -> Option<String> {
-    let (at, m) = first(case, "motion")?;
+    let (at, m) = first_member(case, BODY, "motion")?;
     m["inertiaDiagonal"] = json!([1.0, 1.0, 1.0]);
     m["inertiaOrientation"] = json!([0.0, 0.0, 0.0, 2.0]);
     Some(format!("{at}/inertiaOrientation"))
 }
 fn collider_shape_missing(case: &mut Case) -> Option<String> {
-    let (at, c) = first(case, "collider")?;
+    let (at, c) = first_member(case, BODY, "collider")?;
     c["shape"] = json!(-1);
     Some(at)
 }
@@ -391,21 +352,21 @@ fn joint_settings_empty(case: &mut Case) -> Option<String> {
     Some(format!("{JOINTS}/{j}"))
 }
 fn limit_no_axes(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     let o = l.as_object_mut()?;
     o.remove("linearAxes");
     o.remove("angularAxes");
     Some(at)
 }
 fn limit_unbounded(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     let o = l.as_object_mut()?;
     o.remove("min");
     o.remove("max");
     Some(at)
 }
 fn negative_sentinel(case: &mut Case) -> Option<String> {
-    let (at, l) = limit(case)?;
+    let (at, l) = limit_of(case, JOINTS, |_| true)?;
     l["stiffness"] = json!(-1.0);
     Some(format!("{at}/stiffness"))
 }

@@ -1,0 +1,70 @@
+//! What every strategy module shares: the rendered scene with its feature tags, and exact
+//! decimals. A leaf, so that the profile modules need not import the module that lists them.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use reference::decision::Decision;
+
+use crate::case::{ExpectedIssue, PoseSet};
+use crate::doc::Built;
+
+/// Feature tags of a case, e.g. `shape.capsule.defaults`.
+pub type Tags = BTreeSet<String>;
+
+/// A scene rendered to glTF, with what it exercises.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    pub built: Built,
+    pub tags: Tags,
+    pub decisions: BTreeSet<Decision>,
+    pub poses: Vec<PoseSet>,
+    /// One line saying what the scene holds.
+    pub summary: String,
+    /// Warnings and information a valid scene draws on purpose (khr-2025's zero mass and
+    /// zero scale); empty for the other profiles.
+    pub expected: Vec<ExpectedIssue>,
+}
+
+/// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
+pub fn dec(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = f64> + Clone {
+    (lo..=hi).prop_map(move |k| f64::from(k) / denom)
+}
+
+/// Three numbers from [`dec`].
+pub fn dec3(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = [f64; 3]> + Clone {
+    (dec(lo, hi, denom), dec(lo, hi, denom), dec(lo, hi, denom)).prop_map(|(a, b, c)| [a, b, c])
+}
+
+/// Add a tag built from parts joined by `.`.
+pub fn tag(tags: &mut Tags, parts: &[&str]) {
+    // Most tags of a scene repeat: join into a reused buffer and allocate only new ones.
+    thread_local! {
+        static JOINED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    JOINED.with_borrow_mut(|joined| {
+        joined.clear();
+        for (k, p) in parts.iter().enumerate() {
+            if k > 0 {
+                joined.push('.');
+            }
+            joined.push_str(p);
+        }
+        if !tags.contains(joined.as_str()) {
+            tags.insert(joined.clone());
+        }
+    });
+}
+
+/// Each node's parent, its raw choice `k` resolved to `k % i` (an earlier node: no cycle; the
+/// first node is a root).
+pub fn resolve_parents(raw: impl Iterator<Item = Option<usize>>) -> Vec<Option<usize>> {
+    raw.enumerate()
+        .map(|(i, p)| if i == 0 { None } else { p.map(|k| k % i) })
+        .collect()
+}
+
+/// A node's ancestors, its parent first.
+pub fn ancestors(parents: &[Option<usize>], node: usize) -> Vec<usize> {
+    std::iter::successors(parents[node], |&p| parents[p]).collect()
+}
