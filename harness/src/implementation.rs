@@ -22,8 +22,8 @@ pub use reference::scene::{DofKind, DriveMode};
 pub use reference::{profile::Profile, scene::BodyKind};
 
 /// A string enum of the protocol: each variant's wire name, given once, is its serde spelling
-/// and its `name()` for messages, so an unknown string is a malformed answer naming the
-/// allowed ones, not a failed check.
+/// and its text in messages, so an unknown string is a malformed answer naming the allowed
+/// ones, not a failed check.
 macro_rules! wire_enum {
     ($(#[$doc:meta])* $name:ident { $($variant:ident = $id:literal,)* }) => {
         $(#[$doc])*
@@ -34,6 +34,12 @@ macro_rules! wire_enum {
             /// The wire name.
             pub const fn name(self) -> &'static str {
                 match self { $($name::$variant => $id,)* }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
             }
         }
     };

@@ -110,10 +110,7 @@ pub fn gate(caps: &Capabilities, entry: &CaseEntry) -> Option<CheckResult> {
             "no profile applies to the case",
         ));
     }
-    let known = entry
-        .profile
-        .as_ref()
-        .and_then(reference::case::CatalogueId::known);
+    let known = entry.profile.as_ref().and_then(|p| p.known());
     if !known.is_some_and(|p| caps.profiles.contains(&p)) {
         return Some(CheckResult::new(
             CHECK,

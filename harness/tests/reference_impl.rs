@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::adapters::reference::ReferenceImplementation;
 use physics_cts::implementation::{
-    BodyKind, CheckFamily, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest,
-    MassReport, SimConfig,
+    BodyKind, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest, MassReport,
+    SimConfig,
 };
 use reference::poses::Poses;
 use reference::scene::MassValue;
@@ -91,14 +91,8 @@ fn handshake_declares_every_check_but_dynamics() {
     let mut r = ReferenceImplementation::new();
     let h = r.handshake().expect("handshake");
     assert_eq!(h.name, "reference");
-    assert_eq!(
-        h.capabilities.checks,
-        [
-            CheckFamily::Validation,
-            CheckFamily::Interpretation,
-            CheckFamily::Constraints
-        ]
-    );
+    let checks: Vec<&str> = h.capabilities.checks.iter().map(|c| c.name()).collect();
+    assert_eq!(checks, ["validation", "interpretation", "constraints"]);
     assert!(h.capabilities.supports_feature("vrm.aim.model-local"));
     assert!(h.capabilities.supports_feature("joint.limit.angular.3"));
     // Every profile, each written out: a profile the reference stopped declaring fails here.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use physics_cts::case::{CaseEntry, Tier};
 use physics_cts::check::CheckResult;
-use physics_cts::implementation::{Capabilities, CheckFamily, Profile};
+use physics_cts::implementation::Capabilities;
 use physics_cts::report::{self, csv, diff::Diff, html, junit, markdown, ndjson, summary};
 use physics_cts::results::{CaseResult, ImplInfo, Run};
 use physics_cts::status::Status;
@@ -229,10 +229,13 @@ pub fn fixture() -> Run {
         ),
         CaseResult::new("reference", &crash, vec![pass("load")], None, 1),
     ];
-    let caps = |profiles: &[Profile], checks: &[CheckFamily]| Capabilities {
-        profiles: profiles.to_vec(),
+    let caps = |profiles: &[&str], checks: &[&str]| Capabilities {
+        profiles: profiles
+            .iter()
+            .map(|p| p.parse().expect("a profile"))
+            .collect(),
         features: vec!["joint.".into(), "shape.".into()],
-        checks: checks.to_vec(),
+        checks: serde_json::from_value(serde_json::json!(checks)).expect("check families"),
         batch: false,
     };
     Run {
@@ -244,8 +247,8 @@ pub fn fixture() -> Run {
                 version: "0.1.0".into(),
                 engine: "rapier3d 0.36 (f32)".into(),
                 capabilities: caps(
-                    &[Profile::Khr2024Draft, Profile::Omi2023],
-                    &[CheckFamily::Interpretation, CheckFamily::Dynamics],
+                    &["khr-2024-draft", "omi-2023"],
+                    &["interpretation", "dynamics"],
                 ),
             },
             ImplInfo {
@@ -253,16 +256,8 @@ pub fn fixture() -> Run {
                 version: "0.1.0".into(),
                 engine: "reference".into(),
                 capabilities: caps(
-                    &[
-                        Profile::Khr2024Draft,
-                        Profile::Omi2023,
-                        Profile::VrmcConstraintsDraft,
-                    ],
-                    &[
-                        CheckFamily::Validation,
-                        CheckFamily::Interpretation,
-                        CheckFamily::Constraints,
-                    ],
+                    &["khr-2024-draft", "omi-2023", "vrmc-constraints-draft"],
+                    &["validation", "interpretation", "constraints"],
                 ),
             },
         ],

@@ -411,18 +411,10 @@ fn colliders(
         if let Some(scaled) = &e.shape {
             let ty = ReportedShape::from(&scaled.shape);
             kind.see(r.shape == ty, d, || {
-                format!(
-                    "collider {}: shape {} expected {}",
-                    e.node,
-                    r.shape.name(),
-                    ty.name()
-                )
+                format!("collider {}: shape {} expected {ty}", e.node, r.shape)
             });
             if r.shape == ty {
-                let (ty, shape) = (
-                    ty.name(),
-                    &serde_json::to_value(scaled).unwrap_or(Value::Null),
-                );
+                let shape = &serde_json::to_value(scaled).unwrap_or(Value::Null);
                 for (name, value) in shape_parameters(shape) {
                     if !compared_parameter(&name) {
                         continue;
