@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use physics_cts::adapters::rapier::RapierImplementation;
-use physics_cts::implementation::{Implementation, LoadOutcome, LoadRequest, SimConfig};
+use physics_cts::implementation::{Implementation, LoadOutcome, LoadRequest, Profile, SimConfig};
 use rapier3d::prelude::*;
 use serde_json::{Value, json};
 
@@ -191,7 +191,7 @@ fn main() {
         let path = write(scene.name, &scene.gltf);
         let request = LoadRequest {
             path,
-            profile: "khr-2024-draft".into(),
+            profile: Profile::Khr2024Draft,
         };
         let run = |observe: bool| {
             best_of(|| {

@@ -26,8 +26,7 @@ use std::time::{Duration, Instant};
 
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::case::{CaseEntry, Corpus, LoadedCase, Scenario};
-use physics_cts::implementation::Request;
-use physics_cts::implementation::{Implementation, LoadOutcome, LoadRequest};
+use physics_cts::implementation::{CheckFamily, Implementation, LoadOutcome, LoadRequest, Request};
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::runner::{self, Entrant, Options};
 
@@ -113,10 +112,7 @@ fn main() {
         .handshake()
         .map(|h| h.capabilities)
         .unwrap_or_default();
-    let constraints = caps
-        .checks
-        .iter()
-        .any(|c| c == physics_cts::implementation::CONSTRAINTS);
+    let constraints = caps.checks.contains(&CheckFamily::Constraints);
     let mut cases = Vec::new();
     let mut same: Vec<&CaseEntry> = Vec::new();
     let mut probe = RapierImplementation::new();
@@ -127,12 +123,15 @@ fn main() {
         let Ok(c) = LoadedCase::load(&corpus.root, e) else {
             continue;
         };
-        let Some(scenario) = c.scenario.clone() else {
+        let (Some(scenario), Some(profile)) = (c.scenario.clone(), e.profile.as_ref()) else {
+            continue;
+        };
+        let Some(profile) = profile.known() else {
             continue;
         };
         let request = LoadRequest {
             path: std::path::absolute(&c.path).unwrap_or_else(|_| c.path.clone()),
-            profile: c.entry.profile_id().to_owned(),
+            profile,
         };
         // Cases Rapier rejects end at the load in both loops; keep the ones it simulates.
         if !matches!(probe.load(&request), Ok(LoadOutcome::Loaded { .. })) {

@@ -17,6 +17,84 @@ use crate::protocol::finite;
 /// the reference's canonical enums, whose serde form is the protocol's.
 pub use reference::scene::{DofKind, DriveMode};
 
+/// A profile (`khr-2024-draft`, ...) and a body's kind (`static`, `kinematic`, `dynamic`): the
+/// reference's enums, serialised as their ids.
+pub use reference::{profile::Profile, scene::BodyKind};
+
+/// A string enum of the protocol: each variant's wire name, given once, is its serde spelling
+/// and its text in messages, so an unknown string is a malformed answer naming the allowed
+/// ones, not a failed check.
+macro_rules! wire_enum {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $id:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+        pub enum $name { $(#[serde(rename = $id)] $variant,)* }
+
+        impl $name {
+            /// The wire name.
+            pub const fn name(self) -> &'static str {
+                match self { $($name::$variant => $id,)* }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+wire_enum! {
+    /// A family of checks an implementation takes part in (the harness's vocabulary).
+    CheckFamily {
+        Validation = "validation",
+        Interpretation = "interpretation",
+        Dynamics = "dynamics",
+        Constraints = "constraints",
+    }
+}
+
+wire_enum! {
+    /// The type of shape an engine built: the spec's, a compound of several parts, or another
+    /// the protocol has no name for.
+    ReportedShape {
+        Sphere = "sphere",
+        Box = "box",
+        Capsule = "capsule",
+        Cylinder = "cylinder",
+        Convex = "convex",
+        Trimesh = "trimesh",
+        Plane = "plane",
+        Compound = "compound",
+        Other = "other",
+    }
+}
+
+impl From<&reference::scene::Shape> for ReportedShape {
+    /// The type a shape of the reference's scene is built as.
+    fn from(shape: &reference::scene::Shape) -> ReportedShape {
+        use reference::scene::Shape;
+        match shape {
+            Shape::Sphere { .. } => ReportedShape::Sphere,
+            Shape::Box { .. } => ReportedShape::Box,
+            Shape::Capsule { .. } => ReportedShape::Capsule,
+            Shape::Cylinder { .. } => ReportedShape::Cylinder,
+            Shape::Convex { .. } => ReportedShape::Convex,
+            Shape::Trimesh { .. } => ReportedShape::Trimesh,
+            Shape::Plane { .. } => ReportedShape::Plane,
+        }
+    }
+}
+
+wire_enum! {
+    /// A trigger event: an overlap began or ended.
+    TriggerEventKind {
+        Enter = "enter",
+        Exit = "exit",
+    }
+}
+
 /// Version of the messages below; a change that breaks an adapter bumps it. 2: a body reports
 /// its `gravity_factor`, a joint its `limits` and `drives` (`PROTOCOL.md`, "Versions").
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -44,13 +122,12 @@ pub struct Handshake {
 #[schemars(deny_unknown_fields)]
 pub struct Capabilities {
     /// Profile ids (`khr-2024-draft`, ...).
-    pub profiles: Vec<String>,
+    pub profiles: Vec<Profile>,
     /// Feature tags as the corpus writes them. A tag matches a declared entry equal to it or
     /// a declared prefix ending in `.` or `*` (`joint.limit.` covers `joint.limit.linear.1`).
     pub features: Vec<String>,
-    /// Check families the implementation takes part in: `validation`, `interpretation`,
-    /// `dynamics`, `constraints`.
-    pub checks: Vec<String>,
+    /// Check families the implementation takes part in.
+    pub checks: Vec<CheckFamily>,
     /// Over stdio: the implementation answers the `batch` operation (a scenario's requests in
     /// one round trip, see [`Implementation::simulate`]). Absent on the wire when false, so a
     /// handshake without it reads and writes as before; in process it means nothing.
@@ -82,7 +159,7 @@ pub struct LoadRequest {
     /// Absolute path of the `.gltf` / `.glb`.
     pub path: PathBuf,
     /// The profile the case is written in.
-    pub profile: String,
+    pub profile: Profile,
 }
 
 /// What loading did.
@@ -144,8 +221,7 @@ impl std::fmt::Display for MassReport {
 pub struct BodyReport {
     /// The body's node.
     pub node: usize,
-    /// `static`, `kinematic` or `dynamic`.
-    pub kind: String,
+    pub kind: BodyKind,
     /// The body's mass.
     pub mass: MassReport,
     /// Centre of mass in the body's local frame (`None`: unspecified, as for [`MassReport`]).
@@ -182,8 +258,7 @@ pub struct ColliderReport {
     /// The node of the body it moves with; `None`: static world.
     pub body: Option<usize>,
     pub is_trigger: bool,
-    /// `sphere`, `box`, `capsule`, `cylinder`, `convex`, `trimesh`.
-    pub shape: String,
+    pub shape: ReportedShape,
     /// Shape parameters as simulated, in world units (the collider node's world scale
     /// applied), in the canonical convention of the reference (`radius`, `size`, `height` =
     /// distance between capsule cap centres, `radius_top`, `radius_bottom`, `vertex_count`,
@@ -388,8 +463,7 @@ pub struct NodeState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct TriggerEvent {
-    /// `enter` or `exit`.
-    pub kind: String,
+    pub kind: TriggerEventKind,
     /// The trigger's node (a simple trigger, or the compound trigger's node).
     pub trigger: usize,
     /// The other collider's node.

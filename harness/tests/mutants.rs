@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use physics_cts::bundled::mutated;
 use physics_cts::case::{Corpus, Tier};
-use physics_cts::implementation::{Action, Implementation};
+use physics_cts::implementation::{Action, Implementation, TriggerEventKind};
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::mutant::Mutant;
 use physics_cts::mutants::{self, Control, Summary};
@@ -265,8 +265,8 @@ fn a_compound_trigger_misreported_names_its_members() {
     assert_eq!(
         triggers(None),
         [
-            ("enter".to_owned(), compound),
-            ("exit".to_owned(), compound)
+            (TriggerEventKind::Enter, compound),
+            (TriggerEventKind::Exit, compound)
         ]
     );
     let wrong = triggers(Some(Mutant::CompoundTriggerWrongNode));
@@ -615,7 +615,7 @@ fn result(case: &str, tier: Tier, status: Status, known: bool, features: &[&str]
     CaseResult {
         implementation: "rapier".into(),
         case: case.into(),
-        profile: "khr-2024-draft".into(),
+        profile: "khr-2024-draft".parse().expect("a profile"),
         area: "joint".into(),
         tier,
         features: features.iter().map(|f| (*f).to_owned()).collect(),
@@ -754,7 +754,7 @@ fn vrm1_outputs(name: &str, doc: &Value, mutant: Option<Mutant>) -> Vec<(usize, 
     let mut imp = physics_cts::adapters::reference::ReferenceImplementation::with_mutant(mutant);
     let request = physics_cts::implementation::LoadRequest {
         path,
-        profile: "vrmc-node-constraint-1.0".into(),
+        profile: "vrmc-node-constraint-1.0".parse().expect("a profile"),
     };
     let outcome = imp.load(&request).expect("load");
     assert!(
@@ -875,7 +875,7 @@ fn load_profile(
     let outcome = imp
         .load(&LoadRequest {
             path: support::write(name, doc),
-            profile: profile.into(),
+            profile: profile.parse().expect("a profile"),
         })
         .expect("load");
     assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");

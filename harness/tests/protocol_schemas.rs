@@ -86,7 +86,7 @@ fn case(file: &str) -> Option<PathBuf> {
 fn load(path: PathBuf, profile: &str) -> Call {
     Call::Load(LoadRequest {
         path,
-        profile: profile.into(),
+        profile: profile.parse().expect("a profile"),
     })
 }
 

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::implementation::{
-    Implementation, LoadOutcome, LoadRequest, MassReport, NodeState, SimConfig,
+    BodyKind, Implementation, LoadOutcome, LoadRequest, MassReport, NodeState, ReportedShape,
+    SimConfig,
 };
 use proptest::prelude::*;
 use reference::metrics::{angular_metric, linear_metric};
@@ -74,7 +75,7 @@ fn handshake_and_requests_out_of_order() {
     );
     let bad = LoadRequest {
         path: "/nonexistent/x.gltf".into(),
-        profile: "khr-2024-draft".into(),
+        profile: "khr-2024-draft".parse().expect("a profile"),
     };
     assert!(imp.load(&bad).is_err());
 }
@@ -164,7 +165,7 @@ fn a_kinematic_body_keeps_its_local_velocity_in_world_space() {
     );
     let mut imp = load("kinematic", &k);
     let i = imp.interpretation().expect("interpretation");
-    assert_eq!(i.bodies[0].kind, "kinematic");
+    assert_eq!(i.bodies[0].kind, BodyKind::Kinematic);
     imp.step(90).expect("step");
     let st = imp.observe().expect("observe");
     let ns = node(&st, n);
@@ -289,11 +290,11 @@ fn triggers_report_enter_then_exit_and_never_push() {
         );
         events.extend(s.trigger_events);
     }
-    let of = |trigger: usize, other: usize| -> Vec<String> {
+    let of = |trigger: usize, other: usize| -> Vec<&str> {
         events
             .iter()
             .filter(|e| e.trigger == trigger && e.other == other)
-            .map(|e| e.kind.clone())
+            .map(|e| e.kind.name())
             .collect()
     };
     assert_eq!(of(simple, through), ["enter", "exit"]);
@@ -559,7 +560,7 @@ fn mass_properties_are_read_back_from_rapier() {
         .iter()
         .find(|c| c.node == computed)
         .expect("collider");
-    assert_eq!(c.shape, "box");
+    assert_eq!(c.shape, ReportedShape::Box);
     assert_eq!(c.parameters["size"], json!([1.0, 2.0, 3.0]));
     // An infinitely heavy body ignores gravity in Rapier (the gravity force is m g).
     imp.step(30).expect("step");
@@ -599,7 +600,7 @@ fn exercise(path: &Path, profile: &str) -> bool {
     let mut imp = RapierImplementation::new();
     let req = LoadRequest {
         path: path.to_owned(),
-        profile: profile.into(),
+        profile: profile.parse().expect("a profile"),
     };
     if let Ok(LoadOutcome::Loaded { .. }) = imp.load(&req) {
         imp.interpretation().expect("interpretation after a load");

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::adapters::reference::ReferenceImplementation;
 use physics_cts::implementation::{
-    ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest, MassReport, SimConfig,
+    BodyKind, ImplError, Implementation, Interpretation, LoadOutcome, LoadRequest, MassReport,
+    SimConfig,
 };
 use reference::poses::Poses;
 use reference::scene::MassValue;
@@ -25,7 +26,7 @@ fn write(name: &str, doc: &Value) -> PathBuf {
 fn load(imp: &mut dyn Implementation, path: &Path, profile: &str) -> LoadOutcome {
     imp.load(&LoadRequest {
         path: path.to_owned(),
-        profile: profile.into(),
+        profile: profile.parse().expect("a profile"),
     })
     .expect("answers")
 }
@@ -90,14 +91,12 @@ fn handshake_declares_every_check_but_dynamics() {
     let mut r = ReferenceImplementation::new();
     let h = r.handshake().expect("handshake");
     assert_eq!(h.name, "reference");
-    assert_eq!(
-        h.capabilities.checks,
-        ["validation", "interpretation", "constraints"]
-    );
+    let checks: Vec<&str> = h.capabilities.checks.iter().map(|c| c.name()).collect();
+    assert_eq!(checks, ["validation", "interpretation", "constraints"]);
     assert!(h.capabilities.supports_feature("vrm.aim.model-local"));
     assert!(h.capabilities.supports_feature("joint.limit.angular.3"));
     // Every profile, each written out: a profile the reference stopped declaring fails here.
-    let mut profiles = h.capabilities.profiles.clone();
+    let mut profiles: Vec<&str> = h.capabilities.profiles.iter().map(|p| p.id()).collect();
     profiles.sort();
     assert_eq!(
         profiles,
@@ -151,7 +150,7 @@ fn interpretation_is_the_reference_expectation() {
     let body = |n| i.bodies.iter().find(|b| b.node == n).expect("body");
     let v = body(4).linear_velocity;
     assert!(v[0].abs() < 1e-9 && (v[1] - 1.0).abs() < 1e-9, "{v:?}");
-    assert_eq!(body(4).kind, "kinematic");
+    assert_eq!(body(4).kind, BodyKind::Kinematic);
     assert_eq!(body(5).mass, MassReport::Infinite);
     assert_eq!(body(5).inertia_diagonal[0], MassReport::Infinite);
     assert_eq!(body(1).inertia_diagonal[2], MassReport::Finite(0.4));

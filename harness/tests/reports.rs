@@ -230,9 +230,12 @@ pub fn fixture() -> Run {
         CaseResult::new("reference", &crash, vec![pass("load")], None, 1),
     ];
     let caps = |profiles: &[&str], checks: &[&str]| Capabilities {
-        profiles: profiles.iter().map(|p| (*p).to_owned()).collect(),
+        profiles: profiles
+            .iter()
+            .map(|p| p.parse().expect("a profile"))
+            .collect(),
         features: vec!["joint.".into(), "shape.".into()],
-        checks: checks.iter().map(|c| (*c).to_owned()).collect(),
+        checks: serde_json::from_value(serde_json::json!(checks)).expect("check families"),
         batch: false,
     };
     Run {

@@ -9,8 +9,9 @@ use std::time::Duration;
 use physics_cts::case::Corpus;
 use physics_cts::implementation::Factory;
 use physics_cts::implementation::{
-    Action, BodyReport, Capabilities, Handshake, ImplError, Implementation, Interpretation,
-    LoadOutcome, LoadRequest, MassReport, NodeState, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
+    Action, BodyKind, BodyReport, Capabilities, CheckFamily, Handshake, ImplError, Implementation,
+    Interpretation, LoadOutcome, LoadRequest, MassReport, NodeState, NodeTrs, PROTOCOL_VERSION,
+    Profile, SimConfig, State,
 };
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::report::ndjson;
@@ -35,12 +36,12 @@ struct Scripted {
 impl Scripted {
     fn caps() -> Capabilities {
         Capabilities {
-            profiles: vec!["khr-2024-draft".into()],
+            profiles: vec![Profile::Khr2024Draft],
             features: vec!["body.".into()],
             checks: vec![
-                "validation".into(),
-                "interpretation".into(),
-                "dynamics".into(),
+                CheckFamily::Validation,
+                CheckFamily::Interpretation,
+                CheckFamily::Dynamics,
             ],
             batch: false,
         }
@@ -94,14 +95,14 @@ impl Implementation for Scripted {
 
     fn interpretation(&mut self) -> Result<Interpretation, ImplError> {
         let kind = if self.stem == "wrong" {
-            "static"
+            BodyKind::Static
         } else {
-            "dynamic"
+            BodyKind::Dynamic
         };
         Ok(Interpretation {
             bodies: vec![BodyReport {
                 node: 0,
-                kind: kind.into(),
+                kind,
                 mass: MassReport::Finite(1.0),
                 center_of_mass: Some([0.0; 3]),
                 inertia_diagonal: [MassReport::Finite(1.0); 3],

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
-use physics_cts::implementation::{ImplError, Implementation, LoadOutcome, LoadRequest, NodeTrs};
+use physics_cts::implementation::{
+    ImplError, Implementation, LoadOutcome, LoadRequest, NodeTrs, Profile,
+};
 
 fn python() -> Option<&'static str> {
     let ok = std::process::Command::new("python3")
@@ -56,7 +58,7 @@ fn status(e: &ImplError) -> &'static str {
 fn run_case(imp: &mut dyn Implementation, name: &str) -> (String, String) {
     let request = LoadRequest {
         path: PathBuf::from(format!("/cases/{name}.gltf")),
-        profile: "khr-2024-draft".into(),
+        profile: Profile::Khr2024Draft,
     };
     let result = (|| {
         imp.load(&request)?;
@@ -294,7 +296,7 @@ fn scenario_case(
     ];
     imp.load(&LoadRequest {
         path: PathBuf::from(format!("/cases/{name}.gltf")),
-        profile: "khr-2024-draft".into(),
+        profile: Profile::Khr2024Draft,
     })?;
     let states = imp.simulate(&SimConfig::default(), &requests)?;
     imp.unload()?;
@@ -474,7 +476,7 @@ fn compare_example(
     let outcome = imp
         .load(&LoadRequest {
             path: path.to_path_buf(),
-            profile: "vrmc-constraints-draft".into(),
+            profile: Profile::VrmcConstraintsDraft,
         })
         .unwrap_or_else(|e| panic!("{path:?}: {e}"));
     assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
@@ -503,7 +505,7 @@ fn compare_example(
 fn the_python_example_agrees_with_the_reference() {
     let Some(mut imp) = example() else { return };
     let h = imp.handshake().expect("handshake");
-    assert_eq!(h.capabilities.profiles, ["vrmc-constraints-draft"]);
+    assert_eq!(h.capabilities.profiles, [Profile::VrmcConstraintsDraft]);
     assert!(h.capabilities.supports_feature("vrm.rotation.freeze.tft"));
     assert!(
         !h.capabilities.supports_feature("vrm.aim"),
@@ -609,7 +611,7 @@ fn serve_echo_answers_every_operation() {
     let outcome = imp
         .load(&LoadRequest {
             path: "/nowhere.gltf".into(),
-            profile: "khr-2024-draft".into(),
+            profile: Profile::Khr2024Draft,
         })
         .expect("load");
     assert_eq!(outcome, LoadOutcome::Loaded { notes: Vec::new() });

@@ -195,6 +195,17 @@ impl<'de> Deserialize<'de> for Profile {
     }
 }
 
+/// The protocol's schemas list the ids, so an implementation sees the profiles it may declare.
+impl schemars::JsonSchema for Profile {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Profile".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Profile::ALL.map(Profile::id) })
+    }
+}
+
 /// An unknown profile id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(

@@ -7,8 +7,6 @@ pub mod reference;
 pub(crate) mod scale;
 pub mod stdio;
 
-use std::str::FromStr;
-
 use ::reference::issue::Severity;
 use ::reference::profile::Profile;
 use ::reference::scene::Scene;
@@ -19,15 +17,14 @@ use crate::mutant::Mutant;
 /// Read the requested file with the reference reader (the parser every bundled adapter uses).
 ///
 /// `Ok(Err(outcome))`: the file is invalid (errors in the catalogue) and is rejected with its
-/// error codes; `Err`: the request itself is unusable (unknown profile, unreadable file).
+/// error codes; `Err`: the request itself is unusable (an unreadable file).
 /// With the seeded bug [`Mutant::DefaultSceneIgnored`], a `.gltf` is read as if its default
 /// scene were scene 0.
 pub(crate) fn read_scene(
     request: &LoadRequest,
     mutant: Option<Mutant>,
 ) -> Result<Result<Scene, LoadOutcome>, ImplError> {
-    let profile =
-        Profile::from_str(&request.profile).map_err(|e| ImplError::BadRequest(e.to_string()))?;
+    let profile = request.profile;
     let vrm = matches!(
         profile,
         Profile::VrmcConstraintsDraft | Profile::VrmcNodeConstraint10

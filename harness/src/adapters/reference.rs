@@ -22,14 +22,14 @@ use ::reference::expect::{self, Expectation};
 use ::reference::math::xyzw_positive_w;
 use ::reference::poses::Poses;
 use ::reference::profile::Profile;
-use ::reference::scene::{BodyKind, ConstraintKind, MassValue, Scene, Trs};
+use ::reference::scene::{ConstraintKind, MassValue, Scene, Trs};
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 
 use super::scale;
 use crate::implementation::{
-    Action, BodyReport, Capabilities, ColliderReport, DriveReport, Handshake, ImplError,
-    Implementation, Interpretation, JointReport, LimitReport, LoadOutcome, LoadRequest, MassReport,
-    NodeTrs, PROTOCOL_VERSION, PairReport, Pose, SimConfig, State,
+    Action, BodyReport, Capabilities, CheckFamily, ColliderReport, DriveReport, Handshake,
+    ImplError, Implementation, Interpretation, JointReport, LimitReport, LoadOutcome, LoadRequest,
+    MassReport, NodeTrs, PROTOCOL_VERSION, PairReport, Pose, SimConfig, State,
 };
 use crate::mutant::Mutant;
 
@@ -65,15 +65,12 @@ impl ReferenceImplementation {
 /// dynamics.
 pub fn capabilities() -> Capabilities {
     Capabilities {
-        profiles: ::reference::profile::Profile::ALL
-            .iter()
-            .map(|p| p.id().to_owned())
-            .collect(),
+        profiles: Profile::ALL.to_vec(),
         features: vec!["*".into()],
         checks: vec![
-            crate::implementation::VALIDATION.into(),
-            crate::implementation::INTERPRETATION.into(),
-            crate::implementation::CONSTRAINTS.into(),
+            CheckFamily::Validation,
+            CheckFamily::Interpretation,
+            CheckFamily::Constraints,
         ],
         batch: false,
     }
@@ -133,12 +130,7 @@ fn interpretation(scene: &Scene, e: &Expectation) -> Interpretation {
             let (inertia_diagonal, inertia_orientation) = principal(&b.inertia);
             BodyReport {
                 node: b.node,
-                kind: match b.kind {
-                    BodyKind::Static => "static",
-                    BodyKind::Kinematic => "kinematic",
-                    BodyKind::Dynamic => "dynamic",
-                }
-                .to_owned(),
+                kind: b.kind,
                 mass: mass(b.mass),
                 center_of_mass: b.center_of_mass.map(Into::into),
                 inertia_diagonal,

@@ -12,22 +12,22 @@ pub(crate) use ::reference::expect::colliders::nearly_equal;
 use ::reference::expect::{ScaledShape, Unabsorbed};
 use ::reference::scene::{MeshId, Shape, TriangleMesh};
 
+use crate::implementation::ReportedShape;
+
 /// The shape's name and parameters as simulated (`radius`, `size`, `height`, `radius_top`,
 /// `radius_bottom`; `vertex_count` and `triangle_count` for meshes), with the unabsorbed
 /// `scale` or `stretch` beside them when the scale changed the shape's kind.
 pub(crate) fn parameters(
     scaled: &ScaledShape,
     meshes: &BTreeMap<MeshId, TriangleMesh>,
-) -> (String, Map<String, Value>) {
+) -> (ReportedShape, Map<String, Value>) {
     let mut p = Map::new();
-    let name = match &scaled.shape {
+    match &scaled.shape {
         Shape::Sphere { radius } => {
             p.insert("radius".into(), json!(radius));
-            "sphere"
         }
         Shape::Box { size } => {
             p.insert("size".into(), json!(<[f64; 3]>::from(*size)));
-            "box"
         }
         Shape::Capsule {
             height,
@@ -42,11 +42,6 @@ pub(crate) fn parameters(
             p.insert("height".into(), json!(height));
             p.insert("radius_top".into(), json!(radius_top));
             p.insert("radius_bottom".into(), json!(radius_bottom));
-            if matches!(scaled.shape, Shape::Capsule { .. }) {
-                "capsule"
-            } else {
-                "cylinder"
-            }
         }
         Shape::Convex { mesh } | Shape::Trimesh { mesh } => {
             let m = meshes.get(mesh);
@@ -59,9 +54,6 @@ pub(crate) fn parameters(
                     "triangle_count".into(),
                     json!(m.map_or(0, |m| m.triangles.len())),
                 );
-                "trimesh"
-            } else {
-                "convex"
             }
         }
         Shape::Plane {
@@ -72,15 +64,14 @@ pub(crate) fn parameters(
             p.insert("double_sided".into(), json!(double_sided));
             p.insert("size_x".into(), json!(size_x));
             p.insert("size_z".into(), json!(size_z));
-            "plane"
         }
-    };
+    }
     match &scaled.unabsorbed {
         Some(Unabsorbed::Scale(k)) => p.insert("scale".into(), json!(k)),
         Some(Unabsorbed::Stretch(s)) => p.insert("stretch".into(), json!(s)),
         None => None,
     };
-    (name.to_owned(), p)
+    (ReportedShape::from(&scaled.shape), p)
 }
 
 #[cfg(test)]
@@ -98,13 +89,16 @@ mod tests {
             size: Vector3::new(1.0, 2.0, 3.0),
         };
         let (n, p) = parameters(&scaled(&b, &d(2.0, 1.0, 0.5)), &none);
-        assert_eq!((n.as_str(), &p["size"]), ("box", &json!([2.0, 2.0, 1.5])));
+        assert_eq!(
+            (n, &p["size"]),
+            (ReportedShape::Box, &json!([2.0, 2.0, 1.5]))
+        );
         // A sphere under (1, 2, 1) is an ellipsoid: the file's radius and the scale.
         let (n, p) = parameters(
             &scaled(&Shape::Sphere { radius: 0.5 }, &d(1.0, 2.0, 1.0)),
             &none,
         );
-        assert_eq!(n, "sphere");
+        assert_eq!(n, ReportedShape::Sphere);
         assert_eq!(p["radius"], json!(0.5));
         assert_eq!(p["scale"], json!([1.0, 2.0, 1.0]));
         // A capsule keeps the canonical names.
@@ -114,7 +108,7 @@ mod tests {
             radius_bottom: 0.4,
         };
         let (n, p) = parameters(&scaled(&c, &d(2.0, 2.0, 2.0)), &none);
-        assert_eq!(n, "capsule");
+        assert_eq!(n, ReportedShape::Capsule);
         assert_eq!(
             (&p["height"], &p["radius_top"], &p["radius_bottom"]),
             (&json!(1.6), &json!(0.8), &json!(0.8))

@@ -484,7 +484,7 @@ fn trigger_events(w: &Window, trigger: usize, other: usize, enter: bool, exit: b
         .iter()
         .flat_map(|o| o.state.trigger_events.iter())
         .filter(|e| e.trigger == trigger && e.other == other)
-        .map(|e| e.kind.as_str())
+        .map(|e| e.kind.name())
         .collect();
     let first = |kind: &str| events.iter().position(|k| *k == kind);
     let (got_enter, got_exit) = (first("enter"), first("exit"));

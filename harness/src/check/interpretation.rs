@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::check::CheckResult;
 use crate::check::geometry::{self, angle_between, distance, scaled};
-use crate::implementation::{DriveReport, Interpretation, LimitReport, MassReport};
+use crate::implementation::{DriveReport, Interpretation, LimitReport, MassReport, ReportedShape};
 use crate::status::Status;
 use crate::text::number;
 use crate::tolerance::Tolerance;
@@ -274,11 +274,11 @@ fn bodies(
             continue;
         };
         let d = &ids(e.decisions.iter().copied());
-        kind.see(r.kind == e.kind.name(), d, || {
+        kind.see(r.kind == e.kind, d, || {
             format!(
                 "body {}: kind {} expected {}",
                 e.node,
-                r.kind,
+                r.kind.name(),
                 e.kind.name()
             )
         });
@@ -408,13 +408,13 @@ fn colliders(
                 )
             },
         );
-        if let Some(shape) = &e.shape {
-            let shape = &serde_json::to_value(shape).unwrap_or(Value::Null);
-            let ty = shape.get("type").and_then(Value::as_str).unwrap_or("");
+        if let Some(scaled) = &e.shape {
+            let ty = ReportedShape::from(&scaled.shape);
             kind.see(r.shape == ty, d, || {
                 format!("collider {}: shape {} expected {ty}", e.node, r.shape)
             });
             if r.shape == ty {
+                let shape = &serde_json::to_value(scaled).unwrap_or(Value::Null);
                 for (name, value) in shape_parameters(shape) {
                     if !compared_parameter(&name) {
                         continue;

@@ -21,8 +21,7 @@ use std::time::{Duration, Instant};
 use generator::draw::{self, Size};
 use reference::profile::Profile;
 
-use crate::implementation::Capabilities;
-use crate::implementation::Factory;
+use crate::implementation::{Capabilities, CheckFamily, Factory};
 use crate::runner::Options as RunnerOptions;
 use crate::status::Status;
 use probe::{Probe, Symptom, Trial};
@@ -155,7 +154,7 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
         .collect();
     let caps = handshake(settings, &mut probes[0])?;
     let profiles = profiles(settings, &caps)?;
-    let plan = draw::Plan::new(&profiles, caps.checks.iter().any(|c| c == "validation"));
+    let plan = draw::Plan::new(&profiles, caps.checks.contains(&CheckFamily::Validation));
 
     // Search.
     let start = Instant::now();
@@ -265,7 +264,7 @@ fn profiles(settings: &Settings, caps: &Capabilities) -> Result<Vec<Profile>, Fu
     let declared: Vec<Profile> = asked
         .iter()
         .copied()
-        .filter(|p| caps.profiles.iter().any(|c| c == p.id()))
+        .filter(|p| caps.profiles.contains(p))
         .collect();
     if declared.is_empty() {
         return Err(FuzzError::NoProfile {

@@ -433,15 +433,17 @@ fn wire_error(v: Value) -> Result<ImplError, String> {
     serde_json::from_value(v).map_err(|e| format!("\"error\": {e}"))
 }
 
-/// The typed result of an `ok` value, or why it does not fit the op's answer type.
+/// The typed result of an `ok` value, or why it does not fit the op's answer type: the path of
+/// the field that does not (`colliders[0].shape: unknown variant ..., expected one of ...`).
 pub fn typed<T: DeserializeOwned>(op: Op, ok: Value) -> Result<T, String> {
-    serde_json::from_value(ok).map_err(|e| format!("the answer to {op} does not fit: {e}"))
+    serde_path_to_error::deserialize(ok)
+        .map_err(|e| format!("the answer to {op} does not fit: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::implementation::State;
+    use crate::implementation::{Profile, State};
     use std::path::PathBuf;
 
     fn round_trip(call: Call) {
@@ -456,7 +458,7 @@ mod tests {
         round_trip(Call::handshake());
         round_trip(Call::Load(LoadRequest {
             path: PathBuf::from("/a/b.gltf"),
-            profile: "khr-2024-draft".into(),
+            profile: Profile::Khr2024Draft,
         }));
         round_trip(Call::Interpretation);
         round_trip(Call::Configure(SimConfig::default()));

@@ -247,7 +247,7 @@ mod tests {
             Call::handshake(),
             Call::Load(LoadRequest {
                 path: "/corpus/v1/khr/a.gltf".into(),
-                profile: "khr-2024-draft".into(),
+                profile: Profile::Khr2024Draft,
             }),
             Call::Interpretation,
             // Settings are finite: a scenario with others is refused before it is sent.
@@ -298,7 +298,7 @@ mod tests {
             bodies: vec![
                 BodyReport {
                     node: 0,
-                    kind: "dynamic".into(),
+                    kind: BodyKind::Dynamic,
                     mass: MassReport::Unspecified,
                     center_of_mass: None,
                     inertia_diagonal: [MassReport::Unspecified; 3],
@@ -309,7 +309,7 @@ mod tests {
                 },
                 BodyReport {
                     node: 0,
-                    kind: "dynamic".into(),
+                    kind: BodyKind::Dynamic,
                     mass: MassReport::Finite(2.0),
                     center_of_mass: Some([0.0, 0.5, 0.0]),
                     inertia_diagonal: [
@@ -327,7 +327,7 @@ mod tests {
                 node: 1,
                 body: None,
                 is_trigger: false,
-                shape: "sphere".into(),
+                shape: ReportedShape::Sphere,
                 parameters: json!({"radius": 0.5})
                     .as_object()
                     .cloned()
@@ -381,7 +381,7 @@ mod tests {
             }],
             contacts: vec![[1, 2]],
             trigger_events: vec![TriggerEvent {
-                kind: "enter".into(),
+                kind: TriggerEventKind::Enter,
                 trigger: 3,
                 other: 1,
             }],
@@ -392,9 +392,9 @@ mod tests {
             engine: "e".into(),
             protocol_version: PROTOCOL_VERSION,
             capabilities: Capabilities {
-                profiles: vec!["khr-2024-draft".into()],
+                profiles: vec![Profile::Khr2024Draft],
                 features: vec!["joint.".into()],
-                checks: vec!["dynamics".into()],
+                checks: vec![CheckFamily::Dynamics],
                 batch: false,
             },
         };

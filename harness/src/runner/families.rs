@@ -56,14 +56,15 @@ pub fn gate(caps: &Capabilities, entry: &CaseEntry) -> Option<CheckResult> {
             "no profile applies to the case",
         ));
     }
-    if !caps.profiles.iter().any(|p| p == entry.profile_id()) {
+    let known = entry.profile.as_ref().and_then(|p| p.known());
+    if !known.is_some_and(|p| caps.profiles.contains(&p)) {
         return Some(CheckResult::new(
             CHECK,
             Status::NotSupported,
             format!("profile {} is not declared", entry.profile_id()),
         ));
     }
-    if !entry.valid && !caps.checks.iter().any(|c| c == VALIDATION) {
+    if !entry.valid && !caps.checks.iter().any(|c| c.name() == VALIDATION) {
         return Some(CheckResult::new(
             CHECK,
             Status::Skip,
@@ -200,10 +201,14 @@ fn run_families(
     case: &LoadedCase,
     out: &mut Vec<Returned>,
 ) -> Result<(), ()> {
-    let declares = |family: &str| caps.checks.iter().any(|c| c == family);
+    let declares = |family: &str| caps.checks.iter().any(|c| c.name() == family);
+    // The gate passed: the profile is known.
+    let Some(profile) = case.entry.profile.as_ref().and_then(|p| p.known()) else {
+        return Ok(());
+    };
     let request = LoadRequest {
         path: std::path::absolute(&case.path).unwrap_or_else(|_| case.path.clone()),
-        profile: case.entry.profile_id().to_owned(),
+        profile,
     };
     let name = if case.entry.valid {
         validation::LOAD

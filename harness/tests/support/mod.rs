@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::implementation::{
-    Implementation, LoadOutcome, LoadRequest, NodeState, SimConfig, State,
+    Implementation, LoadOutcome, LoadRequest, NodeState, Profile, SimConfig, State,
 };
 use physics_cts::mutant::Mutant;
 use serde_json::{Value, json};
@@ -96,7 +96,7 @@ pub fn write(name: &str, doc: &Value) -> PathBuf {
 pub fn request(path: PathBuf) -> LoadRequest {
     LoadRequest {
         path,
-        profile: "khr-2024-draft".into(),
+        profile: Profile::Khr2024Draft,
     }
 }
 

@@ -154,11 +154,10 @@ pub(super) fn report(node: NodeId, rb: &RigidBody) -> BodyReport {
     BodyReport {
         node,
         kind: match rb.body_type() {
-            RigidBodyType::Dynamic => "dynamic",
-            RigidBodyType::Fixed => "static",
-            _ => "kinematic",
-        }
-        .to_owned(),
+            RigidBodyType::Dynamic => BodyKind::Dynamic,
+            RigidBodyType::Fixed => BodyKind::Static,
+            _ => BodyKind::Kinematic,
+        },
         mass: mass_report(m.inv_mass),
         center_of_mass: Some(convert::array(m.local_com)),
         inertia_diagonal: [mass_report(inv.x), mass_report(inv.y), mass_report(inv.z)],

@@ -20,8 +20,8 @@ mod simulate;
 mod world;
 
 use crate::implementation::{
-    Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome,
-    LoadRequest, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
+    Action, Capabilities, CheckFamily, Handshake, ImplError, Implementation, Interpretation,
+    LoadOutcome, LoadRequest, NodeTrs, PROTOCOL_VERSION, Profile, SimConfig, State,
 };
 use crate::mutant::Mutant;
 
@@ -87,15 +87,15 @@ pub const FEATURES: &[&str] = &[
 pub fn capabilities() -> Capabilities {
     Capabilities {
         profiles: vec![
-            "khr-2024-draft".into(),
-            "khr-2025".into(),
-            "khr-2026".into(),
-            "omi-2023".into(),
-            "omi-2024".into(),
-            "omi-2025".into(),
+            Profile::Khr2024Draft,
+            Profile::Khr2025,
+            Profile::Khr2026,
+            Profile::Omi2023,
+            Profile::Omi2024,
+            Profile::Omi2025,
         ],
         features: FEATURES.iter().map(|f| (*f).to_owned()).collect(),
-        checks: vec!["interpretation".into(), "dynamics".into()],
+        checks: vec![CheckFamily::Interpretation, CheckFamily::Dynamics],
         batch: false,
     }
 }

@@ -12,6 +12,7 @@ use super::world::Loaded;
 use super::{bodies, convert, joints, shapes};
 use crate::implementation::{
     ColliderReport, Interpretation, JointReport, NodeState, PairReport, State, TriggerEvent,
+    TriggerEventKind,
 };
 
 impl Loaded {
@@ -129,11 +130,11 @@ impl Loaded {
             let kind = match event {
                 CollisionEvent::Started(..) => {
                     *count += 1;
-                    (*count == 1).then_some("enter")
+                    (*count == 1).then_some(TriggerEventKind::Enter)
                 }
                 CollisionEvent::Stopped(..) => {
                     *count = count.saturating_sub(1);
-                    (*count == 0).then_some("exit")
+                    (*count == 0).then_some(TriggerEventKind::Exit)
                 }
             };
             if *count == 0 {
@@ -141,7 +142,7 @@ impl Loaded {
             }
             if let Some(kind) = kind {
                 self.trigger_events.push(TriggerEvent {
-                    kind: kind.to_owned(),
+                    kind,
                     trigger,
                     other,
                 });

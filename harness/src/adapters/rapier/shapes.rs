@@ -32,7 +32,7 @@ use ::reference::scene::{MeshId, Shape, TriangleMesh};
 
 use super::convert::real;
 use crate::adapters::scale::nearly_equal;
-use crate::implementation::ImplError;
+use crate::implementation::{ImplError, ReportedShape};
 
 /// Segments of the polygons approximating a frustum.
 pub(super) const FRUSTUM_SEGMENTS: usize = 64;
@@ -274,36 +274,36 @@ fn tapered_capsule(
 
 /// What a parry shape is, in the canonical vocabulary of [`ColliderReport`]
 /// (`crate::implementation::ColliderReport`): the name and the parameters read back from it.
-pub(super) fn describe(shape: &SharedShape) -> (String, Map<String, Value>) {
+pub(super) fn describe(shape: &SharedShape) -> (ReportedShape, Map<String, Value>) {
     let mut p = Map::new();
     let f = |v: f32| json!(f64::from(v));
     let name = match shape.as_typed_shape() {
         TypedShape::Ball(b) => {
             p.insert("radius".into(), f(b.radius));
-            "sphere"
+            ReportedShape::Sphere
         }
         TypedShape::Cuboid(c) => {
             let size = c.half_extents * 2.0;
             p.insert("size".into(), json!(super::convert::array(size)));
-            "box"
+            ReportedShape::Box
         }
         TypedShape::Capsule(c) => {
             p.insert("height".into(), f(c.segment.length()));
             p.insert("radius_top".into(), f(c.radius));
             p.insert("radius_bottom".into(), f(c.radius));
-            "capsule"
+            ReportedShape::Capsule
         }
         TypedShape::Cylinder(c) => {
             p.insert("height".into(), f(2.0 * c.half_height));
             p.insert("radius_top".into(), f(c.radius));
             p.insert("radius_bottom".into(), f(c.radius));
-            "cylinder"
+            ReportedShape::Cylinder
         }
         TypedShape::Cone(c) => {
             p.insert("height".into(), f(2.0 * c.half_height));
             p.insert("radius_top".into(), f(0.0));
             p.insert("radius_bottom".into(), f(c.radius));
-            "cylinder"
+            ReportedShape::Cylinder
         }
         TypedShape::Compound(c) => match c.shapes() {
             [(pose, part)] if part.as_cone().is_some() => {
@@ -319,27 +319,27 @@ pub(super) fn describe(shape: &SharedShape) -> (String, Map<String, Value>) {
             }
             parts => {
                 p.insert("parts".into(), json!(parts.len()));
-                "compound"
+                ReportedShape::Compound
             }
         },
         TypedShape::ConvexPolyhedron(c) => {
             p.insert("vertex_count".into(), json!(c.points().len()));
-            "convex"
+            ReportedShape::Convex
         }
         TypedShape::TriMesh(t) => {
             p.insert("vertex_count".into(), json!(t.vertices().len()));
             p.insert("triangle_count".into(), json!(t.indices().len()));
-            "trimesh"
+            ReportedShape::Trimesh
         }
         TypedShape::HalfSpace(_) => {
             p.insert("double_sided".into(), json!(false));
             p.insert("size_x".into(), Value::Null);
             p.insert("size_z".into(), Value::Null);
-            "plane"
+            ReportedShape::Plane
         }
-        _ => "other",
+        _ => ReportedShape::Other,
     };
-    (name.to_owned(), p)
+    (name, p)
 }
 
 #[cfg(test)]
@@ -367,7 +367,7 @@ mod tests {
         )
         .expect("box");
         let (name, p) = describe(&b.shape);
-        assert_eq!(name, "box");
+        assert_eq!(name, ReportedShape::Box);
         assert_eq!(p["size"], json!([2.0, 2.0, 1.5]));
         // Capsule height 0.5 (between cap centres), radius 0.25, uniform scale 2:
         // Rapier half height 0.5, radius 0.5; read back height 1.0.
@@ -382,7 +382,7 @@ mod tests {
         )
         .expect("capsule");
         let (name, p) = describe(&c.shape);
-        assert_eq!(name, "capsule");
+        assert_eq!(name, ReportedShape::Capsule);
         assert!((param(&p, "height") - 1.0).abs() < 1e-6);
         assert!((param(&p, "radius_top") - 0.5).abs() < 1e-6);
     }
@@ -433,7 +433,7 @@ mod tests {
             .expect("cone");
             assert!(b.approximation.is_none());
             let (name, p) = describe(&b.shape);
-            assert_eq!(name, "cylinder");
+            assert_eq!(name, ReportedShape::Cylinder);
             assert!((param(&p, "radius_top") - top).abs() < 1e-6, "{p:?}");
             assert!((param(&p, "radius_bottom") - bottom).abs() < 1e-6, "{p:?}");
             // The narrow side is where the file says: at y = 0.45 the radius is
@@ -453,7 +453,7 @@ mod tests {
         )
         .expect("frustum");
         assert!(frustum.approximation.is_some());
-        assert_eq!(describe(&frustum.shape).0, "convex");
+        assert_eq!(describe(&frustum.shape).0, ReportedShape::Convex);
     }
 
     #[test]

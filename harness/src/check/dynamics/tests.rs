@@ -2,6 +2,7 @@ use serde_json::json;
 
 use super::*;
 use crate::implementation::TriggerEvent;
+use crate::implementation::TriggerEventKind::{self, Enter, Exit};
 
 const I: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
 
@@ -284,13 +285,13 @@ fn contacts_and_trigger_events() {
     let mut a = obs(1, 0.1, vec![]);
     a.state.contacts = vec![[0, 2]];
     a.state.trigger_events = vec![TriggerEvent {
-        kind: "enter".into(),
+        kind: Enter,
         trigger: 5,
         other: 2,
     }];
     let mut b = obs(2, 0.1, vec![]);
     b.state.trigger_events = vec![TriggerEvent {
-        kind: "exit".into(),
+        kind: Exit,
         trigger: 5,
         other: 2,
     }];
@@ -515,7 +516,7 @@ fn a_soft_limit_that_never_returns_fails() {
 
 /// A ball falling from rest through a trigger (node 5) between steps 43 and 51; `push` is the
 /// upward velocity change a pushing trigger gives it on each step of overlap.
-fn through_trigger(push: f64, events: &[(u32, &str)]) -> Vec<Observation> {
+fn through_trigger(push: f64, events: &[(u32, TriggerEventKind)]) -> Vec<Observation> {
     let (mut y, mut v) = (3.0, 0.0);
     let mut out = Vec::new();
     for i in 0..=120u32 {
@@ -531,7 +532,7 @@ fn through_trigger(push: f64, events: &[(u32, &str)]) -> Vec<Observation> {
             .iter()
             .filter(|(at, _)| *at == i)
             .map(|(_, kind)| TriggerEvent {
-                kind: (*kind).into(),
+                kind: *kind,
                 trigger: 5,
                 other: 2,
             })
@@ -550,21 +551,21 @@ fn a_pushing_or_silent_trigger_fails() {
         ]),
         120,
     );
-    let st = |push, events: &[(u32, &str)]| -> Vec<Status> {
+    let st = |push, events: &[(u32, TriggerEventKind)]| -> Vec<Status> {
         check(&s, None, &through_trigger(push, events))
             .iter()
             .map(|r| r.status)
             .collect()
     };
-    let good = [(43, "enter"), (51, "exit")];
+    let good = [(43, Enter), (51, Exit)];
     assert_eq!(st(0.0, &good), vec![Status::Pass, Status::Pass]);
     // A trigger that pushes: 0.5 m/s per step of overlap changes the mean acceleration over
     // 2 s by 8 * 0.5 / 2 = 2 m/s².
     assert_eq!(st(0.5, &good), vec![Status::Pass, Status::Fail]);
     // No exit, no events, or an exit before any enter.
-    assert_eq!(st(0.0, &[(43, "enter")])[0], Status::Fail);
+    assert_eq!(st(0.0, &[(43, Enter)])[0], Status::Fail);
     assert_eq!(st(0.0, &[])[0], Status::Fail);
-    assert_eq!(st(0.0, &[(43, "exit"), (51, "enter")])[0], Status::Fail);
+    assert_eq!(st(0.0, &[(43, Exit), (51, Enter)])[0], Status::Fail);
     // Enter and exit reported in one observation, in order: a fast crossing passes.
-    assert_eq!(st(0.0, &[(43, "enter"), (43, "exit")])[0], Status::Pass);
+    assert_eq!(st(0.0, &[(43, Enter), (43, Exit)])[0], Status::Pass);
 }

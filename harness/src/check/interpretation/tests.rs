@@ -4,8 +4,8 @@ use serde_json::json;
 
 use super::*;
 use crate::implementation::{
-    BodyReport, ColliderReport, DofKind, DriveMode, DriveReport, JointReport, LimitReport,
-    PairReport, Pose as ReportPose,
+    BodyKind, BodyReport, ColliderReport, DofKind, DriveMode, DriveReport, JointReport,
+    LimitReport, PairReport, Pose as ReportPose, ReportedShape,
 };
 
 const I: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
@@ -86,7 +86,7 @@ fn conforming() -> Interpretation {
     Interpretation {
         bodies: vec![BodyReport {
             node: 1,
-            kind: "dynamic".into(),
+            kind: BodyKind::Dynamic,
             mass: MassReport::Finite(2.0),
             center_of_mass: Some([0.0, 0.5, 0.0]),
             inertia_diagonal: [
@@ -104,7 +104,7 @@ fn conforming() -> Interpretation {
                 node: 2,
                 body: Some(1),
                 is_trigger: false,
-                shape: "box".into(),
+                shape: ReportedShape::Box,
                 parameters: box_params,
                 translation: [0.0, 0.5, 0.0],
                 rotation: I,
@@ -113,7 +113,7 @@ fn conforming() -> Interpretation {
                 node: 3,
                 body: None,
                 is_trigger: false,
-                shape: "sphere".into(),
+                shape: ReportedShape::Sphere,
                 parameters: sphere_params,
                 translation: [5.0, 0.0, 0.0],
                 rotation: I,
@@ -261,7 +261,7 @@ fn each_kind_of_mistake_fails_its_own_check() {
     type Mutation = fn(&mut Interpretation);
     let cases: Vec<(&str, Mutation)> = vec![
         ("interpretation.bodies.kind", |g| {
-            g.bodies[0].kind = "kinematic".into()
+            g.bodies[0].kind = BodyKind::Kinematic
         }),
         ("interpretation.bodies.center_of_mass", |g| {
             g.bodies[0].center_of_mass = Some([0.0, 0.0, 0.0])
@@ -277,7 +277,7 @@ fn each_kind_of_mistake_fails_its_own_check() {
             g.colliders[1].is_trigger = true
         }),
         ("interpretation.colliders.shape", |g| {
-            g.colliders[1].shape = "capsule".into()
+            g.colliders[1].shape = ReportedShape::Capsule
         }),
         ("interpretation.colliders.shape_size", |g| {
             g.colliders[0]
