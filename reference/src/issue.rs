@@ -10,8 +10,8 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::case::Tier;
 use crate::profile::Profile;
+use crate::tier::Tier;
 
 /// How bad an issue is. Ordered from most to least severe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -30,6 +30,7 @@ pub mod poses;
 pub mod profile;
 pub(crate) mod rigid;
 pub mod scene;
+pub mod tier;
 pub mod vrm;
 pub mod vrm1;
 

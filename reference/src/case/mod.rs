@@ -21,38 +21,8 @@ use crate::expect::at_pose::{ConstraintOutputs, JointLimits};
 use crate::issue::{Code, Severity};
 use crate::profile::Profile;
 
+pub use crate::tier::Tier;
 pub use scenario::{CheckKind, DynamicsCheck, Scenario, Side, SimConfig, TimedAction, Tolerance};
-
-/// How a case is scored: required and optional cases are scored apart, informative ones are
-/// shown, never scored (`reports/README.md`, "Scores and verdicts").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tier {
-    /// A MUST of the spec.
-    Required,
-    /// A SHOULD, or an optional feature.
-    Optional,
-    /// Depends on a decision the spec does not make: shown, never scored.
-    Informative,
-}
-
-impl Tier {
-    pub const ALL: [Tier; 3] = [Tier::Required, Tier::Optional, Tier::Informative];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Required => "required",
-            Tier::Optional => "optional",
-            Tier::Informative => "informative",
-        }
-    }
-}
-
-impl fmt::Display for Tier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// A catalogue whose entries have stable string ids (issue codes, decisions, profiles).
 pub trait Catalogued: Copy {
