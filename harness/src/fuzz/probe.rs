@@ -22,22 +22,9 @@ pub struct Symptom {
     pub status: Status,
 }
 
-/// A check's kind: its name without the indices of the objects it is about
-/// (`dynamics.joint-10-limit-0` is of kind `dynamics.joint-limit`), which change as a scene
-/// shrinks.
-pub fn kind(check: &str) -> String {
-    let mut out = String::with_capacity(check.len());
-    for (i, part) in check.split('-').enumerate() {
-        if i > 0 && !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        if i > 0 {
-            out.push('-');
-        }
-        out.push_str(part);
-    }
-    out
-}
+/// A check's kind, its name without object indices (which change as a scene shrinks): the
+/// reference's catalogue rule.
+pub use reference::check_id::kind;
 
 impl std::fmt::Display for Symptom {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -177,21 +164,6 @@ impl Probe {
 mod tests {
     use super::*;
     use crate::check::CheckResult;
-
-    #[test]
-    fn a_kind_drops_object_indices_only() {
-        assert_eq!(kind("dynamics.joint-10-limit-0"), "dynamics.joint-limit");
-        assert_eq!(kind("dynamics.gravity-3"), "dynamics.gravity");
-        assert_eq!(
-            kind("interpretation.bodies.center_of_mass"),
-            "interpretation.bodies.center_of_mass"
-        );
-        assert_eq!(
-            kind("dynamics.soft-limit-returns"),
-            "dynamics.soft-limit-returns"
-        );
-        assert_eq!(kind("dynamics.gravity-9-8"), "dynamics.gravity");
-    }
 
     fn trial(checks: &[(&str, Status)], control: Option<&[(&str, Status)]>) -> Trial {
         let make = |v: &[(&str, Status)]| {
