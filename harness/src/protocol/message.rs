@@ -453,6 +453,16 @@ mod tests {
         assert_eq!(Request::decode(&line).expect("decodes"), r);
     }
 
+    /// A string outside its enum is named by its path, with the values the protocol allows.
+    #[test]
+    fn an_unknown_enum_value_names_its_field_and_the_allowed_values() {
+        let ok = serde_json::json!({"time": 0.0, "nodes": [], "contacts": [],
+            "trigger_events": [{"kind": "stay", "trigger": 1, "other": 2}]});
+        let err = typed::<State>(Op::Observe, ok).expect_err("stay is no trigger event kind");
+        assert!(err.contains("trigger_events[0].kind"), "{err}");
+        assert!(err.contains("`enter`") && err.contains("`exit`"), "{err}");
+    }
+
     #[test]
     fn every_op_round_trips() {
         round_trip(Call::handshake());
