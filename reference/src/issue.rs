@@ -86,7 +86,7 @@ const OMI_ALL: Scope = Scope::Only(&[Profile::Omi2023, Profile::Omi2024, Profile
 /// The OMI revisions with a full-height capsule.
 const OMI_23_24: Scope = Scope::Only(&[Profile::Omi2023, Profile::Omi2024]);
 /// The restructured OMI revisions (omigroup/gltf-extensions 807ce4b and df53422).
-const OMI_CURRENT: Scope = Scope::Only(&[Profile::Omi2024, Profile::Omi2025]);
+const OMI_24_25: Scope = Scope::Only(&[Profile::Omi2024, Profile::Omi2025]);
 /// The OMI revision with `radiusTop`/`radiusBottom`.
 const OMI_2025: Scope = Scope::Only(&[Profile::Omi2025]);
 const VRM1: Scope = Scope::Only(&[Profile::VrmcNodeConstraint10]);
@@ -479,80 +479,80 @@ catalogue! {
     // ----- OMI_physics_body / _shape / _joint, omi-2024 and omi-2025 (issue 20) ---------------
     /// A capsule or cylinder key of the other revision (`radius` under omi-2025, `radiusTop` or
     /// `radiusBottom` under omi-2024): ignored, the default is used.
-    OmiShapeOtherRevision = "OMI_SHAPE_OTHER_REVISION", Warning, OMI_CURRENT, "OMI_physics_shape 807ce4b / df53422 Property Summary",
+    OmiShapeOtherRevision = "OMI_SHAPE_OTHER_REVISION", Warning, OMI_24_25, "OMI_physics_shape 807ce4b / df53422 Property Summary",
         "Capsules and cylinders have radius (omi-2024) or radiusBottom and radiusTop (omi-2025), not both conventions.", "{key} is an {other} key, ignored under {profile}";
     /// A capsule whose size depends on the revision, in a document nothing else dates.
-    OmiCapsuleAmbiguous = "OMI_CAPSULE_AMBIGUOUS", Warning, OMI_CURRENT, "physics-cts [D-OMI-REVISION]",
+    OmiCapsuleAmbiguous = "OMI_CAPSULE_AMBIGUOUS", Warning, OMI_24_25, "physics-cts [D-OMI-REVISION]",
         "A capsule with height but no radius key reads differently under omi-2024 (full height) and omi-2025 (cap-centre distance); it is read as omi-2025.", "capsule read as omi-2025: {reading_2025}; as omi-2024 it would be {reading_2024}";
     /// A tapered capsule or cylinder.
     OmiShapeTapered = "OMI_SHAPE_TAPERED", Warning, OMI_2025, "OMI_physics_shape df53422 Capsule/Cylinder",
         "The radiusBottom and radiusTop properties are recommended to be set to the same value.", "radiusBottom {bottom} differs from radiusTop {top}: a tapered shape";
     /// `motion.mass` is 0, which the texts give no meaning.
-    OmiMassZero = "OMI_MASS_ZERO", Warning, OMI_CURRENT, "physics-cts [D-OMI-INERTIA]",
+    OmiMassZero = "OMI_MASS_ZERO", Warning, OMI_24_25, "physics-cts [D-OMI-INERTIA]",
         "The mass of this physics body in kilograms (default 1); 0 has no meaning in OMI and is left to the engine.", "mass is 0: left to the engine";
     /// An `inertiaDiagonal` with some, not all, components zero.
-    OmiInertiaPartlyZero = "OMI_INERTIA_PARTLY_ZERO", Warning, OMI_CURRENT, "OMI_physics_body motion schema (inertiaDiagonal); physics-cts [D-OMI-INERTIA]",
+    OmiInertiaPartlyZero = "OMI_INERTIA_PARTLY_ZERO", Warning, OMI_24_25, "OMI_physics_body motion schema (inertiaDiagonal); physics-cts [D-OMI-INERTIA]",
         "If zero or not specified, the inertia should be calculated automatically.", "inertiaDiagonal {value} is partly zero: the engine computes the whole inertia";
     /// `inertiaOrientation` is not a unit quaternion.
-    OmiInertiaOrientationNotUnit = "OMI_INERTIA_ORIENTATION_NOT_UNIT", Error, OMI_CURRENT, "OMI_physics_body motion schema (inertiaOrientation)",
+    OmiInertiaOrientationNotUnit = "OMI_INERTIA_ORIENTATION_NOT_UNIT", Error, OMI_24_25, "OMI_physics_body motion schema (inertiaOrientation)",
         "The inertia orientation as a Quaternion.", "inertiaOrientation has length {length}, not 1";
     /// A collider without a shape (absent or -1).
-    OmiColliderShapeMissing = "OMI_COLLIDER_SHAPE_MISSING", Warning, OMI_CURRENT, "OMI_physics_body collider schema (shape default -1)",
+    OmiColliderShapeMissing = "OMI_COLLIDER_SHAPE_MISSING", Warning, OMI_24_25, "OMI_physics_body collider schema (shape default -1)",
         "If a node has the collider property defined, it is a solid collider node: it needs a shape.", "collider has no shape: ignored";
     /// A trigger with neither `shape` nor `nodes`: the schema's anyOf, broken by the examples
     /// (`two_boxes`, `indirect_children` write `trigger: {}` above their trigger shapes), so a
     /// warning: it adds nothing [D-OMI-EXAMPLES].
-    OmiTriggerEmpty = "OMI_TRIGGER_EMPTY", Warning, OMI_CURRENT, "OMI_physics_body trigger schema (anyOf); physics-cts [D-OMI-EXAMPLES]",
+    OmiTriggerEmpty = "OMI_TRIGGER_EMPTY", Warning, OMI_24_25, "OMI_physics_body trigger schema (anyOf); physics-cts [D-OMI-EXAMPLES]",
         "A trigger gives a shape or, for a compound trigger, nodes; one with neither adds nothing.", "trigger has neither shape nor nodes: it adds nothing";
     /// A trigger with both `shape` and `nodes`, or `nodes` with a `collisionFilter`.
-    OmiTriggerShapeAndNodes = "OMI_TRIGGER_SHAPE_AND_NODES", Error, OMI_CURRENT, "OMI_physics_body trigger schema (anyOf)",
+    OmiTriggerShapeAndNodes = "OMI_TRIGGER_SHAPE_AND_NODES", Error, OMI_24_25, "OMI_physics_body trigger schema (anyOf)",
         "A trigger is either a shape (with an optional filter) or a compound of nodes (without a filter).", "trigger gives {detail}";
     /// A compound trigger lists a node twice.
-    OmiTriggerNodeDuplicate = "OMI_TRIGGER_NODE_DUPLICATE", Error, OMI_CURRENT, "OMI_physics_body trigger schema (uniqueItems)",
+    OmiTriggerNodeDuplicate = "OMI_TRIGGER_NODE_DUPLICATE", Error, OMI_24_25, "OMI_physics_body trigger schema (uniqueItems)",
         "The nodes of a compound trigger are unique.", "node {node} is listed more than once";
     /// A compound trigger member that is not a descendant of the trigger node.
-    OmiTriggerNodeNotDescendant = "OMI_TRIGGER_NODE_NOT_DESCENDANT", Error, OMI_CURRENT, "OMI_physics_body trigger schema (nodes)",
+    OmiTriggerNodeNotDescendant = "OMI_TRIGGER_NODE_NOT_DESCENDANT", Error, OMI_24_25, "OMI_physics_body trigger schema (nodes)",
         "For compound triggers, the set of descendant glTF nodes with a trigger property.", "node {node} is not a descendant of the compound trigger's node";
     /// A compound trigger member without a `trigger` property.
-    OmiTriggerNodeNotTrigger = "OMI_TRIGGER_NODE_NOT_TRIGGER", Error, OMI_CURRENT, "OMI_physics_body trigger schema (nodes)",
+    OmiTriggerNodeNotTrigger = "OMI_TRIGGER_NODE_NOT_TRIGGER", Error, OMI_24_25, "OMI_physics_body trigger schema (nodes)",
         "For compound triggers, the set of descendant glTF nodes with a trigger property.", "node {node} has no trigger";
     /// A filter with both `collideWithSystems` and `notCollideWithSystems`.
-    OmiFilterBothLists = "OMI_FILTER_BOTH_LISTS", Error, OMI_CURRENT, "OMI_physics_body collision_filter schema (not required both)",
+    OmiFilterBothLists = "OMI_FILTER_BOTH_LISTS", Error, OMI_24_25, "OMI_physics_body collision_filter schema (not required both)",
         "A collision filter gives collideWithSystems or notCollideWithSystems, not both.", "filter gives both collideWithSystems and notCollideWithSystems";
     /// Motion, collider or trigger share one node.
-    OmiBodySameNode = "OMI_BODY_SAME_NODE", Info, OMI_CURRENT, "OMI_physics_body Property Summary",
+    OmiBodySameNode = "OMI_BODY_SAME_NODE", Info, OMI_24_25, "OMI_physics_body Property Summary",
         "Each of these properties are recommended to be defined on separate nodes.", "{properties} share one node";
     /// A joint node without a dynamic body ancestor, whose connected node is in a dynamic body:
     /// the text's must, broken by the examples (`pendulum_balls`, `rope_railing`,
     /// `swing_and_slide` hang joints from a static body), so a warning [D-OMI-EXAMPLES].
-    OmiJointNoDynamicAncestor = "OMI_JOINT_NO_DYNAMIC_ANCESTOR", Warning, OMI_CURRENT, "OMI_physics_joint Overview; physics-cts [D-OMI-EXAMPLES]",
+    OmiJointNoDynamicAncestor = "OMI_JOINT_NO_DYNAMIC_ANCESTOR", Warning, OMI_24_25, "OMI_physics_joint Overview; physics-cts [D-OMI-EXAMPLES]",
         "The joint node must have a dynamic body ancestor node (OMI_physics_body motion type dynamic) for the joint to function.", "joint node {node} has no dynamic body ancestor (its connected node's body is dynamic)";
     /// A joint neither of whose ends is in a dynamic body.
-    OmiJointNoDynamicBody = "OMI_JOINT_NO_DYNAMIC_BODY", Error, OMI_CURRENT, "OMI_physics_joint Overview",
+    OmiJointNoDynamicBody = "OMI_JOINT_NO_DYNAMIC_BODY", Error, OMI_24_25, "OMI_physics_joint Overview",
         "A joint constrains the relative motion of dynamic bodies, or a dynamic body to a non-dynamic body: one end must be in a dynamic body.", "neither joint node {node} nor connected node {connected} is in a dynamic body";
     /// `motion` without its required `type` (the `triggers` example writes `motion: {mass: 1}`).
-    OmiMotionTypeMissing = "OMI_MOTION_TYPE_MISSING", Warning, OMI_CURRENT, "OMI_physics_body motion schema (required type); physics-cts [D-OMI-EXAMPLES]",
+    OmiMotionTypeMissing = "OMI_MOTION_TYPE_MISSING", Warning, OMI_24_25, "OMI_physics_body motion schema (required type); physics-cts [D-OMI-EXAMPLES]",
         "The motion type is required; a node with motion is driven by physics, so a motion without a type is read as dynamic.", "motion has no type: read as dynamic";
     /// A joint on a node that also carries a mesh, camera, light, body or shape.
-    OmiJointNodeShared = "OMI_JOINT_NODE_SHARED", Error, OMI_CURRENT, "OMI_physics_joint Overview",
+    OmiJointNodeShared = "OMI_JOINT_NODE_SHARED", Error, OMI_24_25, "OMI_physics_joint Overview",
         "A joint must be on its own glTF node, it should not be on the same node as a mesh, camera, light, physics body, physics shape, etc.", "joint node also has {what}";
     /// `connectedNode` is not part of any physics body.
-    OmiJointConnectedNoBody = "OMI_JOINT_CONNECTED_NO_BODY", Error, OMI_CURRENT, "OMI_physics_joint Connected Node",
+    OmiJointConnectedNoBody = "OMI_JOINT_CONNECTED_NO_BODY", Error, OMI_24_25, "OMI_physics_joint Connected Node",
         "The connected node must be a descendant of some kind of physics body node (OMI_physics_body motion of any type).", "connected node {node} is not part of a body with motion";
     /// Both frames of a joint belong to one body.
-    OmiJointConnectedSameBody = "OMI_JOINT_CONNECTED_SAME_BODY", Warning, OMI_CURRENT, "OMI_physics_joint Overview",
+    OmiJointConnectedSameBody = "OMI_JOINT_CONNECTED_SAME_BODY", Warning, OMI_24_25, "OMI_physics_joint Overview",
         "A joint node is a descendant of one physics body that references another glTF node, joining them together.", "joint node and connected node {node} both belong to body node {body}: the joint has no effect";
     /// A joint settings object with neither limits nor drives.
-    OmiJointSettingsEmpty = "OMI_JOINT_SETTINGS_EMPTY", Warning, OMI_CURRENT, "OMI_physics_joint Joint Settings",
+    OmiJointSettingsEmpty = "OMI_JOINT_SETTINGS_EMPTY", Warning, OMI_24_25, "OMI_physics_joint Joint Settings",
         "At least one array should have contents, or the joint settings object is useless within this extension.", "joint settings have no limit and no drive";
     /// A limit with neither linear nor angular axes.
-    OmiLimitNoAxes = "OMI_LIMIT_NO_AXES", Error, OMI_CURRENT, "OMI_physics_joint Linear Axes / Angular Axes",
+    OmiLimitNoAxes = "OMI_LIMIT_NO_AXES", Error, OMI_24_25, "OMI_physics_joint Linear Axes / Angular Axes",
         "At least one of linearAxes or angularAxes must be set to a valid non-empty value. If both are empty or not present, the joint limit is invalid.", "limit has no linear and no angular axis";
     /// A limit with neither `min` nor `max`.
-    OmiLimitUnbounded = "OMI_LIMIT_UNBOUNDED", Warning, OMI_CURRENT, "OMI_physics_joint Joint Limits",
+    OmiLimitUnbounded = "OMI_LIMIT_UNBOUNDED", Warning, OMI_24_25, "OMI_physics_joint Joint Limits",
         "At least one of the min or max must be set, or the limit is useless within this extension.", "limit has neither min nor max: it limits nothing";
     /// A negative limit stiffness or drive `maxForce`, which the text reads as infinite.
-    OmiNegativeSentinel = "OMI_NEGATIVE_SENTINEL", Info, OMI_CURRENT, "OMI_physics_joint Stiffness / Max Force (the schemas say minimum 0)",
+    OmiNegativeSentinel = "OMI_NEGATIVE_SENTINEL", Info, OMI_24_25, "OMI_physics_joint Stiffness / Max Force (the schemas say minimum 0)",
         "If not specified or negative, the limit should be infinitely stiff; the drive is not force-limited.", "{property} {value} is negative: read as {reading}";
 
     // ----- VRMC_constraints-1.0 (seed 003) ------------------------------------------------------

@@ -114,7 +114,7 @@ impl Profile {
     }
 
     /// Whether this is one of the restructured OMI revisions (`omi-2024`, `omi-2025`).
-    pub fn is_omi_current(self) -> bool {
+    pub fn is_omi24(self) -> bool {
         matches!(self, Profile::Omi2024 | Profile::Omi2025)
     }
 

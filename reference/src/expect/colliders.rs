@@ -240,7 +240,7 @@ pub fn collider(scene: &Scene, world: &World, index: usize, c: &Collider) -> Col
     {
         decisions.push(Decision::Capsule);
     }
-    if scene.profile.is_omi_current()
+    if scene.profile.is_omi24()
         && matches!(
             shape,
             Some(ScaledShape {

@@ -207,7 +207,7 @@ pub fn joint(scene: &Scene, world: &World, j: &Joint) -> JointExpect {
         LimitSet::Coupled(_) => Coupling::Coupled,
         LimitSet::PerAxis(_) => Coupling::PerAxis,
     };
-    let mut decisions = if scene.profile.is_omi_current() {
+    let mut decisions = if scene.profile.is_omi24() {
         vec![
             Decision::Metrics,
             Decision::OmiLimits,
