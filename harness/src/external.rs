@@ -664,13 +664,27 @@ mod tests {
     }
 
     /// Write an executable shell script.
+    /// An executable shell script at `path`, written by a child `sh`: were this process to hold
+    /// the file open for writing, a process another test forks meanwhile could inherit that
+    /// descriptor, and running the script would fail with "Text file busy".
     fn script(path: &Path, body: &str) {
-        std::fs::write(path, format!("#!/bin/sh\n{body}")).expect("write");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        }
+        use std::io::Write;
+        let mut sh = std::process::Command::new("sh")
+            .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+            .arg(path)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh");
+        let mut stdin = sh.stdin.take().expect("stdin");
+        stdin
+            .write_all(format!("#!/bin/sh\n{body}").as_bytes())
+            .expect("write");
+        drop(stdin);
+        assert!(
+            sh.wait().expect("sh").success(),
+            "writing {}",
+            path.display()
+        );
     }
 
     #[test]
