@@ -135,12 +135,6 @@ pub struct Capabilities {
     pub batch: bool,
 }
 
-/// The check families of [`Capabilities::checks`].
-pub const VALIDATION: &str = "validation";
-pub const INTERPRETATION: &str = "interpretation";
-pub const CONSTRAINTS: &str = "constraints";
-pub const DYNAMICS: &str = "dynamics";
-
 impl Capabilities {
     /// Whether `feature` is declared (exactly or by a prefix ending in `.` or `*`).
     pub fn supports_feature(&self, feature: &str) -> bool {

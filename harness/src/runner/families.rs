@@ -9,8 +9,8 @@ use crate::case::{CaseEntry, LoadedCase, PoseOutputs, Scenario};
 use crate::check::dynamics::Observation;
 use crate::check::{self, CheckResult, validation};
 use crate::implementation::{
-    Action, CONSTRAINTS, Capabilities, DYNAMICS, INTERPRETATION, ImplError, Implementation,
-    Interpretation, LoadOutcome, LoadRequest, NodeTrs, Request, VALIDATION,
+    Action, Capabilities, CheckFamily, ImplError, Implementation, Interpretation, LoadOutcome,
+    LoadRequest, NodeTrs, Request,
 };
 use crate::status::Status;
 use reference::case::TimedAction;
@@ -64,7 +64,7 @@ pub fn gate(caps: &Capabilities, entry: &CaseEntry) -> Option<CheckResult> {
             format!("profile {} is not declared", entry.profile_id()),
         ));
     }
-    if !entry.valid && !caps.checks.iter().any(|c| c.name() == VALIDATION) {
+    if !entry.valid && !caps.checks.contains(&CheckFamily::Validation) {
         return Some(CheckResult::new(
             CHECK,
             Status::Skip,
@@ -201,7 +201,7 @@ fn run_families(
     case: &LoadedCase,
     out: &mut Vec<Returned>,
 ) -> Result<(), ()> {
-    let declares = |family: &str| caps.checks.iter().any(|c| c.name() == family);
+    let declares = |family: &CheckFamily| caps.checks.contains(family);
     // The gate passed: the profile is known.
     let Some(profile) = case.entry.profile.as_ref().and_then(|p| p.known()) else {
         return Ok(());
@@ -224,36 +224,36 @@ fn run_families(
     if !case.entry.valid || rejected {
         return Ok(());
     }
-    let families: Vec<(&str, bool)> = vec![
-        (INTERPRETATION, true),
+    let families = [
+        (CheckFamily::Interpretation, true),
         (
-            CONSTRAINTS,
+            CheckFamily::Constraints,
             case.poses.iter().any(PoseOutputs::has_constraints),
         ),
-        (DYNAMICS, case.scenario.is_some()),
+        (CheckFamily::Dynamics, case.scenario.is_some()),
     ];
     for (i, (family, has_data)) in families.iter().enumerate() {
         if !declares(family) {
-            if *has_data && *family != INTERPRETATION {
+            if *has_data && *family != CheckFamily::Interpretation {
                 out.push(Returned::Decided(CheckResult::new(
-                    *family,
+                    family.name(),
                     Status::Skip,
                     format!("the implementation does not take part in {family}"),
                 )));
             }
             continue;
         }
-        let result = match *family {
-            INTERPRETATION => interpretation(imp, case, out),
-            CONSTRAINTS if *has_data => constraints(imp, case, out),
-            DYNAMICS if *has_data => dynamics(imp, case, out),
+        let result = match family {
+            CheckFamily::Interpretation => interpretation(imp, case, out),
+            CheckFamily::Constraints if *has_data => constraints(imp, case, out),
+            CheckFamily::Dynamics if *has_data => dynamics(imp, case, out),
             _ => Ok(()),
         };
         if result.is_err() {
             for (rest, data) in &families[i + 1..] {
                 if *data && declares(rest) {
                     out.push(Returned::Decided(CheckResult::new(
-                        *rest,
+                        rest.name(),
                         Status::Notrun,
                         "an earlier call crashed",
                     )));
@@ -283,13 +283,13 @@ fn interpretation(
 ) -> Result<(), ()> {
     if case.interpretation.is_none() {
         out.push(Returned::Decided(CheckResult::new(
-            INTERPRETATION,
+            CheckFamily::Interpretation.name(),
             Status::Skip,
             "the case carries no expected interpretation",
         )));
         return Ok(());
     }
-    match call(INTERPRETATION, || imp.interpretation()) {
+    match call(CheckFamily::Interpretation.name(), || imp.interpretation()) {
         Ok(got) => {
             out.push(Returned::Interpretation(got));
             Ok(())
@@ -364,7 +364,7 @@ pub fn simulate(
             _ => None,
         })
         .collect();
-    let states = call(DYNAMICS, || {
+    let states = call(CheckFamily::Dynamics.name(), || {
         let states = imp.simulate(&scenario.config, &requests)?;
         if states.len() != steps.len() {
             return Err(ImplError::Protocol(format!(
