@@ -26,6 +26,26 @@ pub struct Rendered {
     pub expected: Vec<ExpectedIssue>,
 }
 
+impl Rendered {
+    /// A scene that draws no issue on purpose.
+    pub fn plain(
+        built: Built,
+        tags: Tags,
+        decisions: BTreeSet<Decision>,
+        poses: Vec<PoseSet>,
+        summary: String,
+    ) -> Rendered {
+        Rendered {
+            built,
+            tags,
+            decisions,
+            poses,
+            summary,
+            expected: Vec::new(),
+        }
+    }
+}
+
 /// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
 pub fn dec(lo: i32, hi: i32, denom: f64) -> impl Strategy<Value = f64> + Clone {
     (lo..=hi).prop_map(move |k| f64::from(k) / denom)
@@ -54,17 +74,4 @@ pub fn tag(tags: &mut Tags, parts: &[&str]) {
             tags.insert(joined.clone());
         }
     });
-}
-
-/// Each node's parent, its raw choice `k` resolved to `k % i` (an earlier node: no cycle; the
-/// first node is a root).
-pub fn resolve_parents(raw: impl Iterator<Item = Option<usize>>) -> Vec<Option<usize>> {
-    raw.enumerate()
-        .map(|(i, p)| if i == 0 { None } else { p.map(|k| k % i) })
-        .collect()
-}
-
-/// A node's ancestors, its parent first.
-pub fn ancestors(parents: &[Option<usize>], node: usize) -> Vec<usize> {
-    std::iter::successors(parents[node], |&p| parents[p]).collect()
 }
