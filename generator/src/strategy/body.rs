@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::common::{Tags, dec, dec3, tag};
+use super::common::{Tags, dec, dec3, present, tag};
 use super::transform;
 
 /// KHR `motion` (seed 002 Motions). `None` fields are omitted.
@@ -51,26 +51,18 @@ impl MotionSpec {
 
     /// The properties both families spell alike (all but KHR's `isKinematic`, OMI's `type`).
     fn properties(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        for (k, v) in [("mass", self.mass), ("gravityFactor", self.gravity_factor)] {
-            if let Some(v) = v {
-                m.insert(k.into(), Value::from(v));
-            }
-        }
-        for (k, v) in [
-            ("centerOfMass", self.center_of_mass),
-            ("inertiaDiagonal", self.inertia_diagonal),
-            ("linearVelocity", self.linear_velocity),
-            ("angularVelocity", self.angular_velocity),
-        ] {
-            if let Some(v) = v {
-                m.insert(k.into(), Value::from(v));
-            }
-        }
-        if let Some(v) = self.inertia_orientation {
-            m.insert("inertiaOrientation".into(), Value::from(v));
-        }
-        m
+        present([
+            ("mass", self.mass.map(Value::from)),
+            ("centerOfMass", self.center_of_mass.map(Value::from)),
+            ("inertiaDiagonal", self.inertia_diagonal.map(Value::from)),
+            (
+                "inertiaOrientation",
+                self.inertia_orientation.map(Value::from),
+            ),
+            ("linearVelocity", self.linear_velocity.map(Value::from)),
+            ("angularVelocity", self.angular_velocity.map(Value::from)),
+            ("gravityFactor", self.gravity_factor.map(Value::from)),
+        ])
     }
 
     /// KHR's `motion`.
@@ -208,23 +200,14 @@ pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clo
 
 impl OmiBodySpec {
     pub fn render(&self) -> Map<String, Value> {
-        let mut m = Map::new();
+        let mut m = present([
+            ("mass", self.mass.map(Value::from)),
+            ("linearVelocity", self.linear_velocity.map(Value::from)),
+            ("angularVelocity", self.angular_velocity.map(Value::from)),
+            ("centerOfMass", self.center_of_mass.map(Value::from)),
+            ("inertiaTensor", self.inertia_tensor.map(Value::from)),
+        ]);
         m.insert("type".into(), Value::from(self.kind.name()));
-        if let Some(v) = self.mass {
-            m.insert("mass".into(), Value::from(v));
-        }
-        if let Some(v) = self.linear_velocity {
-            m.insert("linearVelocity".into(), Value::from(v));
-        }
-        if let Some(v) = self.angular_velocity {
-            m.insert("angularVelocity".into(), Value::from(v));
-        }
-        if let Some(v) = self.center_of_mass {
-            m.insert("centerOfMass".into(), Value::from(v));
-        }
-        if let Some(v) = self.inertia_tensor {
-            m.insert("inertiaTensor".into(), Value::from(v));
-        }
         m
     }
 

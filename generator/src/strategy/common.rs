@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use reference::decision::Decision;
+use serde_json::{Map, Value};
 
 use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::Built;
@@ -44,6 +45,14 @@ impl Rendered {
             expected: Vec::new(),
         }
     }
+}
+
+/// An object of the properties that are present (`None`: left out).
+pub fn present<const N: usize>(properties: [(&str, Option<Value>); N]) -> Map<String, Value> {
+    properties
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+        .collect()
 }
 
 /// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
