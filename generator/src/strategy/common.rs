@@ -1,5 +1,6 @@
-//! What every strategy module shares: the rendered scene with its feature tags, and exact
-//! decimals. A leaf, so that the profile modules need not import the module that lists them.
+//! What every strategy module shares: the rendered scene with its feature tags, exact decimals,
+//! and objects of the optional properties a spec gives. A leaf, so that the profile modules
+//! need not import the module that lists them.
 
 use std::collections::BTreeSet;
 

@@ -140,11 +140,6 @@ impl ConstraintSpec {
         ext
     }
 
-    /// Effective destination space is model (the default).
-    pub fn destination_is_model(&self) -> bool {
-        self.destination_model.unwrap_or(true)
-    }
-
     pub fn tags(&self, tags: &mut Tags) {
         let k = self.kind.name();
         tag(tags, &["vrm", k]);

@@ -7,6 +7,7 @@ use super::common::dec3;
 use super::transform;
 use crate::doc::{DocBuilder, TrsSpec};
 
+/// A node of the forest, at its rest pose.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForestNode {
     /// Raw parent choice: `Some(k)` makes node `i` a child of node `k % i` (so parents come

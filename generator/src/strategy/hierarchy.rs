@@ -147,6 +147,12 @@ pub fn grid(radii: &[f64]) -> Vec<[f64; 3]> {
         .collect()
 }
 
+/// Where a nested body sits in its parent's frame, from the two bodies' bounding radii: above
+/// every part of the parent.
+pub fn nested_offset(parent_radius: f64, nested_radius: f64) -> [f64; 3] {
+    [0.0, (parent_radius + nested_radius + 0.5).ceil(), 0.0]
+}
+
 /// A node named `name` at world pose `world`, below `parent` (its node and world pose) or a root.
 pub fn frame_node(
     doc: &mut DocBuilder,

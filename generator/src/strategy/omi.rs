@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
 use super::common::{Rendered, Tags, dec, tag};
-use super::hierarchy::{Attached, Placement, attached, frame_node, grid, placement_tag};
+use super::hierarchy::{self, Attached, Placement, attached, frame_node, grid, placement_tag};
 use super::joint::{OmiJointSpec, omi_joint};
 use super::limit::OmiConstraintSpec;
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
@@ -154,11 +154,10 @@ fn shapes_radius(shapes: &[Attached<ShapeUse>], d: Dialect) -> f64 {
 }
 
 fn nested_offset(main: &OmiBodyLeaf, nested: &OmiBodyLeaf, d: Dialect) -> [f64; 3] {
-    [
-        0.0,
-        (shapes_radius(&main.shapes, d) + shapes_radius(&nested.shapes, d) + 0.5).ceil(),
-        0.0,
-    ]
+    hierarchy::nested_offset(
+        shapes_radius(&main.shapes, d),
+        shapes_radius(&nested.shapes, d),
+    )
 }
 
 /// Segment pitch of a rope: capsule full height plus a 0.1 m gap.

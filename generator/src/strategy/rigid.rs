@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::body::MotionSpec;
 use super::common::{Rendered, Tags, tag};
-use super::hierarchy::{Attached, Placement, frame_node, grid};
+use super::hierarchy::{self, Attached, Placement, frame_node, grid};
 use super::khr::{BodyLeaf, ColliderUse, Group, KhrScene, TriggerShape};
 use super::material::{MaterialSpec, pair_tags};
 use super::shape::{Dialect, ShapeSpec};
@@ -107,9 +107,8 @@ impl GroupExtent {
         colliders.chain(trigger).fold(0.1, f64::max)
     }
 
-    /// Where the nested body sits in its parent's frame: above every part of the parent.
     fn nested_offset(&self, main: &BodyLeaf, nested: &BodyLeaf) -> [f64; 3] {
-        [0.0, (self.leaf(main) + self.leaf(nested) + 0.5).ceil(), 0.0]
+        hierarchy::nested_offset(self.leaf(main), self.leaf(nested))
     }
 
     fn group(&self, g: &Group) -> f64 {
