@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::common::{Tags, dec, dec3, tag};
+use super::common::{Tags, dec, dec3, present, tag};
 use super::transform;
 
 /// KHR `motion` (seed 002 Motions). `None` fields are omitted.
@@ -49,76 +49,81 @@ impl MotionSpec {
         self.is_kinematic == Some(true)
     }
 
+    /// The properties both families spell alike (all but KHR's `isKinematic`, OMI's `type`).
+    fn properties(&self) -> Map<String, Value> {
+        present([
+            ("mass", self.mass.map(Value::from)),
+            ("centerOfMass", self.center_of_mass.map(Value::from)),
+            ("inertiaDiagonal", self.inertia_diagonal.map(Value::from)),
+            (
+                "inertiaOrientation",
+                self.inertia_orientation.map(Value::from),
+            ),
+            ("linearVelocity", self.linear_velocity.map(Value::from)),
+            ("angularVelocity", self.angular_velocity.map(Value::from)),
+            ("gravityFactor", self.gravity_factor.map(Value::from)),
+        ])
+    }
+
+    /// KHR's `motion`.
     pub fn render(&self) -> Value {
-        let mut m = Map::new();
-        let mut put = |k: &'static str, v: Value| {
-            m.insert(k.into(), v);
-        };
+        let mut m = self.properties();
         if let Some(v) = self.is_kinematic {
-            put("isKinematic", Value::from(v));
-        }
-        if let Some(v) = self.mass {
-            put("mass", Value::from(v));
-        }
-        if let Some(v) = self.center_of_mass {
-            put("centerOfMass", Value::from(v));
-        }
-        if let Some(v) = self.inertia_diagonal {
-            put("inertiaDiagonal", Value::from(v));
-        }
-        if let Some(v) = self.inertia_orientation {
-            put("inertiaOrientation", Value::from(v));
-        }
-        if let Some(v) = self.linear_velocity {
-            put("linearVelocity", Value::from(v));
-        }
-        if let Some(v) = self.angular_velocity {
-            put("angularVelocity", Value::from(v));
-        }
-        if let Some(v) = self.gravity_factor {
-            put("gravityFactor", Value::from(v));
+            m.insert("isKinematic".into(), Value::from(v));
         }
         Value::from(m)
     }
 
+    /// Restructured OMI's `motion`: `isKinematic` becomes the `type`.
+    pub fn render_omi(&self) -> Value {
+        let mut m = self.properties();
+        let kind = if self.kinematic() {
+            "kinematic"
+        } else {
+            "dynamic"
+        };
+        m.insert("type".into(), Value::from(kind));
+        Value::from(m)
+    }
+
+    /// KHR's tags: a mass left out is computed.
     pub fn tags(&self, tags: &mut Tags) {
-        tag(
-            tags,
-            &[
-                "body",
-                if self.kinematic() {
-                    "kinematic"
-                } else {
-                    "dynamic"
-                },
-            ],
-        );
+        self.tags_with(tags, "computed");
         if self.is_kinematic == Some(false) {
             tag(tags, &["body", "kinematic-false-explicit"]);
         }
-        tag(
-            tags,
-            &[
-                "body",
-                "mass",
-                if self.mass.is_some() {
-                    "explicit"
-                } else {
-                    "computed"
-                },
-            ],
-        );
-        let mut opt = |present: bool, name: &str| {
+    }
+
+    /// Restructured OMI's tags: a mass left out is OMI's default.
+    pub fn omi_tags(&self, tags: &mut Tags) {
+        self.tags_with(tags, "default");
+    }
+
+    fn tags_with(&self, tags: &mut Tags, mass_omitted: &str) {
+        let kind = if self.kinematic() {
+            "kinematic"
+        } else {
+            "dynamic"
+        };
+        tag(tags, &["body", kind]);
+        let mass = if self.mass.is_some() {
+            "explicit"
+        } else {
+            mass_omitted
+        };
+        tag(tags, &["body", "mass", mass]);
+        for (present, name) in [
+            (self.center_of_mass.is_some(), "center-of-mass"),
+            (self.inertia_diagonal.is_some(), "inertia-diagonal"),
+            (self.inertia_orientation.is_some(), "inertia-orientation"),
+            (self.linear_velocity.is_some(), "linear-velocity"),
+            (self.angular_velocity.is_some(), "angular-velocity"),
+            (self.gravity_factor.is_some(), "gravity-factor"),
+        ] {
             if present {
                 tag(tags, &["body", name]);
             }
-        };
-        opt(self.center_of_mass.is_some(), "center-of-mass");
-        opt(self.inertia_diagonal.is_some(), "inertia-diagonal");
-        opt(self.inertia_orientation.is_some(), "inertia-orientation");
-        opt(self.linear_velocity.is_some(), "linear-velocity");
-        opt(self.angular_velocity.is_some(), "angular-velocity");
-        opt(self.gravity_factor.is_some(), "gravity-factor");
+        }
     }
 }
 
@@ -195,23 +200,14 @@ pub fn omi_body(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodySpec> + Clo
 
 impl OmiBodySpec {
     pub fn render(&self) -> Map<String, Value> {
-        let mut m = Map::new();
+        let mut m = present([
+            ("mass", self.mass.map(Value::from)),
+            ("linearVelocity", self.linear_velocity.map(Value::from)),
+            ("angularVelocity", self.angular_velocity.map(Value::from)),
+            ("centerOfMass", self.center_of_mass.map(Value::from)),
+            ("inertiaTensor", self.inertia_tensor.map(Value::from)),
+        ]);
         m.insert("type".into(), Value::from(self.kind.name()));
-        if let Some(v) = self.mass {
-            m.insert("mass".into(), Value::from(v));
-        }
-        if let Some(v) = self.linear_velocity {
-            m.insert("linearVelocity".into(), Value::from(v));
-        }
-        if let Some(v) = self.angular_velocity {
-            m.insert("angularVelocity".into(), Value::from(v));
-        }
-        if let Some(v) = self.center_of_mass {
-            m.insert("centerOfMass".into(), Value::from(v));
-        }
-        if let Some(v) = self.inertia_tensor {
-            m.insert("inertiaTensor".into(), Value::from(v));
-        }
         m
     }
 
@@ -244,11 +240,11 @@ impl OmiBodySpec {
     }
 }
 
-pub fn universe_khr(tags: &mut Tags) {
+/// Every tag of a motion, as KHR (`omi` false) or restructured OMI (`omi` true) tags it.
+pub fn universe_motion(tags: &mut Tags, omi: bool) {
     for t in [
         "dynamic",
         "kinematic",
-        "kinematic-false-explicit",
         "center-of-mass",
         "inertia-diagonal",
         "inertia-orientation",
@@ -259,7 +255,12 @@ pub fn universe_khr(tags: &mut Tags) {
         tag(tags, &["body", t]);
     }
     tag(tags, &["body", "mass", "explicit"]);
-    tag(tags, &["body", "mass", "computed"]);
+    if omi {
+        tag(tags, &["body", "mass", "default"]);
+    } else {
+        tag(tags, &["body", "mass", "computed"]);
+        tag(tags, &["body", "kinematic-false-explicit"]);
+    }
 }
 
 pub fn universe_omi(tags: &mut Tags) {

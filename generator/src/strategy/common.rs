@@ -1,10 +1,12 @@
-//! What every strategy module shares: the rendered scene with its feature tags, and exact
-//! decimals. A leaf, so that the profile modules need not import the module that lists them.
+//! What every strategy module shares: the rendered scene with its feature tags, exact decimals,
+//! and objects of the optional properties a spec gives. A leaf, so that the profile modules
+//! need not import the module that lists them.
 
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use reference::decision::Decision;
+use serde_json::{Map, Value};
 
 use crate::case::{ExpectedIssue, PoseSet};
 use crate::doc::Built;
@@ -24,6 +26,34 @@ pub struct Rendered {
     /// Warnings and information a valid scene draws on purpose (khr-2025's zero mass and
     /// zero scale); empty for the other profiles.
     pub expected: Vec<ExpectedIssue>,
+}
+
+impl Rendered {
+    /// A scene that draws no issue on purpose.
+    pub fn plain(
+        built: Built,
+        tags: Tags,
+        decisions: BTreeSet<Decision>,
+        poses: Vec<PoseSet>,
+        summary: String,
+    ) -> Rendered {
+        Rendered {
+            built,
+            tags,
+            decisions,
+            poses,
+            summary,
+            expected: Vec::new(),
+        }
+    }
+}
+
+/// An object of the properties that are present (`None`: left out).
+pub fn present<const N: usize>(properties: [(&str, Option<Value>); N]) -> Map<String, Value> {
+    properties
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+        .collect()
 }
 
 /// Numbers `k / denom` for `k` in `lo..=hi`: short, exact in text (`3 / 10` prints `0.3`).
@@ -54,17 +84,4 @@ pub fn tag(tags: &mut Tags, parts: &[&str]) {
             tags.insert(joined.clone());
         }
     });
-}
-
-/// Each node's parent, its raw choice `k` resolved to `k % i` (an earlier node: no cycle; the
-/// first node is a root).
-pub fn resolve_parents(raw: impl Iterator<Item = Option<usize>>) -> Vec<Option<usize>> {
-    raw.enumerate()
-        .map(|(i, p)| if i == 0 { None } else { p.map(|k| k % i) })
-        .collect()
-}
-
-/// A node's ancestors, its parent first.
-pub fn ancestors(parents: &[Option<usize>], node: usize) -> Vec<usize> {
-    std::iter::successors(parents[node], |&p| parents[p]).collect()
 }

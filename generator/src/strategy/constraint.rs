@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use super::common::{Tags, tag};
+use super::common::{Tags, present, tag};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DraftKind {
@@ -122,34 +122,22 @@ fn space(model: bool) -> &'static str {
 impl ConstraintSpec {
     /// The extension object `{"<kind>": {...}}` with `source`.
     pub fn render(&self, source: usize) -> Map<String, Value> {
-        let mut m = Map::new();
+        let spelled = |model: Option<bool>| model.map(|s| Value::from(space(s)));
+        let mut m = present([
+            ("sourceSpace", spelled(self.source_model)),
+            ("destinationSpace", spelled(self.destination_model)),
+            (
+                "freezeAxes",
+                self.freeze.as_ref().map(|f| Value::from(&f[..])),
+            ),
+            ("weight", self.weight.map(Value::from)),
+            ("aimVector", self.aim.map(Value::from)),
+            ("upVector", self.up.map(Value::from)),
+        ]);
         m.insert("source".into(), Value::from(source));
-        if let Some(s) = self.source_model {
-            m.insert("sourceSpace".into(), Value::from(space(s)));
-        }
-        if let Some(s) = self.destination_model {
-            m.insert("destinationSpace".into(), Value::from(space(s)));
-        }
-        if let Some(f) = &self.freeze {
-            m.insert("freezeAxes".into(), Value::from(&f[..]));
-        }
-        if let Some(w) = self.weight {
-            m.insert("weight".into(), Value::from(w));
-        }
-        if let Some(a) = self.aim {
-            m.insert("aimVector".into(), Value::from(a));
-        }
-        if let Some(u) = self.up {
-            m.insert("upVector".into(), Value::from(u));
-        }
         let mut ext = Map::new();
         ext.insert(self.kind.name().into(), Value::from(m));
         ext
-    }
-
-    /// Effective destination space is model (the default).
-    pub fn destination_is_model(&self) -> bool {
-        self.destination_model.unwrap_or(true)
     }
 
     pub fn tags(&self, tags: &mut Tags) {

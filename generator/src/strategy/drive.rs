@@ -1,9 +1,9 @@
 //! KHR joint drives (seed 002 Joints): linear or angular, force or acceleration mode.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::common::{Tags, dec, tag};
+use super::common::{Tags, dec, present, tag};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct DriveSpec {
@@ -44,31 +44,22 @@ pub fn drive() -> impl Strategy<Value = DriveSpec> + Clone {
 
 impl DriveSpec {
     pub fn render(&self) -> Value {
-        let mut m = Map::new();
-        m.insert(
-            "type".into(),
-            Value::from(if self.angular { "angular" } else { "linear" }),
-        );
-        m.insert(
-            "mode".into(),
-            Value::from(if self.acceleration {
-                "acceleration"
-            } else {
-                "force"
-            }),
-        );
+        let mut m = present([
+            ("maxForce", self.max_force.map(Value::from)),
+            ("positionTarget", self.position_target.map(Value::from)),
+            ("velocityTarget", self.velocity_target.map(Value::from)),
+            ("stiffness", self.stiffness.map(Value::from)),
+            ("damping", self.damping.map(Value::from)),
+        ]);
+        let kind = if self.angular { "angular" } else { "linear" };
+        m.insert("type".into(), Value::from(kind));
+        let mode = if self.acceleration {
+            "acceleration"
+        } else {
+            "force"
+        };
+        m.insert("mode".into(), Value::from(mode));
         m.insert("axis".into(), Value::from(self.axis));
-        for (k, v) in [
-            ("maxForce", self.max_force),
-            ("positionTarget", self.position_target),
-            ("velocityTarget", self.velocity_target),
-            ("stiffness", self.stiffness),
-            ("damping", self.damping),
-        ] {
-            if let Some(v) = v {
-                m.insert(k.into(), Value::from(v));
-            }
-        }
         Value::from(m)
     }
 

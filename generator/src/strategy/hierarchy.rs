@@ -69,12 +69,13 @@ pub fn attached<T: std::fmt::Debug + Clone + 'static>(
 }
 
 impl<T> Attached<T> {
-    /// Distance from the owner's origin to this item's origin, at most.
-    pub fn reach(&self) -> f64 {
+    /// Distance from the owner's origin to this item's origin, at most; `on_owner`: an
+    /// `OnNode` item is on the owner's node (else it gets a node of its own at its offset).
+    pub fn reach(&self, on_owner: bool) -> f64 {
         let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
         match self.placement {
-            Placement::OnNode => 0.0,
-            Placement::Child => norm(self.offset),
+            Placement::OnNode if on_owner => 0.0,
+            Placement::OnNode | Placement::Child => norm(self.offset),
             Placement::Descendant => norm(self.offset) + norm(self.mid_offset),
         }
     }
@@ -90,9 +91,8 @@ impl<T> Attached<T> {
         name: std::fmt::Arguments,
     ) -> usize {
         let trs = TrsSpec {
-            translation: Some(self.offset),
             rotation: self.rotation,
-            scale: None,
+            ..TrsSpec::at(self.offset)
         };
         match self.placement {
             Placement::OnNode if owner_free => owner,
@@ -103,9 +103,8 @@ impl<T> Attached<T> {
                 let mid = doc.node(
                     format!("{name}Group"),
                     TrsSpec {
-                        translation: Some(self.mid_offset),
                         rotation: self.mid_rotation,
-                        scale: None,
+                        ..TrsSpec::at(self.mid_offset)
                     },
                     Some(owner),
                 );
@@ -148,9 +147,28 @@ pub fn grid(radii: &[f64]) -> Vec<[f64; 3]> {
         .collect()
 }
 
-/// World pose of a node given its parent's world pose and its own translation and rotation.
-pub fn world_of(parent: &Isometry3<f64>, t: [f64; 3], r: Option<[f64; 4]>) -> Isometry3<f64> {
-    parent * transform::iso(t, r)
+/// Where a nested body sits in its parent's frame, from the two bodies' bounding radii: above
+/// every part of the parent.
+pub fn nested_offset(parent_radius: f64, nested_radius: f64) -> [f64; 3] {
+    [0.0, (parent_radius + nested_radius + 0.5).ceil(), 0.0]
+}
+
+/// A node named `name` at world pose `world`, below `parent` (its node and world pose) or a root.
+pub fn frame_node(
+    doc: &mut DocBuilder,
+    name: String,
+    world: &Isometry3<f64>,
+    parent: Option<(usize, Isometry3<f64>)>,
+) -> usize {
+    let (t, r) = match parent {
+        Some((_, parent_world)) => transform::parts(&transform::relative(&parent_world, world)),
+        None => transform::parts(world),
+    };
+    let trs = TrsSpec {
+        rotation: r,
+        ..TrsSpec::at(t)
+    };
+    doc.node(name, trs, parent.map(|p| p.0))
 }
 
 pub fn universe(tags: &mut Tags, what: &str) {

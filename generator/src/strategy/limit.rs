@@ -6,9 +6,9 @@
 //! is 0 or omitted.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::common::{Tags, dec, tag};
+use super::common::{Tags, dec, present, tag};
 
 /// A KHR joint limit.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,25 +68,18 @@ pub fn hard(linear: bool, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Li
 
 impl LimitSpec {
     pub fn render(&self) -> Value {
-        let mut m = Map::new();
+        let mut m = present([
+            ("min", self.min.map(Value::from)),
+            ("max", self.max.map(Value::from)),
+            ("stiffness", self.stiffness.map(Value::from)),
+            ("damping", self.damping.map(Value::from)),
+        ]);
         let key = if self.linear {
             "linearAxes"
         } else {
             "angularAxes"
         };
         m.insert(key.into(), Value::from(&self.axes[..]));
-        if let Some(v) = self.min {
-            m.insert("min".into(), Value::from(v));
-        }
-        if let Some(v) = self.max {
-            m.insert("max".into(), Value::from(v));
-        }
-        if let Some(v) = self.stiffness {
-            m.insert("stiffness".into(), Value::from(v));
-        }
-        if let Some(v) = self.damping {
-            m.insert("damping".into(), Value::from(v));
-        }
         Value::from(m)
     }
 
@@ -165,26 +158,15 @@ pub fn omi_hard(
 
 impl OmiConstraintSpec {
     pub fn render(&self) -> Value {
-        let mut m = Map::new();
-        if !self.linear_axes.is_empty() {
-            m.insert("linearAxes".into(), Value::from(&self.linear_axes[..]));
-        }
-        if !self.angular_axes.is_empty() {
-            m.insert("angularAxes".into(), Value::from(&self.angular_axes[..]));
-        }
-        if let Some(v) = self.lower {
-            m.insert("lowerLimit".into(), Value::from(v));
-        }
-        if let Some(v) = self.upper {
-            m.insert("upperLimit".into(), Value::from(v));
-        }
-        if let Some(v) = self.stiffness {
-            m.insert("stiffness".into(), Value::from(v));
-        }
-        if let Some(v) = self.damping {
-            m.insert("damping".into(), Value::from(v));
-        }
-        Value::from(m)
+        let axes = |a: &[u8]| (!a.is_empty()).then(|| Value::from(a));
+        Value::from(present([
+            ("linearAxes", axes(&self.linear_axes)),
+            ("angularAxes", axes(&self.angular_axes)),
+            ("lowerLimit", self.lower.map(Value::from)),
+            ("upperLimit", self.upper.map(Value::from)),
+            ("stiffness", self.stiffness.map(Value::from)),
+            ("damping", self.damping.map(Value::from)),
+        ]))
     }
 
     /// Renders to the same JSON as `other`: same axes, and numbers of the same bits (distinct

@@ -1,9 +1,9 @@
 //! KHR physics materials (seed 002 Physics Materials), with every combine mode or none.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::common::{Tags, dec, tag};
+use super::common::{Tags, dec, present, tag};
 
 /// Combine modes as spelled in the file; `None` in a spec means the property is omitted.
 pub const COMBINES: [&str; 4] = ["average", "minimum", "maximum", "multiply"];
@@ -37,23 +37,14 @@ pub fn material() -> impl Strategy<Value = MaterialSpec> + Clone {
 
 impl MaterialSpec {
     pub fn render(&self) -> Value {
-        let mut m = Map::new();
-        if let Some(v) = self.static_friction {
-            m.insert("staticFriction".into(), Value::from(v));
-        }
-        if let Some(v) = self.dynamic_friction {
-            m.insert("dynamicFriction".into(), Value::from(v));
-        }
-        if let Some(v) = self.restitution {
-            m.insert("restitution".into(), Value::from(v));
-        }
-        if let Some(c) = self.friction_combine {
-            m.insert("frictionCombine".into(), Value::from(COMBINES[c]));
-        }
-        if let Some(c) = self.restitution_combine {
-            m.insert("restitutionCombine".into(), Value::from(COMBINES[c]));
-        }
-        Value::from(m)
+        let combine = |c: Option<usize>| c.map(|i| Value::from(COMBINES[i]));
+        Value::from(present([
+            ("staticFriction", self.static_friction.map(Value::from)),
+            ("dynamicFriction", self.dynamic_friction.map(Value::from)),
+            ("restitution", self.restitution.map(Value::from)),
+            ("frictionCombine", combine(self.friction_combine)),
+            ("restitutionCombine", combine(self.restitution_combine)),
+        ]))
     }
 
     pub fn tags(&self, tags: &mut Tags) {

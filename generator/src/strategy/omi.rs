@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::body::{OmiBodySpec, OmiType, omi_body};
 use super::common::{Rendered, Tags, dec, tag};
-use super::hierarchy::{Attached, Placement, attached, grid, placement_tag};
+use super::hierarchy::{self, Attached, Placement, attached, frame_node, grid, placement_tag};
 use super::joint::{OmiJointSpec, omi_joint};
 use super::limit::OmiConstraintSpec;
 use super::shape::{Dialect, ShapeKind, ShapeSpec, shape};
@@ -27,6 +27,7 @@ pub struct ShapeUse {
     pub is_trigger: Option<bool>,
 }
 
+/// An OMI_physics_body with the shapes attached to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OmiBodyLeaf {
     pub body: OmiBodySpec,
@@ -77,18 +78,11 @@ fn shape_use(kinds: Vec<ShapeKind>, triggers: bool) -> impl Strategy<Value = Sha
     })
 }
 
-fn no_trimesh() -> Vec<ShapeKind> {
-    ShapeKind::ALL
-        .into_iter()
-        .filter(|k| *k != ShapeKind::Trimesh)
-        .collect()
-}
-
 fn leaf(kinds: Vec<OmiType>) -> impl Strategy<Value = OmiBodyLeaf> + Clone {
     (
         omi_body(kinds),
         transform::maybe_rotation(),
-        prop::collection::vec(attached(shape_use(no_trimesh(), false)), 1..=2),
+        prop::collection::vec(attached(shape_use(ShapeKind::moving(), false)), 1..=2),
     )
         .prop_map(|(body, rotation, shapes)| {
             // Static bodies may use trimesh shapes: swap a convex for one, sometimes.
@@ -155,16 +149,15 @@ pub fn scene_of(groups: std::ops::RangeInclusive<usize>) -> impl Strategy<Value 
 fn shapes_radius(shapes: &[Attached<ShapeUse>], d: Dialect) -> f64 {
     shapes
         .iter()
-        .map(|s| s.reach() + s.item.shape.bounding_radius(d))
+        .map(|s| s.reach(true) + s.item.shape.bounding_radius(d))
         .fold(0.1, f64::max)
 }
 
 fn nested_offset(main: &OmiBodyLeaf, nested: &OmiBodyLeaf, d: Dialect) -> [f64; 3] {
-    [
-        0.0,
-        (shapes_radius(&main.shapes, d) + shapes_radius(&nested.shapes, d) + 0.5).ceil(),
-        0.0,
-    ]
+    hierarchy::nested_offset(
+        shapes_radius(&main.shapes, d),
+        shapes_radius(&nested.shapes, d),
+    )
 }
 
 /// Segment pitch of a rope: capsule full height plus a 0.1 m gap.
@@ -200,7 +193,8 @@ struct BodyRef {
     kind: OmiType,
 }
 
-struct Ctx<'a> {
+/// An `omi-2023` scene being written, with what it exercised so far.
+struct OmiDoc<'a> {
     scene: &'a OmiScene,
     doc: DocBuilder,
     tags: Tags,
@@ -209,7 +203,7 @@ struct Ctx<'a> {
     constraints: Vec<(OmiConstraintSpec, usize)>,
 }
 
-impl Ctx<'_> {
+impl OmiDoc<'_> {
     fn shape_ext(&self) -> (&'static str, &'static str, &'static str) {
         match self.scene.dialect {
             Dialect::OmiCollider => (COLLIDER, "colliders", "collider"),
@@ -262,9 +256,8 @@ impl Ctx<'_> {
         let node = self.doc.node(
             name,
             TrsSpec {
-                translation: Some(t),
                 rotation: leaf.rotation,
-                scale: None,
+                ..TrsSpec::at(t)
             },
             parent,
         );
@@ -295,19 +288,7 @@ impl Ctx<'_> {
         b: usize,
         j: &OmiJointSpec,
     ) {
-        let (t, r) = match parent {
-            Some((_, pw)) => transform::parts(&transform::relative(&pw, pivot)),
-            None => transform::parts(pivot),
-        };
-        let node = self.doc.node(
-            name,
-            TrsSpec {
-                translation: Some(t),
-                rotation: r,
-                scale: None,
-            },
-            parent.map(|p| p.0),
-        );
+        let node = frame_node(&mut self.doc, name, pivot, parent);
         let indices: Vec<usize> = j.constraints.iter().map(|c| self.constraint(c)).collect();
         j.tags(&mut self.tags);
         let mut joint = Map::new();
@@ -338,7 +319,7 @@ impl Ctx<'_> {
 
 pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
     let d = scene.dialect;
-    let mut cx = Ctx {
+    let mut cx = OmiDoc {
         scene,
         doc: DocBuilder::new(stem, scene.buffer),
         tags: Tags::new(),
@@ -447,14 +428,7 @@ pub fn render(scene: &OmiScene, stem: &str) -> Rendered {
             SHAPE
         }
     );
-    Rendered {
-        built: cx.doc.finish(),
-        tags: cx.tags,
-        decisions: cx.decisions,
-        poses,
-        summary,
-        expected: Vec::new(),
-    }
+    Rendered::plain(cx.doc.finish(), cx.tags, cx.decisions, poses, summary)
 }
 
 fn tags_for_pair(tags: &mut Tags, a: OmiType, b: OmiType) {
@@ -466,7 +440,7 @@ fn tags_for_pair(tags: &mut Tags, a: OmiType, b: OmiType) {
 /// by a joint halfway between them; every joint shares one constraint. Returns the joint count.
 #[allow(clippy::too_many_arguments)]
 fn rope(
-    cx: &mut Ctx,
+    cx: &mut OmiDoc,
     gi: usize,
     cell: [f64; 3],
     segments: usize,
@@ -488,28 +462,7 @@ fn rope(
         c: 0.5,
         solid: super::shape::Solid::Cube,
     };
-    let anchor_leaf = OmiBodyLeaf {
-        body: OmiBodySpec {
-            kind: OmiType::Static,
-            mass: None,
-            linear_velocity: None,
-            angular_velocity: None,
-            center_of_mass: None,
-            inertia_tensor: None,
-        },
-        rotation: None,
-        shapes: vec![Attached {
-            item: ShapeUse {
-                shape: anchor_shape,
-                is_trigger: None,
-            },
-            placement: Placement::Child,
-            offset: [0.0; 3],
-            rotation: None,
-            mid_offset: [0.0; 3],
-            mid_rotation: None,
-        }],
-    };
+    let anchor_leaf = rope_part(OmiType::Static, None, anchor_shape);
     let mut above = cx.body(
         &anchor_leaf,
         &format!("Rope{gi}Anchor"),
@@ -534,28 +487,7 @@ fn rope(
     for k in 0..segments {
         #[allow(clippy::cast_precision_loss)]
         let y = -(k as f64 + 1.0) * pitch;
-        let seg = OmiBodyLeaf {
-            body: OmiBodySpec {
-                kind: OmiType::Rigid,
-                mass: Some(0.5),
-                linear_velocity: None,
-                angular_velocity: None,
-                center_of_mass: None,
-                inertia_tensor: None,
-            },
-            rotation: None,
-            shapes: vec![Attached {
-                item: ShapeUse {
-                    shape: capsule.clone(),
-                    is_trigger: None,
-                },
-                placement: Placement::Child,
-                offset: [0.0; 3],
-                rotation: None,
-                mid_offset: [0.0; 3],
-                mid_rotation: None,
-            }],
-        };
+        let seg = rope_part(OmiType::Rigid, Some(0.5), capsule.clone());
         let node = cx.body(
             &seg,
             &format!("Rope{gi}Segment{k}"),
@@ -576,6 +508,34 @@ fn rope(
     }
     tag(&mut cx.tags, &["omi", "joint", "rope"]);
     segments
+}
+
+/// A rope's body of `kind` and `mass` with its one `shape` on a child node at its origin.
+fn rope_part(kind: OmiType, mass: Option<f64>, shape: ShapeSpec) -> OmiBodyLeaf {
+    let body = OmiBodySpec {
+        kind,
+        mass,
+        linear_velocity: None,
+        angular_velocity: None,
+        center_of_mass: None,
+        inertia_tensor: None,
+    };
+    let shape = Attached {
+        item: ShapeUse {
+            shape,
+            is_trigger: None,
+        },
+        placement: Placement::Child,
+        offset: [0.0; 3],
+        rotation: None,
+        mid_offset: [0.0; 3],
+        mid_rotation: None,
+    };
+    OmiBodyLeaf {
+        body,
+        rotation: None,
+        shapes: vec![shape],
+    }
 }
 
 /// A shift and a twist of every moved node's local pose (identity for a node without a body).

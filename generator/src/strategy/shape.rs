@@ -43,6 +43,15 @@ impl ShapeKind {
     pub fn is_mesh(self) -> bool {
         matches!(self, ShapeKind::Convex | ShapeKind::Trimesh)
     }
+
+    /// The kinds a moving body may use: trimesh is for static geometry only (seed 002
+    /// Colliders, seed 004).
+    pub fn moving() -> Vec<ShapeKind> {
+        ShapeKind::ALL
+            .into_iter()
+            .filter(|k| *k != ShapeKind::Trimesh)
+            .collect()
+    }
 }
 
 /// How a shape is spelled in the document.

@@ -10,20 +10,12 @@ use reference::decision::Decision;
 use reference::vrm::KEY;
 use serde_json::{Map, json};
 
-use super::common::{Rendered, Tags, ancestors, dec3, resolve_parents, tag};
+use super::common::{Rendered, Tags, tag};
 use super::constraint::{ConstraintSpec, DraftKind, constraint};
+use super::forest::{self, ForestNode, ancestors, forest, parents};
 use super::transform;
 use crate::case::PoseSet;
-use crate::doc::{BufferMode, DocBuilder, TrsSpec};
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct VrmNode {
-    /// Raw parent choice: `Some(k)` makes node `i` a child of node `k % i` (so parents come
-    /// first and the hierarchy is a forest).
-    pub parent: Option<usize>,
-    pub translation: [f64; 3],
-    pub rotation: Option<[f64; 4]>,
-}
+use crate::doc::{BufferMode, DocBuilder};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConstraintUse {
@@ -34,7 +26,7 @@ pub struct ConstraintUse {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct VrmScene {
-    pub nodes: Vec<VrmNode>,
+    pub nodes: Vec<ForestNode>,
     pub constraints: Vec<ConstraintUse>,
 }
 
@@ -45,19 +37,7 @@ pub fn scene() -> impl Strategy<Value = VrmScene> {
 /// Valid VRM scenes with a number of nodes in `nodes`.
 pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = VrmScene> {
     (
-        prop::collection::vec(
-            (
-                prop::option::weighted(0.7, 0usize..16),
-                dec3(-10, 10, 10.0),
-                transform::maybe_rotation(),
-            )
-                .prop_map(|(parent, translation, rotation)| VrmNode {
-                    parent,
-                    translation,
-                    rotation,
-                }),
-            nodes,
-        ),
+        forest(nodes),
         prop::collection::vec(
             (0usize..16, 0usize..16, constraint(DraftKind::ALL.to_vec())).prop_map(
                 |(destination, source, spec)| ConstraintUse {
@@ -72,15 +52,10 @@ pub fn scene_of(nodes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value =
         .prop_map(|(nodes, constraints)| VrmScene { nodes, constraints })
 }
 
-/// Parents after resolving raw choices.
-pub fn parents(scene: &VrmScene) -> Vec<Option<usize>> {
-    resolve_parents(scene.nodes.iter().map(|n| n.parent))
-}
-
 /// The constraints that survive the validity rules, as (destination, source, spec), in order.
 pub fn resolve(scene: &VrmScene) -> Vec<(usize, usize, &ConstraintSpec)> {
     let n = scene.nodes.len();
-    let parents = parents(scene);
+    let parents = parents(&scene.nodes);
     let mut kept: Vec<(usize, usize, &ConstraintSpec)> = Vec::new();
     for c in &scene.constraints {
         let (d, s) = (c.destination % n, c.source % n);
@@ -126,38 +101,13 @@ fn acyclic(parents: &[Option<usize>], cs: &[(usize, usize, &ConstraintSpec)]) ->
                 .collect()
         })
         .collect();
-    // Kahn's algorithm.
-    let mut indegree: Vec<usize> = deps.iter().map(Vec::len).collect();
-    let mut ready: Vec<usize> = (0..cs.len()).filter(|&i| indegree[i] == 0).collect();
-    let mut done = 0;
-    while let Some(i) = ready.pop() {
-        done += 1;
-        for (j, dj) in deps.iter().enumerate() {
-            for _ in dj.iter().filter(|&&x| x == i) {
-                indegree[j] -= 1;
-                if indegree[j] == 0 {
-                    ready.push(j);
-                }
-            }
-        }
-    }
-    done == cs.len()
+    forest::acyclic(&deps)
 }
 
 pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
     let mut doc = DocBuilder::new(stem, BufferMode::DataUri);
-    let parents = parents(scene);
-    for (i, n) in scene.nodes.iter().enumerate() {
-        doc.node(
-            format!("Node{i}"),
-            TrsSpec {
-                translation: Some(n.translation),
-                rotation: n.rotation,
-                scale: None,
-            },
-            parents[i],
-        );
-    }
+    let parents = parents(&scene.nodes);
+    forest::write(&mut doc, &scene.nodes, &parents);
     let kept = resolve(scene);
     let mut tags = Tags::new();
     let mut decisions: BTreeSet<Decision> = [Decision::VrmRest, Decision::VrmOrder].into();
@@ -209,14 +159,7 @@ pub fn render(scene: &VrmScene, stem: &str) -> Rendered {
         PoseSet::of_nodes("moved-more", p2),
     ];
     let summary = format!("{} nodes, {} constraints", scene.nodes.len(), kept.len());
-    Rendered {
-        built: doc.finish(),
-        tags,
-        decisions,
-        poses,
-        summary,
-        expected: Vec::new(),
-    }
+    Rendered::plain(doc.finish(), tags, decisions, poses, summary)
 }
 
 pub fn universe(tags: &mut Tags) {
