@@ -167,12 +167,12 @@ pub struct Launch {
     pub args: Vec<OsString>,
     /// A source folder the adapter needs, if any: (folder, a file in it that must exist, what it
     /// is, the environment variable naming it).
-    pub source: Option<Source>,
+    pub source: Option<SourceFolder>,
 }
 
 /// A third-party source folder an adapter reads (the Babylon loader).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Source {
+pub struct SourceFolder {
     pub dir: PathBuf,
     /// A file, relative to `dir`, whose presence says the folder is the right one.
     pub marker: &'static str,
@@ -180,29 +180,22 @@ pub struct Source {
     pub env: &'static str,
 }
 
+/// The folder the environment variable `env` names, else `relative` to this crate's folder.
+fn dir_from_env(env: &str, relative: &str) -> PathBuf {
+    let default = || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative);
+    std::env::var_os(env).map_or_else(default, PathBuf::from)
+}
+
 /// An adapter's folder: the override in `env`, else `adapters/<folder>` in this source tree.
 fn adapter_dir(env: &str, folder: &str) -> PathBuf {
-    std::env::var_os(env).map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("adapters")
-                .join(folder)
-        },
-        PathBuf::from,
-    )
+    dir_from_env(env, &format!("adapters/{folder}"))
 }
 
 /// The Babylon rigid-body loader's folder: the environment variable, else the vendored copy
 /// beside the repository (`<repository>/../shared/vendor/<name>`), whether or not it exists.
 pub fn babylon_loader_dir() -> PathBuf {
-    std::env::var_os(BABYLON_LOADER_ENV).map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../shared/vendor")
-                .join(BABYLON_LOADER_NAME)
-        },
-        PathBuf::from,
-    )
+    let vendored = format!("../../shared/vendor/{BABYLON_LOADER_NAME}");
+    dir_from_env(BABYLON_LOADER_ENV, &vendored)
 }
 
 /// A Node adapter: `src/main.js` in `dir` run by `node` ([`NODE_ENV`]), its dependencies installed
@@ -241,7 +234,7 @@ pub fn launch(name: &str) -> Option<Launch> {
             let loader = babylon_loader_dir();
             Launch {
                 args: vec!["--loader".into(), loader.clone().into()],
-                source: Some(Source {
+                source: Some(SourceFolder {
                     dir: loader,
                     marker: "src/KHR_rigid_bodies.ts",
                     what: "babylon-gltf-rigid-body-loader sources",
@@ -558,7 +551,7 @@ mod tests {
         std::fs::write(dir.path().join("src/main.js"), "").expect("write");
         let loader = dir.path().join("loader");
         let mut l = physx_in(dir.path(), "sh");
-        l.source = Some(Source {
+        l.source = Some(SourceFolder {
             dir: loader.clone(),
             marker: "src/KHR_rigid_bodies.ts",
             what: "loader sources",
@@ -663,7 +656,6 @@ mod tests {
         assert_eq!(l.check(), Ok(()));
     }
 
-    /// Write an executable shell script.
     /// An executable shell script at `path`, written by a child `sh`: were this process to hold
     /// the file open for writing, a process another test forks meanwhile could inherit that
     /// descriptor, and running the script would fail with "Text file busy".
@@ -687,6 +679,22 @@ mod tests {
         );
     }
 
+    /// `run` on a copy of `l` in each of four threads at once; each must succeed.
+    fn four_at_once(
+        l: &Launch,
+        run: impl Fn(&Launch) -> Result<(), String> + Clone + Send + 'static,
+    ) {
+        let joins: Vec<_> = (0..4)
+            .map(|_| {
+                let (l, run) = (l.clone(), run.clone());
+                std::thread::spawn(move || run(&l))
+            })
+            .collect();
+        for j in joins {
+            assert_eq!(j.join().expect("thread"), Ok(()));
+        }
+    }
+
     #[test]
     fn concurrent_installs_run_npm_once() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -697,15 +705,7 @@ mod tests {
             "echo run >> runs\nsleep 0.3\nmkdir -p node_modules/physx-js-webidl\necho '{}' > node_modules/physx-js-webidl/package.json\n",
         );
         let l = physx_in(dir.path(), "sh");
-        let joins: Vec<_> = (0..4)
-            .map(|_| {
-                let (l, npm) = (l.clone(), npm.clone());
-                std::thread::spawn(move || l.install_with(npm.as_os_str()))
-            })
-            .collect();
-        for j in joins {
-            assert_eq!(j.join().expect("thread"), Ok(()));
-        }
+        four_at_once(&l, move |l| l.install_with(npm.as_os_str()));
         let runs = std::fs::read_to_string(dir.path().join("runs")).expect("runs");
         assert_eq!(runs.lines().count(), 1, "npm ran {runs:?}");
         assert!(l.installed());
@@ -810,15 +810,7 @@ mod tests {
             ),
         );
         let l = cargo_in(dir.path(), "sh");
-        let joins: Vec<_> = (0..4)
-            .map(|_| {
-                let (l, cargo) = (l.clone(), cargo.clone());
-                std::thread::spawn(move || l.build_with(cargo.as_os_str(), false))
-            })
-            .collect();
-        for j in joins {
-            assert_eq!(j.join().expect("thread"), Ok(()));
-        }
+        four_at_once(&l, move |l| l.build_with(cargo.as_os_str(), false));
         let runs = std::fs::read_to_string(dir.path().join("runs")).expect("runs");
         let runs: Vec<&str> = runs.lines().collect();
         assert!(!runs.contains(&"overlap"), "{runs:?}");

@@ -100,7 +100,7 @@ pub enum KnownFailuresError {
 
 /// Where the known failures of a run came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
+pub enum KnownFailuresSource {
     /// `<corpus>/known-failures/<impl>.toml`.
     Corpus(PathBuf),
     /// Named with `--known-failures`.
@@ -111,12 +111,14 @@ pub enum Source {
     None,
 }
 
-impl Source {
+impl KnownFailuresSource {
     /// The file read, if any.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Source::Corpus(p) | Source::Explicit(p) | Source::Deprecated(p) => Some(p),
-            Source::None => None,
+            KnownFailuresSource::Corpus(p)
+            | KnownFailuresSource::Explicit(p)
+            | KnownFailuresSource::Deprecated(p) => Some(p),
+            KnownFailuresSource::None => None,
         }
     }
 }
@@ -125,7 +127,7 @@ impl Source {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     pub failures: KnownFailures,
-    pub source: Source,
+    pub source: KnownFailuresSource,
 }
 
 impl Found {
@@ -215,7 +217,7 @@ impl KnownFailures {
                 path.to_path_buf()
             };
             match KnownFailures::read(&path)? {
-                Some(f) => (f, Source::Explicit(path)),
+                Some(f) => (f, KnownFailuresSource::Explicit(path)),
                 None => {
                     return Err(KnownFailuresError::Missing {
                         path: path.display().to_string(),
@@ -226,12 +228,12 @@ impl KnownFailures {
             let in_corpus = KnownFailures::path(&corpus_root.join(DIR), implementation);
             let old = KnownFailures::path(deprecated_dir, implementation);
             if let Some(f) = KnownFailures::read(&in_corpus)? {
-                (f, Source::Corpus(in_corpus))
+                (f, KnownFailuresSource::Corpus(in_corpus))
             } else if let Some(f) = KnownFailures::read(&old)? {
                 deprecation_warning(&old, &in_corpus, corpus_hash);
-                (f, Source::Deprecated(old))
+                (f, KnownFailuresSource::Deprecated(old))
             } else {
-                (KnownFailures::default(), Source::None)
+                (KnownFailures::default(), KnownFailuresSource::None)
             }
         };
         if let Some(path) = source.path() {
@@ -243,7 +245,7 @@ impl KnownFailures {
                         corpus: corpus_hash.to_owned(),
                     });
                 }
-                None if !matches!(source, Source::Deprecated(_)) => {
+                None if !matches!(source, KnownFailuresSource::Deprecated(_)) => {
                     return Err(KnownFailuresError::NoCorpus {
                         path: path.display().to_string(),
                         corpus: corpus_hash.to_owned(),
@@ -268,7 +270,7 @@ impl KnownFailures {
         let Some(failures) = KnownFailures::read(&path)? else {
             return Ok(Found {
                 failures: KnownFailures::default(),
-                source: Source::None,
+                source: KnownFailuresSource::None,
             });
         };
         deprecation_warning(
@@ -285,7 +287,7 @@ impl KnownFailures {
         }
         Ok(Found {
             failures,
-            source: Source::Deprecated(path),
+            source: KnownFailuresSource::Deprecated(path),
         })
     }
 
@@ -363,7 +365,7 @@ reason = "tapered cylinders are convex hulls"
         let d = scratch("none");
         let f = KnownFailures::find(&d, HASH_A, "nobody", None, &d.join("old")).expect("fine");
         assert!(f.failures.known.is_empty());
-        assert_eq!(f.source, Source::None);
+        assert_eq!(f.source, KnownFailuresSource::None);
         assert_eq!(f.describe("nobody"), "nobody: no known failures");
     }
 
@@ -373,7 +375,7 @@ reason = "tapered cylinders are convex hulls"
         let file = d.join(DIR).join("x.toml");
         std::fs::write(&file, format!("corpus = \"{HASH_A}\"\n{TEXT}")).expect("write");
         let f = KnownFailures::find(&d, HASH_A, "x", None, &d.join("old")).expect("found");
-        assert_eq!(f.source, Source::Corpus(file.clone()));
+        assert_eq!(f.source, KnownFailuresSource::Corpus(file.clone()));
         assert_eq!(f.failures.known.len(), 2);
         let e = KnownFailures::find(&d, HASH_B, "x", None, &d.join("old")).expect_err("other");
         assert!(matches!(e, KnownFailuresError::OtherCorpus { .. }), "{e}");
@@ -397,7 +399,7 @@ reason = "tapered cylinders are convex hulls"
         assert!(matches!(e, KnownFailuresError::Missing { .. }), "{e}");
         std::fs::write(&mine, format!("corpus = \"{HASH_A}\"\n{TEXT}")).expect("write");
         let f = KnownFailures::find(&d, HASH_A, "x", Some(&mine), &d.join("old")).expect("found");
-        assert_eq!(f.source, Source::Explicit(mine));
+        assert_eq!(f.source, KnownFailuresSource::Explicit(mine));
         assert_eq!(f.failures.known.len(), 2);
     }
 
@@ -408,7 +410,10 @@ reason = "tapered cylinders are convex hulls"
         std::fs::create_dir_all(&old).expect("old dir");
         std::fs::write(old.join("x.toml"), TEXT).expect("write");
         let f = KnownFailures::find(&d, HASH_A, "x", None, &old).expect("found");
-        assert_eq!(f.source, Source::Deprecated(old.join("x.toml")));
+        assert_eq!(
+            f.source,
+            KnownFailuresSource::Deprecated(old.join("x.toml"))
+        );
         assert_eq!(f.failures.known.len(), 2);
         // `--expectations DIR` reads its folder before the corpus's file, as it did.
         std::fs::write(
@@ -419,7 +424,7 @@ reason = "tapered cylinders are convex hulls"
         let f = KnownFailures::from_deprecated_dir(&old, &d, HASH_A, "x").expect("found");
         assert_eq!(f.failures.known.len(), 2);
         let none = KnownFailures::from_deprecated_dir(&old, &d, HASH_A, "y").expect("none");
-        assert_eq!(none.source, Source::None);
+        assert_eq!(none.source, KnownFailuresSource::None);
         // A hash it records is still checked.
         std::fs::write(old.join("x.toml"), format!("corpus = \"{HASH_B}\"\n{TEXT}"))
             .expect("write");

@@ -27,7 +27,7 @@ pub const IMPLEMENTATIONS: &[&str] = &["rapier", "reference"];
 
 /// What one mutant's run showed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Outcome {
+pub struct MutantOutcome {
     pub mutant: String,
     pub implementation: String,
     pub description: String,
@@ -62,13 +62,18 @@ fn failed_before(r: Option<&&CaseResult>) -> bool {
 
 /// Count what `mutated` (the run of `implementation` with `mutant`) shows against `control`
 /// (the same cases, the same known failures, no mutant).
-pub fn outcome(mutant: Mutant, implementation: &str, control: &Run, mutated: &Run) -> Outcome {
+pub fn outcome(
+    mutant: Mutant,
+    implementation: &str,
+    control: &Run,
+    mutated: &Run,
+) -> MutantOutcome {
     let before: std::collections::HashMap<(&str, &str), &CaseResult> = control
         .results
         .iter()
         .map(|r| ((r.implementation.as_str(), r.case.as_str()), r))
         .collect();
-    let mut o = Outcome {
+    let mut o = MutantOutcome {
         mutant: mutant.id().to_owned(),
         implementation: implementation.to_owned(),
         description: mutant.description().to_owned(),
@@ -139,7 +144,7 @@ pub struct Summary {
     pub suite: String,
     pub corpus: String,
     pub controls: Vec<Control>,
-    pub mutants: Vec<Outcome>,
+    pub mutants: Vec<MutantOutcome>,
     pub caught: u32,
     pub total: u32,
     /// Wall time of the whole measurement (every control and mutant run), milliseconds.
@@ -151,7 +156,7 @@ impl Summary {
         suite: &str,
         corpus: &str,
         controls: Vec<Control>,
-        mutants: Vec<Outcome>,
+        mutants: Vec<MutantOutcome>,
         wall_ms: u64,
     ) -> Summary {
         Summary {
@@ -223,7 +228,7 @@ impl Summary {
                 m.description
             );
         }
-        let survivors: Vec<&Outcome> = self.mutants.iter().filter(|m| !m.caught).collect();
+        let survivors: Vec<&MutantOutcome> = self.mutants.iter().filter(|m| !m.caught).collect();
         let _ = writeln!(s, "\n## Survivors\n");
         if survivors.is_empty() {
             let _ = writeln!(s, "None.");
@@ -256,7 +261,7 @@ impl Summary {
                 m.mutant, m.implementation, m.description
             );
         }
-        let caught: Vec<&Outcome> = self.mutants.iter().filter(|m| m.caught).collect();
+        let caught: Vec<&MutantOutcome> = self.mutants.iter().filter(|m| m.caught).collect();
         if !caught.is_empty() {
             let _ = writeln!(s, "\n## Caught by (first cases)\n");
             for m in caught {

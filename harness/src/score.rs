@@ -91,27 +91,20 @@ impl Scores {
             ..Scores::default()
         };
         for r in results {
+            // The result counted in its tier of the table `key` names in `by`.
+            let add = |by: &mut BTreeMap<String, ByTier>, key: String| {
+                by.entry(key)
+                    .or_default()
+                    .entry(r.tier)
+                    .or_default()
+                    .add(r.status);
+            };
             s.total.entry(r.tier).or_default().add(r.status);
-            s.profiles
-                .entry(r.profile.clone())
-                .or_default()
-                .entry(r.tier)
-                .or_default()
-                .add(r.status);
-            s.areas
-                .entry(format!("{}/{}", r.profile, r.area))
-                .or_default()
-                .entry(r.tier)
-                .or_default()
-                .add(r.status);
+            add(&mut s.profiles, r.profile.clone());
+            add(&mut s.areas, format!("{}/{}", r.profile, r.area));
             if r.tier != Tier::Informative {
                 for f in &r.features {
-                    s.features
-                        .entry(f.clone())
-                        .or_default()
-                        .entry(r.tier)
-                        .or_default()
-                        .add(r.status);
+                    add(&mut s.features, f.clone());
                 }
             }
             *s.verdicts.entry(r.verdict).or_default() += 1;
@@ -145,7 +138,14 @@ mod tests {
     use crate::case::CaseEntry;
     use crate::check::CheckResult;
 
-    fn result(imp: &str, id: &str, tier: Tier, status: Status, known: bool) -> CaseResult {
+    /// A case result of one `load` check, in the area its id names (`khr/<area>/1`).
+    pub(crate) fn result(
+        imp: &str,
+        id: &str,
+        tier: Tier,
+        status: Status,
+        known: bool,
+    ) -> CaseResult {
         let entry = CaseEntry {
             id: id.into(),
             file: format!("{id}.gltf"),

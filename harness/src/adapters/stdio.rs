@@ -36,7 +36,7 @@ use crate::implementation::{
 };
 use crate::protocol::MAX_LINE_BYTES;
 use crate::protocol::framing::{Frame, LineReader, write_line};
-use crate::protocol::message::{Answer, Call, Op, Request, typed};
+use crate::protocol::message::{Answer, Call, NumberedCall, Op, typed};
 
 /// How to start the process and how patient to be with it.
 #[derive(Clone, Debug)]
@@ -401,7 +401,7 @@ impl StdioImplementation {
         let op = call.op();
         let seq = self.seq;
         self.seq += 1;
-        let line = Request { seq, call }
+        let line = NumberedCall { seq, call }
             .encode()
             .map_err(|e| ImplError::BadRequest(format!("cannot encode {op}: {e}")))?;
         let Some(p) = self.process.as_mut() else {

@@ -66,7 +66,7 @@ struct Row {
 }
 
 #[derive(Deserialize)]
-struct Manifest {
+struct ManifestRows {
     cases: Vec<Row>,
 }
 
@@ -79,7 +79,7 @@ impl ManifestHashes {
             path: shown.clone(),
             message: e.to_string(),
         })?;
-        let manifest: Manifest =
+        let manifest: ManifestRows =
             serde_json::from_slice(&bytes).map_err(|e| CorpusError::Unreadable {
                 path: shown.clone(),
                 message: e.to_string(),
@@ -323,28 +323,14 @@ mod tests {
     #[test]
     fn manifests_without_hashes_or_with_duplicates_are_refused() {
         let dir = tempfile::tempdir().expect("temp dir");
-        write(
-            dir.path(),
-            "manifest.json",
-            &manifest(&[("k/a", "k/a.gltf", "ABC")]),
-        );
-        assert!(matches!(
-            ManifestHashes::read(dir.path()),
-            Err(CorpusError::NoSha256 { .. })
-        ));
-        write(
-            dir.path(),
-            "manifest.json",
-            &manifest(&[("k/a", "k/a.gltf", A), ("k/a", "k/a.gltf", B)]),
-        );
-        assert!(matches!(
-            ManifestHashes::read(dir.path()),
-            Err(CorpusError::Duplicate { .. })
-        ));
-        write(dir.path(), "manifest.json", "{");
-        assert!(matches!(
-            ManifestHashes::read(dir.path()),
-            Err(CorpusError::Unreadable { .. })
-        ));
+        let read = |text: &str| {
+            write(dir.path(), "manifest.json", text);
+            ManifestHashes::read(dir.path())
+        };
+        let no_hash = manifest(&[("k/a", "k/a.gltf", "ABC")]);
+        assert!(matches!(read(&no_hash), Err(CorpusError::NoSha256 { .. })));
+        let twice = manifest(&[("k/a", "k/a.gltf", A), ("k/a", "k/a.gltf", B)]);
+        assert!(matches!(read(&twice), Err(CorpusError::Duplicate { .. })));
+        assert!(matches!(read("{"), Err(CorpusError::Unreadable { .. })));
     }
 }

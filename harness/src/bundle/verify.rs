@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::corpus::{self, CorpusError};
-use super::{CERTIFICATE, Certificate, EXPECTATIONS, FORMAT, INDEX, Index, REQUIRED};
+use super::{CERTIFICATE, Certificate, EXPECTATIONS, FORMAT, FileEntry, INDEX, Index, REQUIRED};
 use crate::case::{Corpus, safe_path};
 use crate::report::{self, ndjson};
 use crate::results::{Run, Verdict};
@@ -104,7 +104,7 @@ pub enum CorpusSource<'a> {
 
 /// What a verification found.
 #[derive(Clone, Debug, Default)]
-pub struct Outcome {
+pub struct Verification {
     pub failures: Vec<Failure>,
     /// Files listed in the index.
     pub files: usize,
@@ -122,11 +122,11 @@ pub struct CorpusUnavailable {
 }
 
 #[derive(Default)]
-struct Found {
+struct FailureList {
     failures: Vec<Failure>,
 }
 
-impl Found {
+impl FailureList {
     fn fail(&mut self, code: BundleCode, path: &str, message: impl Into<String>) {
         self.failures.push(Failure {
             code,
@@ -137,9 +137,9 @@ impl Found {
 }
 
 /// Verify the bundle in `dir` against `source`.
-pub fn verify(dir: &Path, source: CorpusSource<'_>) -> Result<Outcome, CorpusUnavailable> {
-    let mut found = Found::default();
-    let mut outcome = Outcome::default();
+pub fn verify(dir: &Path, source: CorpusSource<'_>) -> Result<Verification, CorpusUnavailable> {
+    let mut found = FailureList::default();
+    let mut outcome = Verification::default();
     let Some(index) = read_index(dir, &mut found) else {
         outcome.failures = found.failures;
         return Ok(outcome);
@@ -191,7 +191,7 @@ pub fn verify(dir: &Path, source: CorpusSource<'_>) -> Result<Outcome, CorpusUna
 }
 
 /// `bundle.json`, parsed and in canonical form; `None` when nothing further can be checked.
-fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
+fn read_index(dir: &Path, found: &mut FailureList) -> Option<Index> {
     let bytes = match std::fs::read(dir.join(INDEX)) {
         Ok(b) => b,
         Err(e) => {
@@ -251,56 +251,15 @@ fn read_index(dir: &Path, found: &mut Found) -> Option<Index> {
 
 /// Sizes and hashes of the listed files, the required files, and files not listed. Returns the
 /// contents of the listed files that match their listing.
-fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String, Vec<u8>> {
+fn check_files(dir: &Path, index: &Index, found: &mut FailureList) -> BTreeMap<String, Vec<u8>> {
     let mut good = BTreeMap::new();
-    for f in &index.files {
-        if !safe_path(&f.path) {
-            continue;
-        }
-        let full = dir.join(&f.path);
-        let meta = std::fs::symlink_metadata(&full);
-        let bytes = match meta {
-            Ok(m) if !m.file_type().is_file() => {
-                found.fail(BundleCode::Malformed, &f.path, "not a regular file");
-                continue;
+    for f in index.files.iter().filter(|f| safe_path(&f.path)) {
+        match listed_bytes(dir, f) {
+            Ok(bytes) => {
+                good.insert(f.path.clone(), bytes);
             }
-            // The size is compared before the file is read, so a huge planted file is not loaded.
-            Ok(m) if m.len() != f.size => {
-                found.fail(
-                    BundleCode::SizeMismatch,
-                    &f.path,
-                    format!("{} bytes, listed as {}", m.len(), f.size),
-                );
-                continue;
-            }
-            Ok(_) => std::fs::read(&full),
-            Err(e) => Err(e),
-        };
-        let bytes = match bytes {
-            Ok(b) => b,
-            Err(e) => {
-                found.fail(BundleCode::MissingFile, &f.path, e.to_string());
-                continue;
-            }
-        };
-        if bytes.len() as u64 != f.size {
-            found.fail(
-                BundleCode::SizeMismatch,
-                &f.path,
-                format!("{} bytes, listed as {}", bytes.len(), f.size),
-            );
-            continue;
+            Err((code, message)) => found.fail(code, &f.path, message),
         }
-        let sha = sha256_hex(&bytes);
-        if sha != f.sha256 {
-            found.fail(
-                BundleCode::HashMismatch,
-                &f.path,
-                format!("sha256 {sha}, listed as {}", f.sha256),
-            );
-            continue;
-        }
-        good.insert(f.path.clone(), bytes);
     }
     let listed: BTreeSet<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
     for r in REQUIRED {
@@ -325,9 +284,37 @@ fn check_files(dir: &Path, index: &Index, found: &mut Found) -> BTreeMap<String,
     good
 }
 
+/// The bytes of a listed file, or why they are not the ones listed.
+fn listed_bytes(dir: &Path, f: &FileEntry) -> Result<Vec<u8>, (BundleCode, String)> {
+    let full = dir.join(&f.path);
+    let missing = |e: std::io::Error| (BundleCode::MissingFile, e.to_string());
+    let size = |n: u64| {
+        let message = format!("{n} bytes, listed as {}", f.size);
+        (BundleCode::SizeMismatch, message)
+    };
+    let meta = std::fs::symlink_metadata(&full).map_err(missing)?;
+    if !meta.file_type().is_file() {
+        return Err((BundleCode::Malformed, "not a regular file".into()));
+    }
+    // The size is compared before the file is read, so a huge planted file is not loaded.
+    if meta.len() != f.size {
+        return Err(size(meta.len()));
+    }
+    let bytes = std::fs::read(&full).map_err(missing)?;
+    if bytes.len() as u64 != f.size {
+        return Err(size(bytes.len() as u64));
+    }
+    let sha = sha256_hex(&bytes);
+    if sha != f.sha256 {
+        let message = format!("sha256 {sha}, listed as {}", f.sha256);
+        return Err((BundleCode::HashMismatch, message));
+    }
+    Ok(bytes)
+}
+
 /// `results.ndjson`, strictly: complete lines, a header first, a footer last, every check
 /// line followed by the case line it belongs to.
-fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
+fn read_results(bytes: &[u8], found: &mut FailureList) -> Option<Run> {
     let path = report::NDJSON;
     let Ok(text) = std::str::from_utf8(bytes) else {
         found.fail(BundleCode::Malformed, path, "not UTF-8");
@@ -476,7 +463,7 @@ fn read_results(bytes: &[u8], found: &mut Found) -> Option<Run> {
 
 /// Every known failure a result carries is the reason the bundled [`EXPECTATIONS`] gives for
 /// its case (none without the file): a result cannot be excused by an entry the run did not use.
-fn check_known_failures(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found) {
+fn check_known_failures(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut FailureList) {
     let expectations = match files.get(EXPECTATIONS) {
         None => crate::known_failures::KnownFailures::default(),
         Some(bytes) => {
@@ -508,7 +495,7 @@ fn check_known_failures(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mu
 }
 
 /// Every report is a pure function of the run: render each again and compare bytes.
-fn check_reports(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found) {
+fn check_reports(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut FailureList) {
     for (name, text) in report::summaries(run) {
         let Some(bytes) = files.get(name) else {
             continue;
@@ -535,7 +522,7 @@ fn check_reports(run: &Run, files: &BTreeMap<String, Vec<u8>>, found: &mut Found
 }
 
 /// The certificate's own invariants.
-fn check_certificate(c: &Certificate, found: &mut Found) {
+fn check_certificate(c: &Certificate, found: &mut FailureList) {
     if !is_sha256_hex(&c.corpus.hash) {
         found.fail(
             BundleCode::Malformed,
@@ -557,7 +544,7 @@ fn check_certificate(c: &Certificate, found: &mut Found) {
 
 /// The results against the certificate: the same implementations, one result per case run
 /// and implementation, no other.
-fn check_results(c: &Certificate, run: &Run, found: &mut Found) {
+fn check_results(c: &Certificate, run: &Run, found: &mut FailureList) {
     let path = report::NDJSON;
     if run.implementations != c.implementations {
         found.fail(
@@ -619,7 +606,7 @@ fn check_corpus(
     root: &Path,
     c: &Certificate,
     run: Option<&Run>,
-    found: &mut Found,
+    found: &mut FailureList,
 ) -> Result<(), CorpusUnavailable> {
     let shown = root.display().to_string();
     let unavailable = |source: CorpusError| CorpusUnavailable {

@@ -326,6 +326,11 @@ mod tests {
         }
     }
 
+    /// The case of [`entry`] in the corpus `/c` with the expectation file `text`.
+    fn read(text: &str) -> Result<LoadedCase, String> {
+        LoadedCase::from_json(Path::new("/c"), &entry(), text)
+    }
+
     #[test]
     fn expect_file_sits_next_to_the_main_file() {
         assert_eq!(entry().expect_file(), "khr/joint/hinge.expect.json");
@@ -338,12 +343,8 @@ mod tests {
 
     #[test]
     fn a_minimal_expectation_file_reads_with_everything_optional_absent() {
-        let case = LoadedCase::from_json(
-            Path::new("/c"),
-            &entry(),
-            r#"{"interpretation": null, "tolerances": null, "scenario": null}"#,
-        )
-        .expect("reads");
+        let case = read(r#"{"interpretation": null, "tolerances": null, "scenario": null}"#)
+            .expect("reads");
         assert!(case.interpretation.is_none());
         assert!(case.scenario.is_none());
         assert!(case.tolerances.is_empty());
@@ -352,19 +353,11 @@ mod tests {
 
     #[test]
     fn malformed_parts_are_errors_with_their_path() {
-        let err = LoadedCase::from_json(
-            Path::new("/c"),
-            &entry(),
-            r#"{"tolerances": {"length": {"recommended": 1, "allowed": "x"}}}"#,
-        )
-        .expect_err("malformed");
+        let err = read(r#"{"tolerances": {"length": {"recommended": 1, "allowed": "x"}}}"#)
+            .expect_err("malformed");
         assert!(err.contains("tolerances.length.allowed"), "{err}");
-        let err = LoadedCase::from_json(
-            Path::new("/c"),
-            &entry(),
-            r#"{"tolerances": {"length": {"recommended": 1, "allowed": 0.5}}}"#,
-        )
-        .expect_err("inverted");
+        let err = read(r#"{"tolerances": {"length": {"recommended": 1, "allowed": 0.5}}}"#)
+            .expect_err("inverted");
         assert!(err.contains("larger than the allowed"), "{err}");
     }
 
@@ -384,9 +377,8 @@ mod tests {
                         "angle": {{"recommended": 0, "allowed": 0}}}}]}}}}"#
             )
         };
-        LoadedCase::from_json(Path::new("/c"), &entry(), &file(0)).expect("node 0 is a collider");
-        let err =
-            LoadedCase::from_json(Path::new("/c"), &entry(), &file(7)).expect_err("no node 7");
+        read(&file(0)).expect("node 0 is a collider");
+        let err = read(&file(7)).expect_err("no node 7");
         assert!(err.contains("names node 7"), "{err}");
     }
 
@@ -450,9 +442,7 @@ mod tests {
 
     #[test]
     fn error_codes_keep_errors_only() {
-        let case = LoadedCase::from_json(
-            Path::new("/c"),
-            &entry(),
+        let case = read(
             r#"{"issues": [
                 {"code": "B", "pointer": "/x", "severity": "error"},
                 {"code": "A", "pointer": "/y", "severity": "error"},
@@ -467,9 +457,7 @@ mod tests {
     /// reads, and they are reported as written.
     #[test]
     fn unknown_catalogue_ids_are_kept_as_written() {
-        let case = LoadedCase::from_json(
-            Path::new("/c"),
-            &entry(),
+        let case = read(
             r#"{"decisions": ["D-FRAMES", "D-NEWER"],
                 "issues": [{"code": "NEWER_CODE", "pointer": "/x", "severity": "error"}]}"#,
         )

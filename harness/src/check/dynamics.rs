@@ -239,12 +239,12 @@ fn measure(
             node,
             expected,
             tolerance,
-        } => mean_velocity(w, *node, expected, *tolerance),
+        } => mean_rate(w, *node, expected, *tolerance, VELOCITY),
         CheckKind::Acceleration {
             node,
             expected,
             tolerance,
-        } => acceleration(w, *node, expected, *tolerance),
+        } => mean_rate(w, *node, expected, *tolerance, ACCELERATION),
         CheckKind::NoContact { pairs } => no_contact(w, pairs),
         CheckKind::TriggerEvents {
             trigger,
@@ -409,38 +409,26 @@ fn still(w: &Window, nodes: &[usize], length: Tolerance, angle: Tolerance) -> Ch
     ])
 }
 
-/// A node's mean velocity between the window's ends.
-fn mean_velocity(w: &Window, node: usize, expected: &[f64; 3], tol: Tolerance) -> Checked {
-    let (a, b) = ends(&w.obs)?;
-    let (pa, pb) = (node_pose(&a.state, node)?, node_pose(&b.state, node)?);
-    let v = (Vector3::from(pb.translation) - Vector3::from(pa.translation))
-        / (b.state.time - a.state.time);
-    let dev = (v - Vector3::from(*expected)).norm();
-    Ok(vec![CheckResult::graded(
-        w.name,
-        dev,
-        tol,
-        format!(
-            "node {node}: mean velocity [{:.4}, {:.4}, {:.4}] m/s, expected {expected:?}",
-            v.x, v.y, v.z
-        ),
-    )])
-}
+/// What [`mean_rate`] measures: its name, its unit, and the reported vector it is the rate of.
+type Rate = (&'static str, &'static str, fn(&NodeState) -> [f64; 3]);
+const VELOCITY: Rate = ("velocity", "m/s", |n| n.translation);
+const ACCELERATION: Rate = ("acceleration", "m/s²", |n| n.linear_velocity);
 
-/// A node's mean acceleration between the window's ends, from its reported velocities.
-fn acceleration(w: &Window, node: usize, expected: &[f64; 3], tol: Tolerance) -> Checked {
+/// A node's mean velocity (or acceleration) between the window's ends, from its reported
+/// translations (or velocities).
+fn mean_rate(w: &Window, node: usize, expected: &[f64; 3], tol: Tolerance, rate: Rate) -> Checked {
+    let (what, unit, of) = rate;
     let (a, b) = ends(&w.obs)?;
     let (sa, sb) = (node_pose(&a.state, node)?, node_pose(&b.state, node)?);
-    let acc = (Vector3::from(sb.linear_velocity) - Vector3::from(sa.linear_velocity))
-        / (b.state.time - a.state.time);
-    let dev = (acc - Vector3::from(*expected)).norm();
+    let mean = (Vector3::from(of(sb)) - Vector3::from(of(sa))) / (b.state.time - a.state.time);
+    let dev = (mean - Vector3::from(*expected)).norm();
     Ok(vec![CheckResult::graded(
         w.name,
         dev,
         tol,
         format!(
-            "node {node}: mean acceleration [{:.4}, {:.4}, {:.4}] m/s², expected {expected:?}",
-            acc.x, acc.y, acc.z
+            "node {node}: mean {what} [{:.4}, {:.4}, {:.4}] {unit}, expected {expected:?}",
+            mean.x, mean.y, mean.z
         ),
     )])
 }

@@ -210,14 +210,43 @@ fn compared_parameter(name: &str) -> bool {
     name != "mesh"
 }
 
-fn pose_deviation(want: &Isometry3<f64>, got_t: [f64; 3], got_q: [f64; 4]) -> (f64, f64) {
-    (
-        distance(array3(&want.translation.vector), got_t),
-        angle_between(
-            &geometry::rotation(xyzw(&want.rotation)),
-            &geometry::rotation(got_q),
-        ),
-    )
+/// The worst translation and rotation deviations of poses (a collider's, a joint's frames).
+#[derive(Debug, Default)]
+struct PoseDeviations {
+    translation: Worst,
+    rotation: Worst,
+}
+
+impl PoseDeviations {
+    /// Compare a reported pose with the expected one; `what` names it in the messages.
+    fn see(
+        &mut self,
+        want: &Isometry3<f64>,
+        (got_t, got_q): ([f64; 3], [f64; 4]),
+        decisions: &[String],
+        what: impl Fn() -> String,
+    ) {
+        let want_t = array3(&want.translation.vector);
+        self.translation
+            .see(distance(want_t, got_t), decisions, || {
+                format!("{}: translation {got_t:?} expected {want_t:?}", what())
+            });
+        let want_q = xyzw(&want.rotation);
+        let dq = angle_between(&geometry::rotation(want_q), &geometry::rotation(got_q));
+        self.rotation.see(dq, decisions, || {
+            format!("{}: rotation {got_q:?} expected {want_q:?}", what())
+        });
+    }
+
+    /// The `<check>.translation` and `<check>.rotation` results.
+    fn results(self, check: &str, tol: &BTreeMap<String, Tolerance>, out: &mut Vec<CheckResult>) {
+        let translation = format!("{check}.translation");
+        out.extend(self.translation.result(&translation, "length", tol));
+        out.extend(
+            self.rotation
+                .result(&format!("{check}.rotation"), "angle", tol),
+        );
+    }
 }
 
 fn sets_equal(
@@ -391,8 +420,7 @@ fn colliders(
     let mut owner = Exact::default();
     let mut kind = Exact::default();
     let mut size = Worst::default();
-    let mut translation = Worst::default();
-    let mut rotation = Worst::default();
+    let mut poses = PoseDeviations::default();
     for e in &want.colliders {
         let Some(r) = got.colliders.iter().find(|c| c.node == e.node) else {
             continue;
@@ -432,29 +460,14 @@ fn colliders(
                 }
             }
         }
-        let (dt, dq) = pose_deviation(&e.pose, r.translation, r.rotation);
-        translation.see(dt, d, || {
-            format!(
-                "collider {}: translation {:?} expected {:?}",
-                e.node,
-                r.translation,
-                array3(&e.pose.translation.vector)
-            )
-        });
-        rotation.see(dq, d, || {
-            format!(
-                "collider {}: rotation {:?} expected {:?}",
-                e.node,
-                r.rotation,
-                xyzw(&e.pose.rotation)
-            )
+        poses.see(&e.pose, (r.translation, r.rotation), d, || {
+            format!("collider {}", e.node)
         });
     }
     out.extend(owner.result("interpretation.colliders.owner"));
     out.extend(kind.result("interpretation.colliders.shape"));
     out.extend(size.result("interpretation.colliders.shape_size", "length", tol));
-    out.extend(translation.result("interpretation.colliders.translation", "length", tol));
-    out.extend(rotation.result("interpretation.colliders.rotation", "angle", tol));
+    poses.results("interpretation.colliders", tol, out);
 }
 
 fn pairs(
@@ -531,8 +544,7 @@ fn joints(
     let g: BTreeSet<usize> = got.joints.iter().map(|j| j.node).collect();
     out.push(sets_equal("interpretation.joints.set", "joint", &w, &g));
     let mut bodies = Exact::default();
-    let mut translation = Worst::default();
-    let mut rotation = Worst::default();
+    let mut frames = PoseDeviations::default();
     let mut limits = Worst::default();
     let mut drives = Worst::default();
     for e in &want.joints {
@@ -547,24 +559,9 @@ fn joints(
                 e.node, r.bodies, want_bodies
             )
         });
-        for (i, (f, rf)) in e.frames.iter().zip(&r.frames).enumerate() {
-            let (dt, dq) = pose_deviation(&f.relative, rf.translation, rf.rotation);
-            let side = ["A", "B"][i];
-            translation.see(dt, d, || {
-                format!(
-                    "joint {} frame {side}: translation {:?} expected {:?}",
-                    e.node,
-                    rf.translation,
-                    array3(&f.relative.translation.vector)
-                )
-            });
-            rotation.see(dq, d, || {
-                format!(
-                    "joint {} frame {side}: rotation {:?} expected {:?}",
-                    e.node,
-                    rf.rotation,
-                    xyzw(&f.relative.rotation)
-                )
+        for ((f, rf), side) in e.frames.iter().zip(&r.frames).zip(["A", "B"]) {
+            frames.see(&f.relative, (rf.translation, rf.rotation), d, || {
+                format!("joint {} frame {side}", e.node)
             });
         }
         let (dev, message) = limits_deviation(e.node, &e.limits, e.coupling, &r.limits);
@@ -573,8 +570,7 @@ fn joints(
         drives.see(dev, d, || message);
     }
     out.extend(bodies.result("interpretation.joints.bodies"));
-    out.extend(translation.result("interpretation.joints.frames.translation", "length", tol));
-    out.extend(rotation.result("interpretation.joints.frames.rotation", "angle", tol));
+    frames.results("interpretation.joints.frames", tol, out);
     out.extend(limits.result("interpretation.joints.limits", "scalar", tol));
     out.extend(drives.result("interpretation.joints.drives", "scalar", tol));
 }

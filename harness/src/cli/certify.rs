@@ -12,16 +12,16 @@ use crate::bundle::{self, CERTIFICATE, Certificate, CorpusClaim, EXPECTATIONS, F
 
 #[derive(Debug, clap::Args)]
 #[group(skip)]
-pub struct Args {
+pub struct CertifyArgs {
     /// The options `physics-cts run` has too (exactly one `--impl` is certified).
     #[command(flatten)]
-    pub run: run::Options,
+    pub run: run::RunOptions,
     /// The bundle folder: new or empty.
     #[arg(long)]
     pub out: std::path::PathBuf,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     let out = args.out.clone();
     if args.run.implementations.len() != 1 {
         bail!("certify takes exactly one --impl");
@@ -32,13 +32,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.display()
         );
     }
-    let corpus_path = args.run.corpus.clone();
-    let filter = args.run.filter.clone();
+    let corpus_path = args.run.cases.corpus.clone();
+    let filter = args.run.cases.filter.clone();
     // Digest the corpus before the run, so a corpus whose files are not what its manifest
     // says is refused before any time is spent.
     let digest = bundle::corpus::digest(&corpus_path, filter.as_deref())
         .with_context(|| format!("digesting the corpus {}", corpus_path.display()))?;
-    let run_args = run::Args {
+    let run_args = run::RunArgs {
         options: args.run.clone(),
         out: Some(out),
         resume: None,

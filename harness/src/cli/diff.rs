@@ -11,7 +11,7 @@ use crate::exit::{self, Coded};
 use crate::report::{self, diff::Diff, ndjson};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct DiffArgs {
     /// The earlier run: a report folder or its results.ndjson.
     pub old: PathBuf,
     /// The later run.
@@ -87,7 +87,7 @@ pub fn same_corpus(old: &ndjson::Log, new: &ndjson::Log) -> Result<(), Coded> {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let (old, new) = (read(&args.old)?, read(&args.new)?);
     same_corpus(&old, &new)?;
     let d = Diff::of(&old.run, &new.run);

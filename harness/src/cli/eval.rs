@@ -18,13 +18,13 @@ use crate::protocol::finite;
 
 /// Output formats of `eval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum EvalFormat {
     Json,
 }
 
 /// Arguments of `physics-cts eval`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct EvalArgs {
     /// The glTF file (.gltf or .glb).
     pub file: PathBuf,
     /// Local TRS overrides: {"nodes": {"<index>": {"translation", "rotation", "scale"}}}.
@@ -32,13 +32,13 @@ pub struct Args {
     pub poses: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
-    pub format: Format,
+    pub format: EvalFormat,
     /// Read the file under this profile instead of the detected one.
     #[arg(long)]
     pub profile: Option<Profile>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let reading = reference::read_path(&args.file, args.profile)?;
     let file = args.file.display();
     for issue in &reading.issues {
@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     match args.format {
-        Format::Json => {
+        EvalFormat::Json => {
             let mut out = std::io::stdout().lock();
             // An infinite metric is not "not given" (null): see `finite`.
             serde_json::to_writer_pretty(&mut out, &finite::Marked(&expectation))?;

@@ -14,13 +14,13 @@ use reference::profile::Profile;
 use crate::bundled;
 use crate::external;
 use crate::fuzz::probe::Symptom;
-use crate::fuzz::report::{Counts, Summary};
-use crate::fuzz::{self, Budget, Limit, Progress, Settings};
+use crate::fuzz::report::{Counts, FuzzSummary};
+use crate::fuzz::{self, Budget, Progress, SearchLimit, Settings};
 use crate::mutant::Mutant;
 use crate::runner::Options as RunnerOptions;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct FuzzArgs {
     /// The implementation: a bundled one, a named external one, or `stdio` with its command
     /// after `--`.
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
@@ -101,7 +101,7 @@ impl Progress for Bar {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: FuzzArgs) -> anyhow::Result<ExitCode> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
@@ -140,7 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => args.implementation.clone(),
         })
     });
-    let limit = Limit {
+    let limit = SearchLimit {
         time: args
             .time
             .or_else(|| args.cases.is_none().then_some(Duration::from_secs(60))),
@@ -177,7 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bar = Bar(bar);
     let outcome = fuzz::fuzz(&settings, &bar)?;
     bar.0.finish_and_clear();
-    let mut summary = Summary {
+    let mut summary = FuzzSummary {
         implementation: args.implementation.clone(),
         mutant: mutant.map(|m| m.id().to_owned()),
         seed: args.seed,
@@ -208,7 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The command that repeats the search draw for draw: the same draws, bounded by count.
-fn search_command(args: &Args, draws: u64) -> String {
+fn search_command(args: &FuzzArgs, draws: u64) -> String {
     let mut c = format!(
         "physics-cts fuzz --impl {} --seed {} --cases {draws}",
         args.implementation, args.seed
@@ -225,7 +225,7 @@ fn search_command(args: &Args, draws: u64) -> String {
 
 /// The command that runs a finding's case: `run` on it, or, with a seeded bug, `mutants`
 /// (which runs it with and without the bug).
-fn repro_command(args: &Args, mutant: Option<Mutant>, dir: &Path) -> String {
+fn repro_command(args: &FuzzArgs, mutant: Option<Mutant>, dir: &Path) -> String {
     match mutant {
         Some(m) => format!(
             "physics-cts mutants --impl {} --mutant {} --corpus {}",

@@ -11,7 +11,7 @@ use reference::profile::Profile;
 
 /// Arguments of `physics-cts generate`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct GenerateArgs {
     /// Seed of the generated cases.
     #[arg(long)]
     pub seed: u64,
@@ -97,7 +97,7 @@ fn contents(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan {
         seed: args.seed,
         count: args.count,

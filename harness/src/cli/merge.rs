@@ -14,7 +14,7 @@ use crate::report::{self, ndjson};
 use crate::results::Run;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct MergeArgs {
     /// The merged reports' folder.
     #[arg(long)]
     pub out: PathBuf,
@@ -122,7 +122,7 @@ pub fn merge(logs: &[(PathBuf, ndjson::Log)]) -> Result<(Run, ndjson::RunKey), C
     Ok((run, one_run))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let mut logs = Vec::new();
     for p in &args.shards {
         logs.push((p.clone(), diff::read(p)?));
@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &run.suite,
         &run.corpus,
         &run.implementations,
-        key,
+        Some(key),
     )];
     for r in &run.results {
         lines.extend(ndjson::case_lines(r));

@@ -49,29 +49,29 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Validate glTF files (or folders of them) against the physics profiles.
-    Validate(validate::Args),
+    Validate(validate::ValidateArgs),
     /// Run bundled implementations over a corpus and write reports.
-    Run(run::Args),
+    Run(run::RunArgs),
     /// Compare two runs: fixed, broken, new crashes.
-    Diff(diff::Args),
+    Diff(diff::DiffArgs),
     /// Join the reports of a run split with `run --shard K/N` into one run's reports.
-    Merge(merge::Args),
+    Merge(merge::MergeArgs),
     /// Print the expected interpretation of a file (at given poses) as JSON.
-    Eval(eval::Args),
+    Eval(eval::EvalArgs),
     /// Write a corpus: hand-written cases plus generated ones for a seed.
-    Generate(generate::Args),
+    Generate(generate::GenerateArgs),
     /// Speak the stdio protocol on stdin/stdout for a bundled implementation.
-    Serve(serve::Args),
+    Serve(serve::ServeArgs),
     /// Run one implementation like `run` and write a self-certification bundle.
-    Certify(certify::Args),
+    Certify(certify::CertifyArgs),
     /// Check a bundle written by `certify`: complete, untampered, consistent, true to its corpus.
-    Verify(verify::Args),
+    Verify(verify::VerifyArgs),
     /// The suite's own mutation score: run bundled implementations with seeded importer bugs,
     /// one at a time, and report which the corpus catches.
-    Mutants(mutants::Args),
+    Mutants(mutants::MutantsArgs),
     /// Search an implementation live with generated scenes; shrink each kind of failure to a
     /// small case folder that `run --corpus` reads.
-    Fuzz(fuzz::Args),
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// An error and its causes for people: `: `-joined, a cause whose text an earlier part already

@@ -9,15 +9,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
+use super::run::CaseSelection;
 use crate::case::Corpus;
 use crate::known_failures::{self, KnownFailures};
 use crate::mutant::Mutant;
-use crate::mutants::{self, Control, Outcome, Summary};
+use crate::mutants::{self, Control, MutantOutcome, Summary};
 use crate::results::Run;
 use crate::runner::{self, Entrant, Options as RunnerOptions};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct MutantsArgs {
     /// Implementation whose mutants run (repeat for several): `rapier`, `reference`. Default:
     /// both.
     #[arg(long = "impl", value_name = "NAME")]
@@ -25,12 +26,8 @@ pub struct Args {
     /// Only these mutants (repeatable), by id; default every mutant of each implementation.
     #[arg(long = "mutant", value_name = "ID")]
     pub mutants: Vec<String>,
-    /// The corpus folder (with manifest.json).
-    #[arg(long, default_value = "corpus/v2")]
-    pub corpus: PathBuf,
-    /// Only cases whose id matches (a glob with `*` / `?`, else a substring).
-    #[arg(long)]
-    pub filter: Option<String>,
+    #[command(flatten)]
+    pub cases: CaseSelection,
     /// Output folder of `summary.md` and `summary.json`.
     #[arg(long, default_value = "reports/latest/mutants")]
     pub out: PathBuf,
@@ -49,7 +46,11 @@ struct MutantPlan {
     known: KnownFailures,
 }
 
-fn plans(args: &Args, corpus_root: &Path, corpus_hash: &str) -> anyhow::Result<Vec<MutantPlan>> {
+fn plans(
+    args: &MutantsArgs,
+    corpus_root: &Path,
+    corpus_hash: &str,
+) -> anyhow::Result<Vec<MutantPlan>> {
     let names: Vec<String> = if args.implementations.is_empty() {
         mutants::IMPLEMENTATIONS
             .iter()
@@ -125,7 +126,7 @@ fn one_run(
 }
 
 /// Run every selected mutant and write the summaries.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: MutantsArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
@@ -134,27 +135,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .ok()
         .filter(|d| !d.is_zero())
         .context("--timeout must be a positive number of seconds")?;
-    let corpus = Corpus::open(&args.corpus)
-        .with_context(|| format!("opening the corpus {}", args.corpus.display()))?;
-    let corpus_hash = known_failures::corpus_hash(&args.corpus)
-        .with_context(|| format!("hashing the corpus {}", args.corpus.display()))?;
-    let plans = plans(&args, &args.corpus, &corpus_hash)?;
-    let entries = corpus.filtered(args.filter.as_deref());
-    if entries.is_empty() {
-        bail!(
-            "no case of {} matches the filter {:?}",
-            args.corpus.display(),
-            args.filter.as_deref().unwrap_or("")
-        );
-    }
+    let (corpus, corpus_hash) = args.cases.open()?;
+    let plans = plans(&args, &args.cases.corpus, &corpus_hash)?;
+    let entries = args.cases.select(&corpus)?;
     let options = RunnerOptions {
         deadline,
         jobs: args.jobs,
         ..RunnerOptions::default()
     };
-    let label = args.corpus.display().to_string();
+    let label = args.cases.corpus.display().to_string();
     let mut controls = Vec::new();
-    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut outcomes: Vec<MutantOutcome> = Vec::new();
     for plan in &plans {
         let control = one_run(&corpus, &label, &entries, plan, None, options)?;
         let c = Control::of(&plan.implementation, &control);

@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bundled;
-use crate::case::{Corpus, Tier};
+use crate::case::{CaseEntry, Corpus, Tier};
 use crate::external;
 use crate::known_failures::{self, Found, KnownFailures};
 use crate::report::{self, ndjson};
@@ -22,7 +22,7 @@ use crate::status::Status;
 /// What `run` and `certify` share: what to run, over which cases, with which known failures
 /// and deadlines (`certify --help` lists only these and its own `--out`).
 #[derive(Clone, Debug, clap::Args)]
-pub struct Options {
+pub struct RunOptions {
     /// Implementation to run (repeat for a matrix): a bundled one (in process), a named external
     /// one (`physx`: Node, needs `npm ci` in harness/adapters/physx-node; `jolt`: Node, Jolt
     /// Physics, needs `npm ci` in harness/adapters/jolt-node; `three-vrm`: Node,
@@ -33,12 +33,8 @@ pub struct Options {
     /// first use with cargo), or `stdio`.
     #[arg(long = "impl", value_name = "NAME", default_value = "rapier")]
     pub implementations: Vec<String>,
-    /// The corpus folder (with manifest.json).
-    #[arg(long, default_value = "corpus/v2")]
-    pub corpus: PathBuf,
-    /// Only cases whose id matches (a glob with `*` / `?`, else a substring).
-    #[arg(long)]
-    pub filter: Option<String>,
+    #[command(flatten)]
+    pub cases: CaseSelection,
     /// Known failures: a `.toml` file (one `--impl`) or a folder of `<impl>.toml` files; it must
     /// exist. Default: `<corpus>/known-failures/<impl>.toml` when there is one.
     #[arg(long, value_name = "PATH")]
@@ -61,10 +57,47 @@ pub struct Options {
     pub command: Vec<std::ffi::OsString>,
 }
 
+/// Which cases a command runs (`run`, `certify`, `mutants`): a corpus and a filter of its ids.
+#[derive(Clone, Debug, clap::Args)]
+#[group(skip)]
+pub struct CaseSelection {
+    /// The corpus folder (with manifest.json).
+    #[arg(long, default_value = "corpus/v2")]
+    pub corpus: PathBuf,
+    /// Only cases whose id matches (a glob with `*` / `?`, else a substring).
+    #[arg(long)]
+    pub filter: Option<String>,
+}
+
+impl CaseSelection {
+    /// The corpus and its hash (the known failures' key).
+    pub fn open(&self) -> anyhow::Result<(Corpus, String)> {
+        let path = &self.corpus;
+        let corpus =
+            Corpus::open(path).with_context(|| format!("opening the corpus {}", path.display()))?;
+        let hash = known_failures::corpus_hash(path)
+            .with_context(|| format!("hashing the corpus {}", path.display()))?;
+        Ok((corpus, hash))
+    }
+
+    /// The cases of `corpus` the filter selects: at least one.
+    pub fn select<'a>(&self, corpus: &'a Corpus) -> anyhow::Result<Vec<&'a CaseEntry>> {
+        let selected = corpus.filtered(self.filter.as_deref());
+        if selected.is_empty() {
+            bail!(
+                "no case of {} matches the filter {:?}",
+                self.corpus.display(),
+                self.filter.as_deref().unwrap_or("")
+            );
+        }
+        Ok(selected)
+    }
+}
+
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct RunArgs {
     #[command(flatten)]
-    pub options: Options,
+    pub options: RunOptions,
     /// Output folder; default `reports/latest/<impl>` for one implementation,
     /// `reports/latest/interop` for several (git-ignored: the committed baselines in
     /// `reports/<impl>` change only when named here).
@@ -153,7 +186,7 @@ pub(crate) fn factory_of(
 /// Run, write every report, print the summary table; exit 0 when every required case
 /// passed or is a known failure, 1 when one failed, [`crate::exit::NOTHING_SCORED`] when no
 /// case was scored.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     Ok(match execute_or_exit(&args)? {
         Ok(done) => conclude(&done),
         Err(code) => code,
@@ -171,7 +204,7 @@ pub struct Done {
 
 /// [`execute`], with a named external implementation that cannot start here turned into its
 /// own exit code (said on stderr).
-pub fn execute_or_exit(args: &Args) -> anyhow::Result<Result<Done, ExitCode>> {
+pub fn execute_or_exit(args: &RunArgs) -> anyhow::Result<Result<Done, ExitCode>> {
     match execute(args) {
         Ok(done) => Ok(Ok(done)),
         Err(e) if e.downcast_ref::<external::Unavailable>().is_some() => {
@@ -209,17 +242,14 @@ pub fn conclude(done: &Done) -> ExitCode {
 /// Run with `args` and write every report (for `run` and the commands built on it): the
 /// run, the folder the reports are in and the known failures used. Nothing is printed on
 /// stdout.
-pub fn execute(args: &Args) -> anyhow::Result<Done> {
+pub fn execute(args: &RunArgs) -> anyhow::Result<Done> {
     let options = &args.options;
     let factories = options
         .implementations
         .iter()
         .map(|name| factory_of(name, &options.command, options.timeout_multiplier))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let corpus = Corpus::open(&options.corpus)
-        .with_context(|| format!("opening the corpus {}", options.corpus.display()))?;
-    let corpus_hash = known_failures::corpus_hash(&options.corpus)
-        .with_context(|| format!("hashing the corpus {}", options.corpus.display()))?;
+    let (corpus, corpus_hash) = options.cases.open()?;
     if options.known_failures.is_some() && options.expectations.is_some() {
         bail!("--known-failures and --expectations (deprecated) name two sources: give one");
     }
@@ -243,10 +273,10 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
     for (name, factory) in options.implementations.iter().zip(factories) {
         let k = match &options.expectations {
             Some(dir) => {
-                KnownFailures::from_deprecated_dir(dir, &options.corpus, &corpus_hash, name)?
+                KnownFailures::from_deprecated_dir(dir, &options.cases.corpus, &corpus_hash, name)?
             }
             None => KnownFailures::find(
-                &options.corpus,
+                &options.cases.corpus,
                 &corpus_hash,
                 name,
                 options.known_failures.as_deref(),
@@ -269,14 +299,7 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
     if options.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
-    let selected = corpus.filtered(options.filter.as_deref());
-    if selected.is_empty() {
-        bail!(
-            "no case of {} matches the filter {:?}",
-            options.corpus.display(),
-            options.filter.as_deref().unwrap_or("")
-        );
-    }
+    let selected = options.cases.select(&corpus)?;
     let entries: Vec<_> = match args.shard {
         Some(shard) => selected
             .iter()
@@ -310,14 +333,14 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
         // only, so merged shards carry the key one run would.
         corpus_sha256: corpus
             .fingerprint(&selected)
-            .with_context(|| format!("hashing the corpus {}", options.corpus.display()))?,
+            .with_context(|| format!("hashing the corpus {}", options.cases.corpus.display()))?,
         implementations: options.implementations.clone(),
         command: options
             .command
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
-        filter: options.filter.clone(),
+        filter: options.cases.filter.clone(),
         corpus_hash: Some(corpus_hash.clone()),
         shard: args.shard.map(|s| s.to_string()),
     };
@@ -367,7 +390,7 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
         jobs: options.jobs,
         ..RunnerOptions::default()
     };
-    let label = options.corpus.display().to_string();
+    let label = options.cases.corpus.display().to_string();
     let suite = format!("physics-cts {}", env!("CARGO_PKG_VERSION"));
     let kept = done.clone();
     let run = runner::resume_matrix(
@@ -379,8 +402,12 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
         done,
         &mut |infos| {
             let mut l = log.borrow_mut();
-            let mut r =
-                l.0.line(&ndjson::keyed_header(&suite, &label, infos, key.clone()));
+            let mut r = l.0.line(&ndjson::keyed_header(
+                &suite,
+                &label,
+                infos,
+                Some(key.clone()),
+            ));
             for k in &kept {
                 r = r.and_then(|()| l.0.case(k));
             }
@@ -414,7 +441,7 @@ pub fn execute(args: &Args) -> anyhow::Result<Done> {
 
     // Stale entries are worth a note only when every case ran: a filter leaves most entries
     // unmatched on purpose.
-    if options.filter.is_none() && args.shard.is_none() {
+    if options.cases.filter.is_none() && args.shard.is_none() {
         for (e, k) in entrants.iter().zip(&found) {
             let ids: Vec<&str> = entries.iter().map(|c| c.id.as_str()).collect();
             for stale in e.known_failures.unused(&ids) {

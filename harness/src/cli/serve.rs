@@ -10,10 +10,10 @@ use anyhow::bail;
 use crate::implementation::Implementation;
 use crate::protocol::MAX_LINE_BYTES;
 use crate::protocol::pipe::Polled;
-use crate::protocol::serve::{Echo, Options, serve};
+use crate::protocol::serve::{Echo, ServeOptions, serve};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct ServeArgs {
     /// The implementation to serve: a bundled one, or `echo` (answers every call with empty
     /// results; for measuring the transport).
     pub implementation: String,
@@ -41,7 +41,7 @@ fn build(name: &str) -> Option<Box<dyn Implementation>> {
     crate::bundled::factory(name).map(|make| make() as Box<dyn Implementation>)
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let Some(mut imp) = build(&args.implementation) else {
         bail!(
             "unknown implementation {:?}; served: {}",
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A pipe from the harness is polled briefly before blocking: no wake-up per request.
     let input = BufReader::new(Polled::new(std::io::stdin().lock()));
     let output = BufWriter::new(std::io::stdout().lock());
-    let options = Options {
+    let options = ServeOptions {
         max_line: args.max_line,
         batch: !args.no_batch,
     };

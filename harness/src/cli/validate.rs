@@ -19,14 +19,14 @@ use crate::exit::USAGE as EXIT_USAGE;
 
 /// Arguments of `physics-cts validate`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct ValidateArgs {
     /// Read every file under this profile instead of the detected one
     /// (khr-2024-draft, omi-2023, vrmc-constraints-draft).
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<Profile>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ValidationFormat::Text)]
+    pub format: ValidationFormat,
     /// Files or folders (searched recursively for .gltf and .glb).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
@@ -34,7 +34,7 @@ pub struct Args {
 
 /// How `validate` prints its findings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum ValidationFormat {
     /// One line per issue (`path: severity[CODE] pointer: message`), then a summary line.
     Text,
     /// One JSON document: `{"files": [...], "summary": {...}}`.
@@ -51,7 +51,7 @@ pub struct FileReport {
 
 /// Counts over every validated file.
 #[derive(Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Summary {
+pub struct ValidationSummary {
     pub files: usize,
     pub errors: usize,
     pub warnings: usize,
@@ -59,11 +59,11 @@ pub struct Summary {
     pub files_with_errors: usize,
 }
 
-impl Summary {
-    fn of(files: &[FileReport]) -> Summary {
-        let mut s = Summary {
+impl ValidationSummary {
+    fn of(files: &[FileReport]) -> ValidationSummary {
+        let mut s = ValidationSummary {
             files: files.len(),
-            ..Summary::default()
+            ..ValidationSummary::default()
         };
         for file in files {
             let mut has_error = false;
@@ -86,10 +86,10 @@ impl Summary {
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
     files: &'a [FileReport],
-    summary: &'a Summary,
+    summary: &'a ValidationSummary,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
     let mut io_problem = false;
     let (files, outcomes) = read_all(args.profile, |found| {
         for path in &args.paths {
@@ -115,12 +115,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let summary = Summary::of(&reports);
+    let summary = ValidationSummary::of(&reports);
     // Stdout is line-buffered: unbuffered, the pretty JSON would be one write(2) per line.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     match args.format {
-        Format::Text => write_text(&mut out, &reports, &summary)?,
-        Format::Json => {
+        ValidationFormat::Text => write_text(&mut out, &reports, &summary)?,
+        ValidationFormat::Json => {
             let report = JsonReport {
                 files: &reports,
                 summary: &summary,
@@ -222,7 +222,7 @@ fn read_all(
 fn write_text(
     out: &mut impl Write,
     reports: &[FileReport],
-    summary: &Summary,
+    summary: &ValidationSummary,
 ) -> std::io::Result<()> {
     for file in reports {
         for issue in &file.issues {
@@ -238,24 +238,17 @@ fn write_text(
             }
         }
     }
+    // `1 file`, `2 files`.
+    let count = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
     writeln!(
         out,
-        "{} {}, {} {}, {} {}, {} {} ({} {} with errors)",
-        summary.files,
-        plural(summary.files, "file", "files"),
-        summary.errors,
-        plural(summary.errors, "error", "errors"),
-        summary.warnings,
-        plural(summary.warnings, "warning", "warnings"),
-        summary.infos,
-        plural(summary.infos, "info", "infos"),
-        summary.files_with_errors,
-        plural(summary.files_with_errors, "file", "files"),
+        "{}, {}, {}, {} ({} with errors)",
+        count(summary.files, "file"),
+        count(summary.errors, "error"),
+        count(summary.warnings, "warning"),
+        count(summary.infos, "info"),
+        count(summary.files_with_errors, "file"),
     )
-}
-
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
 }
 
 /// A path named on the command line: a file is validated whatever its extension; a folder is
@@ -342,8 +335,8 @@ mod tests {
             report(&[Code::GltfIndex, Code::GltfValue]),
         ];
         assert_eq!(
-            Summary::of(&reports),
-            Summary {
+            ValidationSummary::of(&reports),
+            ValidationSummary {
                 files: 3,
                 errors: 3,
                 warnings: 1,
@@ -364,7 +357,7 @@ mod tests {
             ],
         }];
         let mut out = Vec::new();
-        write_text(&mut out, &reports, &Summary::of(&reports)).expect("write to a Vec");
+        write_text(&mut out, &reports, &ValidationSummary::of(&reports)).expect("write to a Vec");
         assert_eq!(
             String::from_utf8(out).expect("utf-8"),
             "a.gltf: info[PROFILE_NONE]: no physics or constraint extension found\n\

@@ -10,7 +10,7 @@ use anyhow::bail;
 use crate::bundle::verify::{CorpusSource, verify};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct VerifyArgs {
     /// The bundle folder.
     pub dir: PathBuf,
     /// The corpus to check the bundle against; default: the path its certificate records.
@@ -18,7 +18,7 @@ pub struct Args {
     pub corpus: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if !args.dir.is_dir() {
         bail!("{} is not a folder", args.dir.display());
     }

@@ -30,7 +30,7 @@ pub use shrink::Budget;
 
 /// When the search phase stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limit {
+pub struct SearchLimit {
     pub time: Option<Duration>,
     pub draws: Option<u64>,
 }
@@ -46,7 +46,7 @@ pub struct Settings {
     pub control: Option<Factory>,
     /// Profiles to draw; empty: every profile the implementation declares.
     pub profiles: Vec<Profile>,
-    pub limit: Limit,
+    pub limit: SearchLimit,
     pub seed: u64,
     pub jobs: usize,
     pub shrink: Budget,
@@ -126,7 +126,7 @@ impl Progress for Quiet {
 
 /// The lowest draw of each symptom, and the counts, shared by the search's instances.
 #[derive(Debug, Default)]
-struct Found {
+struct SearchTally {
     counts: Counts,
     /// The lowest draw of each profile showing each symptom.
     first: BTreeMap<Symptom, BTreeMap<Option<Profile>, u64>>,
@@ -158,7 +158,7 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
 
     // Search.
     let start = Instant::now();
-    let found = Mutex::new(Found::default());
+    let found = Mutex::new(SearchTally::default());
     let failed = AtomicBool::new(false);
     let error: Mutex<Option<FuzzError>> = Mutex::new(None);
     let over = |n: u64| {
@@ -290,7 +290,7 @@ fn search_one(
 }
 
 fn record(
-    found: &Mutex<Found>,
+    found: &Mutex<SearchTally>,
     (n, profile): (u64, Option<Profile>),
     trial: &Trial,
     start: Instant,

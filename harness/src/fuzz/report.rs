@@ -153,7 +153,7 @@ impl Finding {
 
 /// The whole search, as `summary.json` holds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Summary {
+pub struct FuzzSummary {
     pub implementation: String,
     pub mutant: Option<String>,
     pub seed: u64,
@@ -167,7 +167,7 @@ pub struct Summary {
     pub disagreements: Vec<String>,
 }
 
-impl Summary {
+impl FuzzSummary {
     /// Findings that are not flaky.
     pub fn confirmed(&self) -> usize {
         self.findings.iter().filter(|f| !f.flaky).count()
@@ -181,22 +181,19 @@ impl Summary {
     pub fn markdown(&self) -> String {
         let mut s = String::new();
         let c = &self.counts;
-        let _ = writeln!(s, "# physics-cts fuzz: {}", self.implementation);
-        let _ = writeln!(s);
+        let _ = writeln!(s, "# physics-cts fuzz: {}\n", self.implementation);
         if let Some(m) = &self.mutant {
-            let _ = writeln!(s, "Seeded bug: `{m}`.");
-            let _ = writeln!(s);
+            let _ = writeln!(s, "Seeded bug: `{m}`.\n");
         }
         let _ = writeln!(
             s,
-            "Seed {}, profiles {}: {} scenes drawn in {:.1} s. Repeat: `{}`.",
+            "Seed {}, profiles {}: {} scenes drawn in {:.1} s. Repeat: `{}`.\n",
             self.seed,
             self.profiles.join(", "),
             c.draws,
             self.search_s,
             self.command
         );
-        let _ = writeln!(s);
         let _ = writeln!(
             s,
             "| scenes | passed | failed | not supported | skipped | not scored | harness errors | reference disagreements |"
@@ -207,7 +204,7 @@ impl Summary {
         );
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.draws,
             c.passed,
             c.failed,
@@ -217,22 +214,19 @@ impl Summary {
             c.harness_errors,
             c.disagreements
         );
-        let _ = writeln!(s);
         if let Some(f) = &self.first {
             let _ = writeln!(
                 s,
-                "First failing scene: draw {}, after {:.1} s.",
+                "First failing scene: draw {}, after {:.1} s.\n",
                 f.draw, f.after_s
             );
-            let _ = writeln!(s);
         }
         let _ = writeln!(
             s,
-            "## Findings ({}, {} flaky)",
+            "## Findings ({}, {} flaky)\n",
             self.findings.len(),
             self.findings.len() - self.confirmed()
         );
-        let _ = writeln!(s);
         if self.findings.is_empty() {
             let _ = writeln!(s, "None.");
         } else {
@@ -270,11 +264,8 @@ impl Summary {
                 );
             }
             for (i, f) in self.findings.iter().enumerate() {
-                let _ = writeln!(s);
-                let _ = writeln!(s, "### {}. `{}` {}", i + 1, f.check, f.status.as_str());
-                let _ = writeln!(s);
-                let _ = writeln!(s, "{}", f.message);
-                let _ = writeln!(s);
+                let (n, check, status) = (i + 1, &f.check, f.status.as_str());
+                let _ = writeln!(s, "\n### {n}. `{check}` {status}\n\n{}\n", f.message);
                 let _ = writeln!(
                     s,
                     "Case `{}` in `{}`; run it: `{}`",
@@ -289,23 +280,18 @@ impl Summary {
             }
         }
         if !by_feature.is_empty() {
-            let _ = writeln!(s);
-            let _ = writeln!(s, "## By feature of the shrunk cases");
-            let _ = writeln!(s);
-            let _ = writeln!(s, "| feature | findings |");
-            let _ = writeln!(s, "| --- | --- |");
+            let _ = writeln!(s, "\n## By feature of the shrunk cases\n");
+            let _ = writeln!(s, "| feature | findings |\n| --- | --- |");
             for (t, v) in by_feature {
                 let list: Vec<String> = v.iter().map(|i| format!("#{i}")).collect();
                 let _ = writeln!(s, "| `{t}` | {} |", list.join(" "));
             }
         }
         if !self.disagreements.is_empty() {
-            let _ = writeln!(s);
             let _ = writeln!(
                 s,
-                "## The reference disagreed with the generator (a suite bug)"
+                "\n## The reference disagreed with the generator (a suite bug)\n"
             );
-            let _ = writeln!(s);
             for d in &self.disagreements {
                 let _ = writeln!(s, "- {d}");
             }
@@ -327,7 +313,7 @@ fn stop_text(stop: Stop) -> &'static str {
 /// The output's earlier `findings/` and summaries are replaced.
 pub fn write(
     out: &Path,
-    summary: &mut Summary,
+    summary: &mut FuzzSummary,
     cases: &[(Case, Case)],
     repro: &dyn Fn(&Path) -> String,
 ) -> std::io::Result<()> {
@@ -350,18 +336,10 @@ pub fn write(
     for (i, (f, (original, shrunk))) in summary.findings.iter_mut().zip(cases).enumerate() {
         let name = f.folder_name(i + 1);
         let dir = findings.join(&name);
-        corpus::write(
-            &dir.join("case"),
-            f.seed,
-            std::slice::from_ref(shrunk),
-            &mut |_, _| {},
-        )?;
-        corpus::write(
-            &dir.join("original"),
-            f.seed,
-            std::slice::from_ref(original),
-            &mut |_, _| {},
-        )?;
+        for (folder, case) in [("case", shrunk), ("original", original)] {
+            let cases = std::slice::from_ref(case);
+            corpus::write(&dir.join(folder), f.seed, cases, &mut |_, _| {})?;
+        }
         f.folder = format!("findings/{name}");
         f.repro = repro(&dir.join("case"));
         let text = serde_json::to_string_pretty(f).unwrap_or_default() + "\n";

@@ -146,13 +146,13 @@ pub struct Marked<'a, T: ?Sized>(pub &'a T);
 
 impl<T: Serialize + ?Sized> Serialize for Marked<'_, T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(Adapter(s))
+        self.0.serialize(MarkedSerializer(s))
     }
 }
 
 /// A serializer (or one of its compound parts) that passes everything on to the one it wraps,
 /// non-finite numbers as strings.
-struct Adapter<S>(S);
+struct MarkedSerializer<S>(S);
 
 macro_rules! forward {
     ($($method:ident($ty:ty);)*) => {
@@ -162,16 +162,16 @@ macro_rules! forward {
     };
 }
 
-impl<S: Serializer> Serializer for Adapter<S> {
+impl<S: Serializer> Serializer for MarkedSerializer<S> {
     type Ok = S::Ok;
     type Error = S::Error;
-    type SerializeSeq = Adapter<S::SerializeSeq>;
-    type SerializeTuple = Adapter<S::SerializeTuple>;
-    type SerializeTupleStruct = Adapter<S::SerializeTupleStruct>;
-    type SerializeTupleVariant = Adapter<S::SerializeTupleVariant>;
-    type SerializeMap = Adapter<S::SerializeMap>;
-    type SerializeStruct = Adapter<S::SerializeStruct>;
-    type SerializeStructVariant = Adapter<S::SerializeStructVariant>;
+    type SerializeSeq = MarkedSerializer<S::SerializeSeq>;
+    type SerializeTuple = MarkedSerializer<S::SerializeTuple>;
+    type SerializeTupleStruct = MarkedSerializer<S::SerializeTupleStruct>;
+    type SerializeTupleVariant = MarkedSerializer<S::SerializeTupleVariant>;
+    type SerializeMap = MarkedSerializer<S::SerializeMap>;
+    type SerializeStruct = MarkedSerializer<S::SerializeStruct>;
+    type SerializeStructVariant = MarkedSerializer<S::SerializeStructVariant>;
 
     forward! {
         serialize_bool(bool);
@@ -248,11 +248,11 @@ impl<S: Serializer> Serializer for Adapter<S> {
     }
 
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
-        self.0.serialize_seq(len).map(Adapter)
+        self.0.serialize_seq(len).map(MarkedSerializer)
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, S::Error> {
-        self.0.serialize_tuple(len).map(Adapter)
+        self.0.serialize_tuple(len).map(MarkedSerializer)
     }
 
     fn serialize_tuple_struct(
@@ -260,7 +260,9 @@ impl<S: Serializer> Serializer for Adapter<S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeTupleStruct, S::Error> {
-        self.0.serialize_tuple_struct(name, len).map(Adapter)
+        self.0
+            .serialize_tuple_struct(name, len)
+            .map(MarkedSerializer)
     }
 
     fn serialize_tuple_variant(
@@ -272,11 +274,11 @@ impl<S: Serializer> Serializer for Adapter<S> {
     ) -> Result<Self::SerializeTupleVariant, S::Error> {
         self.0
             .serialize_tuple_variant(name, index, variant, len)
-            .map(Adapter)
+            .map(MarkedSerializer)
     }
 
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        self.0.serialize_map(len).map(Adapter)
+        self.0.serialize_map(len).map(MarkedSerializer)
     }
 
     fn serialize_struct(
@@ -284,7 +286,7 @@ impl<S: Serializer> Serializer for Adapter<S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        self.0.serialize_struct(name, len).map(Adapter)
+        self.0.serialize_struct(name, len).map(MarkedSerializer)
     }
 
     fn serialize_struct_variant(
@@ -296,7 +298,7 @@ impl<S: Serializer> Serializer for Adapter<S> {
     ) -> Result<Self::SerializeStructVariant, S::Error> {
         self.0
             .serialize_struct_variant(name, index, variant, len)
-            .map(Adapter)
+            .map(MarkedSerializer)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -306,7 +308,7 @@ impl<S: Serializer> Serializer for Adapter<S> {
 
 macro_rules! elements {
     ($($trait:ident, $method:ident;)*) => {
-        $(impl<S: $trait> $trait for Adapter<S> {
+        $(impl<S: $trait> $trait for MarkedSerializer<S> {
             type Ok = S::Ok;
             type Error = S::Error;
 
@@ -328,7 +330,7 @@ elements! {
     SerializeTupleVariant, serialize_field;
 }
 
-impl<S: SerializeMap> SerializeMap for Adapter<S> {
+impl<S: SerializeMap> SerializeMap for MarkedSerializer<S> {
     type Ok = S::Ok;
     type Error = S::Error;
 
@@ -347,7 +349,7 @@ impl<S: SerializeMap> SerializeMap for Adapter<S> {
 
 macro_rules! fields {
     ($($trait:ident;)*) => {
-        $(impl<S: $trait> $trait for Adapter<S> {
+        $(impl<S: $trait> $trait for MarkedSerializer<S> {
             type Ok = S::Ok;
             type Error = S::Error;
 
@@ -381,7 +383,7 @@ mod tests {
     use crate::implementation::{Action, MassReport, NodeState, State};
 
     #[derive(serde::Serialize)]
-    struct Probe {
+    struct FiniteSample {
         given: Option<f64>,
         absent: Option<f64>,
         list: Vec<f64>,
@@ -393,7 +395,7 @@ mod tests {
     /// (not given) are as serde_json writes them.
     #[test]
     fn marked_writes_non_finite_numbers_as_strings_and_null_stays_not_given() {
-        let probe = Probe {
+        let probe = FiniteSample {
             given: Some(f64::INFINITY),
             absent: None,
             list: vec![1.5, f64::NEG_INFINITY, f64::NAN],
@@ -406,7 +408,7 @@ mod tests {
             r#"{"given":"Infinity","absent":null,"list":[1.5,"-Infinity","NaN"],"pair":["Infinity",0.25],"map":{"m":"NaN"}}"#
         );
         // Without a non-finite number, the same text as serde_json's.
-        let plain = Probe {
+        let plain = FiniteSample {
             given: Some(2.0),
             absent: None,
             list: vec![1.0],

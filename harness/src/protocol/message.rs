@@ -145,7 +145,7 @@ impl Call {
 
 /// A numbered call.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Request {
+pub struct NumberedCall {
     pub seq: u64,
     pub call: Call,
 }
@@ -228,7 +228,7 @@ fn seq_of(m: &Map<String, Value>) -> Result<u64, Malformed> {
     }
 }
 
-impl Request {
+impl NumberedCall {
     /// The request as one line of JSON (without the newline).
     pub fn encode(&self) -> Result<Vec<u8>, Unencodable> {
         // Written by hand so `seq` and `op` lead the line (a JSON map would sort its keys).
@@ -240,13 +240,13 @@ impl Request {
 
     /// Read a request line. Unknown parameters are ignored (a later minor revision may add some).
     /// A batch is read whole: a sub-request that cannot be read makes the whole line malformed.
-    pub fn decode(line: &[u8]) -> Result<Request, Malformed> {
+    pub fn decode(line: &[u8]) -> Result<NumberedCall, Malformed> {
         let mut m = object_of(line)?;
         let seq = seq_of(&m)?;
         m.remove("seq");
         let op = op_of(&mut m).map_err(|e| malformed(Some(seq), e))?;
         let call = call_of(op, m).map_err(|e| malformed(Some(seq), e))?;
-        Ok(Request { seq, call })
+        Ok(NumberedCall { seq, call })
     }
 }
 
@@ -447,10 +447,10 @@ mod tests {
     use std::path::PathBuf;
 
     fn round_trip(call: Call) {
-        let r = Request { seq: 7, call };
+        let r = NumberedCall { seq: 7, call };
         let line = r.encode().expect("encodes");
         assert!(!line.contains(&b'\n'));
-        assert_eq!(Request::decode(&line).expect("decodes"), r);
+        assert_eq!(NumberedCall::decode(&line).expect("decodes"), r);
     }
 
     /// A string outside its enum is named by its path, with the values the protocol allows.
@@ -497,44 +497,27 @@ mod tests {
 
     #[test]
     fn request_layout_is_flat() {
-        let line = Request {
-            seq: 3,
-            call: Call::Step { steps: 10 },
-        }
-        .encode()
-        .expect("encodes");
-        assert_eq!(line, br#"{"seq":3,"op":"step","steps":10}"#);
-        let line = Request {
-            seq: 4,
-            call: Call::Apply(Action::Impulse {
-                node: 1,
-                impulse: [f64::NAN, 0.0, 1.0],
-            }),
-        }
-        .encode()
-        .expect("encodes");
+        let line = |seq, call| NumberedCall { seq, call }.encode();
         assert_eq!(
-            line,
+            line(3, Call::Step { steps: 10 }).expect("encodes"),
+            br#"{"seq":3,"op":"step","steps":10}"#
+        );
+        let impulse = Action::Impulse {
+            node: 1,
+            impulse: [f64::NAN, 0.0, 1.0],
+        };
+        assert_eq!(
+            line(4, Call::Apply(impulse)).expect("encodes"),
             br#"{"seq":4,"op":"apply","action":"impulse","impulse":["NaN",0.0,1.0],"node":1}"#
         );
-        let line = Request {
-            seq: 5,
-            call: Call::Batch(vec![Call::Step { steps: 2 }, Call::Observe]),
-        }
-        .encode()
-        .expect("encodes");
+        let batch = Call::Batch(vec![Call::Step { steps: 2 }, Call::Observe]);
         assert_eq!(
-            line,
+            line(5, batch).expect("encodes"),
             br#"{"seq":5,"op":"batch","requests":[{"op":"step","steps":2},{"op":"observe"}]}"#
         );
         // Only scenario requests go in a batch, and no batch in a batch.
         for inner in [Call::Unload, Call::Batch(Vec::new())] {
-            let e = Request {
-                seq: 6,
-                call: Call::Batch(vec![inner]),
-            }
-            .encode()
-            .expect_err("not in a batch");
+            let e = line(6, Call::Batch(vec![inner])).expect_err("not in a batch");
             assert!(e.0.contains("cannot be in a batch"), "{e}");
         }
     }
@@ -555,7 +538,7 @@ mod tests {
             ),
         ];
         for (line, seq, text) in cases {
-            let e = Request::decode(line).expect_err("malformed");
+            let e = NumberedCall::decode(line).expect_err("malformed");
             assert_eq!(e.seq, seq, "{e}");
             assert!(e.message.contains(text), "{e}");
         }

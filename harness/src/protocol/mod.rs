@@ -17,7 +17,7 @@ pub mod schema;
 pub mod serve;
 
 pub use crate::implementation::PROTOCOL_VERSION;
-pub use message::{Answer, Call, Malformed, Op, Request};
+pub use message::{Answer, Call, Malformed, NumberedCall, Op};
 
 /// Default limit of one line in either direction: 16 MiB (a large interpretation of a big
 /// trimesh scene fits; a runaway writer does not exhaust memory).

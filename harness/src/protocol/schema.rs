@@ -177,7 +177,7 @@ mod tests {
 
     use super::*;
     use crate::implementation::*;
-    use crate::protocol::message::{Answer, Call, Request};
+    use crate::protocol::message::{Answer, Call, NumberedCall};
 
     fn folder() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol")
@@ -509,7 +509,7 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for call in requests() {
             let op = call.op();
-            let line = Request { seq: 9, call }.encode().expect("encodes");
+            let line = NumberedCall { seq: 9, call }.encode().expect("encodes");
             let v = line_value(&line);
             validate(&schema_of(&format!("{op}.request")), &v)
                 .unwrap_or_else(|e| panic!("{op} request {v}: {e:?}"));
@@ -557,7 +557,7 @@ mod tests {
         let batch = schema_of("batch.request");
         let good = json!({"seq": 1, "op": "batch", "requests": [{"op": "step", "steps": 2}, {"op": "observe"}]});
         assert!(validate(&batch, &good).is_ok());
-        assert!(Request::decode(good.to_string().as_bytes()).is_ok());
+        assert!(NumberedCall::decode(good.to_string().as_bytes()).is_ok());
         for bad in [
             json!({"seq": 1, "op": "batch", "requests": [{"op": "load", "path": "/a", "profile": "p"}]}),
             json!({"seq": 1, "op": "batch", "requests": [{"op": "step"}]}),
@@ -567,7 +567,7 @@ mod tests {
         ] {
             assert!(validate(&batch, &bad).is_err(), "{bad}");
             assert!(
-                Request::decode(bad.to_string().as_bytes()).is_err(),
+                NumberedCall::decode(bad.to_string().as_bytes()).is_err(),
                 "{bad}"
             );
         }

@@ -6,12 +6,15 @@ use std::io::{self, BufRead, Write};
 use serde_json::Value;
 
 use super::framing::{Frame, LineReader, write_line};
-use super::message::{Answer, Call, Request, encode_answer};
-use crate::implementation::{ImplError, Implementation, PROTOCOL_VERSION};
+use super::message::{Answer, Call, NumberedCall, encode_answer};
+use crate::implementation::{
+    Action, Capabilities, Handshake, ImplError, Implementation, Interpretation, LoadOutcome,
+    LoadRequest, NodeTrs, PROTOCOL_VERSION, SimConfig, State,
+};
 
 /// How `serve` speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
+pub struct ServeOptions {
     /// Longest request line accepted, in bytes.
     pub max_line: usize,
     /// Declare and answer `batch` (else a `batch` request is refused with `bad_request` and the
@@ -19,9 +22,9 @@ pub struct Options {
     pub batch: bool,
 }
 
-impl Default for Options {
+impl Default for ServeOptions {
     fn default() -> Self {
-        Options {
+        ServeOptions {
             max_line: super::MAX_LINE_BYTES,
             batch: true,
         }
@@ -36,7 +39,7 @@ pub fn serve(
     imp: &mut dyn Implementation,
     input: impl BufRead,
     mut output: impl Write,
-    options: Options,
+    options: ServeOptions,
 ) -> io::Result<()> {
     let limit = options.max_line;
     let mut reader = LineReader::new(input, limit);
@@ -55,7 +58,7 @@ pub fn serve(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let answer = match Request::decode(&line) {
+        let answer = match NumberedCall::decode(&line) {
             Ok(request) => answer_line(imp, request, options.batch),
             Err(m) => encode_answer(m.seq, &Err(ImplError::BadRequest(m.message))),
         };
@@ -64,7 +67,7 @@ pub fn serve(
 }
 
 /// Call the implementation for one request; `batch`: whether `batch` is offered.
-pub fn dispatch(imp: &mut dyn Implementation, request: Request, batch: bool) -> Answer {
+pub fn dispatch(imp: &mut dyn Implementation, request: NumberedCall, batch: bool) -> Answer {
     let seq = request.seq;
     match request.call {
         Call::Handshake { protocol_version } => {
@@ -108,7 +111,7 @@ pub fn dispatch(imp: &mut dyn Implementation, request: Request, batch: bool) -> 
 
 /// The answer line to one request: [`dispatch`]'s answer, except for a batch, whose results
 /// are written straight into the line ([`run_batch`]).
-pub fn answer_line(imp: &mut dyn Implementation, request: Request, batch: bool) -> Vec<u8> {
+pub fn answer_line(imp: &mut dyn Implementation, request: NumberedCall, batch: bool) -> Vec<u8> {
     match request.call {
         Call::Batch(calls) if batch => {
             let mut line = format!("{{\"seq\":{},\"ok\":", request.seq).into_bytes();
@@ -158,7 +161,7 @@ fn run_batch(
                 }
             }
             call => {
-                let v = dispatch(imp, Request { seq: 0, call }, true).result?;
+                let v = dispatch(imp, NumberedCall { seq: 0, call }, true).result?;
                 serde_json::to_writer(&mut *out, &v)
             }
         };
@@ -169,7 +172,7 @@ fn run_batch(
 }
 
 /// Whether every number of a state is finite (plain JSON can hold it).
-fn is_finite(state: &crate::implementation::State) -> bool {
+fn is_finite(state: &State) -> bool {
     state.time.is_finite()
         && state.nodes.iter().all(|n| {
             n.translation
@@ -189,41 +192,35 @@ pub struct Echo {
 }
 
 impl Implementation for Echo {
-    fn handshake(&mut self) -> Result<crate::implementation::Handshake, ImplError> {
-        Ok(crate::implementation::Handshake {
+    fn handshake(&mut self) -> Result<Handshake, ImplError> {
+        Ok(Handshake {
             name: "echo".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             engine: "none".into(),
             protocol_version: PROTOCOL_VERSION,
-            capabilities: crate::implementation::Capabilities::default(),
+            capabilities: Capabilities::default(),
         })
     }
-    fn load(
-        &mut self,
-        _request: &crate::implementation::LoadRequest,
-    ) -> Result<crate::implementation::LoadOutcome, ImplError> {
+    fn load(&mut self, _request: &LoadRequest) -> Result<LoadOutcome, ImplError> {
         self.loaded = true;
-        Ok(crate::implementation::LoadOutcome::Loaded { notes: Vec::new() })
+        Ok(LoadOutcome::Loaded { notes: Vec::new() })
     }
-    fn interpretation(&mut self) -> Result<crate::implementation::Interpretation, ImplError> {
+    fn interpretation(&mut self) -> Result<Interpretation, ImplError> {
         Ok(Default::default())
     }
-    fn configure(&mut self, _config: &crate::implementation::SimConfig) -> Result<(), ImplError> {
+    fn configure(&mut self, _config: &SimConfig) -> Result<(), ImplError> {
         Ok(())
     }
     fn step(&mut self, _steps: u32) -> Result<(), ImplError> {
         Ok(())
     }
-    fn observe(&mut self) -> Result<crate::implementation::State, ImplError> {
+    fn observe(&mut self) -> Result<State, ImplError> {
         Ok(Default::default())
     }
-    fn apply(&mut self, _action: &crate::implementation::Action) -> Result<(), ImplError> {
+    fn apply(&mut self, _action: &Action) -> Result<(), ImplError> {
         Ok(())
     }
-    fn evaluate_constraints(
-        &mut self,
-        _poses: &Value,
-    ) -> Result<Vec<crate::implementation::NodeTrs>, ImplError> {
+    fn evaluate_constraints(&mut self, _poses: &Value) -> Result<Vec<NodeTrs>, ImplError> {
         Ok(Vec::new())
     }
     fn unload(&mut self) -> Result<(), ImplError> {
@@ -235,10 +232,11 @@ impl Implementation for Echo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::implementation::NodeState;
 
     fn served(input: &str, limit: usize) -> Vec<Value> {
         let mut out = Vec::new();
-        let options = Options {
+        let options = ServeOptions {
             max_line: limit,
             batch: true,
         };
@@ -284,19 +282,16 @@ mod tests {
     }
 
     impl Implementation for Unlucky {
-        fn handshake(&mut self) -> Result<crate::implementation::Handshake, ImplError> {
+        fn handshake(&mut self) -> Result<Handshake, ImplError> {
             self.echo.handshake()
         }
-        fn load(
-            &mut self,
-            r: &crate::implementation::LoadRequest,
-        ) -> Result<crate::implementation::LoadOutcome, ImplError> {
+        fn load(&mut self, r: &LoadRequest) -> Result<LoadOutcome, ImplError> {
             self.echo.load(r)
         }
-        fn interpretation(&mut self) -> Result<crate::implementation::Interpretation, ImplError> {
+        fn interpretation(&mut self) -> Result<Interpretation, ImplError> {
             self.echo.interpretation()
         }
-        fn configure(&mut self, c: &crate::implementation::SimConfig) -> Result<(), ImplError> {
+        fn configure(&mut self, c: &SimConfig) -> Result<(), ImplError> {
             self.echo.configure(c)
         }
         fn step(&mut self, steps: u32) -> Result<(), ImplError> {
@@ -307,7 +302,7 @@ mod tests {
             Ok(())
         }
         /// After a step of 7, a state with a node (and two non-finite numbers unless 8 came too).
-        fn observe(&mut self) -> Result<crate::implementation::State, ImplError> {
+        fn observe(&mut self) -> Result<State, ImplError> {
             if !self.steps.contains(&7) {
                 return self.echo.observe();
             }
@@ -316,9 +311,9 @@ mod tests {
             } else {
                 (f64::INFINITY, f64::NAN)
             };
-            Ok(crate::implementation::State {
+            Ok(State {
                 time: 0.125,
-                nodes: vec![crate::implementation::NodeState {
+                nodes: vec![NodeState {
                     node: 3,
                     translation: [far, -2.5, 0.0],
                     rotation: [0.0, 0.0, 0.0, 1.0],
@@ -329,13 +324,10 @@ mod tests {
                 trigger_events: Vec::new(),
             })
         }
-        fn apply(&mut self, a: &crate::implementation::Action) -> Result<(), ImplError> {
+        fn apply(&mut self, a: &Action) -> Result<(), ImplError> {
             self.echo.apply(a)
         }
-        fn evaluate_constraints(
-            &mut self,
-            p: &Value,
-        ) -> Result<Vec<crate::implementation::NodeTrs>, ImplError> {
+        fn evaluate_constraints(&mut self, p: &Value) -> Result<Vec<NodeTrs>, ImplError> {
             self.echo.evaluate_constraints(p)
         }
         fn unload(&mut self) -> Result<(), ImplError> {
@@ -367,7 +359,13 @@ mod tests {
             "\n",
         );
         let mut out = Vec::new();
-        serve(&mut imp, input.as_bytes(), &mut out, Options::default()).expect("in memory");
+        serve(
+            &mut imp,
+            input.as_bytes(),
+            &mut out,
+            ServeOptions::default(),
+        )
+        .expect("in memory");
         let a: Vec<Value> = String::from_utf8(out)
             .expect("utf-8")
             .lines()
@@ -406,7 +404,7 @@ mod tests {
     #[test]
     fn batch_lines_are_the_dispatched_answers() {
         for steps in [[7, 7], [7, 8]] {
-            let request = || Request {
+            let request = || NumberedCall {
                 seq: 4,
                 call: Call::Batch(vec![
                     Call::Step { steps: steps[0] },
@@ -455,9 +453,9 @@ mod tests {
         );
         let mut imp = Unlucky::default();
         let mut out = Vec::new();
-        let options = Options {
+        let options = ServeOptions {
             batch: false,
-            ..Options::default()
+            ..ServeOptions::default()
         };
         serve(&mut imp, input.as_bytes(), &mut out, options).expect("in memory");
         let a: Vec<Value> = String::from_utf8(out)

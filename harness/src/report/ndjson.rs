@@ -147,22 +147,23 @@ pub fn case_lines(r: &CaseResult) -> Vec<Line> {
     v
 }
 
+/// The header of a run that cannot be resumed (no key).
 pub fn header(suite: &str, corpus: &str, implementations: &[ImplInfo]) -> Line {
-    Line::Header {
-        suite: suite.to_owned(),
-        corpus: corpus.to_owned(),
-        implementations: implementations.to_vec(),
-        key: None,
-    }
+    keyed_header(suite, corpus, implementations, None)
 }
 
-/// The header of a run that can be resumed.
-pub fn keyed_header(suite: &str, corpus: &str, implementations: &[ImplInfo], key: RunKey) -> Line {
+/// The header of a run, which can be resumed when it has a key.
+pub fn keyed_header(
+    suite: &str,
+    corpus: &str,
+    implementations: &[ImplInfo],
+    key: Option<RunKey>,
+) -> Line {
     Line::Header {
         suite: suite.to_owned(),
         corpus: corpus.to_owned(),
         implementations: implementations.to_vec(),
-        key: Some(key),
+        key,
     }
 }
 
@@ -345,7 +346,8 @@ mod tests {
 
     fn log_of(n: usize) -> String {
         let mut w = Writer::new(Vec::new());
-        w.line(&keyed_header("s", "c", &[], key())).expect("vec");
+        w.line(&keyed_header("s", "c", &[], Some(key())))
+            .expect("vec");
         for i in 0..n {
             w.case(&result(&format!("c{i}"), Status::Pass))
                 .expect("vec");

@@ -40,7 +40,7 @@ impl Default for Options {
 
 /// A case that passed the budget, the handshake and the gate, ready for the worker.
 #[derive(Debug)]
-pub enum Prepared {
+pub enum PreparedCase {
     /// Decided without a call (gate, budget, unreadable case).
     Done(Vec<CheckResult>),
     Ready(Arc<LoadedCase>, Arc<Capabilities>),
@@ -225,9 +225,9 @@ impl ImplRunner {
     }
 
     /// Budget, handshake, gate, then the case file.
-    pub fn prepare(&mut self, corpus: &Corpus, entry: &CaseEntry) -> Prepared {
+    pub fn prepare(&mut self, corpus: &Corpus, entry: &CaseEntry) -> PreparedCase {
         if self.exhausted() {
-            return Prepared::Done(self.notrun());
+            return PreparedCase::Done(self.notrun());
         }
         let caps = match self.caps.clone() {
             Some(c) => c,
@@ -235,22 +235,22 @@ impl ImplRunner {
                 Ok(_) => match self.caps.clone() {
                     Some(c) => c,
                     None => {
-                        return Prepared::Done(vec![*boxed(
+                        return PreparedCase::Done(vec![*boxed(
                             "handshake",
                             Status::HarnessError,
                             "no capabilities",
                         )]);
                     }
                 },
-                Err(r) => return Prepared::Done(vec![*r]),
+                Err(r) => return PreparedCase::Done(vec![*r]),
             },
         };
         if let Some(r) = gate(&caps, entry) {
-            return Prepared::Done(vec![r]);
+            return PreparedCase::Done(vec![r]);
         }
         match LoadedCase::load(&corpus.root, entry) {
-            Ok(c) => Prepared::Ready(Arc::new(c), caps),
-            Err(e) => Prepared::Done(vec![CheckResult::new(
+            Ok(c) => PreparedCase::Ready(Arc::new(c), caps),
+            Err(e) => PreparedCase::Done(vec![CheckResult::new(
                 "case",
                 Status::HarnessError,
                 e.to_string(),
@@ -326,8 +326,8 @@ impl ImplRunner {
     /// Run one case: gate, then the calls under the deadline.
     pub fn run_case(&mut self, corpus: &Corpus, entry: &CaseEntry) -> Vec<CheckResult> {
         match self.prepare(corpus, entry) {
-            Prepared::Done(checks) => checks,
-            Prepared::Ready(case, caps) => {
+            PreparedCase::Done(checks) => checks,
+            PreparedCase::Ready(case, caps) => {
                 self.dispatch(case, caps);
                 self.collect().0
             }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::instance::{ImplRunner, Options, Prepared};
+use super::instance::{ImplRunner, Options, PreparedCase};
 use crate::case::{CaseEntry, Corpus};
 use crate::check::CheckResult;
 use crate::implementation::{Capabilities, Factory};
@@ -71,8 +71,8 @@ fn serve(
             };
             let t = Instant::now();
             let case = match runner.prepare(corpus, entries[i]) {
-                Prepared::Done(checks) => Taken::Done(checks, t.elapsed()),
-                Prepared::Ready(case, caps) => {
+                PreparedCase::Done(checks) => Taken::Done(checks, t.elapsed()),
+                PreparedCase::Ready(case, caps) => {
                     runner.dispatch(case, caps);
                     Taken::Flying(t.elapsed())
                 }

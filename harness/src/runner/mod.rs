@@ -23,5 +23,5 @@ mod matrix;
 mod worker;
 
 pub use families::{gate, schedule};
-pub use instance::{ImplRunner, Options, Prepared};
+pub use instance::{ImplRunner, Options, PreparedCase};
 pub use matrix::{Entrant, resume_matrix, run_matrix};

@@ -51,12 +51,13 @@ impl Interop {
     /// The class of a case from its statuses on every implementation of the run (`None`: the
     /// implementation did not run it).
     pub fn of(statuses: &[Option<Status>]) -> Interop {
-        let outcomes: Vec<Outcome> = statuses.iter().map(|s| Outcome::of(*s)).collect();
-        if outcomes.contains(&Outcome::Fail) {
+        let outcomes: Vec<InteropOutcome> =
+            statuses.iter().map(|s| InteropOutcome::of(*s)).collect();
+        if outcomes.contains(&InteropOutcome::Fail) {
             Interop::Failing
-        } else if !outcomes.is_empty() && outcomes.iter().all(|o| *o == Outcome::Pass) {
+        } else if !outcomes.is_empty() && outcomes.iter().all(|o| *o == InteropOutcome::Pass) {
             Interop::Interoperable
-        } else if outcomes.contains(&Outcome::Pass) {
+        } else if outcomes.contains(&InteropOutcome::Pass) {
             Interop::Unproven
         } else {
             Interop::Unscored
@@ -66,19 +67,19 @@ impl Interop {
 
 /// What one implementation's status says about a case, for interop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Outcome {
+pub enum InteropOutcome {
     Pass,
     Fail,
     /// Outside every denominator, or not run.
     NotScored,
 }
 
-impl Outcome {
-    pub fn of(status: Option<Status>) -> Outcome {
+impl InteropOutcome {
+    pub fn of(status: Option<Status>) -> InteropOutcome {
         match status {
-            Some(s) if s.is_pass() => Outcome::Pass,
-            Some(s) if s.is_failure() => Outcome::Fail,
-            _ => Outcome::NotScored,
+            Some(s) if s.is_pass() => InteropOutcome::Pass,
+            Some(s) if s.is_failure() => InteropOutcome::Fail,
+            _ => InteropOutcome::NotScored,
         }
     }
 }
@@ -106,7 +107,10 @@ impl CaseRow {
     /// The implementations do not all have the same outcome (pass, scored failure, not
     /// scored): one passes where another fails, or one scores what another does not.
     pub fn disagree(&self) -> bool {
-        let mut outcomes = self.cells.iter().map(|c| Outcome::of(c.map(|c| c.status)));
+        let mut outcomes = self
+            .cells
+            .iter()
+            .map(|c| InteropOutcome::of(c.map(|c| c.status)));
         let Some(first) = outcomes.next() else {
             return false;
         };
@@ -265,30 +269,11 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::case::CaseEntry;
-    use crate::check::CheckResult;
     use crate::results::{CaseResult, ImplInfo};
 
+    /// A case result of one `load` check, not a known failure.
     fn result(imp: &str, id: &str, tier: Tier, status: Status) -> CaseResult {
-        let entry = CaseEntry {
-            id: id.into(),
-            file: format!("{id}.gltf"),
-            profile: Some("khr-2024-draft".into()),
-            area: "x".into(),
-            features: vec!["shape.box".into()],
-            tier,
-            valid: true,
-            expected_codes: Vec::new(),
-            seed: None,
-            sha256: String::new(),
-        };
-        CaseResult::new(
-            imp,
-            &entry,
-            vec![CheckResult::new("load", status, "")],
-            None,
-            1,
-        )
+        crate::score::tests::result(imp, id, tier, status, false)
     }
 
     fn run(names: &[&str], results: Vec<CaseResult>) -> Run {

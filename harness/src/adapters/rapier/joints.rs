@@ -510,35 +510,17 @@ mod tests {
                 Err(ImplError::NotSupported(_))
             )
         };
-        assert!(refused(vec![limit(
-            DofKind::Angular,
-            &[0, 1, 2],
-            None,
-            Some(0.5)
-        )]));
-        assert!(refused(vec![limit(
-            DofKind::Linear,
-            &[0, 1],
-            Some(0.2),
-            Some(0.5)
-        )]));
+        use DofKind::{Angular, Linear};
+        assert!(refused(vec![limit(Angular, &[0, 1, 2], None, Some(0.5))]));
+        assert!(refused(vec![limit(Linear, &[0, 1], Some(0.2), Some(0.5))]));
         assert!(refused(vec![
-            limit(DofKind::Linear, &[0], Some(-1.0), Some(1.0)),
-            limit(DofKind::Linear, &[0, 1, 2], None, Some(2.0)),
+            limit(Linear, &[0], Some(-1.0), Some(1.0)),
+            limit(Linear, &[0, 1, 2], None, Some(2.0)),
         ]));
         // 3 angular axes locked (max 0) or unbounded are fine.
-        assert!(!refused(vec![limit(
-            DofKind::Angular,
-            &[0, 1, 2],
-            Some(0.0),
-            Some(0.0)
-        )]));
-        assert!(!refused(vec![limit(
-            DofKind::Angular,
-            &[0, 1, 2],
-            None,
-            None
-        )]));
+        let locked = limit(Angular, &[0, 1, 2], Some(0.0), Some(0.0));
+        assert!(!refused(vec![locked]));
+        assert!(!refused(vec![limit(Angular, &[0, 1, 2], None, None)]));
     }
 
     #[test]

@@ -103,7 +103,7 @@ pub fn capabilities() -> Capabilities {
 /// Rapier, in process.
 #[derive(Default)]
 pub struct RapierImplementation {
-    loaded: Option<world::Loaded>,
+    loaded: Option<world::LoadedWorld>,
     config: SimConfig,
     /// A seeded importer bug ([`crate::mutants`]); `None` unless `physics-cts mutants` asks.
     mutant: Option<Mutant>,
@@ -132,7 +132,7 @@ impl RapierImplementation {
         }
     }
 
-    fn loaded(&mut self) -> Result<&mut world::Loaded, ImplError> {
+    fn loaded(&mut self) -> Result<&mut world::LoadedWorld, ImplError> {
         self.loaded
             .as_mut()
             .ok_or_else(|| ImplError::BadRequest("no scene is loaded".into()))

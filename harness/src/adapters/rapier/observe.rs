@@ -8,14 +8,14 @@ use rapier3d::dynamics::RigidBodyHandle;
 use rapier3d::geometry::{Collider, CollisionEvent};
 
 use super::hooks::pair_rule;
-use super::world::Loaded;
+use super::world::LoadedWorld;
 use super::{bodies, convert, joints, shapes};
 use crate::implementation::{
     ColliderReport, Interpretation, JointReport, NodeState, PairReport, State, TriggerEvent,
     TriggerEventKind,
 };
 
-impl Loaded {
+impl LoadedWorld {
     fn body_node(&self, h: RigidBodyHandle) -> Option<usize> {
         self.body_nodes.get(&h).copied()
     }

@@ -12,11 +12,11 @@ use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use rapier3d::dynamics::RigidBodyHandle;
 
 use super::convert;
-use super::world::Loaded;
+use super::world::LoadedWorld;
 use crate::implementation::{Action, ImplError};
 use crate::mutant::Mutant;
 
-impl Loaded {
+impl LoadedWorld {
     fn body(&self, node: usize) -> Result<RigidBodyHandle, ImplError> {
         self.bodies
             .get(&node)

@@ -30,7 +30,7 @@ use crate::implementation::{DriveReport, ImplError, LimitReport, SimConfig, Trig
 use crate::mutant::Mutant;
 
 /// One loaded scene in Rapier, with what is needed to answer the interface.
-pub(super) struct Loaded {
+pub(super) struct LoadedWorld {
     pub world: PhysicsWorld,
     pub hooks: Hooks,
     pub collector: ChannelEventCollector,
@@ -76,7 +76,7 @@ fn trigger_collision_types() -> ActiveCollisionTypes {
 }
 
 /// A collider ready to insert.
-struct Prepared {
+struct PreparedCollider {
     node: NodeId,
     body: Option<usize>,
     shape: SharedShape,
@@ -90,7 +90,7 @@ pub(super) fn build(
     scene: &Scene,
     config: SimConfig,
     mutant: Option<Mutant>,
-) -> Result<(Loaded, Notes), ImplError> {
+) -> Result<(LoadedWorld, Notes), ImplError> {
     let rest: Vec<Matrix4<f64>> = if mutant == Some(Mutant::NodeMatrixIgnored) {
         let locals: Vec<Matrix4<f64>> = scene
             .nodes
@@ -156,7 +156,7 @@ pub(super) fn build(
             let at = convert::pose(&pose, "collider pose")?;
             unit_mass[b] += built.shape.mass_properties(1.0).transform_by(&at);
         }
-        prepared.push(Prepared {
+        prepared.push(PreparedCollider {
             node: c.node,
             body: c.body,
             shape: built.shape,
@@ -298,7 +298,7 @@ pub(super) fn build(
     let (collision_send, collision_events) = channel();
     let (force_send, _) = channel();
     let (tear_send, _) = channel();
-    let mut loaded = Loaded {
+    let mut loaded = LoadedWorld {
         world,
         hooks,
         collector: ChannelEventCollector::new(collision_send, force_send, tear_send),
@@ -366,7 +366,7 @@ fn inverse_mass_and_inertia(rb: &RigidBody) -> (f64, Matrix3<f64>) {
     (f64::from(m.inv_mass), r * d * r.transpose())
 }
 
-impl Loaded {
+impl LoadedWorld {
     /// Apply simulation settings: each step of `dt` is `substeps` Rapier steps.
     pub(super) fn configure(&mut self, config: SimConfig) -> Result<(), ImplError> {
         check_config(&config)?;

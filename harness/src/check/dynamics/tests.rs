@@ -70,6 +70,15 @@ fn rot_x(angle: f64) -> [f64; 4] {
     [(angle / 2.0).sin(), 0.0, 0.0, (angle / 2.0).cos()]
 }
 
+/// The body of [`want`] (node 1, at (0, 1, 0)) turned about x by `angle`, at rest.
+fn turned(step: u32, dt: f64, angle: f64) -> Observation {
+    obs(
+        step,
+        dt,
+        vec![node(1, [0.0, 1.0, 0.0], rot_x(angle), [0.0; 3])],
+    )
+}
+
 #[test]
 fn a_hard_limit_is_measured_from_reported_body_poses_and_rest_frames() {
     let s = scenario(
@@ -78,13 +87,7 @@ fn a_hard_limit_is_measured_from_reported_body_poses_and_rest_frames() {
     );
     // The body turns about x by 0.2, then 0.53, then 0.7 rad. Frame A turns with it, frame B
     // stays: the twist of q_a* q_b about x is minus the body's angle; violations 0, 0.03, 0.2.
-    let at = |step, a: f64| {
-        obs(
-            step,
-            0.1,
-            vec![node(1, [0.0, 1.0, 0.0], rot_x(a), [0.0; 3])],
-        )
-    };
+    let at = |step, a| turned(step, 0.1, a);
     let observations = vec![at(0, 0.2), at(1, 0.53), at(2, 0.2)];
     let out = check(&s, Some(&want()), &observations);
     assert_eq!(out.len(), 1);
@@ -112,13 +115,7 @@ fn reach(side: &str, expected: f64, angles: &[f64]) -> CheckResult {
     );
     let o: Vec<Observation> = (0u32..)
         .zip(angles)
-        .map(|(step, a)| {
-            obs(
-                step,
-                0.1,
-                vec![node(1, [0.0, 1.0, 0.0], rot_x(*a), [0.0; 3])],
-            )
-        })
+        .map(|(step, a)| turned(step, 0.1, *a))
         .collect();
     let mut out = check(&s, Some(&want()), &o);
     assert_eq!(out.len(), 1);
@@ -162,7 +159,7 @@ fn a_reach_check_on_a_limit_of_several_metrics_is_a_harness_error() {
         json!([{"name": "reach", "kind": "reach", "joint": 4, "limit": 0, "side": "max",
         "expected": 0.5, "tolerance": {"recommended": 0.005, "allowed": 0.02}}]),
     );
-    let o = vec![obs(0, 0.1, vec![node(1, [0.0, 1.0, 0.0], I, [0.0; 3])])];
+    let o = vec![turned(0, 0.1, 0.0)];
     // A per-axis limit on two axes measures two metrics: which one reaches is not said.
     let mut w = want();
     w.joints[0].coupling = Coupling::PerAxis;
@@ -192,13 +189,7 @@ fn a_soft_limit_window_ignores_what_comes_before_it() {
         json!([{"name": "soft", "kind": "limit", "joint": 4, "limit": 0, "from_step": 2,
         "tolerance": {"recommended": 0.01, "allowed": 0.05}}]),
     );
-    let at = |step, a: f64| {
-        obs(
-            step,
-            0.1,
-            vec![node(1, [0.0, 1.0, 0.0], rot_x(a), [0.0; 3])],
-        )
-    };
+    let at = |step, a| turned(step, 0.1, a);
     let out = check(
         &s,
         Some(&want()),
@@ -334,7 +325,7 @@ fn a_limit_that_measures_nothing_or_an_unknown_coupling_is_a_harness_error() {
         json!([{"name": "hinge", "kind": "limit", "joint": 4, "limit": 0,
         "tolerance": {"recommended": 0.01, "allowed": 0.05}}]),
     );
-    let o = vec![obs(0, 0.1, vec![node(1, [0.0, 1.0, 0.0], I, [0.0; 3])])];
+    let o = vec![turned(0, 0.1, 0.0)];
     // Axis 7 does not exist: the metric gives nothing, which must not grade as a pass.
     let mut w = want();
     w.joints[0].limits[0].axes = vec![7];
@@ -469,7 +460,7 @@ fn turning(drive: Option<(f64, f64)>) -> Vec<Observation> {
                 let o = reference::expect::predict::Oscillator { omega: w, zeta: z };
                 0.5 * (1.0 - o.step_remaining(t))
             });
-            obs(i, DT, vec![node(1, [0.0, 1.0, 0.0], rot_x(a), [0.0; 3])])
+            turned(i, DT, a)
         })
         .collect()
 }
@@ -504,7 +495,7 @@ fn a_soft_limit_that_never_returns_fails() {
         (0..=120u32)
             .map(|i| {
                 let a = if i < 60 { 0.7 } else { after };
-                obs(i, DT, vec![node(1, [0.0, 1.0, 0.0], rot_x(a), [0.0; 3])])
+                turned(i, DT, a)
             })
             .collect()
     };

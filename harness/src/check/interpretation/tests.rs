@@ -259,95 +259,75 @@ fn principal_axes_swapped_is_measured_on_the_inverse_tensor() {
 #[test]
 fn each_kind_of_mistake_fails_its_own_check() {
     type Mutation = fn(&mut Interpretation);
+    // Each row: the check that fails (after `interpretation.`) and the mistake.
     let cases: Vec<(&str, Mutation)> = vec![
-        ("interpretation.bodies.kind", |g| {
-            g.bodies[0].kind = BodyKind::Kinematic
-        }),
-        ("interpretation.bodies.center_of_mass", |g| {
+        ("bodies.kind", |g| g.bodies[0].kind = BodyKind::Kinematic),
+        ("bodies.center_of_mass", |g| {
             g.bodies[0].center_of_mass = Some([0.0, 0.0, 0.0])
         }),
-        ("interpretation.bodies.velocity", |g| {
+        ("bodies.velocity", |g| {
             g.bodies[0].linear_velocity = [0.0, 0.0, 1.0]
         }),
-        ("interpretation.bodies.set", |g| g.bodies.clear()),
-        ("interpretation.colliders.owner", |g| {
-            g.colliders[0].body = None
-        }),
-        ("interpretation.colliders.owner", |g| {
-            g.colliders[1].is_trigger = true
-        }),
-        ("interpretation.colliders.shape", |g| {
+        ("bodies.set", |g| g.bodies.clear()),
+        ("colliders.owner", |g| g.colliders[0].body = None),
+        ("colliders.owner", |g| g.colliders[1].is_trigger = true),
+        ("colliders.shape", |g| {
             g.colliders[1].shape = ReportedShape::Capsule
         }),
-        ("interpretation.colliders.shape_size", |g| {
+        ("colliders.shape_size", |g| {
             g.colliders[0]
                 .parameters
                 .insert("size".into(), json!([1.0, 2.0, 2.0]));
         }),
-        ("interpretation.colliders.shape_size", |g| {
+        ("colliders.shape_size", |g| {
             g.colliders[1].parameters.remove("radius");
         }),
-        ("interpretation.colliders.translation", |g| {
+        ("colliders.translation", |g| {
             g.colliders[1].translation = [5.0, 0.1, 0.0]
         }),
-        ("interpretation.colliders.rotation", |g| {
+        ("colliders.rotation", |g| {
             g.colliders[0].rotation = [1.0, 0.0, 0.0, 0.0]
         }),
-        ("interpretation.pairs.contact", |g| {
-            g.pairs[0].collide = false
-        }),
-        ("interpretation.pairs.contact", |g| g.pairs.clear()),
-        ("interpretation.pairs.friction", |g| {
+        ("pairs.contact", |g| g.pairs[0].collide = false),
+        ("pairs.contact", |g| g.pairs.clear()),
+        ("pairs.friction", |g| {
             g.pairs[0].dynamic_friction = Some(0.45)
         }),
-        ("interpretation.pairs.friction", |g| {
-            g.pairs[0].static_friction = None
-        }),
-        ("interpretation.joints.bodies", |g| {
-            g.joints[0].bodies = [None, Some(1)]
-        }),
-        ("interpretation.joints.frames.translation", |g| {
+        ("pairs.friction", |g| g.pairs[0].static_friction = None),
+        ("joints.bodies", |g| g.joints[0].bodies = [None, Some(1)]),
+        ("joints.frames.translation", |g| {
             g.joints[0].frames[1].translation = [0.0, 0.0, 0.0]
         }),
-        ("interpretation.joints.frames.rotation", |g| {
+        ("joints.frames.rotation", |g| {
             g.joints[0].frames[0].rotation = [0.0, 1.0, 0.0, 0.0]
         }),
-        ("interpretation.joints.set", |g| g.joints[0].node = 7),
-        ("interpretation.bodies.gravity_factor", |g| {
+        ("joints.set", |g| g.joints[0].node = 7),
+        ("bodies.gravity_factor", |g| {
             g.bodies[0].gravity_factor = 1.0
         }),
-        ("interpretation.joints.limits", |g| {
+        ("joints.limits", |g| {
             g.joints[0].limits[0].kind = DofKind::Linear
         }),
-        ("interpretation.joints.limits", |g| {
-            g.joints[0].limits[1].axes = vec![2]
-        }),
-        ("interpretation.joints.limits", |g| {
-            g.joints[0].limits[1].damping = 0.0
-        }),
-        ("interpretation.joints.limits", |g| {
+        ("joints.limits", |g| g.joints[0].limits[1].axes = vec![2]),
+        ("joints.limits", |g| g.joints[0].limits[1].damping = 0.0),
+        ("joints.limits", |g| {
             g.joints[0].limits.pop();
         }),
-        ("interpretation.joints.drives", |g| {
+        ("joints.drives", |g| {
             g.joints[0].drives[0].mode = DriveMode::Acceleration
         }),
-        ("interpretation.joints.drives", |g| {
-            g.joints[0].drives[0].axis = 1
-        }),
-        ("interpretation.joints.drives", |g| {
+        ("joints.drives", |g| g.joints[0].drives[0].axis = 1),
+        ("joints.drives", |g| {
             g.joints[0].drives[0].position_target = None
         }),
-        ("interpretation.joints.drives", |g| {
+        ("joints.drives", |g| {
             g.joints[0].drives[0].velocity_target = Some(0.0)
         }),
-        ("interpretation.joints.drives", |g| {
-            g.joints[0].drives[0].stiffness = 5.0
-        }),
-        ("interpretation.joints.drives", |g| {
-            g.joints[0].drives.clear()
-        }),
+        ("joints.drives", |g| g.joints[0].drives[0].stiffness = 5.0),
+        ("joints.drives", |g| g.joints[0].drives.clear()),
     ];
     for (name, mutate) in cases {
+        let name = format!("interpretation.{name}");
         let mut got = conforming();
         mutate(&mut got);
         let out = check(&expected(), &got, &tolerances());
@@ -356,7 +336,10 @@ fn each_kind_of_mistake_fails_its_own_check() {
             .filter(|r| r.status != Status::Pass)
             .map(|r| r.check.as_str())
             .collect();
-        assert!(failing.contains(&name), "{name}: failing {failing:?}");
+        assert!(
+            failing.contains(&name.as_str()),
+            "{name}: failing {failing:?}"
+        );
         assert!(
             out.iter()
                 .all(|r| r.status == Status::Pass || r.status == Status::Fail),
@@ -425,62 +408,53 @@ fn an_angular_limit_read_in_degrees_fails() {
     assert!(r.message.ends_with("expected -1"), "{}", r.message);
 }
 
+/// Mistakes with an exact measure and message: a structural one (an open side reported as 0,
+/// a soft limit reported hard, a dropped max force, a count mismatch naming both counts) is
+/// infinite; a gravity factor ignored, 1 reported and 0.5 expected, is off by
+/// |1 - 0.5| / max(1, 0.5) = 0.5.
 #[test]
-fn an_open_side_reported_as_zero_fails_outright() {
-    let r = checked("interpretation.joints.limits", |g| {
-        g.joints[0].limits[1].min = Some(0.0);
-    });
-    assert_eq!(r.status, Status::Fail);
-    assert_eq!(r.measured, Some(f64::INFINITY));
-    assert_eq!(
-        r.message,
-        "joint 4 limit 1 (linear axes [1]): min 0 expected absent"
-    );
-}
-
-#[test]
-fn a_soft_limit_reported_hard_fails_outright() {
-    let r = checked("interpretation.joints.limits", |g| {
-        g.joints[0].limits[1].stiffness = None;
-    });
-    assert_eq!(r.measured, Some(f64::INFINITY));
-    assert_eq!(
-        r.message,
-        "joint 4 limit 1 (linear axes [1]): hard (stiffness absent) expected soft (stiffness 100)"
-    );
-}
-
-#[test]
-fn a_dropped_max_force_fails_outright() {
-    let r = checked("interpretation.joints.drives", |g| {
-        g.joints[0].drives[0].max_force = None;
-    });
-    assert_eq!(r.status, Status::Fail);
-    assert_eq!(r.measured, Some(f64::INFINITY));
-    assert_eq!(
-        r.message,
-        "joint 4 drive 0 (angular axis 2): force unlimited expected limited to 5"
-    );
-}
-
-#[test]
-fn a_count_mismatch_names_both_counts() {
-    let r = checked("interpretation.joints.limits", |g| {
-        g.joints[0].limits.pop();
-    });
-    assert_eq!(r.measured, Some(f64::INFINITY));
-    assert_eq!(r.message, "joint 4: 1 limit(s) reported, 2 expected");
-}
-
-#[test]
-fn a_gravity_factor_ignored_is_off_by_half() {
-    // 1 reported, 0.5 expected: |1 - 0.5| / max(1, 0.5) = 0.5.
-    let r = checked("interpretation.bodies.gravity_factor", |g| {
-        g.bodies[0].gravity_factor = 1.0;
-    });
-    assert_eq!(r.status, Status::Fail);
-    assert_eq!(r.measured, Some(0.5));
-    assert_eq!(r.message, "body 1: gravity factor 1 expected 0.5");
+fn mistakes_are_measured_and_named() {
+    type Mutation = fn(&mut Interpretation);
+    let limits = "interpretation.joints.limits";
+    let inf = f64::INFINITY;
+    let cases: [(&str, Mutation, f64, &str); 5] = [
+        (
+            limits,
+            |g| g.joints[0].limits[1].min = Some(0.0),
+            inf,
+            "joint 4 limit 1 (linear axes [1]): min 0 expected absent",
+        ),
+        (
+            limits,
+            |g| g.joints[0].limits[1].stiffness = None,
+            inf,
+            "joint 4 limit 1 (linear axes [1]): hard (stiffness absent) expected soft (stiffness 100)",
+        ),
+        (
+            "interpretation.joints.drives",
+            |g| g.joints[0].drives[0].max_force = None,
+            inf,
+            "joint 4 drive 0 (angular axis 2): force unlimited expected limited to 5",
+        ),
+        (
+            limits,
+            |g| drop(g.joints[0].limits.pop()),
+            inf,
+            "joint 4: 1 limit(s) reported, 2 expected",
+        ),
+        (
+            "interpretation.bodies.gravity_factor",
+            |g| g.bodies[0].gravity_factor = 1.0,
+            0.5,
+            "body 1: gravity factor 1 expected 0.5",
+        ),
+    ];
+    for (name, mutate, measured, message) in cases {
+        let r = checked(name, mutate);
+        assert_eq!(r.status, Status::Fail, "{message}");
+        assert_eq!(r.measured, Some(measured), "{message}");
+        assert_eq!(r.message, message);
+    }
 }
 
 #[test]
@@ -499,24 +473,29 @@ fn tiny_float_differences_in_limits_and_drives_pass() {
     assert!((r.measured.expect("measured") - 2e-9).abs() < 1e-12);
 }
 
+/// A hard linear limit as the expectation lists it, first of its joint, met.
+fn linear_limit(axes: Vec<u8>, min: Option<f64>, max: Option<f64>, damping: f64) -> LimitExpect {
+    LimitExpect {
+        axes,
+        damping,
+        index: 0,
+        kind: DofKind::Linear,
+        max,
+        metric: 0.0,
+        min,
+        overridden: false,
+        stiffness: None,
+        violation: 0.0,
+    }
+}
+
 #[test]
 fn per_axis_limits_read_the_same_listed_by_axis_or_together() {
     // An OMI constraint on linear axes 0 and 2 in [-0.5, 0.5]: the expectation lists it once
     // per axis; a report listing the constraint's axes together matches it.
     let mut want = expected();
     want.joints[0].coupling = Coupling::PerAxis;
-    let axis = |a: u8| LimitExpect {
-        axes: vec![a],
-        damping: 1.0,
-        index: 0,
-        kind: DofKind::Linear,
-        max: Some(0.5),
-        metric: 0.0,
-        min: Some(-0.5),
-        overridden: false,
-        stiffness: None,
-        violation: 0.0,
-    };
+    let axis = |a: u8| linear_limit(vec![a], Some(-0.5), Some(0.5), 1.0);
     want.joints[0].limits = vec![axis(0), axis(2)];
     let mut got = conforming();
     got.joints[0].limits = vec![LimitReport {
@@ -545,18 +524,7 @@ fn coupled_axes_are_a_set_listed_in_any_order() {
     // the same limit; reported on axes 0 and 1 only (a cylinder) it is not.
     let mut want = expected();
     want.joints[0].coupling = Coupling::Coupled;
-    want.joints[0].limits = vec![LimitExpect {
-        axes: vec![2, 0, 1],
-        damping: 0.0,
-        index: 0,
-        kind: DofKind::Linear,
-        max: Some(1.0),
-        metric: 0.0,
-        min: None,
-        overridden: false,
-        stiffness: None,
-        violation: 0.0,
-    }];
+    want.joints[0].limits = vec![linear_limit(vec![2, 0, 1], None, Some(1.0), 0.0)];
     let mut got = conforming();
     let report = |axes: Vec<u8>| LimitReport {
         kind: DofKind::Linear,
@@ -606,16 +574,9 @@ mod properties {
                     DofKind::Linear
                 };
                 let want = LimitExpect {
-                    axes: axes.clone(),
-                    damping,
-                    index: 0,
                     kind,
-                    max,
-                    metric: 0.0,
-                    min,
-                    overridden: false,
                     stiffness,
-                    violation: 0.0,
+                    ..linear_limit(axes.clone(), min, max, damping)
                 };
                 let got = LimitReport {
                     kind,
