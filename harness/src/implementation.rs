@@ -121,7 +121,9 @@ pub struct Handshake {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Capabilities {
-    /// Profile ids (`khr-2024-draft`, ...).
+    /// Profile ids (`khr-2024-draft`, ...). An id this harness does not know is skipped, not
+    /// refused: an implementation written for a later revision still runs every case it knows.
+    #[serde(deserialize_with = "known_profiles")]
     pub profiles: Vec<Profile>,
     /// Feature tags as the corpus writes them. A tag matches a declared entry equal to it or
     /// a declared prefix ending in `.` or `*` (`joint.limit.` covers `joint.limit.linear.1`).
@@ -144,6 +146,12 @@ impl Capabilities {
                 || (f.ends_with('.') && feature.starts_with(f.as_str()))
         })
     }
+}
+
+/// The declared profiles this harness knows, in order; the others are no case of this corpus.
+fn known_profiles<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Profile>, D::Error> {
+    let ids = Vec::<std::borrow::Cow<'de, str>>::deserialize(d)?;
+    Ok(ids.iter().filter_map(|id| id.parse().ok()).collect())
 }
 
 /// Load a scene from a file the implementation reads itself.
@@ -657,6 +665,22 @@ mod tests {
         assert_eq!(mass_text(MassValue::Finite(2.5)), "2.5");
         assert_eq!(mass_text(MassValue::EngineComputes), "engine-computed");
         assert_eq!(mass_text(MassValue::Infinite), "infinite");
+    }
+
+    /// A profile id of a later revision is skipped (the harness has none of its cases); a check
+    /// family it does not know is still a violation.
+    #[test]
+    fn a_handshake_skips_profiles_this_harness_does_not_know() {
+        let caps = |profiles: &str| {
+            serde_json::from_str::<Capabilities>(&format!(
+                r#"{{"profiles": {profiles}, "features": [], "checks": ["validation"]}}"#
+            ))
+        };
+        let read = caps(r#"["khr-2099", "khr-2025", "omi-2024"]"#).expect("later ids skipped");
+        assert_eq!(read.profiles, [Profile::Khr2025, Profile::Omi2024]);
+        assert!(caps(r#"["khr-2025", 7]"#).is_err(), "an id is a string");
+        let checks = r#"{"profiles": [], "features": [], "checks": ["physics"]}"#;
+        assert!(serde_json::from_str::<Capabilities>(checks).is_err());
     }
 
     #[test]
