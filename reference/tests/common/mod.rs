@@ -3,4 +3,5 @@
 #![allow(dead_code)]
 
 pub mod files;
+pub mod limits;
 pub mod pose;
