@@ -43,58 +43,46 @@ fn run(bencher: Bencher, metric: fn(&Isometry3<f64>, &Isometry3<f64>) -> f64) {
     });
 }
 
-#[divan::bench]
-fn linear_1_axis(b: Bencher) {
-    run(b, |a, b| linear_metric(&[1], a, b));
+/// A linear or an angular metric of `axes`.
+fn metric(linear: bool, axes: &[u8], a: &Isometry3<f64>, b: &Isometry3<f64>) -> f64 {
+    if linear {
+        linear_metric(axes, a, b)
+    } else {
+        angular_metric(axes, a, b)
+    }
 }
 
-#[divan::bench]
-fn linear_2_axes(b: Bencher) {
-    run(b, |a, b| linear_metric(&[0, 2], a, b));
+/// One benchmark per kind of metric, and `KINDS`, the six in the same order: (linear, axes).
+macro_rules! metric_benches {
+    ($($name:ident: $linear:literal, $axes:expr;)*) => {
+        const KINDS: [(bool, &[u8]); 6] = [$(($linear, &$axes)),*];
+        $(
+            #[divan::bench]
+            fn $name(b: Bencher) {
+                run(b, |x, y| metric($linear, &$axes, x, y));
+            }
+        )*
+    };
 }
 
-#[divan::bench]
-fn linear_3_axes(b: Bencher) {
-    run(b, |a, b| linear_metric(&[0, 1, 2], a, b));
-}
-
-#[divan::bench]
-fn angular_twist(b: Bencher) {
-    run(b, |a, b| angular_metric(&[0], a, b));
-}
-
-#[divan::bench]
-fn angular_cone(b: Bencher) {
-    run(b, |a, b| angular_metric(&[0, 1], a, b));
-}
-
-#[divan::bench]
-fn angular_total(b: Bencher) {
-    run(b, |a, b| angular_metric(&[0, 1, 2], a, b));
+metric_benches! {
+    linear_1_axis: true, [1];
+    linear_2_axes: true, [0, 2];
+    linear_3_axes: true, [0, 1, 2];
+    angular_twist: false, [0];
+    angular_cone: false, [0, 1];
+    angular_total: false, [0, 1, 2];
 }
 
 /// The six kinds in turn, each followed by its violation: one item = one metric + violation.
 #[divan::bench]
 fn mix_with_violation(bencher: Bencher) {
     let input = pairs();
-    let kinds: [(bool, &[u8]); 6] = [
-        (true, &[1]),
-        (true, &[0, 2]),
-        (true, &[0, 1, 2]),
-        (false, &[0]),
-        (false, &[0, 1]),
-        (false, &[0, 1, 2]),
-    ];
     bencher.counter(ItemsCount::new(BATCH)).bench(|| {
         let mut sum = 0.0;
         for (n, (a, b)) in black_box(&input).iter().enumerate() {
-            let (linear, axes) = kinds[n % 6];
-            let m = if linear {
-                linear_metric(axes, a, b)
-            } else {
-                angular_metric(axes, a, b)
-            };
-            sum += violation(m, Some(-0.5), Some(0.5));
+            let (linear, axes) = KINDS[n % 6];
+            sum += violation(metric(linear, axes, a, b), Some(-0.5), Some(0.5));
         }
         black_box(sum)
     });

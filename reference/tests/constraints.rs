@@ -7,12 +7,15 @@
 //! `rz(a) (x, y, z) = (x c(a) - y s(a), x s(a) + y c(a), z)`, `rx(a) (x, y, z) = (x, y c(a) - z
 //! s(a), y s(a) + z c(a))`. A product of quaternions is `(w1 w2 - v1.v2, w1 v2 + w2 v1 + v1 x v2)`.
 
+mod common;
+
 use std::collections::BTreeMap;
 
+use common::pose::{Override, c, posed, q, rx, rz, s};
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::constraints::{self, ConstraintError, Evaluator, Which};
-use reference::poses::{PoseOverride, Poses};
+use reference::poses::Poses;
 use reference::profile::Profile;
 use reference::scene::{ConstraintKind, NodeConstraint, Scene, Space, Trs};
 
@@ -20,21 +23,6 @@ use Space::{Local as L, Model as M};
 
 // ----- building scenes ---------------------------------------------------------------------
 
-fn c(deg: f64) -> f64 {
-    deg.to_radians().cos()
-}
-fn s(deg: f64) -> f64 {
-    deg.to_radians().sin()
-}
-fn q(w: f64, x: f64, y: f64, z: f64) -> UnitQuaternion<f64> {
-    UnitQuaternion::new_normalize(Quaternion::new(w, x, y, z))
-}
-fn rx(deg: f64) -> UnitQuaternion<f64> {
-    q(c(deg / 2.0), s(deg / 2.0), 0.0, 0.0)
-}
-fn rz(deg: f64) -> UnitQuaternion<f64> {
-    q(c(deg / 2.0), 0.0, 0.0, s(deg / 2.0))
-}
 const I: fn() -> UnitQuaternion<f64> = UnitQuaternion::identity;
 
 fn trs(t: [f64; 3], r: UnitQuaternion<f64>, scale: [f64; 3]) -> Trs {
@@ -49,6 +37,10 @@ fn at(t: [f64; 3]) -> Trs {
 }
 fn tr(t: [f64; 3], r: UnitQuaternion<f64>) -> Trs {
     trs(t, r, [1.0; 3])
+}
+/// A root node at the origin, unrotated.
+fn root() -> (Option<usize>, Trs) {
+    (None, at([0.0; 3]))
 }
 
 /// A scene from (parent, rest) per node, children and roots derived.
@@ -75,90 +67,37 @@ fn con(
         kind,
     }
 }
-fn pos(
-    node: usize,
-    source: usize,
-    ss: Space,
-    ds: Space,
-    w: f64,
-    freeze: [bool; 3],
-) -> NodeConstraint {
-    con(
-        node,
-        source,
-        ss,
-        ds,
-        w,
-        ConstraintKind::Position {
-            freeze_axes: freeze,
-        },
-    )
+fn pos(n: usize, src: usize, ss: Space, ds: Space, w: f64, f: [bool; 3]) -> NodeConstraint {
+    let kind = ConstraintKind::Position { freeze_axes: f };
+    con(n, src, ss, ds, w, kind)
 }
-fn rot(
-    node: usize,
-    source: usize,
-    ss: Space,
-    ds: Space,
-    w: f64,
-    freeze: [bool; 3],
-) -> NodeConstraint {
-    con(
-        node,
-        source,
-        ss,
-        ds,
-        w,
-        ConstraintKind::Rotation {
-            freeze_axes: freeze,
-        },
-    )
+fn rot(n: usize, src: usize, ss: Space, ds: Space, w: f64, f: [bool; 3]) -> NodeConstraint {
+    let kind = ConstraintKind::Rotation { freeze_axes: f };
+    con(n, src, ss, ds, w, kind)
 }
+/// An aim constraint: aim vector `a`, up vector `u`, constrained axes `f` (yaw, pitch).
 #[allow(clippy::too_many_arguments)]
 fn aim(
-    node: usize,
-    source: usize,
+    n: usize,
+    src: usize,
     ss: Space,
     ds: Space,
     w: f64,
-    aim: [f64; 3],
-    up: [f64; 3],
-    freeze: [bool; 2],
+    a: [f64; 3],
+    u: [f64; 3],
+    f: [bool; 2],
 ) -> NodeConstraint {
-    con(
-        node,
-        source,
-        ss,
-        ds,
-        w,
-        ConstraintKind::Aim {
-            aim_vector: Vector3::from(aim),
-            up_vector: Vector3::from(up),
-            freeze_axes: freeze,
-        },
-    )
+    let (aim_vector, up_vector) = (Vector3::from(a), Vector3::from(u));
+    let kind = ConstraintKind::Aim {
+        aim_vector,
+        up_vector,
+        freeze_axes: f,
+    };
+    con(n, src, ss, ds, w, kind)
 }
 const ALL3: [bool; 3] = [true; 3];
 const Z: [f64; 3] = [0.0, 0.0, 1.0];
 const Y: [f64; 3] = [0.0, 1.0, 0.0];
-
-/// (node, translation, rotation) override of a pose.
-type Override = (usize, Option<[f64; 3]>, Option<UnitQuaternion<f64>>);
-
-/// Local poses: rest, with the given translation / rotation overrides (through [`Poses`]).
-fn posed(scene: &Scene, overrides: &[Override]) -> Vec<Trs> {
-    let mut p = Poses::default();
-    for &(n, t, r) in overrides {
-        p.nodes.insert(
-            n,
-            PoseOverride {
-                translation: t.map(Vector3::from),
-                rotation: r,
-                scale: None,
-            },
-        );
-    }
-    p.locals(scene)
-}
 
 // ----- the hand-worked table ---------------------------------------------------------------
 
@@ -169,20 +108,36 @@ enum Want {
     R(usize, UnitQuaternion<f64>),
 }
 
-struct Example {
-    name: &'static str,
+/// A row of the hand-worked table: a scene, its pose and the wanted outputs.
+struct WorkedCase {
+    name: String,
     scene: Scene,
     pose: Vec<Trs>,
     want: Vec<Want>,
 }
 
-fn case(name: &'static str, scene: Scene, overrides: &[Override], want: Vec<Want>) -> Example {
+/// A row with no wanted value yet: `scene` posed with `overrides`.
+fn case(name: &str, scene: Scene, overrides: &[Override]) -> WorkedCase {
     let pose = posed(&scene, overrides);
-    Example {
+    let (name, want) = (name.to_owned(), Vec::new());
+    WorkedCase {
         name,
         scene,
         pose,
         want,
+    }
+}
+
+impl WorkedCase {
+    /// Wants node `n` at local translation `t`.
+    fn translation(mut self, n: usize, t: [f64; 3]) -> Self {
+        self.want.push(Want::T(n, t));
+        self
+    }
+    /// Wants node `n` at local rotation `r` (up to sign).
+    fn rotation(mut self, n: usize, r: UnitQuaternion<f64>) -> Self {
+        self.want.push(Want::R(n, r));
+        self
     }
 }
 
@@ -204,323 +159,184 @@ fn parented(src_rest: Trs, dst_rest: Trs, c: NodeConstraint) -> Scene {
     )
 }
 
-fn table() -> Vec<Example> {
+/// Destination 1 at the origin (root, q0 = I), source 0 at `src` (root).
+fn aim_scene(src: Trs, c: NodeConstraint) -> Scene {
+    build(&[(None, src), root()], vec![c])
+}
+
+fn table() -> Vec<WorkedCase> {
     let src = at([1.0, 0.0, 0.0]);
     let dst = at([0.0, 2.0, 0.0]);
     let h = std::f64::consts::FRAC_1_SQRT_2;
+    // Each section's rows share a scene; a row names its case after the section's word.
+    // position between `siblings`: weight, axes, the source posed at `t`.
+    let sibling_position = |name: &str, w, freeze, t| {
+        let scene = siblings(src, dst, pos(1, 0, L, L, w, freeze));
+        case(&format!("position {name}"), scene, &[(0, Some(t), None)])
+    };
+    // position between `parented` nodes: spaces, `node` posed at `t`.
+    let parented_position = |name: &str, ss, ds, node, t| {
+        let scene = parented(src, dst, pos(1, 0, ss, ds, 1.0, ALL3));
+        case(&format!("position {name}"), scene, &[(node, Some(t), None)])
+    };
+    // rotation between siblings at rest rz30 and rx90, the source posed rz90.
+    let sibling_rotation = |name: &str, w, freeze| {
+        let (rest_src, rest_dst) = (tr([1.0, 0.0, 0.0], rz(30.0)), tr([0.0, 2.0, 0.0], rx(90.0)));
+        let scene = siblings(rest_src, rest_dst, rot(1, 0, L, L, w, freeze));
+        case(
+            &format!("rotation {name}"),
+            scene,
+            &[(0, None, Some(rz(90.0)))],
+        )
+    };
+    // rotation between `siblings` at rest, the source posed `r`.
+    let turned_rotation = |name: &str, w, freeze, r| {
+        let scene = siblings(src, dst, rot(1, 0, L, L, w, freeze));
+        case(&format!("rotation {name}"), scene, &[(0, None, Some(r))])
+    };
+    // rotation between `parented` nodes (destination at `dst_rest`), the source posed rx90.
+    let parented_rotation = |name: &str, ss, ds, dst_rest| {
+        let scene = parented(src, dst_rest, rot(1, 0, ss, ds, 1.0, ALL3));
+        case(
+            &format!("rotation {name}"),
+            scene,
+            &[(0, None, Some(rx(90.0)))],
+        )
+    };
+    // model/model aim (z, up y) at a source resting at (0,0,2): weight, axes, posed at `t`.
+    let aim_z = |name: &str, w, freeze, t| {
+        let scene = aim_scene(at([0.0, 0.0, 2.0]), aim(1, 0, M, M, w, Z, Y, freeze));
+        case(&format!("aim {name}"), scene, &[(0, Some(t), None)])
+    };
+    let tilt = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, 0.0, 0.4));
+    let up = [1.0, 2f64.sqrt(), 1.0];
     vec![
         // ---- position [D-VRM-POSITION] ----
         // delta = (3,1,0) - (1,0,0) = (2,1,0); t = (0,2,0) + (2,1,0) = (2,3,0).
-        case(
-            "position local/local w1",
-            siblings(src, dst, pos(1, 0, L, L, 1.0, ALL3)),
-            &[(0, Some([3.0, 1.0, 0.0]), None)],
-            vec![Want::T(1, [2.0, 3.0, 0.0])],
-        ),
+        sibling_position("local/local w1", 1.0, ALL3, [3.0, 1.0, 0.0])
+            .translation(1, [2.0, 3.0, 0.0]),
         // delta = (2,1,0) * 0.5 = (1,0.5,0); t = (1,2.5,0).
-        case(
-            "position local/local w0.5",
-            siblings(src, dst, pos(1, 0, L, L, 0.5, ALL3)),
-            &[(0, Some([3.0, 1.0, 0.0]), None)],
-            vec![Want::T(1, [1.0, 2.5, 0.0])],
-        ),
+        sibling_position("local/local w0.5", 0.5, ALL3, [3.0, 1.0, 0.0])
+            .translation(1, [1.0, 2.5, 0.0]),
         // weight 0: t = rest (0,2,0).
-        case(
-            "position local/local w0",
-            siblings(src, dst, pos(1, 0, L, L, 0.0, ALL3)),
-            &[(0, Some([3.0, 1.0, 0.0]), None)],
-            vec![Want::T(1, [0.0, 2.0, 0.0])],
-        ),
+        sibling_position("local/local w0", 0.0, ALL3, [3.0, 1.0, 0.0])
+            .translation(1, [0.0, 2.0, 0.0]),
         // delta = (3,1,5) - (1,0,0) = (2,1,5), y not constrained: (2,0,5); t = (2,2,5).
-        case(
-            "position freeze x,z",
-            siblings(src, dst, pos(1, 0, L, L, 1.0, [true, false, true])),
-            &[(0, Some([3.0, 1.0, 5.0]), None)],
-            vec![Want::T(1, [2.0, 2.0, 5.0])],
-        ),
+        sibling_position("freeze x,z", 1.0, [true, false, true], [3.0, 1.0, 5.0])
+            .translation(1, [2.0, 2.0, 5.0]),
         // no axis constrained: t = rest (0,2,0).
-        case(
-            "position freeze none",
-            siblings(src, dst, pos(1, 0, L, L, 1.0, [false; 3])),
-            &[(0, Some([3.0, 1.0, 5.0]), None)],
-            vec![Want::T(1, [0.0, 2.0, 0.0])],
-        ),
+        sibling_position("freeze none", 1.0, [false; 3], [3.0, 1.0, 5.0])
+            .translation(1, [0.0, 2.0, 0.0]),
         // y only, half weight: (2,1,5) -> (0,1,0) * 0.5 = (0,0.5,0); t = (0,2.5,0).
-        case(
-            "position freeze y w0.5",
-            siblings(src, dst, pos(1, 0, L, L, 0.5, [false, true, false])),
-            &[(0, Some([3.0, 1.0, 5.0]), None)],
-            vec![Want::T(1, [0.0, 2.5, 0.0])],
-        ),
+        sibling_position("freeze y w0.5", 0.5, [false, true, false], [3.0, 1.0, 5.0])
+            .translation(1, [0.0, 2.5, 0.0]),
         // Source model position: (0,0,10) + rz90 (1,0,0) = (0,1,10) at rest; posed local (2,0,0)
         // -> (0,2,10); delta (0,1,0). Destination parent linear part L = rz90 * 2, so
         // L^-1 delta = 0.5 rz(-90) (0,1,0) = 0.5 (1,0,0) = (0.5,0,0); t = (0,2,0) + (0.5,0,0).
-        case(
-            "position model/model parents",
-            parented(src, dst, pos(1, 0, M, M, 1.0, ALL3)),
-            &[(0, Some([2.0, 0.0, 0.0]), None)],
-            vec![Want::T(1, [0.5, 2.0, 0.0])],
-        ),
+        parented_position("model/model parents", M, M, 0, [2.0, 0.0, 0.0])
+            .translation(1, [0.5, 2.0, 0.0]),
         // Local source delta (2,0,0) - (1,0,0) = (1,0,0), read as a model delta:
         // L^-1 (1,0,0) = 0.5 rz(-90) (1,0,0) = 0.5 (0,-1,0); t = (0,1.5,0).
-        case(
-            "position local/model parents",
-            parented(src, dst, pos(1, 0, L, M, 1.0, ALL3)),
-            &[(0, Some([2.0, 0.0, 0.0]), None)],
-            vec![Want::T(1, [0.0, 1.5, 0.0])],
-        ),
+        parented_position("local/model parents", L, M, 0, [2.0, 0.0, 0.0])
+            .translation(1, [0.0, 1.5, 0.0]),
         // Model delta (0,1,0) added directly to the local translation: t = (0,3,0).
-        case(
-            "position model/local parents",
-            parented(src, dst, pos(1, 0, M, L, 1.0, ALL3)),
-            &[(0, Some([2.0, 0.0, 0.0]), None)],
-            vec![Want::T(1, [0.0, 3.0, 0.0])],
-        ),
+        parented_position("model/local parents", M, L, 0, [2.0, 0.0, 0.0])
+            .translation(1, [0.0, 3.0, 0.0]),
         // The source's parent 2 moves to (0,0,13): source model (0,1,10) -> (0,1,13), delta
         // (0,0,3); t = (0,2,3). (A local source would not see it: delta 0.)
-        case(
-            "position model source, parent moved",
-            parented(src, dst, pos(1, 0, M, L, 1.0, ALL3)),
-            &[(2, Some([0.0, 0.0, 13.0]), None)],
-            vec![Want::T(1, [0.0, 2.0, 3.0])],
-        ),
-        case(
-            "position local source, parent moved",
-            parented(src, dst, pos(1, 0, L, L, 1.0, ALL3)),
-            &[(2, Some([0.0, 0.0, 13.0]), None)],
-            vec![Want::T(1, [0.0, 2.0, 0.0])],
-        ),
+        parented_position("model source, parent moved", M, L, 2, [0.0, 0.0, 13.0])
+            .translation(1, [0.0, 2.0, 3.0]),
+        parented_position("local source, parent moved", L, L, 2, [0.0, 0.0, 13.0])
+            .translation(1, [0.0, 2.0, 0.0]),
         // ---- rotation [D-VRM-ROTATION] ----
         // delta = S0^-1 S = rz(-30) rz(90) = rz(60); out = q0 delta = rx90 rz60
         // = (c45 c30, c30 s45, -s45 s30, c45 s30).
-        case(
-            "rotation local/local w1",
-            siblings(
-                tr([1.0, 0.0, 0.0], rz(30.0)),
-                tr([0.0, 2.0, 0.0], rx(90.0)),
-                rot(1, 0, L, L, 1.0, ALL3),
+        sibling_rotation("local/local w1", 1.0, ALL3).rotation(
+            1,
+            q(
+                c(45.0) * c(30.0),
+                c(30.0) * s(45.0),
+                -s(45.0) * s(30.0),
+                c(45.0) * s(30.0),
             ),
-            &[(0, None, Some(rz(90.0)))],
-            vec![Want::R(
-                1,
-                q(
-                    c(45.0) * c(30.0),
-                    c(30.0) * s(45.0),
-                    -s(45.0) * s(30.0),
-                    c(45.0) * s(30.0),
-                ),
-            )],
         ),
         // slerp(I, rz60, 0.5) = rz30; out = rx90 rz30 = (c45 c15, c15 s45, -s45 s15, c45 s15).
-        case(
-            "rotation local/local w0.5",
-            siblings(
-                tr([1.0, 0.0, 0.0], rz(30.0)),
-                tr([0.0, 2.0, 0.0], rx(90.0)),
-                rot(1, 0, L, L, 0.5, ALL3),
+        sibling_rotation("local/local w0.5", 0.5, ALL3).rotation(
+            1,
+            q(
+                c(45.0) * c(15.0),
+                c(15.0) * s(45.0),
+                -s(45.0) * s(15.0),
+                c(45.0) * s(15.0),
             ),
-            &[(0, None, Some(rz(90.0)))],
-            vec![Want::R(
-                1,
-                q(
-                    c(45.0) * c(15.0),
-                    c(15.0) * s(45.0),
-                    -s(45.0) * s(15.0),
-                    c(45.0) * s(15.0),
-                ),
-            )],
         ),
         // weight 0: out = q0 = rx90 = (h, h, 0, 0).
-        case(
-            "rotation local/local w0",
-            siblings(
-                tr([1.0, 0.0, 0.0], rz(30.0)),
-                tr([0.0, 2.0, 0.0], rx(90.0)),
-                rot(1, 0, L, L, 0.0, ALL3),
-            ),
-            &[(0, None, Some(rz(90.0)))],
-            vec![Want::R(1, q(h, h, 0.0, 0.0))],
-        ),
+        sibling_rotation("local/local w0", 0.0, ALL3).rotation(1, q(h, h, 0.0, 0.0)),
         // delta rz60 has rotation vector (0,0,pi/3); z not constrained -> 0 -> out = q0 = rx90.
-        case(
-            "rotation freeze z off",
-            siblings(
-                tr([1.0, 0.0, 0.0], rz(30.0)),
-                tr([0.0, 2.0, 0.0], rx(90.0)),
-                rot(1, 0, L, L, 1.0, [true, true, false]),
-            ),
-            &[(0, None, Some(rz(90.0)))],
-            vec![Want::R(1, q(h, h, 0.0, 0.0))],
-        ),
-        // delta = exp((0.3, 0, 0.4)) (angle 0.5 rad); x only: exp((0.3,0,0)) = rx(0.3 rad)
+        sibling_rotation("freeze z off", 1.0, [true, true, false]).rotation(1, q(h, h, 0.0, 0.0)),
+        // delta = `tilt` = exp((0.3, 0, 0.4)) (angle 0.5 rad); x only: exp((0.3,0,0)) = rx(0.3 rad)
         // = (cos 0.15, sin 0.15, 0, 0); q0 = I.
-        case(
-            "rotation freeze x only",
-            siblings(src, dst, rot(1, 0, L, L, 1.0, [true, false, false])),
-            &[(
-                0,
-                None,
-                Some(UnitQuaternion::from_scaled_axis(Vector3::new(
-                    0.3, 0.0, 0.4,
-                ))),
-            )],
-            vec![Want::R(1, q(0.15_f64.cos(), 0.15_f64.sin(), 0.0, 0.0))],
-        ),
+        turned_rotation("freeze x only", 1.0, [true, false, false], tilt)
+            .rotation(1, q(0.15_f64.cos(), 0.15_f64.sin(), 0.0, 0.0)),
         // same delta, x only, weight 0.5: exp((0.15,0,0)) = (cos 0.075, sin 0.075, 0, 0).
-        case(
-            "rotation freeze x only w0.5",
-            siblings(src, dst, rot(1, 0, L, L, 0.5, [true, false, false])),
-            &[(
-                0,
-                None,
-                Some(UnitQuaternion::from_scaled_axis(Vector3::new(
-                    0.3, 0.0, 0.4,
-                ))),
-            )],
-            vec![Want::R(1, q(0.075_f64.cos(), 0.075_f64.sin(), 0.0, 0.0))],
-        ),
+        turned_rotation("freeze x only w0.5", 0.5, [true, false, false], tilt)
+            .rotation(1, q(0.075_f64.cos(), 0.075_f64.sin(), 0.0, 0.0)),
         // Source model rotation S0 = rz90 (parent), posed local rx90: S = rz90 rx90,
         // delta = S S0^-1 = rz90 rx90 rz(-90) = a 90deg turn about rz90 x = y: ry90.
         // Destination parent P = rz90: out = P^-1 ry90 P = a 90deg turn about rz(-90) y = (1,0,0),
         // i.e. rx90 = (h, h, 0, 0).
-        case(
-            "rotation model/model parents",
-            parented(src, dst, rot(1, 0, M, M, 1.0, ALL3)),
-            &[(0, None, Some(rx(90.0)))],
-            vec![Want::R(1, q(h, h, 0.0, 0.0))],
-        ),
+        parented_rotation("model/model parents", M, M, dst).rotation(1, q(h, h, 0.0, 0.0)),
         // Local delta S0^-1 S = rx90; out = P^-1 rx90 P = rz(-90) rx90 rz90 = 90deg about
         // rz(-90) x = (0,-1,0): ry(-90) = (h, 0, -h, 0).
-        case(
-            "rotation local/model parents",
-            parented(src, dst, rot(1, 0, L, M, 1.0, ALL3)),
-            &[(0, None, Some(rx(90.0)))],
-            vec![Want::R(1, q(h, 0.0, -h, 0.0))],
-        ),
+        parented_rotation("local/model parents", L, M, dst).rotation(1, q(h, 0.0, -h, 0.0)),
         // Model delta ry90 (as above); local destination with q0 = rz90: out = q0 delta
         // = rz90 ry90 = (h,0,0,h)(h,0,h,0): w = 1/2 - (0,0,h).(0,h,0) = 1/2,
         // v = h(0,h,0) + h(0,0,h) + (0,0,h) x (0,h,0) = (0,1/2,1/2) + (-1/2,0,0): (0.5, -0.5, 0.5, 0.5).
-        case(
-            "rotation model/local parents",
-            parented(
-                src,
-                tr([0.0, 2.0, 0.0], rz(90.0)),
-                rot(1, 0, M, L, 1.0, ALL3),
-            ),
-            &[(0, None, Some(rx(90.0)))],
-            vec![Want::R(1, q(0.5, -0.5, 0.5, 0.5))],
-        ),
+        parented_rotation("model/local parents", M, L, tr([0.0, 2.0, 0.0], rz(90.0)))
+            .rotation(1, q(0.5, -0.5, 0.5, 0.5)),
         // A half turn: delta = (0,1,0,0) = rx180; slerp(I, rx180, 0.5) = rx90 = (h, h, 0, 0).
-        case(
-            "rotation half turn w0.5",
-            siblings(src, dst, rot(1, 0, L, L, 0.5, ALL3)),
-            &[(0, None, Some(q(0.0, 1.0, 0.0, 0.0)))],
-            vec![Want::R(1, q(h, h, 0.0, 0.0))],
-        ),
+        turned_rotation("half turn w0.5", 0.5, ALL3, q(0.0, 1.0, 0.0, 0.0))
+            .rotation(1, q(h, h, 0.0, 0.0)),
         // The negated quaternion is the same rotation: delta -rz60 = rz60 (shortest path),
         // w 0.5 -> rz30 = (c15, 0, 0, s15).
-        case(
-            "rotation negated source w0.5",
-            siblings(src, dst, rot(1, 0, L, L, 0.5, ALL3)),
-            &[(
-                0,
-                None,
-                Some(UnitQuaternion::new_unchecked(-rz(60.0).into_inner())),
-            )],
-            vec![Want::R(1, q(c(15.0), 0.0, 0.0, s(15.0)))],
-        ),
+        turned_rotation(
+            "negated source w0.5",
+            0.5,
+            ALL3,
+            UnitQuaternion::new_unchecked(-rz(60.0).into_inner()),
+        )
+        .rotation(1, q(c(15.0), 0.0, 0.0, s(15.0))),
         // ---- aim [D-VRM-AIM] (default frame: aim z, up y, side y x z = x) ----
         // rest direction (0,0,2) - 0: yaw 0, pitch 0. Posed (2,0,2): yaw atan2(1,1) = 45deg,
         // pitch 0: R = ry45 = (c22.5, 0, s22.5, 0); out = R q0, q0 = I.
-        case(
-            "aim yaw w1",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 1.0, Z, Y, [true, true]),
-            ),
-            &[(0, Some([2.0, 0.0, 2.0]), None)],
-            vec![Want::R(1, q(c(22.5), 0.0, s(22.5), 0.0))],
-        ),
+        aim_z("yaw w1", 1.0, [true, true], [2.0, 0.0, 2.0])
+            .rotation(1, q(c(22.5), 0.0, s(22.5), 0.0)),
         // w 0.5: ry22.5 = (c11.25, 0, s11.25, 0).
-        case(
-            "aim yaw w0.5",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 0.5, Z, Y, [true, true]),
-            ),
-            &[(0, Some([2.0, 0.0, 2.0]), None)],
-            vec![Want::R(1, q(c(11.25), 0.0, s(11.25), 0.0))],
-        ),
+        aim_z("yaw w0.5", 0.5, [true, true], [2.0, 0.0, 2.0])
+            .rotation(1, q(c(11.25), 0.0, s(11.25), 0.0)),
         // w 0: rest rotation I.
-        case(
-            "aim yaw w0",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 0.0, Z, Y, [true, true]),
-            ),
-            &[(0, Some([2.0, 0.0, 2.0]), None)],
-            vec![Want::R(1, I())],
-        ),
+        aim_z("yaw w0", 0.0, [true, true], [2.0, 0.0, 2.0]).rotation(1, I()),
         // Posed (0,2,2): pitch asin(1/sqrt2) = 45deg, R = Rot(side x, -45) = rx(-45)
         // = (c22.5, -s22.5, 0, 0); check: rx(-45) z = (0, s45, c45).
-        case(
-            "aim pitch",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 1.0, Z, Y, [true, true]),
-            ),
-            &[(0, Some([0.0, 2.0, 2.0]), None)],
-            vec![Want::R(1, q(c(22.5), -s(22.5), 0.0, 0.0))],
-        ),
-        // Posed (1, sqrt2, 1): |.| = 2, d = (1/2, h, 1/2): yaw atan2(1/2, 1/2) = 45, pitch
+        aim_z("pitch", 1.0, [true, true], [0.0, 2.0, 2.0])
+            .rotation(1, q(c(22.5), -s(22.5), 0.0, 0.0)),
+        // Posed `up` = (1, sqrt2, 1): |.| = 2, d = (1/2, h, 1/2): yaw atan2(1/2, 1/2) = 45, pitch
         // asin(h) = 45. Both: R = ry45 rx(-45) = (c^2, -cs, cs, s^2) with c = c22.5, s = s22.5.
-        case(
-            "aim yaw+pitch",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 1.0, Z, Y, [true, true]),
+        aim_z("yaw+pitch", 1.0, [true, true], up).rotation(
+            1,
+            q(
+                c(22.5) * c(22.5),
+                -c(22.5) * s(22.5),
+                c(22.5) * s(22.5),
+                s(22.5) * s(22.5),
             ),
-            &[(0, Some([1.0, 2f64.sqrt(), 1.0]), None)],
-            vec![Want::R(
-                1,
-                q(
-                    c(22.5) * c(22.5),
-                    -c(22.5) * s(22.5),
-                    c(22.5) * s(22.5),
-                    s(22.5) * s(22.5),
-                ),
-            )],
         ),
         // Yaw only: pitch stays at rest (0): R = ry45.
-        case(
-            "aim yaw only",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 1.0, Z, Y, [true, false]),
-            ),
-            &[(0, Some([1.0, 2f64.sqrt(), 1.0]), None)],
-            vec![Want::R(1, q(c(22.5), 0.0, s(22.5), 0.0))],
-        ),
+        aim_z("yaw only", 1.0, [true, false], up).rotation(1, q(c(22.5), 0.0, s(22.5), 0.0)),
         // Pitch only: yaw stays 0: R = rx(-45).
-        case(
-            "aim pitch only",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 1.0, Z, Y, [false, true]),
-            ),
-            &[(0, Some([1.0, 2f64.sqrt(), 1.0]), None)],
-            vec![Want::R(1, q(c(22.5), -s(22.5), 0.0, 0.0))],
-        ),
+        aim_z("pitch only", 1.0, [false, true], up).rotation(1, q(c(22.5), -s(22.5), 0.0, 0.0)),
         // Neither: R = I.
-        case(
-            "aim none",
-            aim_scene(
-                at([0.0, 0.0, 2.0]),
-                aim(1, 0, M, M, 1.0, Z, Y, [false, false]),
-            ),
-            &[(0, Some([1.0, 2f64.sqrt(), 1.0]), None)],
-            vec![Want::R(1, I())],
-        ),
+        aim_z("none", 1.0, [false, false], up).rotation(1, I()),
         // Rest direction (2,0,0): yaw 90; posed (0,0,-2): yaw atan2(0,-1) = 180. R = ry90,
         // applied on the left of q0 = rz90: ry90 rz90 = (h,0,h,0)(h,0,0,h) = (1/2, 1/2, 1/2, 1/2).
         case(
@@ -530,28 +346,19 @@ fn table() -> Vec<Example> {
                 vec![aim(1, 0, L, L, 1.0, Z, Y, [true, true])],
             ),
             &[(0, Some([0.0, 0.0, -2.0]), None)],
-            vec![Want::R(1, q(0.5, 0.5, 0.5, 0.5))],
-        ),
+        )
+        .rotation(1, q(0.5, 0.5, 0.5, 0.5)),
         // aimVector x, upVector z: u = z, f = x, side = z x x = y. Rest (2,0,0): yaw 0. Posed
         // (0,2,0): yaw atan2(d.side, d.f) = atan2(1, 0) = 90: R = rz90 = (h, 0, 0, h).
         case(
             "aim custom vectors",
             aim_scene(
                 at([2.0, 0.0, 0.0]),
-                aim(
-                    1,
-                    0,
-                    M,
-                    M,
-                    1.0,
-                    [1.0, 0.0, 0.0],
-                    [0.0, 0.0, 1.0],
-                    [true, true],
-                ),
+                aim(1, 0, M, M, 1.0, [1.0, 0.0, 0.0], Z, [true, true]),
             ),
             &[(0, Some([0.0, 2.0, 0.0]), None)],
-            vec![Want::R(1, q(h, 0.0, 0.0, h))],
-        ),
+        )
+        .rotation(1, q(h, 0.0, 0.0, h)),
         // Model destination under parent 2 = rz90 at the origin: R_model = ry45 (as "aim yaw");
         // out = P^-1 R P q0 = rz(-90) ry45 rz90 = 45deg about rz(-90) y = (1,0,0): rx45.
         case(
@@ -565,8 +372,8 @@ fn table() -> Vec<Example> {
                 vec![aim(1, 0, M, M, 1.0, Z, Y, [true, true])],
             ),
             &[(0, Some([2.0, 0.0, 2.0]), None)],
-            vec![Want::R(1, q(c(22.5), s(22.5), 0.0, 0.0))],
-        ),
+        )
+        .rotation(1, q(c(22.5), s(22.5), 0.0, 0.0)),
         // Source posed onto the destination (no direction): the rest rotation q0 = rz90.
         case(
             "aim degenerate at the pose",
@@ -575,62 +382,53 @@ fn table() -> Vec<Example> {
                 vec![aim(1, 0, M, M, 1.0, Z, Y, [true, true])],
             ),
             &[(0, Some([0.0, 0.0, 0.0]), None)],
-            vec![Want::R(1, rz(90.0))],
-        ),
+        )
+        .rotation(1, rz(90.0)),
         // Source at the destination at rest: no rest state, so always q0 = rz90.
         case(
             "aim degenerate at rest",
             build(
-                &[(None, at([0.0; 3])), (None, tr([0.0; 3], rz(90.0)))],
+                &[root(), (None, tr([0.0; 3], rz(90.0)))],
                 vec![aim(1, 0, M, M, 1.0, Z, Y, [true, true])],
             ),
             &[(0, Some([5.0, 1.0, 2.0]), None)],
-            vec![Want::R(1, rz(90.0))],
-        ),
+        )
+        .rotation(1, rz(90.0)),
         // ---- chains and constrained parents [D-VRM-ORDER] ----
         // 1 <- 0 and 2 <- 1 (listed end first): 0 moves by (1,0,0); 1 = (0,0,0) + (1,0,0);
         // 2 reads 1's output: (0,5,0) + (1,0,0) = (1,5,0).
         case(
             "chain of positions",
             build(
-                &[
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
-                    (None, at([0.0, 5.0, 0.0])),
-                ],
+                &[root(), root(), (None, at([0.0, 5.0, 0.0]))],
                 vec![pos(2, 1, L, L, 1.0, ALL3), pos(1, 0, L, L, 1.0, ALL3)],
             ),
             &[(0, Some([1.0, 0.0, 0.0]), None)],
-            vec![Want::T(1, [1.0, 0.0, 0.0]), Want::T(2, [1.0, 5.0, 0.0])],
-        ),
+        )
+        .translation(1, [1.0, 0.0, 0.0])
+        .translation(2, [1.0, 5.0, 0.0]),
         // weights multiply along the chain: 1 = 0.5 (1,0,0); 2 = (0,5,0) + 0.5 * 0.5 (1,0,0).
         case(
             "chain of positions w0.5",
             build(
-                &[
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
-                    (None, at([0.0, 5.0, 0.0])),
-                ],
+                &[root(), root(), (None, at([0.0, 5.0, 0.0]))],
                 vec![pos(2, 1, L, L, 0.5, ALL3), pos(1, 0, L, L, 0.5, ALL3)],
             ),
             &[(0, Some([1.0, 0.0, 0.0]), None)],
-            vec![Want::T(1, [0.5, 0.0, 0.0]), Want::T(2, [0.25, 5.0, 0.0])],
-        ),
+        )
+        .translation(1, [0.5, 0.0, 0.0])
+        .translation(2, [0.25, 5.0, 0.0]),
         // 1 copies 0's delta rz90, 2 copies 1's: both rz90 = (h, 0, 0, h).
         case(
             "chain of rotations",
             build(
-                &[
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
-                ],
+                &[root(), root(), root()],
                 vec![rot(2, 1, L, L, 1.0, ALL3), rot(1, 0, L, L, 1.0, ALL3)],
             ),
             &[(0, None, Some(rz(90.0)))],
-            vec![Want::R(1, q(h, 0.0, 0.0, h)), Want::R(2, q(h, 0.0, 0.0, h))],
-        ),
+        )
+        .rotation(1, q(h, 0.0, 0.0, h))
+        .rotation(2, q(h, 0.0, 0.0, h)),
         // Parent 1 copies the rotation of 3 (rz90); its child 2 has a model-space position
         // constraint from 0, which moved by (1,0,0). It must run after 1:
         // L^-1 (1,0,0) = rz(-90) (1,0,0) = (0,-1,0); t = (0,1,0) + (0,-1,0) = 0.
@@ -638,67 +436,54 @@ fn table() -> Vec<Example> {
         case(
             "constrained parent, model destination",
             build(
-                &[
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
-                    (Some(1), at([0.0, 1.0, 0.0])),
-                    (None, at([0.0; 3])),
-                ],
+                &[root(), root(), (Some(1), at([0.0, 1.0, 0.0])), root()],
                 vec![pos(2, 0, M, M, 1.0, ALL3), rot(1, 3, L, L, 1.0, ALL3)],
             ),
             &[(0, Some([1.0, 0.0, 0.0]), None), (3, None, Some(rz(90.0)))],
-            vec![Want::R(1, rz(90.0)), Want::T(2, [0.0, 0.0, 0.0])],
-        ),
+        )
+        .rotation(1, rz(90.0))
+        .translation(2, [0.0, 0.0, 0.0]),
         // Same with a local destination: the parent's rotation does not matter: (1,1,0).
         case(
             "constrained parent, local destination",
             build(
-                &[
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
-                    (Some(1), at([0.0, 1.0, 0.0])),
-                    (None, at([0.0; 3])),
-                ],
+                &[root(), root(), (Some(1), at([0.0, 1.0, 0.0])), root()],
                 vec![pos(2, 0, L, L, 1.0, ALL3), rot(1, 3, L, L, 1.0, ALL3)],
             ),
             &[(0, Some([1.0, 0.0, 0.0]), None), (3, None, Some(rz(90.0)))],
-            vec![Want::T(2, [1.0, 1.0, 0.0])],
-        ),
+        )
+        .translation(2, [1.0, 1.0, 0.0]),
         // Source 2 = (1,0,0) under 1, which copies 3's rz90: source model (0,1,0), rest (1,0,0),
         // delta (-1,1,0); destination 4 (root, rest 0): (-1,1,0).
         case(
             "model source under a constrained parent",
             build(
                 &[
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
+                    root(),
+                    root(),
                     (Some(1), at([1.0, 0.0, 0.0])),
-                    (None, at([0.0; 3])),
-                    (None, at([0.0; 3])),
+                    root(),
+                    root(),
                 ],
                 vec![pos(4, 2, M, M, 1.0, ALL3), rot(1, 3, L, L, 1.0, ALL3)],
             ),
             &[(3, None, Some(rz(90.0)))],
-            vec![Want::T(4, [-1.0, 1.0, 0.0])],
-        ),
+        )
+        .translation(4, [-1.0, 1.0, 0.0]),
         // 1 follows 0 (position, rest (0,0,2)); 2 at the origin aims at 1. 0 moves by (2,0,0):
         // 1 = (2,0,2), yaw 45: ry45 = (c22.5, 0, s22.5, 0).
         case(
             "aim at a constrained source",
             build(
-                &[
-                    (None, at([0.0; 3])),
-                    (None, at([0.0, 0.0, 2.0])),
-                    (None, at([0.0; 3])),
-                ],
+                &[root(), (None, at([0.0, 0.0, 2.0])), root()],
                 vec![
                     aim(2, 1, M, M, 1.0, Z, Y, [true, true]),
                     pos(1, 0, L, L, 1.0, ALL3),
                 ],
             ),
             &[(0, Some([2.0, 0.0, 0.0]), None)],
-            vec![Want::R(2, q(c(22.5), 0.0, s(22.5), 0.0))],
-        ),
+        )
+        .rotation(2, q(c(22.5), 0.0, s(22.5), 0.0)),
         // ---- fallbacks ----
         // Destination parent scaled (0,1,1) (singular): pseudo-inverse of diag(0,1,1) is
         // diag(0,1,1); delta (1,1,0) -> (0,1,0); t = (0,2,0) + (0,1,0).
@@ -706,21 +491,16 @@ fn table() -> Vec<Example> {
             "singular parent, pseudo-inverse",
             build(
                 &[
-                    (None, at([0.0; 3])),
+                    root(),
                     (Some(2), at([0.0, 2.0, 0.0])),
                     (None, trs([0.0; 3], I(), [0.0, 1.0, 1.0])),
                 ],
                 vec![pos(1, 0, M, M, 1.0, ALL3)],
             ),
             &[(0, Some([1.0, 1.0, 0.0]), None)],
-            vec![Want::T(1, [0.0, 3.0, 0.0])],
-        ),
+        )
+        .translation(1, [0.0, 3.0, 0.0]),
     ]
-}
-
-/// Destination 1 at the origin (root, q0 = I), source 0 at `src` (root).
-fn aim_scene(src: Trs, c: NodeConstraint) -> Scene {
-    build(&[(None, src), (None, at([0.0; 3]))], vec![c])
 }
 
 fn same_rotation(a: &UnitQuaternion<f64>, b: &UnitQuaternion<f64>) -> bool {
@@ -792,12 +572,7 @@ fn hand_worked_table() {
 fn order_follows_dependencies_not_list_order() {
     // Chain 3 <- 2 <- 1 <- 0 listed backwards: order runs the constraint on 1 first.
     let scene = build(
-        &[
-            (None, at([0.0; 3])),
-            (None, at([0.0; 3])),
-            (None, at([0.0; 3])),
-            (None, at([0.0; 3])),
-        ],
+        &[root(), root(), root(), root()],
         vec![
             pos(3, 2, L, L, 1.0, ALL3),
             pos(2, 1, L, L, 1.0, ALL3),
@@ -810,12 +585,7 @@ fn order_follows_dependencies_not_list_order() {
 #[test]
 fn model_destination_waits_for_its_parents_constraint_local_does_not() {
     // 2 (child of 1) reads 0; 1 reads 3. Model destination: 2 depends on 1's constraint.
-    let nodes = [
-        (None, at([0.0; 3])),
-        (None, at([0.0; 3])),
-        (Some(1), at([0.0; 3])),
-        (None, at([0.0; 3])),
-    ];
+    let nodes = [root(), root(), (Some(1), at([0.0; 3])), root()];
     let model = build(
         &nodes,
         vec![pos(2, 0, M, M, 1.0, ALL3), rot(1, 3, L, L, 1.0, ALL3)],
@@ -834,7 +604,7 @@ fn model_destination_waits_for_its_parents_constraint_local_does_not() {
 fn cycles_are_errors() {
     // 0 <- 1 <- 0.
     let two = build(
-        &[(None, at([0.0; 3])), (None, at([0.0; 3]))],
+        &[root(), root()],
         vec![rot(0, 1, L, L, 1.0, ALL3), rot(1, 0, L, L, 1.0, ALL3)],
     );
     assert_eq!(
@@ -846,25 +616,20 @@ fn cycles_are_errors() {
         Err(ConstraintError::Cycle { .. })
     ));
     // The source is the destination, or below it: a cycle of one.
-    let own = build(&[(None, at([0.0; 3]))], vec![rot(0, 0, L, L, 1.0, ALL3)]);
+    let own = build(&[root()], vec![rot(0, 0, L, L, 1.0, ALL3)]);
     assert_eq!(
         constraints::order(&own),
         Err(ConstraintError::Cycle { nodes: vec![0] })
     );
     let below = build(
-        &[(None, at([0.0; 3])), (Some(0), at([0.0; 3]))],
+        &[root(), (Some(0), at([0.0; 3]))],
         vec![pos(0, 1, L, L, 1.0, ALL3)],
     );
     assert_eq!(constraints::cycles(&below), Ok(vec![vec![0]]));
     // Through a model destination's parent: 0 reads 2, 2 reads 1 (a child of 0, so 2 also
     // waits for 0: {0, 2} is a cycle either way); with a model destination, 1 waits for 0's
     // constraint and joins the cycle: {0, 1, 2}.
-    let nodes = [
-        (None, at([0.0; 3])),
-        (Some(0), at([0.0; 3])),
-        (None, at([0.0; 3])),
-        (None, at([0.0; 3])),
-    ];
+    let nodes = [root(), (Some(0), at([0.0; 3])), root(), root()];
     let via = build(
         &nodes,
         vec![
@@ -887,7 +652,7 @@ fn cycles_are_errors() {
 
 #[test]
 fn bad_scenes_are_errors() {
-    let scene = build(&[(None, at([0.0; 3]))], vec![rot(0, 5, L, L, 1.0, ALL3)]);
+    let scene = build(&[root()], vec![rot(0, 5, L, L, 1.0, ALL3)]);
     assert_eq!(
         constraints::order(&scene),
         Err(ConstraintError::NodeOutOfRange {
@@ -896,7 +661,7 @@ fn bad_scenes_are_errors() {
             count: 1
         })
     );
-    let two = || build(&[(None, at([0.0; 3])), (None, at([0.0, 0.0, 1.0]))], vec![]);
+    let two = || build(&[root(), (None, at([0.0, 0.0, 1.0]))], vec![]);
     let mut s = two();
     s.constraints = vec![rot(1, 0, L, L, 1.5, ALL3)];
     assert!(matches!(
@@ -973,10 +738,7 @@ fn bad_scenes_are_errors() {
 #[test]
 fn non_unit_rotations_are_normalised() {
     // Source posed with 2 * rz90 (length 2): read as rz90; destination copies it.
-    let scene = build(
-        &[(None, at([0.0; 3])), (None, at([0.0; 3]))],
-        vec![rot(1, 0, L, L, 1.0, ALL3)],
-    );
+    let scene = build(&[root(), root()], vec![rot(1, 0, L, L, 1.0, ALL3)]);
     let mut pose = posed(&scene, &[]);
     pose[0].rotation = UnitQuaternion::new_unchecked(rz(90.0).into_inner() * 2.0);
     let out = constraints::evaluate(&scene, &pose).expect("evaluates");

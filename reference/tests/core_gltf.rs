@@ -2,37 +2,25 @@
 //! `valid/` reads with no error, every file under `invalid/` with at least one, as the Khronos
 //! glTF-Validator reads them (`corpus/check-gltf-validator.mjs --core`, run by `.ci/run`).
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use reference::issue::Severity;
+use std::path::{Path, PathBuf};
 
 /// The `.gltf` and `.glb` files of `tests/core-gltf/<kind>`, sorted.
 fn files(kind: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/core-gltf")
         .join(kind);
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("gltf" | "glb")))
-        .collect();
-    out.sort();
-    out
+    common::files::files_under(&dir, &["gltf", "glb"])
 }
 
-/// `(file, its errors as "CODE at pointer")` for each file of `kind`.
+/// `(file, its errors)` for each file of `kind`.
 fn errors(kind: &str) -> Vec<(PathBuf, Vec<String>)> {
     files(kind)
         .into_iter()
         .map(|file| {
             let reading = reference::read_path(&file, None).expect("readable");
-            let errors = reading
-                .issues
-                .iter()
-                .filter(|i| i.severity == Severity::Error)
-                .map(|i| format!("{} at {:?}", i.code, i.pointer))
-                .collect();
-            (file, errors)
+            (file, common::files::errors(&reading))
         })
         .collect()
 }

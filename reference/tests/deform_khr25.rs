@@ -27,15 +27,15 @@ fn unit_box() -> (Vec<[f32; 3]>, Vec<u16>) {
     (corners, triangles)
 }
 
-/// One data-URI buffer with a view per accessor.
+/// The binary data of a test document: one data-URI buffer with a view per accessor.
 #[derive(Default)]
-struct Data {
+struct BufferData {
     bytes: Vec<u8>,
     views: Vec<Value>,
     accessors: Vec<Value>,
 }
 
-impl Data {
+impl BufferData {
     /// Append `raw` as a view and an accessor `{component, count, type}` (+ `extra`).
     fn accessor(&mut self, raw: &[u8], component: u32, count: usize, kind: &str) -> usize {
         self.bytes.resize(self.bytes.len().next_multiple_of(4), 0);
@@ -122,7 +122,7 @@ fn assert_close(got: [f64; 3], want: [f64; 3]) {
 /// Extent: x in [-0.5, 1.0], y and z in [-0.5, 0.5]. With the mesh's weight alone (0.0,
 /// `node_weight` None) nothing moves.
 fn morphed_box(sparse: bool, node_weight: Option<f64>) -> Value {
-    let mut data = Data::default();
+    let mut data = BufferData::default();
     let (p, i) = data.unit_box();
     // Corners 4..8 have x = +0.5 (x varies slowest).
     let target = if sparse {
@@ -200,7 +200,7 @@ fn a_morph_target_at_half_weight_moves_one_face_half_way() {
 /// x in [-0.5, 0.5], y in [-0.5, 2.0], z in [-5.5, -4.5].
 #[test]
 fn a_joint_translated_at_rest_moves_the_hull_by_its_weighted_offset() {
-    let mut data = Data::default();
+    let mut data = BufferData::default();
     let (p, i) = data.unit_box();
     let (corners, _) = unit_box();
     let joints: Vec<u8> = [0u8, 1, 0, 0].repeat(8);
@@ -253,7 +253,7 @@ fn a_joint_translated_at_rest_moves_the_hull_by_its_weighted_offset() {
 /// matrices), every vertex weighted `w` to joint 1 and `1 - w` to joint 0, the geometry node
 /// at the origin.
 fn two_joint_box(t0: [f32; 3], t1: [f32; 3], w: f32) -> Value {
-    let mut data = Data::default();
+    let mut data = BufferData::default();
     let (p, i) = data.unit_box();
     let j = data.accessor(&[0u8, 1, 0, 0].repeat(8), 5121, 8, "VEC4");
     let weights = data.floats(&[1.0 - w, w, 0.0, 0.0].repeat(8), 8, "VEC4");

@@ -1,23 +1,21 @@
 //! The draft profile's aim brought back to its decision [D-VRM-AIM] (issue 21, item 5): the two
 //! worked cases of the issue, read from files written here, with the oracle worked by hand.
 
+mod common;
+
+use common::pose::{Override, posed};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use reference::constraints;
 use reference::decision::Decision;
-use reference::poses::{PoseOverride, Poses};
 use reference::profile::Profile;
 use reference::scene::Trs;
 
-fn read_and_eval(json: &str, overrides: &[(usize, PoseOverride)]) -> Vec<Trs> {
+fn read_and_eval(json: &str, overrides: &[Override]) -> Vec<Trs> {
     let reading = reference::read_bytes(json.as_bytes(), None, None);
     assert_eq!(reading.profile, Some(Profile::VrmcConstraintsDraft));
     assert!(reading.issues.is_empty(), "{:?}", reading.issues);
     let scene = reading.scene.expect("scene");
-    let mut poses = Poses::default();
-    for &(n, o) in overrides {
-        poses.nodes.insert(n, o);
-    }
-    constraints::evaluate(&scene, &poses.locals(&scene)).expect("evaluates")
+    constraints::evaluate(&scene, &posed(&scene, overrides)).expect("evaluates")
 }
 
 /// glTF order `[x, y, z, w]`, the sign fixed with `w >= 0`.
@@ -47,11 +45,7 @@ fn pitch_alone_turns_about_the_fixed_side_axis() {
                   {"name": "Dst", "extensions": {"VRMC_constraints-1.0": {"aim": {"source": 0,
                    "sourceSpace": "local", "destinationSpace": "local",
                    "freezeAxes": [false, true]}}}}]}"#;
-    let pose = PoseOverride {
-        translation: Some(Vector3::new(1.0, 1.0, 1.0)),
-        ..PoseOverride::default()
-    };
-    let out = read_and_eval(json, &[(0, pose)]);
+    let out = read_and_eval(json, &[(0, Some([1.0, 1.0, 1.0]), None)]);
     let half = (1.0 / 3.0_f64.sqrt()).asin() / 2.0;
     assert!((half.sin() - 0.3029054465276863).abs() < 1e-15);
     close(
@@ -79,11 +73,7 @@ fn a_model_space_aim_keeps_aiming_when_the_parent_turns() {
         std::f64::consts::FRAC_1_SQRT_2,
         0.0,
     ));
-    let pose = PoseOverride {
-        rotation: Some(turn),
-        ..PoseOverride::default()
-    };
-    let out = read_and_eval(json, &[(1, pose)]);
+    let out = read_and_eval(json, &[(1, None, Some(turn))]);
     // The issue's worked value, digit for digit.
     #[allow(clippy::approx_constant)]
     let expected = [0.0, -0.7071067811865476, 0.0, 0.7071067811865475];
@@ -115,11 +105,7 @@ fn frozen_axes_do_not_depend_on_the_quaternion_sign() {
             sign * s * 0.6,
             sign * s * 0.8,
         ));
-        let pose = PoseOverride {
-            rotation: Some(q),
-            ..PoseOverride::default()
-        };
-        let out = read_and_eval(json, &[(0, pose)]);
+        let out = read_and_eval(json, &[(0, None, Some(q))]);
         close(xyzw(out[1].rotation), [0.0, 0.0, -h.sin(), h.cos()]);
     }
 }
@@ -140,22 +126,10 @@ fn open_at(freeze: &str, space: &str, weight: f64, degrees: f64) -> Vec<Decision
     assert!(reading.issues.is_empty(), "{:?}", reading.issues);
     let scene = reading.scene.expect("scene");
     let half = degrees.to_radians() / 2.0;
-    let mut poses = Poses::default();
-    poses.nodes.insert(
-        0,
-        PoseOverride {
-            rotation: Some(UnitQuaternion::new_unchecked(Quaternion::new(
-                half.cos(),
-                0.0,
-                half.sin(),
-                0.0,
-            ))),
-            ..PoseOverride::default()
-        },
-    );
+    let turned = UnitQuaternion::new_unchecked(Quaternion::new(half.cos(), 0.0, half.sin(), 0.0));
     constraints::Evaluator::new(&scene)
         .expect("prepares")
-        .open_decisions(&poses.locals(&scene))
+        .open_decisions(&posed(&scene, &[(0, None, Some(turned))]))
         .expect("evaluates")
 }
 

@@ -1,8 +1,11 @@
 //! The expected interpretation on hand-worked scenes (arithmetic in the comments), built
 //! directly as canonical scenes and read from glTF JSON, plus properties of frames and pairs.
 
+mod common;
+
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
 
+use common::limits::limit;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
@@ -66,19 +69,14 @@ fn collider(node: NodeId, body: Option<BodyId>, shape: ShapeId) -> Collider {
     }
 }
 
-fn limit(kind: DofKind, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Limit {
-    Limit {
-        kind,
-        axes: axes.to_vec(),
-        min,
-        max,
-        stiffness: None,
-        damping: 0.0,
-    }
-}
-
 fn close3(a: &Vector3<f64>, b: &Vector3<f64>) -> bool {
     (a - b).norm() < 1e-9
+}
+
+/// Asserts that `p` stands at `t`.
+#[track_caller]
+fn assert_at(p: &Isometry3<f64>, t: Vector3<f64>) {
+    assert!(close3(&p.translation.vector, &t), "{p:?} is not at {t:?}");
 }
 
 fn close_pose(a: &Isometry3<f64>, b: &Isometry3<f64>) -> bool {
@@ -89,15 +87,31 @@ fn pose(t: Vector3<f64>, r: UnitQuaternion<f64>) -> Isometry3<f64> {
     Isometry3::from_parts(Translation3::from(t), r)
 }
 
+/// Node `node` moved to `t` (and nothing else).
 fn translate(node: NodeId, t: Vector3<f64>) -> Poses {
-    let mut p = Poses::default();
-    p.nodes.insert(
+    override_one(
         node,
         PoseOverride {
             translation: Some(t),
             ..PoseOverride::default()
         },
-    );
+    )
+}
+
+/// Node `node` turned to `r` (and nothing else).
+fn turn(node: NodeId, r: UnitQuaternion<f64>) -> Poses {
+    override_one(
+        node,
+        PoseOverride {
+            rotation: Some(r),
+            ..PoseOverride::default()
+        },
+    )
+}
+
+fn override_one(node: NodeId, o: PoseOverride) -> Poses {
+    let mut p = Poses::default();
+    p.nodes.insert(node, o);
     p
 }
 
@@ -247,10 +261,10 @@ fn khr_colliders_belong_to_bodies() {
     assert!(close_pose(&c[0].pose, &Isometry3::identity()));
     // The static ground: relative to the world, i.e. its world pose (0, -1, 0).
     assert_eq!(c[2].body, None);
-    assert!(close3(&c[2].pose.translation.vector, &v(0.0, -1.0, 0.0)));
+    assert_at(&c[2].pose, v(0.0, -1.0, 0.0));
     // The trigger at local (0, 0, 2) of body B.
     assert!(c[3].trigger);
-    assert!(close3(&c[3].pose.translation.vector, &v(0.0, 0.0, 2.0)));
+    assert_at(&c[3].pose, v(0.0, 0.0, 2.0));
     assert_eq!(
         c[3].shape,
         Some(ScaledShape {
@@ -338,16 +352,13 @@ fn khr_joint_at_rest_and_at_poses() {
     // Body B moved up by 0.5: frame B follows its node to (0, 3.5, 0); |d| = 0.5 over max 0.
     let e = eval(&s, &translate(2, v(1.0, 3.5, 0.0)));
     let j = &e.joints[0];
-    assert!(close3(
-        &j.frames[1].world.translation.vector,
-        &v(0.0, 3.5, 0.0)
-    ));
+    assert_at(&j.frames[1].world, v(0.0, 3.5, 0.0));
     assert!((j.limits[0].metric - 0.5).abs() < 1e-9);
     assert!((j.limits[0].violation - 0.5).abs() < 1e-9);
     // The node poses show the same move; the rest pose does not change.
     let n3 = e.nodes.iter().find(|n| n.node == 3).expect("node 3");
-    assert!(close3(&n3.posed.translation.vector, &v(0.0, 3.5, 0.0)));
-    assert!(close3(&n3.rest.translation.vector, &v(0.0, 3.0, 0.0)));
+    assert_at(&n3.posed, v(0.0, 3.5, 0.0));
+    assert_at(&n3.rest, v(0.0, 3.0, 0.0));
 }
 
 /// A KHR frame is its node: moving the connected node itself (not its body) moves frame B.
@@ -356,10 +367,7 @@ fn khr_frame_follows_its_node_not_its_body() {
     let s = khr_hinge();
     let e = eval(&s, &translate(3, v(-1.0, 0.25, 0.0)));
     // Node 3 local (-1, 0.25, 0) under body B at (1, 3, 0): world (0, 3.25, 0).
-    assert!(close3(
-        &e.joints[0].frames[1].world.translation.vector,
-        &v(0.0, 3.25, 0.0)
-    ));
+    assert_at(&e.joints[0].frames[1].world, v(0.0, 3.25, 0.0));
 }
 
 // ----- OMI: the joint node between two bodies ----------------------------------------------------
@@ -422,14 +430,8 @@ fn omi_frames_are_carried_by_their_bodies() {
     let j = &e.joints[0];
     assert_eq!(j.coupling, expect::joints::Coupling::PerAxis);
     // At rest both frames are the joint node's world pose (1, 0, 0).
-    assert!(close3(
-        &j.frames[0].world.translation.vector,
-        &v(1.0, 0.0, 0.0)
-    ));
-    assert!(close3(
-        &j.frames[1].world.translation.vector,
-        &v(1.0, 0.0, 0.0)
-    ));
+    assert_at(&j.frames[0].world, v(1.0, 0.0, 0.0));
+    assert_at(&j.frames[1].world, v(1.0, 0.0, 0.0));
     // Relative to body B (at (2, 0, 0) rotated Rz(90)): Rz(-90) (1 - 2, 0, 0) = (0, 1, 0),
     // rotation Rz(-90).
     assert!(close_pose(
@@ -442,14 +444,8 @@ fn omi_frames_are_carried_by_their_bodies() {
     // the same nodes would keep both frames on the joint node: metric 0.)
     let e = eval(&s, &translate(1, v(3.0, 0.0, 0.0)));
     let j = &e.joints[0];
-    assert!(close3(
-        &j.frames[0].world.translation.vector,
-        &v(1.0, 0.0, 0.0)
-    ));
-    assert!(close3(
-        &j.frames[1].world.translation.vector,
-        &v(2.0, 0.0, 0.0)
-    ));
+    assert_at(&j.frames[0].world, v(1.0, 0.0, 0.0));
+    assert_at(&j.frames[1].world, v(2.0, 0.0, 0.0));
     assert!((j.limits[0].metric - 1.0).abs() < 1e-9);
     assert!((j.limits[0].violation - 0.5).abs() < 1e-9);
     assert_eq!(j.limits[0].damping, 1.0);
@@ -500,10 +496,7 @@ fn scaled_body_gives_scaled_offsets() {
     s.shapes = vec![Shape::Sphere { radius: 1.0 }];
     s.colliders = vec![collider(1, Some(0), 0)];
     let e = eval(&s, &Poses::default());
-    assert!(close3(
-        &e.colliders[0].pose.translation.vector,
-        &v(2.0, 0.0, 0.0)
-    ));
+    assert_at(&e.colliders[0].pose, v(2.0, 0.0, 0.0));
     // The local centre of mass (0, 1, 0) is (0, 2, 0) in world space under scale 2.
     assert!(close3(
         &e.bodies[0].center_of_mass_world.expect("given"),
@@ -535,15 +528,7 @@ fn constrained_nodes_report_their_local_trs_at_the_poses() {
             freeze_axes: [true; 3],
         },
     }];
-    let mut poses = Poses::default();
-    poses.nodes.insert(
-        0,
-        PoseOverride {
-            rotation: Some(rz(FRAC_PI_2)),
-            ..PoseOverride::default()
-        },
-    );
-    let e = eval(&s, &poses);
+    let e = eval(&s, &turn(0, rz(FRAC_PI_2)));
     assert_eq!(e.constraints.len(), 1);
     let c = &e.constraints[0];
     assert_eq!(c.node, 1);
@@ -619,9 +604,7 @@ const KHR_HINGE: &str = r#"{
 
 #[test]
 fn khr_hinge_read_from_gltf() {
-    let reading = reference::read_bytes(KHR_HINGE.as_bytes(), None, None);
-    assert!(!reading.has_errors(), "{:#?}", reading.issues);
-    let s = reading.scene.expect("scene");
+    let s = read_scene(KHR_HINGE);
     let e = eval(&s, &translate(2, v(1.0, 3.5, 0.0)));
     assert_eq!(e.bodies.len(), 2);
     // Matrix node 0: T(0, 2, 0) Rz(90); local velocity (1, 0, 0) -> world (0, 1, 0).
@@ -650,8 +633,7 @@ fn khr_hinge_read_from_gltf() {
 /// world, frame B now Rz(90) too, and B stays at (0, 3, 0), so every metric and violation is 0.
 #[test]
 fn khr_hinge_limits_at_poses() {
-    let reading = reference::read_bytes(KHR_HINGE.as_bytes(), None, None);
-    let s = reading.scene.expect("scene");
+    let s = read_scene(KHR_HINGE);
     let moved = translate(2, v(1.0, 3.5, 0.0));
     let at = limits_at(&s, &moved);
     assert_eq!(
@@ -665,19 +647,18 @@ fn khr_hinge_limits_at_poses() {
     for (a, e) in at[0].limits.iter().zip(interpreted) {
         assert_eq!((a.metric, a.violation), (e.metric, e.violation));
     }
-    let mut turned = Poses::default();
-    turned.nodes.insert(
-        3,
-        PoseOverride {
-            rotation: Some(rz(FRAC_PI_2)),
-            ..PoseOverride::default()
-        },
-    );
-    let at = limits_at(&s, &turned);
+    let at = limits_at(&s, &turn(3, rz(FRAC_PI_2)));
     assert_eq!(at[0].limits.len(), 2);
     for l in &at[0].limits {
         assert!(l.metric.abs() < 1e-9 && l.violation.abs() < 1e-9, "{l:?}");
     }
+}
+
+/// The scene of a glTF text that reads without errors.
+fn read_scene(gltf: &str) -> Scene {
+    let reading = reference::read_bytes(gltf.as_bytes(), None, None);
+    assert!(!reading.has_errors(), "{:#?}", reading.issues);
+    reading.scene.expect("scene")
 }
 
 /// The limit metrics at `poses`, as the corpus records them.
@@ -702,19 +683,14 @@ const OMI_JOINT: &str = r#"{
 
 #[test]
 fn omi_joint_read_from_gltf() {
-    let reading = reference::read_bytes(OMI_JOINT.as_bytes(), None, None);
-    assert!(!reading.has_errors(), "{:#?}", reading.issues);
-    let s = reading.scene.expect("scene");
+    let s = read_scene(OMI_JOINT);
     let e = eval(&s, &translate(1, v(3.0, 0.0, 0.0)));
     assert_eq!(e.profile, Profile::Omi2023);
     assert!(close3(&e.bodies[1].linear_velocity, &v(1.0, 0.0, 0.0)));
     assert_eq!(e.bodies[0].mass, MassValue::Finite(1.0));
     let j = &e.joints[0];
     assert_eq!(j.bodies, [Some(0), Some(1)]);
-    assert!(close3(
-        &j.frames[1].world.translation.vector,
-        &v(2.0, 0.0, 0.0)
-    ));
+    assert_at(&j.frames[1].world, v(2.0, 0.0, 0.0));
     assert!((j.limits[0].metric - 1.0).abs() < 1e-9);
     assert!((j.limits[0].violation - 0.5).abs() < 1e-9);
 }
@@ -725,8 +701,7 @@ fn omi_joint_read_from_gltf() {
 /// (The joint node itself does not move: its own pose would give 0.)
 #[test]
 fn omi_joint_limits_at_poses() {
-    let reading = reference::read_bytes(OMI_JOINT.as_bytes(), None, None);
-    let s = reading.scene.expect("scene");
+    let s = read_scene(OMI_JOINT);
     let moved = translate(1, v(3.0, 0.0, 0.0));
     let at = limits_at(&s, &moved);
     assert_eq!(

@@ -4,43 +4,13 @@
 //! folders are each detected as their own folder's revision. Skipped, with a message, where the
 //! examples are absent (they are not part of the repository).
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use reference::issue::Severity;
 use reference::profile::Profile;
-
-/// `shared/specs/current-samples` beside the clone or one of its ancestors.
-fn examples_root() -> Option<PathBuf> {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join("shared/specs/current-samples"))
-        .find(|dir| dir.is_dir())
-}
-
-fn gltf_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("examples folder is readable")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            gltf_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "gltf") {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn every_current_omi_example_reads_without_errors() {
-    let Some(root) = examples_root() else {
-        eprintln!(
-            "skipped: no shared/specs/current-samples beside {} or its ancestors (the shared \
-             examples are not part of the repository)",
-            env!("CARGO_MANIFEST_DIR")
-        );
+    let Some(root) = common::files::shared_or_skip("specs/current-samples") else {
         return;
     };
     let mut failures = Vec::new();
@@ -49,8 +19,7 @@ fn every_current_omi_example_reads_without_errors() {
         ("omigroup_omi-2024", Profile::Omi2024),
         ("omigroup_omi-2025", Profile::Omi2025),
     ] {
-        let mut files = Vec::new();
-        gltf_files(&root.join(folder), &mut files);
+        let files = common::files::files_under(&root.join(folder), &["gltf"]);
         assert!(
             files.len() >= 27,
             "{folder}: found {} examples",
@@ -75,18 +44,8 @@ fn every_current_omi_example_reads_without_errors() {
                     reading.profile
                 ));
             }
-            for issue in reading
-                .issues
-                .iter()
-                .filter(|i| i.severity == Severity::Error)
-            {
-                failures.push(format!(
-                    "{}: {} at {}: {}",
-                    rel.display(),
-                    issue.code,
-                    issue.pointer,
-                    issue.message
-                ));
+            for error in common::files::errors(&reading) {
+                failures.push(format!("{}: {error}", rel.display()));
             }
         }
     }
@@ -104,8 +63,7 @@ fn every_current_omi_example_reads_without_errors() {
 /// the radius keys: full height 1 minus 2 * 0.5 = 0).
 #[test]
 fn the_capsule_examples_differ_only_in_spelling() {
-    let Some(root) = examples_root() else {
-        eprintln!("skipped: no shared/specs/current-samples");
+    let Some(root) = common::files::shared_or_skip("specs/current-samples") else {
         return;
     };
     let capsule = |folder: &str, forced: Option<Profile>| {

@@ -45,6 +45,15 @@ fn check_reading(bytes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A reading's issues as (code, pointer).
+fn code_pointers(reading: &reference::Reading) -> Vec<(Code, &str)> {
+    reading
+        .issues
+        .iter()
+        .map(|i| (i.code, i.pointer.as_str()))
+        .collect()
+}
+
 fn glb_header(len: u32) -> Vec<u8> {
     let mut h = b"glTF".to_vec();
     h.extend_from_slice(&2u32.to_le_bytes());
@@ -100,7 +109,7 @@ fn any_json() -> impl Strategy<Value = Value> {
 
 /// One edit of a document. `path` picks a subtree: at each level, child `k % len`.
 #[derive(Clone, Debug)]
-enum Mutation {
+enum JsonEdit {
     Replace { path: Vec<usize>, value: Value },
     DeleteKey { path: Vec<usize> },
     DuplicateNode { node: usize },
@@ -108,14 +117,14 @@ enum Mutation {
     SetIndex { path: Vec<usize>, index: u64 },
 }
 
-fn any_mutation() -> impl Strategy<Value = Mutation> {
+fn any_mutation() -> impl Strategy<Value = JsonEdit> {
     let path = prop::collection::vec(any::<usize>(), 0..6);
     prop_oneof![
-        (path.clone(), any_json()).prop_map(|(path, value)| Mutation::Replace { path, value }),
-        path.clone().prop_map(|path| Mutation::DeleteKey { path }),
-        any::<usize>().prop_map(|node| Mutation::DuplicateNode { node }),
-        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::AddCycle { a, b }),
-        (path, 0u64..8).prop_map(|(path, index)| Mutation::SetIndex { path, index }),
+        (path.clone(), any_json()).prop_map(|(path, value)| JsonEdit::Replace { path, value }),
+        path.clone().prop_map(|path| JsonEdit::DeleteKey { path }),
+        any::<usize>().prop_map(|node| JsonEdit::DuplicateNode { node }),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| JsonEdit::AddCycle { a, b }),
+        (path, 0u64..8).prop_map(|(path, index)| JsonEdit::SetIndex { path, index }),
     ]
 }
 
@@ -146,10 +155,10 @@ fn descend<'a>(value: &'a mut Value, path: &[usize]) -> &'a mut Value {
     }
 }
 
-fn apply(doc: &mut Value, mutation: &Mutation) {
+fn apply(doc: &mut Value, mutation: &JsonEdit) {
     match mutation {
-        Mutation::Replace { path, value } => *descend(doc, path) = value.clone(),
-        Mutation::DeleteKey { path } => {
+        JsonEdit::Replace { path, value } => *descend(doc, path) = value.clone(),
+        JsonEdit::DeleteKey { path } => {
             let (last, parent) = path.split_last().map_or((0, &[][..]), |(l, p)| (*l, p));
             match descend(doc, parent) {
                 Value::Object(o) if !o.is_empty() => {
@@ -163,7 +172,7 @@ fn apply(doc: &mut Value, mutation: &Mutation) {
                 _ => {}
             }
         }
-        Mutation::DuplicateNode { node } => {
+        JsonEdit::DuplicateNode { node } => {
             if let Some(nodes) = doc.get_mut("nodes").and_then(Value::as_array_mut)
                 && !nodes.is_empty()
             {
@@ -171,7 +180,7 @@ fn apply(doc: &mut Value, mutation: &Mutation) {
                 nodes.push(copy);
             }
         }
-        Mutation::AddCycle { a, b } => {
+        JsonEdit::AddCycle { a, b } => {
             if let Some(nodes) = doc.get_mut("nodes").and_then(Value::as_array_mut)
                 && !nodes.is_empty()
             {
@@ -186,7 +195,7 @@ fn apply(doc: &mut Value, mutation: &Mutation) {
                 }
             }
         }
-        Mutation::SetIndex { path, index } => *descend(doc, path) = json!(index),
+        JsonEdit::SetIndex { path, index } => *descend(doc, path) = json!(index),
     }
 }
 
@@ -245,34 +254,28 @@ fn mutations_reach_the_checks() {
             .collect()
     };
     let base: Value = serde_json::from_str(BASES[2]).expect("base");
-    let mut cycle = base.clone();
-    apply(&mut cycle, &Mutation::AddCycle { a: 0, b: 1 });
+    let edited = |edit: JsonEdit| {
+        let mut doc = base.clone();
+        apply(&mut doc, &edit);
+        doc
+    };
+    let cycle = edited(JsonEdit::AddCycle { a: 0, b: 1 });
     assert!(codes(&cycle).contains(&Code::NodeCycle), "{cycle}");
-    let mut dup = base.clone();
-    apply(&mut dup, &Mutation::DuplicateNode { node: 0 });
+    let dup = edited(JsonEdit::DuplicateNode { node: 0 });
     assert_eq!(dup["nodes"].as_array().map(Vec::len), Some(3));
-    let mut replaced = base.clone();
-    apply(
-        &mut replaced,
-        &Mutation::Replace {
-            path: vec![],
-            value: json!(7),
-        },
-    );
+    let replaced = edited(JsonEdit::Replace {
+        path: vec![],
+        value: json!(7),
+    });
     assert_eq!(codes(&replaced), [Code::GltfSchema]);
     // Keys in sorted order: asset, nodes, scene, scenes; delete "asset".
-    let mut deleted = base.clone();
-    apply(&mut deleted, &Mutation::DeleteKey { path: vec![0] });
+    let deleted = edited(JsonEdit::DeleteKey { path: vec![0] });
     assert_eq!(codes(&deleted), [Code::GltfSchema]);
     // nodes -> node 1 -> its first key ("matrix") becomes the index 3.
-    let mut index = base;
-    apply(
-        &mut index,
-        &Mutation::SetIndex {
-            path: vec![1, 1, 0],
-            index: 3,
-        },
-    );
+    let index = edited(JsonEdit::SetIndex {
+        path: vec![1, 1, 0],
+        index: 3,
+    });
     assert_eq!(index["nodes"][1]["matrix"], json!(3), "{index}");
 }
 
@@ -390,12 +393,7 @@ impl Drop for TempDir {
 #[test]
 fn an_endless_source_is_not_read() {
     let reading = reference::read_path(std::path::Path::new("/dev/zero"), None).expect("opens");
-    let issues: Vec<(Code, &str)> = reading
-        .issues
-        .iter()
-        .map(|i| (i.code, i.pointer.as_str()))
-        .collect();
-    assert_eq!(issues, [(Code::NotARegularFile, "")]);
+    assert_eq!(code_pointers(&reading), [(Code::NotARegularFile, "")]);
     assert_eq!(
         reading.issues[0].message,
         "/dev/zero is a character device, not a regular file"
@@ -424,12 +422,7 @@ fn a_document_over_the_value_budget_is_not_parsed() {
         text
     };
     let over = reference::read_bytes(array(limit).as_bytes(), None, None);
-    let issues: Vec<(Code, &str)> = over
-        .issues
-        .iter()
-        .map(|i| (i.code, i.pointer.as_str()))
-        .collect();
-    assert_eq!(issues, [(Code::DocumentTooLarge, "")]);
+    assert_eq!(code_pointers(&over), [(Code::DocumentTooLarge, "")]);
     assert!(
         over.issues[0]
             .message
@@ -455,12 +448,7 @@ fn file_too_large_is_not_read() {
     file.set_len(reference::document::MAX_FILE_SIZE + 1)
         .expect("set_len");
     let reading = reference::read_path(&path, None).expect("metadata readable");
-    let issues: Vec<(Code, &str)> = reading
-        .issues
-        .iter()
-        .map(|i| (i.code, i.pointer.as_str()))
-        .collect();
-    assert_eq!(issues, [(Code::FileTooLarge, "")]);
+    assert_eq!(code_pointers(&reading), [(Code::FileTooLarge, "")]);
     assert!(reading.issues[0].message.contains("536870913"));
     drop(file);
     let small = dir.0.join("small.gltf");
@@ -488,13 +476,8 @@ fn external_buffers_resolve_against_the_file_and_never_escape() {
     let path = inner.join("scene.gltf");
     std::fs::write(&path, gltf.to_string()).expect("write");
     let reading = reference::read_path(&path, None).expect("readable");
-    let issues: Vec<(Code, &str)> = reading
-        .issues
-        .iter()
-        .map(|i| (i.code, i.pointer.as_str()))
-        .collect();
     assert_eq!(
-        issues,
+        code_pointers(&reading),
         [
             (Code::UriEscapes, "/buffers/1/uri"),
             (Code::UriEscapes, "/buffers/2/uri"),

@@ -3,35 +3,11 @@
 //! omigroup samples as `omi-2023`. Skipped, with a message, where the samples are absent (a
 //! user's clone does not have them).
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use reference::issue::Severity;
+use std::path::Path;
+
 use reference::profile::Profile;
-
-/// `shared/specs/samples` beside the clone (`CARGO_MANIFEST_DIR/../../shared`), or beside one
-/// of its ancestors (a git worktree nested deeper than the clone).
-fn samples_root() -> Option<PathBuf> {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join("shared/specs/samples"))
-        .find(|dir| dir.is_dir())
-}
-
-fn gltf_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("samples folder is readable")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            gltf_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "gltf") {
-            out.push(path);
-        }
-    }
-}
 
 /// The profile a sample must be detected as, from the collection it belongs to.
 fn expected_profile(rel: &Path) -> Profile {
@@ -54,16 +30,10 @@ fn expected_profile(rel: &Path) -> Profile {
 
 #[test]
 fn every_sample_reads_without_errors_under_its_detected_profile() {
-    let Some(root) = samples_root() else {
-        eprintln!(
-            "skipped: no shared/specs/samples beside {} or its ancestors (the shared samples \
-             are not part of the repository)",
-            env!("CARGO_MANIFEST_DIR")
-        );
+    let Some(root) = common::files::shared_or_skip("specs/samples") else {
         return;
     };
-    let mut files = Vec::new();
-    gltf_files(&root, &mut files);
+    let files = common::files::files_under(&root, &["gltf"]);
     assert!(
         files.len() >= 30,
         "expected the 32 seed-era samples, found {}",
@@ -83,18 +53,8 @@ fn every_sample_reads_without_errors_under_its_detected_profile() {
                 reading.profile.map(Profile::id)
             ));
         }
-        for issue in reading
-            .issues
-            .iter()
-            .filter(|i| i.severity == Severity::Error)
-        {
-            failures.push(format!(
-                "{}: error[{}] {}: {}",
-                rel.display(),
-                issue.code,
-                issue.pointer,
-                issue.message
-            ));
+        for error in common::files::errors(&reading) {
+            failures.push(format!("{}: {error}", rel.display()));
         }
     }
     assert!(

@@ -7,66 +7,24 @@
 //! reads as `khr-2026` with zero errors and the same bodies, colliders and joints. Skipped, with
 //! a message, where the samples are absent (a user's clone does not have them).
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use reference::issue::Severity;
 use reference::profile::Profile;
 
-/// The samples folder beside the clone (`CARGO_MANIFEST_DIR/../../shared`), or beside one of
-/// its ancestors (a git worktree nested deeper than the clone).
-fn samples_root() -> Option<PathBuf> {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join("shared/specs/current-samples/glTF_Physics_2025-10"))
-        .find(|dir| dir.is_dir())
-}
-
-/// [`samples_root`], or `None` after saying the test is skipped.
-fn samples_root_or_skip() -> Option<PathBuf> {
-    let root = samples_root();
-    if root.is_none() {
-        eprintln!(
-            "skipped: no shared/specs/current-samples/glTF_Physics_2025-10 beside {} or its \
-             ancestors (the shared samples are not part of the repository)",
-            env!("CARGO_MANIFEST_DIR")
-        );
-    }
-    root
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("samples folder is readable")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "gltf" || e == "glb") {
-            out.push(path);
-        }
-    }
-}
+/// The samples folder, under `shared/`.
+const SAMPLES: &str = "specs/current-samples/glTF_Physics_2025-10";
 
 #[test]
 fn every_2025_sample_reads_without_errors_dated_by_its_geometry() {
-    let Some(root) = samples_root_or_skip() else {
+    let Some(root) = common::files::shared_or_skip(SAMPLES) else {
         return;
     };
-    let mut found = Vec::new();
-    files(&root, &mut found);
+    let found = common::files::files_under(&root, &["gltf", "glb"]);
     assert!(found.len() >= 16, "{} sample files", found.len());
     let mut failures = Vec::new();
     for file in &found {
         let reading = reference::read_path(file, None).expect("readable");
-        let errors: Vec<String> = reading
-            .issues
-            .iter()
-            .filter(|i| i.severity == Severity::Error)
-            .map(|i| format!("{} at {}: {}", i.code, i.pointer, i.message))
-            .collect();
+        let errors = common::files::errors(&reading);
         let dated = reading.dated;
         let revision = if dated {
             Profile::Khr2025
@@ -156,12 +114,10 @@ fn interpretation(reading: &reference::Reading) -> serde_json::Value {
 
 #[test]
 fn every_2025_sample_rewritten_as_the_exporter_now_writes_it_reads_the_same_as_khr_2026() {
-    let Some(root) = samples_root_or_skip() else {
+    let Some(root) = common::files::shared_or_skip(SAMPLES) else {
         return;
     };
-    let mut found = Vec::new();
-    files(&root, &mut found);
-    found.retain(|f| f.extension().is_some_and(|e| e == "gltf"));
+    let found = common::files::files_under(&root, &["gltf"]);
     let mut rewritten_files = 0;
     let mut failures = Vec::new();
     for file in &found {
@@ -175,12 +131,7 @@ fn every_2025_sample_rewritten_as_the_exporter_now_writes_it_reads_the_same_as_k
         rewritten_files += 1;
         let bytes = serde_json::to_vec(&doc).expect("json");
         let reading = reference::read_bytes(&bytes, file.parent(), None);
-        let errors: Vec<String> = reading
-            .issues
-            .iter()
-            .filter(|i| i.severity == Severity::Error)
-            .map(|i| format!("{} at {}", i.code, i.pointer))
-            .collect();
+        let errors = common::files::errors(&reading);
         if reading.profile != Some(Profile::Khr2026) || !errors.is_empty() {
             failures.push(format!(
                 "{}: profile {:?}, errors {errors:?}",

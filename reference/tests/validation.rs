@@ -11,6 +11,8 @@
 //! a document nothing dates is read as the newest revision, and reads alike under the one
 //! before [D-KHR-REVISION]). A second test fails if any catalogue code is asserted by no file.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -45,26 +47,8 @@ struct Expected {
 }
 
 fn cases() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .expect("tests/validation is readable")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("gltf" | "glb")) {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validation"),
-        &mut out,
-    );
-    out
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validation");
+    common::files::files_under(&root, &["gltf", "glb"])
 }
 
 fn expect_of(case: &Path) -> Expect {

@@ -7,32 +7,15 @@
 //! `(w1 w2 - v1.v2, w1 v2 + w2 v1 + v1 x v2)`. `ry(a) (x, y, z) = (x c(a) + z s(a), y, -x s(a) +
 //! z c(a))`, `rx(a) (x, y, z) = (x, y c(a) - z s(a), y s(a) + z c(a))`.
 
-use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+mod common;
+
+use common::pose::{Override, c, posed, q, rx, ry, rz, s};
+use nalgebra::{UnitQuaternion, Vector3};
 use reference::constraints;
-use reference::poses::{PoseOverride, Poses};
 use reference::profile::Profile;
 use reference::scene::{Scene, Trs};
 
-fn c(deg: f64) -> f64 {
-    deg.to_radians().cos()
-}
-fn s(deg: f64) -> f64 {
-    deg.to_radians().sin()
-}
 const R: f64 = std::f64::consts::FRAC_1_SQRT_2;
-
-fn q(w: f64, x: f64, y: f64, z: f64) -> UnitQuaternion<f64> {
-    UnitQuaternion::new_normalize(Quaternion::new(w, x, y, z))
-}
-fn rx(deg: f64) -> UnitQuaternion<f64> {
-    q(c(deg / 2.0), s(deg / 2.0), 0.0, 0.0)
-}
-fn ry(deg: f64) -> UnitQuaternion<f64> {
-    q(c(deg / 2.0), 0.0, s(deg / 2.0), 0.0)
-}
-fn rz(deg: f64) -> UnitQuaternion<f64> {
-    q(c(deg / 2.0), 0.0, 0.0, s(deg / 2.0))
-}
 
 /// glTF `[x, y, z, w]` of a quaternion, for writing files.
 fn xyzw(r: UnitQuaternion<f64>) -> String {
@@ -81,23 +64,9 @@ fn scene(nodes: &[String], roots: &[usize]) -> Scene {
     reading.scene.expect("scene")
 }
 
-/// A node's local override: its index, translation and rotation (each optional).
-type Override = (usize, Option<[f64; 3]>, Option<UnitQuaternion<f64>>);
-
 /// Evaluate at rest with the given local overrides.
 fn eval(scene: &Scene, overrides: &[Override]) -> Vec<Trs> {
-    let mut p = Poses::default();
-    for &(n, t, r) in overrides {
-        p.nodes.insert(
-            n,
-            PoseOverride {
-                translation: t.map(Vector3::from),
-                rotation: r,
-                scale: None,
-            },
-        );
-    }
-    constraints::evaluate(scene, &p.locals(scene)).expect("evaluates")
+    constraints::evaluate(scene, &posed(scene, overrides)).expect("evaluates")
 }
 
 /// Same rotation up to the quaternion's sign, within 1e-12.
@@ -277,24 +246,17 @@ fn aim_scene(axis: &str, src_at: [f64; 3], w: f64) -> Scene {
 fn aim_with_the_source_behind_the_destination() {
     // Dst at the origin, aim +Z, Src at (1, 0, -1): from z to (1, 0, -1)/sqrt2 is 135 deg about
     // z x (1, 0, -1) = (0, 1, 0): ry(135); weight 0.5: ry(67.5); weight 0: identity.
-    same(
-        eval(&aim_scene("PositiveZ", [1.0, 0.0, -1.0], 1.0), &[])[1].rotation,
-        ry(135.0),
-    );
-    same(
-        eval(&aim_scene("PositiveZ", [1.0, 0.0, -1.0], 0.5), &[])[1].rotation,
-        ry(67.5),
-    );
-    same(
-        eval(&aim_scene("PositiveZ", [1.0, 0.0, -1.0], 0.0), &[])[1].rotation,
-        id(),
-    );
     // Aim -X at a source at (1, 0, -1): from -x to (1, 0, -1)/sqrt2 is 135 deg about
     // (-x) x (1, 0, -1) = (0, -1, 0): ry(-135).
-    same(
-        eval(&aim_scene("NegativeX", [1.0, 0.0, -1.0], 1.0), &[])[1].rotation,
-        ry(-135.0),
-    );
+    for (axis, w, want) in [
+        ("PositiveZ", 1.0, ry(135.0)),
+        ("PositiveZ", 0.5, ry(67.5)),
+        ("PositiveZ", 0.0, id()),
+        ("NegativeX", 1.0, ry(-135.0)),
+    ] {
+        let sc = aim_scene(axis, [1.0, 0.0, -1.0], w);
+        same(eval(&sc, &[])[1].rotation, want);
+    }
 }
 
 #[test]

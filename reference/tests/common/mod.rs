@@ -1,0 +1,7 @@
+//! What the integration tests share. Each test binary includes this module and uses a part of it.
+
+#![allow(dead_code)]
+
+pub mod files;
+pub mod limits;
+pub mod pose;
