@@ -235,8 +235,8 @@ fn revisions() -> Vec<Revision> {
         ),
         omi("omi24", "omi-2024"),
         omi("omi25", "omi-2025"),
-        // The seed-era revisions: the schemas the seeds were written against (SOURCES.md's
-        // SEED-MATCH folders; the KHR one as repaired by its two next commits, JSON syntax
+        // The seed-era revisions: the schemas the seeds were written against (the seed-era
+        // schema folders of the shared specs; the KHR one as repaired by its two next commits, JSON syntax
         // and a file name).
         khr(
             "khr",

@@ -1,5 +1,5 @@
 //! The documented decisions the reference takes where a spec is silent or contradicts itself.
-//! Checks and reports cite them by id; `reference/DECISIONS.md` is generated from [`Decision::ALL`]
+//! Checks and reports cite them by id; `reference/DESIGN.md` is generated from [`Decision::ALL`]
 //! (`reference/tests/catalogues.rs`), and every `[D-...]` cited in the repository must be one.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -880,7 +880,7 @@ mod tests {
     use super::*;
 
     /// The suite's own rules are the codes whose spec reference names the suite (its limits,
-    /// its decisions, `reference/DECISIONS.md`), and tiers follow: those informative, the rest
+    /// its decisions, `reference/DESIGN.md`), and tiers follow: those informative, the rest
     /// by severity.
     #[test]
     fn tiers_come_from_the_catalogue() {

@@ -18,7 +18,7 @@ fn render() -> String {
          knowing about. A core-glTF code is an error only where glTF 2.0 calls the file invalid and\n\
          the Khronos glTF-Validator reports an error too, a warning where the validator warns: the\n\
          last column names the validator's codes for the same rule. A spec reference to one of the\n\
-         suite's own decisions links to it in [DECISIONS.md](DECISIONS.md).\n\n",
+         suite's own decisions (`DESIGN.md [D-...]`) links to it in [DESIGN.md](DESIGN.md).\n\n",
     );
     let count = |s: Severity| Code::ALL.iter().filter(|c| c.severity() == s).count();
     out.push_str(&format!(
@@ -44,10 +44,8 @@ fn render() -> String {
     out
 }
 
-/// A spec reference with each decision it cites as a link into `DECISIONS.md`. The catalogue
-/// (and so every generated case's `spec` field) writes a decision's id after the name of a
-/// design document the repository never held; the label stays because changing it would
-/// change the corpus, and the document shows the link instead.
+/// A spec reference with each decision it cites (`DESIGN.md [D-...]`, as the catalogue and so
+/// every generated case's `spec` field writes it) as a link to its heading in `DESIGN.md`.
 fn spec_reference(spec: &str) -> String {
     const LABEL: &str = "DESIGN.md [D-";
     let mut out = String::new();
@@ -59,7 +57,7 @@ fn spec_reference(spec: &str) -> String {
         };
         let id = &rest[id_at..id_at + len];
         out.push_str(&rest[..at]);
-        out.push_str(&format!("[{id}](DECISIONS.md#{})", id.to_ascii_lowercase()));
+        out.push_str(&format!("[{id}](DESIGN.md#{})", id.to_ascii_lowercase()));
         rest = &rest[id_at + len + 1..];
     }
     out.push_str(rest);
@@ -105,10 +103,10 @@ fn every_code_has_one_row_with_its_severity() {
 }
 
 #[test]
-fn decision_labels_link_into_decisions_md() {
+fn decision_labels_link_into_design_md() {
     assert_eq!(
         spec_reference("KHR Motions; DESIGN.md [D-MASS-ZERO-SCHEMA]"),
-        "KHR Motions; [D-MASS-ZERO-SCHEMA](DECISIONS.md#d-mass-zero-schema)"
+        "KHR Motions; [D-MASS-ZERO-SCHEMA](DESIGN.md#d-mass-zero-schema)"
     );
     assert_eq!(spec_reference("physics-cts limits"), "physics-cts limits");
 }

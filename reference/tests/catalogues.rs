@@ -1,5 +1,5 @@
 //! The catalogue documents beside `reference/ISSUE-CODES.md` are generated from the tables in
-//! code: `DECISIONS.md` from [`Decision::ALL`], `FEATURES.md` from [`FeatureTag::ALL`],
+//! code: `DESIGN.md` (the suite's design decisions) from [`Decision::ALL`], `FEATURES.md` from [`FeatureTag::ALL`],
 //! `CHECKS.md` from [`CheckId::ALL`]. Each test
 //! fails when the committed file differs from what the table says (rewrite them with `BLESS=1`);
 //! the tables are checked against what the committed reports hold.
@@ -33,17 +33,18 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// One heading per decision, so that a citation can link to `DECISIONS.md#d-twist-signed`.
+/// One heading per decision, so that a citation can link to `DESIGN.md#d-twist-signed`.
 fn render_decisions() -> String {
     let mut out = format!(
-        "# Semantic decisions\n\n\
+        "# Design decisions\n\n\
          <!-- Generated from `reference::decision::Decision::ALL` by `reference/tests/catalogues.rs`;\n\
          \x20    do not edit: run `{BLESS}`. -->\n\n\
          Where a specification is silent or contradicts itself, the reference takes one documented\n\
          decision. Every value of the expected interpretation, every check and every issue code\n\
          that rests on one cites its id (`[D-...]` in the code and the documents, `decisions` in\n\
          `expect.json`, `eval`'s output and the reports). Ids are stable: a decision never changes\n\
-         its id, and a test fails when a `[D-...]` cited anywhere in the repository is not below.\n\n\
+         its id, and a test fails when a `[D-...]` cited anywhere in the repository is not below.\n\
+         Generated cases cite one in their `spec` field as `DESIGN.md [D-...]`.\n\n\
          {} decisions.\n",
         Decision::ALL.len()
     );
@@ -54,9 +55,9 @@ fn render_decisions() -> String {
 }
 
 #[test]
-fn decisions_md_matches_the_catalogue() {
+fn design_md_matches_the_catalogue() {
     compare_or_bless(
-        "DECISIONS.md",
+        "DESIGN.md",
         &render_decisions(),
         "reference::decision::Decision::ALL",
     );

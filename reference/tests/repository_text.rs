@@ -1,6 +1,6 @@
 //! What the repository's own text files may cite: every `[D-...]` is a decision of the
-//! catalogue (`reference/DECISIONS.md`), and no Markdown or Rust file sends a reader to a design
-//! document the repository does not hold.
+//! catalogue (`reference/DESIGN.md`), and every Markdown document a file names is in the
+//! repository.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,73 +106,87 @@ fn citations_are_found_in_brackets_only() {
     );
 }
 
-/// The names of design documents that were never part of the repository (built here so this
-/// file does not name them).
-fn external_documents() -> [String; 2] {
-    [
-        ["DESIGN", ".md"].concat(),
-        ["CONFORMANCE", "-PRACTICE"].concat(),
-    ]
-}
-
-/// Where a Rust or Markdown file names a document the repository does not hold. The one form
-/// allowed is the label of a decision reference in the issue catalogue's data, in Rust code
-/// (not comments): `"... <doc> [D-...]"`, and the test that reads that label. Generated cases
-/// carry it in their `spec` field, so changing it would change the corpus; its id resolves in
-/// `reference/DECISIONS.md`, and `reference/ISSUE-CODES.md` renders it as a link there.
-fn external_references(text: &str, rust: bool) -> Vec<usize> {
-    let [design, practice] = external_documents();
+/// Every Markdown document a text names (`README.md`, `../harness/PROTOCOL.md`), outside links
+/// to the web: a name is a run of path characters ending in `.md`.
+fn documents_named(text: &str) -> Vec<&str> {
+    let is_path = |c: char| c.is_ascii_alphanumeric() || "_-./".contains(c);
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.contains(&practice) {
-            out.push(n + 1);
+    for (end, _) in text.match_indices(".md") {
+        let end = end + ".md".len();
+        if text[end..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            continue;
         }
-        let code = rust && !line.trim_start().starts_with("//");
-        for (at, _) in line.match_indices(&design) {
-            let before = line[..at].chars().next_back();
-            let after = &line[at + design.len()..];
-            let label =
-                after.starts_with(" [D-") || (before == Some('"') && after.starts_with('"'));
-            if !(code && label) {
-                out.push(n + 1);
-            }
+        let start = text[..end - 3]
+            .rfind(|c: char| !is_path(c))
+            .map_or(0, |at| at + 1);
+        let name = &text[start..end];
+        let web = text[..start].ends_with("://") || text[..start].ends_with(':');
+        if name.len() > 3 && !name.ends_with("/.md") && !web {
+            out.push(name);
         }
     }
-    out.dedup();
     out
 }
 
+/// Whether `name` is a tracked file: a path ending as `name` does, its `./` and `../` aside.
+fn resolves(name: &str, tracked: &[String]) -> bool {
+    let mut rest = name.trim_start_matches('/');
+    while let Some(r) = rest.strip_prefix("../").or_else(|| rest.strip_prefix("./")) {
+        rest = r;
+    }
+    tracked
+        .iter()
+        .any(|t| t == rest || t.ends_with(&format!("/{rest}")))
+}
+
 #[test]
-fn no_file_sends_a_reader_to_a_document_the_repository_lacks() {
-    let mut found = Vec::new();
+fn every_document_a_file_names_is_in_the_repository() {
+    let root = root().canonicalize().expect("root");
+    let tracked: Vec<String> = files()
+        .iter()
+        .filter_map(|p| {
+            p.canonicalize()
+                .ok()?
+                .strip_prefix(&root)
+                .ok()
+                .map(|p| p.display().to_string())
+        })
+        .collect();
+    let mut missing = Vec::new();
+    let mut seen = 0;
     for (path, text) in texts() {
-        let ext = path.extension().and_then(|e| e.to_str());
-        if !matches!(ext, Some("rs" | "md")) {
-            continue;
-        }
-        for line in external_references(&text, ext == Some("rs")) {
-            found.push(format!("{}:{line}", path.display()));
+        for name in documents_named(&text) {
+            seen += 1;
+            if !resolves(name, &tracked) {
+                missing.push(format!("{}: {name}", path.display()));
+            }
         }
     }
     assert!(
-        found.is_empty(),
-        "these lines name a design document that is not in the repository; say the thing \
-         itself, cite a decision of reference/DECISIONS.md, or point to a file of the \
-         repository:\n{}",
-        found.join("\n")
+        seen > 0,
+        "no document named anywhere: the scan read nothing"
+    );
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "these files name a document the repository does not hold; say the thing itself, cite \
+         a decision of reference/DESIGN.md, or name a file of the repository:\n{}",
+        missing.join("\n")
     );
 }
 
 #[test]
-fn the_catalogue_label_in_code_is_the_only_form_allowed() {
-    let [design, practice] = external_documents();
-    let ok = format!(
-        "    X = \"Geometry; {design} [D-VRM-RANGE]\",\n    spec.starts_with(\"{design}\")"
+fn document_names_are_read_as_paths() {
+    let text = "see [P](../harness/PROTOCOL.md#ops), README.md, https://x.org/a.md, \
+                DESIGN.md [D-FRAMES] and mdbook.mdx";
+    assert_eq!(
+        documents_named(text),
+        ["../harness/PROTOCOL.md", "README.md", "DESIGN.md"]
     );
-    assert!(external_references(&ok, true).is_empty());
-    assert_eq!(external_references(&ok, false), [1, 2]);
-    let bad = format!(
-        "//! see {design}\n/// ({design} [D-FRAMES])\n{practice} \"Results\"\n\"see {design}\""
-    );
-    assert_eq!(external_references(&bad, true), [1, 2, 3, 4]);
+    let tracked = ["reference/DESIGN.md".to_owned(), "README.md".to_owned()];
+    assert!(resolves("DESIGN.md", &tracked) && resolves("../../README.md", &tracked));
+    // built here, so that the scan of this file does not read them as names
+    let [absent, elsewhere] = ["PRACTICE", "harness/README"].map(|n| format!("{n}.{}", "md"));
+    assert!(!resolves(&absent, &tracked) && !resolves(&elsewhere, &tracked));
 }

@@ -2,7 +2,7 @@
 """A minimal physics-cts implementation over the stdio protocol, standard library only.
 
 It implements the VRMC_constraints draft (profile `vrmc-constraints-draft`) for position and
-rotation constraints, following the reference's decisions (reference/DECISIONS.md: [D-VRM-REST],
+rotation constraints, following the reference's decisions (reference/DESIGN.md: [D-VRM-REST],
 [D-VRM-POSITION], [D-VRM-ROTATION], [D-VRM-ORDER]), and declares exactly those features, so
 the harness marks aim cases NOT_SUPPORTED without asking. It takes part in the `constraints`
 check family only (no validation: invalid files are not its business here).

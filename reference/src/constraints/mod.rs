@@ -1,6 +1,6 @@
 //! VRM node constraint evaluation [D-VRM-*].
 //!
-//! The draft leaves the math open; the reference takes the decisions of `reference/DECISIONS.md`:
+//! The draft leaves the math open; the reference takes the decisions of `reference/DESIGN.md`:
 //! everything is relative to the rest pose (the node TRS in the file) [D-VRM-REST], model space
 //! is relative to the scene root, and `freezeAxes[i] == true` means axis i IS constrained.
 //!
