@@ -35,9 +35,11 @@ pub(super) const CAPSULE_TOLERANCE: f64 = 1e-9;
 /// A node scale within this of 1 is not a scale (matrix decomposition noise).
 const SCALE_TOLERANCE: f64 = 1e-6;
 
-/// The shape families both extensions share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+/// The shape families both extensions share, and the `type` values of `OMI_physics_shape` (all
+/// its revisions).
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Kind {
     Box,
     Sphere,
     Capsule,
@@ -47,13 +49,26 @@ enum Kind {
 }
 
 impl Kind {
-    /// The parameter properties valid for this kind.
-    fn parameters(self) -> &'static [&'static str] {
+    /// The parameter properties valid for this kind (omi-2023's, the radius keys of later
+    /// revisions aside).
+    pub(crate) fn parameters(self) -> &'static [&'static str] {
         match self {
             Kind::Box => &["size"],
             Kind::Sphere => &["radius"],
             Kind::Capsule | Kind::Cylinder => &["radius", "height"],
             Kind::Convex | Kind::Trimesh => &["mesh"],
+        }
+    }
+
+    /// The `OMI_physics_shape` type name, which names its parameter object too.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kind::Box => "box",
+            Kind::Sphere => "sphere",
+            Kind::Capsule => "capsule",
+            Kind::Cylinder => "cylinder",
+            Kind::Convex => "convex",
+            Kind::Trimesh => "trimesh",
         }
     }
 }
@@ -102,42 +117,16 @@ impl ColliderType {
     }
 }
 
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum ShapeType {
-    Box,
-    Sphere,
-    Capsule,
-    Cylinder,
-    Convex,
-    Trimesh,
-}
-
 /// The sub-object names of `OMI_physics_shape`, which equal its type names.
-const SUB_OBJECTS: [&str; 6] = ["box", "sphere", "capsule", "cylinder", "convex", "trimesh"];
+pub(crate) const SUB_OBJECTS: [&str; 6] =
+    ["box", "sphere", "capsule", "cylinder", "convex", "trimesh"];
 
-impl ShapeType {
-    fn kind(self) -> Kind {
-        match self {
-            ShapeType::Box => Kind::Box,
-            ShapeType::Sphere => Kind::Sphere,
-            ShapeType::Capsule => Kind::Capsule,
-            ShapeType::Cylinder => Kind::Cylinder,
-            ShapeType::Convex => Kind::Convex,
-            ShapeType::Trimesh => Kind::Trimesh,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            ShapeType::Box => "box",
-            ShapeType::Sphere => "sphere",
-            ShapeType::Capsule => "capsule",
-            ShapeType::Cylinder => "cylinder",
-            ShapeType::Convex => "convex",
-            ShapeType::Trimesh => "trimesh",
-        }
-    }
+/// The parameter objects an `OMI_physics_shape` shape holds, in [`SUB_OBJECTS`] order.
+pub(crate) fn parameter_objects(shape: &Value) -> Vec<&'static str> {
+    SUB_OBJECTS
+        .into_iter()
+        .filter(|&s| shape.get(s).is_some())
+        .collect()
 }
 
 /// Shape parameters as written (absent: the default).
@@ -163,10 +152,11 @@ struct FlatColliderJson {
     mesh: Option<i64>,
 }
 
+/// An `OMI_physics_shape` shape as far as all revisions read it alike: its type.
 #[derive(Deserialize)]
-struct ShapeJson {
+pub(crate) struct ShapeJson {
     #[serde(rename = "type")]
-    kind: ShapeType,
+    pub(crate) kind: Kind,
 }
 
 #[derive(Deserialize)]
@@ -271,14 +261,10 @@ fn read_shape(value: &Value, pointer: &str, b: &mut Builder<'_>) -> Option<Defin
     let mut known = vec!["type"];
     known.extend(SUB_OBJECTS);
     ext::check_properties(value, pointer, &known, b.issues);
-    let json = parse_object::<ShapeJson>(value, pointer, b.issues)?;
-    let kind = json.kind.kind();
-    let name = json.kind.name();
+    let kind = parse_object::<ShapeJson>(value, pointer, b.issues)?.kind;
+    let name = kind.name();
     // One issue per shape, at the shape, as the KHR reader does.
-    let present: Vec<&str> = SUB_OBJECTS
-        .into_iter()
-        .filter(|&s| value.get(s).is_some())
-        .collect();
+    let present = parameter_objects(value);
     if present != [name] {
         let detail = if present.is_empty() {
             format!("no parameter object (expected {name:?})")
