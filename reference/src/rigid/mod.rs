@@ -31,6 +31,21 @@ pub struct Site<'a> {
     pub pointer: &'a str,
 }
 
+impl<'a> Site<'a> {
+    /// The sites of the nodes [`collider::read_bodies`] returned, in node order.
+    pub fn all(
+        doc: &'a Document<'a>,
+        nodes: &'a [(NodeId, &'a Map<String, Value>, String)],
+    ) -> impl Iterator<Item = Site<'a>> {
+        nodes.iter().map(move |(node, extension, pointer)| Site {
+            doc,
+            node: *node,
+            extension,
+            pointer,
+        })
+    }
+}
+
 /// How one family writes what the core reads: keys, array names and codes.
 #[derive(Clone, Copy, Debug)]
 pub struct Spelling {
