@@ -95,32 +95,12 @@ fn shape_defaults_are_the_schema_defaults() {
         scene.shapes,
         vec![
             Shape::Sphere { radius: 0.5 },
-            Shape::Box {
-                size: Vector3::new(1.0, 1.0, 1.0)
-            },
-            Shape::Capsule {
-                height: 0.5,
-                radius_top: 0.25,
-                radius_bottom: 0.25
-            },
-            Shape::Cylinder {
-                height: 0.5,
-                radius_top: 0.25,
-                radius_bottom: 0.25
-            },
-            Shape::Capsule {
-                height: 2.0,
-                radius_top: 0.5,
-                radius_bottom: 0.25
-            },
-            Shape::Cylinder {
-                height: 0.5,
-                radius_top: 0.25,
-                radius_bottom: 0.75
-            },
-            Shape::Box {
-                size: Vector3::new(1.0, 2.0, 3.0)
-            },
+            Shape::cuboid(1.0, 1.0, 1.0),
+            Shape::capsule(0.5, 0.25, 0.25),
+            Shape::cylinder(0.5, 0.25, 0.25),
+            Shape::capsule(2.0, 0.25, 0.5),
+            Shape::cylinder(0.5, 0.75, 0.25),
+            Shape::cuboid(1.0, 2.0, 3.0),
         ]
     );
 }
@@ -156,12 +136,7 @@ fn left_out_shapes_keep_file_indices_aligned() {
             ),
         ]
     );
-    assert_eq!(
-        scene.shapes,
-        vec![Shape::Box {
-            size: Vector3::new(2.0, 2.0, 2.0)
-        }]
-    );
+    assert_eq!(scene.shapes, vec![Shape::cuboid(2.0, 2.0, 2.0)]);
     assert_eq!(scene.colliders.len(), 1);
     assert_eq!((scene.colliders[0].node, scene.colliders[0].shape), (2, 0));
 }
@@ -573,54 +548,40 @@ fn a_parent_cycle_does_not_hang_the_owning_body_walk() {
 
 // ------------------------------------------------------------------ properties
 
-/// Arbitrary JSON, a few levels deep.
+/// Arbitrary JSON with the words and keys of the KHR extensions.
 fn any_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        (-4i64..8).prop_map(Value::from),
-        (-2.0f64..2.0).prop_map(Value::from),
-        prop::sample::select(vec!["box", "sphere", "linear", "force", "", "x"])
-            .prop_map(Value::from),
-    ];
-    leaf.prop_recursive(3, 24, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-            prop::collection::btree_map(
-                prop::sample::select(vec![
-                    "shape",
-                    "shapes",
-                    "type",
-                    "box",
-                    "sphere",
-                    "capsule",
-                    "trimesh",
-                    "mesh",
-                    "motion",
-                    "collider",
-                    "trigger",
-                    "joint",
-                    "nodes",
-                    "limits",
-                    "drives",
-                    "linearAxes",
-                    "angularAxes",
-                    "min",
-                    "max",
-                    "mass",
-                    "connectedNode",
-                    "physicsJoints",
-                    "physicsMaterials",
-                    "collisionFilters",
-                    "axis",
-                ])
-                .prop_map(str::to_owned),
-                inner,
-                0..4
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    crate::any_json::any_json(
+        (-4..8, -2.0..2.0),
+        &["box", "sphere", "linear", "force", "", "x"],
+        vec![
+            "shape",
+            "shapes",
+            "type",
+            "box",
+            "sphere",
+            "capsule",
+            "trimesh",
+            "mesh",
+            "motion",
+            "collider",
+            "trigger",
+            "joint",
+            "nodes",
+            "limits",
+            "drives",
+            "linearAxes",
+            "angularAxes",
+            "min",
+            "max",
+            "mass",
+            "connectedNode",
+            "physicsJoints",
+            "physicsMaterials",
+            "collisionFilters",
+            "axis",
+        ],
+        4,
+    )
 }
 
 proptest! {

@@ -30,22 +30,6 @@ fn read(text: &str, forced: Option<Profile>) -> Reading {
     read_bytes(text.as_bytes(), None, forced)
 }
 
-fn capsule(height: f64, bottom: f64, top: f64) -> Shape {
-    Shape::Capsule {
-        height,
-        radius_bottom: bottom,
-        radius_top: top,
-    }
-}
-
-fn cylinder(height: f64, bottom: f64, top: f64) -> Shape {
-    Shape::Cylinder {
-        height,
-        radius_bottom: bottom,
-        radius_top: top,
-    }
-}
-
 /// The capsule table: each row is a shape as written, the canonical shape (cap-centre
 /// distance, bottom radius, top radius) under omi-2024 and under omi-2025.
 #[test]
@@ -54,55 +38,55 @@ fn capsule_and_cylinder_sizes_under_both_readings() {
         // Defaults: 2024 full height 2 - 2 * 0.5 = 1; 2025 distance 1. The same capsule.
         (
             r#"{"type":"capsule"}"#,
-            capsule(1.0, 0.5, 0.5),
-            capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
         ),
         (
             r#"{"type":"capsule","capsule":{}}"#,
-            capsule(1.0, 0.5, 0.5),
-            capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
         ),
         // Height only: 2024 2 - 1 = 1... with h = 3: 3 - 1 = 2; 2025: 3.
         (
             r#"{"type":"capsule","capsule":{"height":3}}"#,
-            capsule(2.0, 0.5, 0.5),
-            capsule(3.0, 0.5, 0.5),
+            Shape::capsule(2.0, 0.5, 0.5),
+            Shape::capsule(3.0, 0.5, 0.5),
         ),
         // The Godot joint examples: h 0.5, r 0.05. 2024: 0.5 - 0.1 = 0.4. 2025 ignores
         // `radius` (another revision's key): distance 0.5, radii 0.5.
         (
             r#"{"type":"capsule","capsule":{"height":0.5,"radius":0.05}}"#,
-            capsule(0.4, 0.05, 0.05),
-            capsule(0.5, 0.5, 0.5),
+            Shape::capsule(0.4, 0.05, 0.05),
+            Shape::capsule(0.5, 0.5, 0.5),
         ),
         // The 2025 example capsule: 2025 distance 1, radii 0.5 (full height 2). 2024 ignores
         // the radius keys: full height 1 with radius 0.5 is exactly a sphere: distance 0.
         (
             r#"{"type":"capsule","capsule":{"height":1,"radiusBottom":0.5,"radiusTop":0.5}}"#,
-            capsule(0.0, 0.5, 0.5),
-            capsule(1.0, 0.5, 0.5),
+            Shape::capsule(0.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
         ),
         // A tapered 2025 capsule: distance 2, bottom 0.25, top 0.75 (full height 3).
         (
             r#"{"type":"capsule","capsule":{"height":2,"radiusBottom":0.25,"radiusTop":0.75}}"#,
-            capsule(1.0, 0.5, 0.5),
-            capsule(2.0, 0.25, 0.75),
+            Shape::capsule(1.0, 0.5, 0.5),
+            Shape::capsule(2.0, 0.25, 0.75),
         ),
         // Cylinders: full height in both; default 2.
         (
             r#"{"type":"cylinder"}"#,
-            cylinder(2.0, 0.5, 0.5),
-            cylinder(2.0, 0.5, 0.5),
+            Shape::cylinder(2.0, 0.5, 0.5),
+            Shape::cylinder(2.0, 0.5, 0.5),
         ),
         (
             r#"{"type":"cylinder","cylinder":{"height":3,"radius":0.25}}"#,
-            cylinder(3.0, 0.25, 0.25),
-            cylinder(3.0, 0.5, 0.5),
+            Shape::cylinder(3.0, 0.25, 0.25),
+            Shape::cylinder(3.0, 0.5, 0.5),
         ),
         (
             r#"{"type":"cylinder","cylinder":{"height":3,"radiusBottom":0.25,"radiusTop":0.5}}"#,
-            cylinder(3.0, 0.5, 0.5),
-            cylinder(3.0, 0.25, 0.5),
+            Shape::cylinder(3.0, 0.5, 0.5),
+            Shape::cylinder(3.0, 0.25, 0.5),
         ),
     ];
     for (written, as_2024, as_2025) in rows {
