@@ -19,11 +19,11 @@ use crate::scene::{MeshId, Scene, Shape};
 use serde_json::Value;
 
 use super::{Convention, SPELLING, Table, clean_since};
-use crate::omi::SHAPE;
 use crate::omi::shape::{
-    Flavor, Kind, SUB_OBJECTS, ShapeJson, capsule, capsule_too_short, hull_points,
-    parameter_objects,
+    Flavor, Kind, SUB_OBJECTS, ShapeJson, capsule, capsule_too_short, parameter_objects,
+    resolve_mesh,
 };
+use crate::omi::{self, SHAPE};
 use crate::rigid::array_length;
 
 /// The default radius of spheres, capsules and cylinders.
@@ -215,16 +215,7 @@ fn check_parameters(
 
 /// `VALUE_OUT_OF_RANGE` below 0, `SHAPE_DEGENERATE` at 0 (a radius or a box extent).
 fn check_length(value: f64, pointer: String, what: &str, issues: &mut Issues) {
-    if value < 0.0 {
-        issues.push(
-            Issue::new(Code::ValueOutOfRange, pointer)
-                .arg("value", value)
-                .arg("range", "minimum 0"),
-        );
-    } else if value == 0.0 {
-        issues
-            .push(Issue::new(Code::ShapeDegenerate, pointer).arg("detail", format!("{what} is 0")));
-    }
+    omi::shape::check_length(value, pointer, (what, "minimum 0"), issues);
 }
 
 /// `VALUE_OUT_OF_RANGE` for a height that is not above 0 (the schemas' `exclusiveMinimum`).
@@ -350,31 +341,6 @@ fn mesh_of(
         issues.push(Issue::new(Code::OmiMeshMissing, where_).arg("type", kind.name()));
         return None;
     };
-    let count = doc.root.meshes.len();
-    let Some(mesh) = usize::try_from(index).ok().filter(|&m| m < count) else {
-        issues.push(
-            Issue::new(Code::IndexOutOfRange, &pointer)
-                .arg("index", index)
-                .arg("array", "meshes")
-                .arg("length", count),
-        );
-        return None;
-    };
-    let primitives = doc.root.meshes[mesh].primitives.len();
-    if primitives > 1 {
-        issues
-            .push(Issue::new(Code::MeshShapeMultiplePrimitives, &pointer).arg("count", primitives));
-    }
-    if tried.insert(mesh)
-        && let Some(triangles) = doc.mesh_triangles(mesh, &pointer, issues)
-    {
-        scene.meshes.insert(mesh, triangles);
-    }
-    if kind == Kind::Convex
-        && let Some(triangles) = scene.meshes.get(&mesh)
-        && let Some(issue) = hull_points(triangles, &pointer, Flavor::PhysicsShape)
-    {
-        issues.push(issue);
-    }
-    Some(mesh)
+    let convex = (kind == Kind::Convex).then_some(Flavor::PhysicsShape);
+    resolve_mesh(doc, (scene, tried), index, &pointer, convex, issues)
 }
