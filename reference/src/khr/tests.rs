@@ -767,6 +767,10 @@ fn drive_mode_names_round_trip() {
 /// were written lazily, 1c68563^, gave this same order).
 #[test]
 fn pointers_written_for_issues_name_the_member() {
+    use Code::{
+        AxisDuplicate, AxisOutOfRange, DampingNegative, EnumUnknown, IndexOutOfRange,
+        MassZeroInfinite, ValueOutOfRange,
+    };
     let d = doc(
         json!({
             "KHR_collision_shapes": {"shapes": [
@@ -795,96 +799,38 @@ fn pointers_written_for_issues_name_the_member() {
         ]),
     );
     let (_, issues) = read(&d);
-    let got = codes(&issues);
+    let shapes = "/extensions/KHR_collision_shapes/shapes";
+    let material = "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0";
+    let joint = "/extensions/KHR_physics_rigid_bodies/physicsJoints/0";
+    let node0 = "/nodes/0/extensions/KHR_physics_rigid_bodies";
+    let node1 = "/nodes/1/extensions/KHR_physics_rigid_bodies";
     let want = vec![
+        (ValueOutOfRange, format!("{shapes}/0/box/size/0")),
+        (ValueOutOfRange, format!("{shapes}/0/box/size/2")),
+        (ValueOutOfRange, format!("{shapes}/1/capsule/radiusTop")),
+        (ValueOutOfRange, format!("{shapes}/2/sphere/radius")),
+        (ValueOutOfRange, format!("{material}/restitution")),
+        (EnumUnknown, format!("{material}/frictionCombine")),
+        (AxisOutOfRange, format!("{joint}/limits/0/angularAxes/0")),
+        (AxisDuplicate, format!("{joint}/limits/0/angularAxes/2")),
+        (DampingNegative, format!("{joint}/limits/0/damping")),
+        (AxisOutOfRange, format!("{joint}/drives/0/axis")),
+        (ValueOutOfRange, format!("{joint}/drives/0/maxForce")),
+        (ValueOutOfRange, format!("{joint}/drives/0/stiffness")),
+        (DampingNegative, format!("{joint}/drives/0/damping")),
+        (ValueOutOfRange, format!("{node0}/motion/inertiaDiagonal/0")),
         (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/0/box/size/0",
+            MassZeroInfinite,
+            format!("{node0}/motion/inertiaDiagonal/1"),
         ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/0/box/size/2",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/1/capsule/radiusTop",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/2/sphere/radius",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/restitution",
-        ),
-        (
-            Code::EnumUnknown,
-            "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/frictionCombine",
-        ),
-        (
-            Code::AxisOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/angularAxes/0",
-        ),
-        (
-            Code::AxisDuplicate,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/angularAxes/2",
-        ),
-        (
-            Code::DampingNegative,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/damping",
-        ),
-        (
-            Code::AxisOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/axis",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/maxForce",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/stiffness",
-        ),
-        (
-            Code::DampingNegative,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/damping",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/0",
-        ),
-        (
-            Code::MassZeroInfinite,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/1",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/physicsMaterial",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/collisionFilter",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/shape",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/joint/connectedNode",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/joint/joint",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/1/extensions/KHR_physics_rigid_bodies/trigger/collisionFilter",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/1/extensions/KHR_physics_rigid_bodies/trigger/shape",
-        ),
+        (IndexOutOfRange, format!("{node0}/collider/physicsMaterial")),
+        (IndexOutOfRange, format!("{node0}/collider/collisionFilter")),
+        (IndexOutOfRange, format!("{node0}/collider/shape")),
+        (IndexOutOfRange, format!("{node0}/joint/connectedNode")),
+        (IndexOutOfRange, format!("{node0}/joint/joint")),
+        (IndexOutOfRange, format!("{node1}/trigger/collisionFilter")),
+        (IndexOutOfRange, format!("{node1}/trigger/shape")),
     ];
+    let got: Vec<(Code, String)> = issues.iter().map(|i| (i.code, i.pointer.clone())).collect();
     assert_eq!(got, want);
 }
