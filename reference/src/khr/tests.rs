@@ -123,18 +123,16 @@ fn left_out_shapes_keep_file_indices_aligned() {
         ]),
     );
     let (scene, issues) = read(&d);
+    let at = "/extensions/KHR_collision_shapes/shapes";
+    let want = [
+        (Code::EnumUnknown, format!("{at}/0/type")),
+        (Code::ValueOutOfRange, format!("{at}/1/sphere/radius")),
+    ];
     assert_eq!(
         codes(&issues),
-        vec![
-            (
-                Code::EnumUnknown,
-                "/extensions/KHR_collision_shapes/shapes/0/type"
-            ),
-            (
-                Code::ValueOutOfRange,
-                "/extensions/KHR_collision_shapes/shapes/1/sphere/radius"
-            ),
-        ]
+        want.iter()
+            .map(|(c, p)| (*c, p.as_str()))
+            .collect::<Vec<_>>()
     );
     assert_eq!(scene.shapes, vec![Shape::cuboid(2.0, 2.0, 2.0)]);
     assert_eq!(scene.colliders.len(), 1);
@@ -223,20 +221,20 @@ fn motion_values_and_defaults() {
     let (scene, issues) = read(&d);
     let p = "/nodes/1/extensions/KHR_physics_rigid_bodies/motion";
     let q = "/nodes/3/extensions/KHR_physics_rigid_bodies/motion";
+    let want = [
+        (Code::MassZeroInfinite, format!("{p}/mass")),
+        (Code::MassZeroInfinite, format!("{p}/inertiaDiagonal/0")),
+        (Code::NegativeMass, format!("{q}/mass")),
+        (
+            Code::KhrInertiaOrientationNotUnit,
+            format!("{q}/inertiaOrientation"),
+        ),
+    ];
     assert_eq!(
         codes(&issues),
-        vec![
-            (Code::MassZeroInfinite, format!("{p}/mass").as_str()),
-            (
-                Code::MassZeroInfinite,
-                format!("{p}/inertiaDiagonal/0").as_str()
-            ),
-            (Code::NegativeMass, format!("{q}/mass").as_str()),
-            (
-                Code::KhrInertiaOrientationNotUnit,
-                format!("{q}/inertiaOrientation").as_str()
-            ),
-        ]
+        want.iter()
+            .map(|(c, p)| (*c, p.as_str()))
+            .collect::<Vec<_>>()
     );
     let [a, b, c, e] = &scene.bodies[..] else {
         panic!("four bodies: {:?}", scene.bodies)
@@ -360,20 +358,8 @@ fn joints_have_frames_on_owning_bodies_and_coupled_limits() {
     };
     // Joint on node 3 (body B at node 2) to node 5 (static, below static node 4).
     assert_eq!(first.node, 3);
-    assert_eq!(
-        first.a,
-        Attachment {
-            frame: 3,
-            body_node: Some(2)
-        }
-    );
-    assert_eq!(
-        first.b,
-        Attachment {
-            frame: 5,
-            body_node: None
-        }
-    );
+    let at = |frame, body_node| Attachment { frame, body_node };
+    assert_eq!((&first.a, &first.b), (&at(3, Some(2)), &at(5, None)));
     assert!(first.enable_collision);
     assert_eq!(first.description, Some(0));
     assert_eq!(
@@ -389,19 +375,7 @@ fn joints_have_frames_on_owning_bodies_and_coupled_limits() {
     );
     assert!(first.drives.is_empty());
     // Joint on node 6 (below node 1, owned by body A at node 0) to node 3 (body B).
-    assert_eq!(
-        (second.a.clone(), second.b.clone()),
-        (
-            Attachment {
-                frame: 6,
-                body_node: Some(0)
-            },
-            Attachment {
-                frame: 3,
-                body_node: Some(2)
-            }
-        )
-    );
+    assert_eq!((&second.a, &second.b), (&at(6, Some(0)), &at(3, Some(2))));
     assert!(!second.enable_collision);
     assert_eq!(second.description, Some(1));
     assert_eq!(
