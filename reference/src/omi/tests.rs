@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use crate::issue::{Code, Issues, Severity};
 use crate::profile::Profile;
 use crate::scene::{
-    BodyKind, DofKind, Inertia, LimitSet, MassValue, OmiBodyType, Scene, Shape, TriangleMesh,
-    VelocitySpace,
+    BodyKind, DofKind, Inertia, Limit, LimitSet, MassValue, OmiBodyType, Scene, Shape,
+    TriangleMesh, VelocitySpace,
 };
 use crate::{Reading, read_bytes, read_path};
 
@@ -355,10 +355,12 @@ fn limits_of(name: &str) -> Vec<LimitRow> {
     let LimitSet::PerAxis(limits) = &s.joints[0].limits else {
         panic!("{name}: OMI limits are per axis [D-OMI-PER-AXIS]");
     };
-    limits
-        .iter()
-        .map(|l| (l.kind, l.axes.clone(), l.min, l.max, l.stiffness, l.damping))
-        .collect()
+    rows(limits)
+}
+
+fn rows(limits: &[Limit]) -> Vec<LimitRow> {
+    let row = |l: &Limit| (l.kind, l.axes.clone(), l.min, l.max, l.stiffness, l.damping);
+    limits.iter().map(row).collect()
 }
 
 #[test]
@@ -417,32 +419,14 @@ fn later_constraints_are_kept_in_node_order() {
     assert_eq!((j.a.body_node, j.b.body_node), (Some(1), Some(2)));
     assert!(!j.enable_collision);
     assert!(j.drives.is_empty());
-    let rows: Vec<LimitRow> = j
-        .limits
-        .limits()
-        .iter()
-        .map(|l| (l.kind, l.axes.clone(), l.min, l.max, l.stiffness, l.damping))
-        .collect();
+    use DofKind::{Angular, Linear};
+    let soft = |kind, axes: &[u8]| (kind, axes.to_vec(), Some(0.0), Some(0.0), Some(10.0), 0.0);
     assert_eq!(
-        rows,
+        rows(j.limits.limits()),
         vec![
-            (
-                DofKind::Linear,
-                vec![0, 1],
-                Some(0.0),
-                Some(0.0),
-                Some(10.0),
-                0.0
-            ),
-            (
-                DofKind::Angular,
-                vec![2],
-                Some(0.0),
-                Some(0.0),
-                Some(10.0),
-                0.0
-            ),
-            (DofKind::Linear, vec![0], Some(-1.0), Some(1.0), None, 1.0),
+            soft(Linear, &[0, 1]),
+            soft(Angular, &[2]),
+            (Linear, vec![0], Some(-1.0), Some(1.0), None, 1.0),
         ]
     );
 }
