@@ -19,7 +19,8 @@ pub use table::{FileIndex, Table};
 use serde_json::{Map, Value};
 
 use crate::document::Document;
-use crate::issue::Code;
+use crate::ext::check_properties;
+use crate::issue::{Code, Issues, push_pointer};
 use crate::scene::NodeId;
 
 /// A node's body extension object, where its `collider`, `trigger` (and KHR's `joint`) are read.
@@ -43,6 +44,21 @@ impl<'a> Site<'a> {
             extension,
             pointer,
         })
+    }
+
+    /// The object `key` of this node's body extension and its pointer, its properties checked
+    /// against `known`; `None` when it is absent or no object (`EXT_TYPE`).
+    pub fn member(
+        self,
+        key: &str,
+        (spelling, known): (&Spelling, &[&str]),
+        issues: &mut Issues,
+    ) -> Option<(&'a Value, String)> {
+        let value = self.extension.get(key)?;
+        let pointer = push_pointer(self.pointer, key);
+        spelling.object(value, &pointer, issues)?;
+        check_properties(value, &pointer, known, issues);
+        Some((value, pointer))
     }
 }
 
