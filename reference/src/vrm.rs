@@ -13,7 +13,7 @@ use nalgebra::Vector3;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::constraints::reading::{Candidate, Codes, checked_weight, keep_acyclic, one_kind};
+use crate::constraints::reading::{Candidate, Codes, checked_weight, keep_valid, one_kind};
 use crate::constraints::{AimFrame, AimGeometry};
 use crate::document::Document;
 use crate::ext::{check_index, check_properties, object, parse};
@@ -98,11 +98,7 @@ pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
             candidates.push(c);
         }
     }
-    let candidates: Vec<Candidate> = candidates
-        .into_iter()
-        .filter(|c| graph_rules(scene, c, issues))
-        .collect();
-    keep_acyclic(scene, candidates, &CODES, issues);
+    keep_valid(scene, candidates, graph_rules, &CODES, issues);
 }
 
 /// Read one node's extension object; `None` if it holds no valid constraint.

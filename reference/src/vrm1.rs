@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use serde_json::Value;
 
-use crate::constraints::reading::{Candidate, Codes, checked_weight, keep_acyclic, one_kind};
+use crate::constraints::reading::{Candidate, Codes, checked_weight, keep_valid, one_kind};
 use crate::document::Document;
 use crate::ext::{check_index, check_properties, object, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
@@ -109,23 +109,20 @@ pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
             candidates.push(c);
         }
     }
-    let candidates: Vec<Candidate> = candidates
-        .into_iter()
-        .filter(|c| {
-            let ok = c.constraint.source != c.constraint.node;
-            if !ok {
-                issues.push(
-                    Issue::new(
-                        Code::Vrm1SourceIsDestination,
-                        push_pointer(&c.pointer, "source"),
-                    )
-                    .arg("source", c.constraint.source),
-                );
-            }
-            ok
-        })
-        .collect();
-    keep_acyclic(scene, candidates, &CODES, issues);
+    keep_valid(scene, candidates, source_rule, &CODES, issues);
+}
+
+/// The one source rule of 1.0: a constraint's source is not its own node; `false` (with an
+/// issue) otherwise.
+fn source_rule(_: &Scene, c: &Candidate, issues: &mut Issues) -> bool {
+    let ok = c.constraint.source != c.constraint.node;
+    if !ok {
+        let pointer = push_pointer(&c.pointer, "source");
+        issues.push(
+            Issue::new(Code::Vrm1SourceIsDestination, pointer).arg("source", c.constraint.source),
+        );
+    }
+    ok
 }
 
 /// Read one node's extension object; `None` if it holds no valid constraint.

@@ -71,14 +71,20 @@ pub(crate) fn checked_weight(
     ok.then_some(weight)
 }
 
-/// Set `scene.constraints` to the candidates outside every cycle, reporting each cycle at the
-/// `source` of its first constraint.
-pub(crate) fn keep_acyclic(
+/// Set `scene.constraints` to the candidates whose source passes the profile's `source_rule`
+/// (which reports why not) and that lie on no cycle, reporting each cycle at the `source` of its
+/// first constraint.
+pub(crate) fn keep_valid(
     scene: &mut Scene,
     candidates: Vec<Candidate>,
+    source_rule: impl Fn(&Scene, &Candidate, &mut Issues) -> bool,
     codes: &Codes,
     issues: &mut Issues,
 ) {
+    let candidates: Vec<Candidate> = candidates
+        .into_iter()
+        .filter(|c| source_rule(scene, c, issues))
+        .collect();
     scene.constraints = candidates.iter().map(|c| c.constraint.clone()).collect();
     // `dependencies` only fails on an index out of range, which the readers checked.
     let cycles = cycles(scene).unwrap_or_default();
