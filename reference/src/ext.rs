@@ -80,6 +80,19 @@ fn classify(message: &str, pointer: &str) -> Issue {
     Issue::new(Code::ExtType, pointer).arg("detail", message)
 }
 
+/// `value` as an object; otherwise `EXT_TYPE` ("expected an object") at `pointer` and `None`.
+pub fn object<'a>(
+    value: &'a Value,
+    pointer: &str,
+    issues: &mut Issues,
+) -> Option<&'a serde_json::Map<String, Value>> {
+    let object = value.as_object();
+    if object.is_none() {
+        issues.push(Issue::new(Code::ExtType, pointer).arg("detail", "expected an object"));
+    }
+    object
+}
+
 /// Warn (`EXT_UNEXPECTED_PROPERTY`) about every property of the object at `pointer` that is not
 /// in `known` (nor `extensions`, `extras`, `name`). A non-object is left to [`parse`].
 pub fn check_properties(value: &Value, pointer: &str, known: &[&str], issues: &mut Issues) {

@@ -12,6 +12,8 @@
 //! assert!(!reading.has_errors());
 //! ```
 
+#[cfg(test)]
+mod any_json;
 pub mod case;
 pub mod check_id;
 pub mod constraints;

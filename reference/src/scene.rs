@@ -199,6 +199,32 @@ pub enum Shape {
     },
 }
 
+/// Shorthands of the readers' unit tables.
+#[cfg(test)]
+impl Shape {
+    pub(crate) fn cuboid(x: f64, y: f64, z: f64) -> Shape {
+        Shape::Box {
+            size: Vector3::new(x, y, z),
+        }
+    }
+
+    pub(crate) fn capsule(height: f64, radius_bottom: f64, radius_top: f64) -> Shape {
+        Shape::Capsule {
+            height,
+            radius_bottom,
+            radius_top,
+        }
+    }
+
+    pub(crate) fn cylinder(height: f64, radius_bottom: f64, radius_top: f64) -> Shape {
+        Shape::Cylinder {
+            height,
+            radius_bottom,
+            radius_top,
+        }
+    }
+}
+
 /// Triangles read from a glTF mesh's accessors (all primitives, in the mesh's local frame).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TriangleMesh {

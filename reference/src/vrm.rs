@@ -13,9 +13,10 @@ use nalgebra::Vector3;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::constraints::{AimFrame, AimGeometry, cycles};
+use crate::constraints::reading::{Candidate, Codes, checked_weight, keep_valid, one_kind};
+use crate::constraints::{AimFrame, AimGeometry};
 use crate::document::Document;
-use crate::ext::{check_index, check_properties, parse};
+use crate::ext::{check_index, check_properties, object, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{ConstraintKind, NodeConstraint, Scene, Space};
 
@@ -33,6 +34,12 @@ const COMMON: [&str; 5] = [
     "weight",
 ];
 const AIM_ONLY: [&str; 2] = ["aimVector", "upVector"];
+const CODES: Codes = Codes {
+    no_constraint: Code::VrmNoConstraint,
+    multiple: Code::VrmMultipleConstraints,
+    weight_range: Code::VrmWeightRange,
+    cycle: Code::VrmCycle,
+};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -64,12 +71,6 @@ struct Common<'a> {
     weight: Option<f64>,
 }
 
-/// A constraint that passed its own checks, with the pointer of its kind object.
-struct Candidate {
-    constraint: NodeConstraint,
-    pointer: String,
-}
-
 /// Read this profile's extensions from `doc` into `scene`, pushing every issue found.
 pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
     let mut candidates = Vec::new();
@@ -97,36 +98,7 @@ pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
             candidates.push(c);
         }
     }
-    let candidates: Vec<Candidate> = candidates
-        .into_iter()
-        .filter(|c| graph_rules(scene, c, issues))
-        .collect();
-    scene.constraints = candidates.iter().map(|c| c.constraint.clone()).collect();
-    // `dependencies` only fails on an index out of range, which was checked above.
-    let cycles = cycles(scene).unwrap_or_default();
-    let mut in_cycle = vec![false; candidates.len()];
-    for cycle in &cycles {
-        let nodes: Vec<String> = cycle
-            .iter()
-            .map(|&i| candidates[i].constraint.node.to_string())
-            .collect();
-        issues.push(
-            Issue::new(
-                Code::VrmCycle,
-                push_pointer(&candidates[cycle[0]].pointer, "source"),
-            )
-            .arg("nodes", nodes.join(", ")),
-        );
-        for &i in cycle {
-            in_cycle[i] = true;
-        }
-    }
-    scene.constraints = candidates
-        .into_iter()
-        .zip(in_cycle)
-        .filter(|(_, cyclic)| !cyclic)
-        .map(|(c, _)| c.constraint)
-        .collect();
+    keep_valid(scene, candidates, graph_rules, &CODES, issues);
 }
 
 /// Read one node's extension object; `None` if it holds no valid constraint.
@@ -137,34 +109,12 @@ fn read_extension(
     node_count: usize,
     issues: &mut Issues,
 ) -> Option<Candidate> {
-    if !value.is_object() {
-        issues.push(Issue::new(Code::ExtType, pointer).arg("detail", "expected an object"));
-        return None;
-    }
+    object(value, pointer, issues)?;
     check_properties(value, pointer, &KINDS, issues);
-    let present: Vec<&str> = KINDS
-        .into_iter()
-        .filter(|k| value.get(k).is_some())
-        .collect();
-    let kind = match present.as_slice() {
-        [] => {
-            issues.push(Issue::new(Code::VrmNoConstraint, pointer));
-            return None;
-        }
-        [one] => *one,
-        several => {
-            issues.push(
-                Issue::new(Code::VrmMultipleConstraints, pointer).arg("kinds", several.join(", ")),
-            );
-            return None;
-        }
-    };
+    let kind = one_kind(value, &KINDS, pointer, &CODES, issues)?;
     let pointer = push_pointer(pointer, kind);
     let value = value.get(kind)?;
-    if !value.is_object() {
-        issues.push(Issue::new(Code::ExtType, &pointer).arg("detail", "expected an object"));
-        return None;
-    }
+    object(value, &pointer, issues)?;
     let constraint = match kind {
         "aim" => {
             let known: Vec<&str> = COMMON.iter().chain(&AIM_ONLY).copied().collect();
@@ -229,19 +179,13 @@ fn read_common(
         &push_pointer(pointer, "destinationSpace"),
         issues,
     );
-    let weight = file.weight.unwrap_or(1.0);
-    let weight_ok = (0.0..=1.0).contains(&weight);
-    if !weight_ok {
-        issues.push(
-            Issue::new(Code::VrmWeightRange, push_pointer(pointer, "weight")).arg("value", weight),
-        );
-    }
+    let weight = checked_weight(file.weight, pointer, &CODES, issues);
     Some(NodeConstraint {
         node,
         source: source?,
         source_space: source_space?,
         destination_space: destination_space?,
-        weight: weight_ok.then_some(weight)?,
+        weight: weight?,
         kind: kind?,
     })
 }

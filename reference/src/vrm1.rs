@@ -15,17 +15,24 @@
 use nalgebra::Vector3;
 use serde::Deserialize;
 
-use crate::constraints::cycles;
+use serde_json::Value;
+
+use crate::constraints::reading::{Candidate, Codes, checked_weight, keep_valid, one_kind};
 use crate::document::Document;
-use crate::ext::{check_index, check_properties, parse};
+use crate::ext::{check_index, check_properties, object, parse};
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::scene::{ConstraintKind, NodeConstraint, Scene, Space};
-use serde_json::Value;
 
 /// The extension key.
 pub const KEY: &str = "VRMC_node_constraint";
 
 const KINDS: [&str; 3] = ["roll", "aim", "rotation"];
+const CODES: Codes = Codes {
+    no_constraint: Code::Vrm1NoConstraint,
+    multiple: Code::Vrm1MultipleConstraints,
+    weight_range: Code::Vrm1WeightRange,
+    cycle: Code::Vrm1Cycle,
+};
 
 #[derive(Deserialize, Clone, Copy)]
 enum RollAxis {
@@ -54,7 +61,7 @@ struct RollFile {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct AimFile {
+struct AimAxisFile {
     source: usize,
     aim_axis: AimAxis,
     weight: Option<f64>,
@@ -89,12 +96,6 @@ impl AimAxis {
     }
 }
 
-/// A constraint that passed its own checks, with the pointer of its kind object.
-struct Candidate {
-    constraint: NodeConstraint,
-    pointer: String,
-}
-
 /// Read this profile's extensions from `doc` into `scene`, pushing every issue found.
 pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
     let extensions = doc.node_extensions();
@@ -108,48 +109,20 @@ pub fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) {
             candidates.push(c);
         }
     }
-    let candidates: Vec<Candidate> = candidates
-        .into_iter()
-        .filter(|c| {
-            let ok = c.constraint.source != c.constraint.node;
-            if !ok {
-                issues.push(
-                    Issue::new(
-                        Code::Vrm1SourceIsDestination,
-                        push_pointer(&c.pointer, "source"),
-                    )
-                    .arg("source", c.constraint.source),
-                );
-            }
-            ok
-        })
-        .collect();
-    scene.constraints = candidates.iter().map(|c| c.constraint.clone()).collect();
-    // `dependencies` only fails on an index out of range, which was checked above.
-    let cycles = cycles(scene).unwrap_or_default();
-    let mut in_cycle = vec![false; candidates.len()];
-    for cycle in &cycles {
-        let nodes: Vec<String> = cycle
-            .iter()
-            .map(|&i| candidates[i].constraint.node.to_string())
-            .collect();
+    keep_valid(scene, candidates, source_rule, &CODES, issues);
+}
+
+/// The one source rule of 1.0: a constraint's source is not its own node; `false` (with an
+/// issue) otherwise.
+fn source_rule(_: &Scene, c: &Candidate, issues: &mut Issues) -> bool {
+    let ok = c.constraint.source != c.constraint.node;
+    if !ok {
+        let pointer = push_pointer(&c.pointer, "source");
         issues.push(
-            Issue::new(
-                Code::Vrm1Cycle,
-                push_pointer(&candidates[cycle[0]].pointer, "source"),
-            )
-            .arg("nodes", nodes.join(", ")),
+            Issue::new(Code::Vrm1SourceIsDestination, pointer).arg("source", c.constraint.source),
         );
-        for &i in cycle {
-            in_cycle[i] = true;
-        }
     }
-    scene.constraints = candidates
-        .into_iter()
-        .zip(in_cycle)
-        .filter(|(_, cyclic)| !cyclic)
-        .map(|(c, _)| c.constraint)
-        .collect();
+    ok
 }
 
 /// Read one node's extension object; `None` if it holds no valid constraint.
@@ -160,10 +133,7 @@ fn read_extension(
     node_count: usize,
     issues: &mut Issues,
 ) -> Option<Candidate> {
-    if !value.is_object() {
-        issues.push(Issue::new(Code::ExtType, pointer).arg("detail", "expected an object"));
-        return None;
-    }
+    object(value, pointer, issues)?;
     check_properties(value, pointer, &["specVersion", "constraint"], issues);
     let version_ok = spec_version(value, pointer, issues);
     let Some(constraint) = value.get("constraint") else {
@@ -171,35 +141,12 @@ fn read_extension(
         return None;
     };
     let pointer = push_pointer(pointer, "constraint");
-    if !constraint.is_object() {
-        issues.push(Issue::new(Code::ExtType, &pointer).arg("detail", "expected an object"));
-        return None;
-    }
+    object(constraint, &pointer, issues)?;
     check_properties(constraint, &pointer, &KINDS, issues);
-    let present: Vec<&str> = KINDS
-        .into_iter()
-        .filter(|k| constraint.get(k).is_some())
-        .collect();
-    let kind = match present.as_slice() {
-        [] => {
-            issues.push(Issue::new(Code::Vrm1NoConstraint, &pointer));
-            return None;
-        }
-        [one] => *one,
-        several => {
-            issues.push(
-                Issue::new(Code::Vrm1MultipleConstraints, &pointer)
-                    .arg("kinds", several.join(", ")),
-            );
-            return None;
-        }
-    };
+    let kind = one_kind(constraint, &KINDS, &pointer, &CODES, issues)?;
     let pointer = push_pointer(&pointer, kind);
     let value = constraint.get(kind)?;
-    if !value.is_object() {
-        issues.push(Issue::new(Code::ExtType, &pointer).arg("detail", "expected an object"));
-        return None;
-    }
+    object(value, &pointer, issues)?;
     let (source, weight, kind, space) = match kind {
         "roll" => {
             check_properties(value, &pointer, &["source", "rollAxis", "weight"], issues);
@@ -211,7 +158,7 @@ fn read_extension(
         }
         "aim" => {
             check_properties(value, &pointer, &["source", "aimAxis", "weight"], issues);
-            let f: AimFile = parse(value, &pointer, issues)?;
+            let f: AimAxisFile = parse(value, &pointer, issues)?;
             let kind = ConstraintKind::AimAxis {
                 aim_axis: f.aim_axis.vector(),
             };
@@ -233,15 +180,8 @@ fn read_extension(
         &push_pointer(&pointer, "source"),
         issues,
     );
-    let weight = weight.unwrap_or(1.0);
-    let weight_ok = (0.0..=1.0).contains(&weight);
-    if !weight_ok {
-        issues.push(
-            Issue::new(Code::Vrm1WeightRange, push_pointer(&pointer, "weight"))
-                .arg("value", weight),
-        );
-    }
-    if !(version_ok && weight_ok) {
+    let weight = checked_weight(weight, &pointer, &CODES, issues);
+    if !version_ok {
         return None;
     }
     Some(Candidate {
@@ -250,7 +190,7 @@ fn read_extension(
             source: source?,
             source_space: space,
             destination_space: space,
-            weight,
+            weight: weight?,
             kind,
         },
         pointer,

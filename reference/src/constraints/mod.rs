@@ -21,6 +21,7 @@
 mod aim;
 mod evaluator;
 mod order;
+pub(crate) mod reading;
 mod rotvec;
 
 use crate::scene::{NodeId, Scene, Trs};

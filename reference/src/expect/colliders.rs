@@ -348,60 +348,42 @@ mod tests {
 
     #[test]
     fn the_scale_is_folded_where_the_kind_survives() {
-        // Box (1, 2, 3) under (2, 1, 0.5): (2, 2, 1.5).
-        let b = scaled(
-            &Shape::Box {
-                size: Vector3::new(1.0, 2.0, 3.0),
-            },
-            &d(2.0, 1.0, 0.5),
-        );
-        assert_eq!(
-            b,
-            ScaledShape {
-                shape: Shape::Box {
-                    size: Vector3::new(2.0, 2.0, 1.5)
+        let sphere = |radius| Shape::Sphere { radius };
+        let rows = [
+            // Box (1, 2, 3) under (2, 1, 0.5): (2, 2, 1.5).
+            (
+                Shape::cuboid(1.0, 2.0, 3.0),
+                d(2.0, 1.0, 0.5),
+                Shape::cuboid(2.0, 2.0, 1.5),
+            ),
+            // Cylinder height 1, radii 0.25 under (3, 2, 3): height 2, radii 0.75.
+            (
+                Shape::cylinder(1.0, 0.25, 0.25),
+                d(3.0, 2.0, 3.0),
+                Shape::cylinder(2.0, 0.75, 0.75),
+            ),
+            // The OMI capsule of corpus case omi/gen/invalid/00231: full height 1.6, radius 0.4
+            // (cap distance 1.6 - 2 * 0.4 = 0.8), node scale 2: cap distance 1.6, radius 0.8.
+            (
+                Shape::capsule(0.8, 0.4, 0.4),
+                d(2.0, 2.0, 2.0),
+                Shape::capsule(1.6, 0.8, 0.8),
+            ),
+            // A mirrored sphere is the same sphere: |-2| = 2.
+            (sphere(0.5), d(-2.0, -2.0, -2.0), sphere(1.0)),
+        ];
+        for (shape, scale, want) in rows {
+            let unabsorbed = None;
+            let got = scaled(&shape, &scale);
+            assert_eq!(
+                got,
+                ScaledShape {
+                    shape: want,
+                    unabsorbed
                 },
-                unabsorbed: None
-            }
-        );
-        // Cylinder height 1, radii 0.25 under (3, 2, 3): height 2, radii 0.75.
-        let c = scaled(
-            &Shape::Cylinder {
-                height: 1.0,
-                radius_top: 0.25,
-                radius_bottom: 0.25,
-            },
-            &d(3.0, 2.0, 3.0),
-        );
-        assert_eq!(
-            c.shape,
-            Shape::Cylinder {
-                height: 2.0,
-                radius_top: 0.75,
-                radius_bottom: 0.75
-            }
-        );
-        // The OMI capsule of corpus case omi/gen/invalid/00231: full height 1.6, radius 0.4
-        // (cap distance 1.6 - 2 * 0.4 = 0.8), node scale 2: cap distance 1.6, radius 0.8.
-        let cap = scaled(
-            &Shape::Capsule {
-                height: 0.8,
-                radius_top: 0.4,
-                radius_bottom: 0.4,
-            },
-            &d(2.0, 2.0, 2.0),
-        );
-        assert_eq!(
-            cap.shape,
-            Shape::Capsule {
-                height: 1.6,
-                radius_top: 0.8,
-                radius_bottom: 0.8
-            }
-        );
-        // A mirrored sphere is the same sphere: |-2| = 2.
-        let s = scaled(&Shape::Sphere { radius: 0.5 }, &d(-2.0, -2.0, -2.0));
-        assert_eq!(s.shape, Shape::Sphere { radius: 1.0 });
+                "{shape:?}"
+            );
+        }
     }
 
     #[test]

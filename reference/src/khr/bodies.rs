@@ -141,11 +141,10 @@ pub(super) fn read_collider(
                  pointer: &str,
                  scene: &mut Scene,
                  issues: &mut Issues| {
-        let given = match revision.geometry {
-            GeometryForm::Shape => c.shape.is_some(),
-            GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => c.geometry.is_some(),
-        };
-        if !given {
+        if !revision
+            .geometry
+            .given(c.shape.is_some(), c.geometry.is_some())
+        {
             issues.push(Issue::new(Code::ExtRequired, pointer).arg("property", shape_key));
             return None;
         }
@@ -216,9 +215,10 @@ pub(super) fn read_trigger(
         &tables.filters,
         ShapeOfTrigger {
             key: revision.shape_key(),
-            given: |t: &trigger::TriggerJson<usize>| match revision.geometry {
-                GeometryForm::Shape => t.shape.is_some(),
-                GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => t.geometry.is_some(),
+            given: |t: &trigger::TriggerJson<usize>| {
+                revision
+                    .geometry
+                    .given(t.shape.is_some(), t.geometry.is_some())
             },
             shape: |t: &trigger::TriggerJson<usize>,
                     pointer: &str,

@@ -118,6 +118,16 @@ pub enum GeometryForm {
     ShapeOrMesh,
 }
 
+impl GeometryForm {
+    /// Whether a collider or trigger gives its geometry (the draft's `shape`, else `geometry`).
+    fn given(self, shape: bool, geometry: bool) -> bool {
+        match self {
+            GeometryForm::Shape => shape,
+            GeometryForm::ShapeOrNode | GeometryForm::ShapeOrMesh => geometry,
+        }
+    }
+}
+
 impl Revision {
     /// The March 2024 draft with KHR_collision_shapes (`khr-2024-draft`).
     pub const DRAFT_2024: Revision = Revision {
@@ -192,13 +202,7 @@ pub fn read(doc: &Document, revision: Revision, scene: &mut Scene, issues: &mut 
         joints: resources.joints,
         geometry: geometry::Cache::default(),
     };
-    for (node, extension, pointer) in &nodes {
-        let site = Site {
-            doc,
-            node: *node,
-            extension,
-            pointer,
-        };
+    for site in Site::all(doc, &nodes) {
         bodies::read_collider(site, &mut tables, scene, issues);
         bodies::read_trigger(site, &mut tables, scene, issues);
         joints::read_node_joint(site, &tables, scene, issues);

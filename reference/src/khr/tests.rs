@@ -95,32 +95,12 @@ fn shape_defaults_are_the_schema_defaults() {
         scene.shapes,
         vec![
             Shape::Sphere { radius: 0.5 },
-            Shape::Box {
-                size: Vector3::new(1.0, 1.0, 1.0)
-            },
-            Shape::Capsule {
-                height: 0.5,
-                radius_top: 0.25,
-                radius_bottom: 0.25
-            },
-            Shape::Cylinder {
-                height: 0.5,
-                radius_top: 0.25,
-                radius_bottom: 0.25
-            },
-            Shape::Capsule {
-                height: 2.0,
-                radius_top: 0.5,
-                radius_bottom: 0.25
-            },
-            Shape::Cylinder {
-                height: 0.5,
-                radius_top: 0.25,
-                radius_bottom: 0.75
-            },
-            Shape::Box {
-                size: Vector3::new(1.0, 2.0, 3.0)
-            },
+            Shape::cuboid(1.0, 1.0, 1.0),
+            Shape::capsule(0.5, 0.25, 0.25),
+            Shape::cylinder(0.5, 0.25, 0.25),
+            Shape::capsule(2.0, 0.25, 0.5),
+            Shape::cylinder(0.5, 0.75, 0.25),
+            Shape::cuboid(1.0, 2.0, 3.0),
         ]
     );
 }
@@ -143,25 +123,18 @@ fn left_out_shapes_keep_file_indices_aligned() {
         ]),
     );
     let (scene, issues) = read(&d);
+    let at = "/extensions/KHR_collision_shapes/shapes";
+    let want = [
+        (Code::EnumUnknown, format!("{at}/0/type")),
+        (Code::ValueOutOfRange, format!("{at}/1/sphere/radius")),
+    ];
     assert_eq!(
         codes(&issues),
-        vec![
-            (
-                Code::EnumUnknown,
-                "/extensions/KHR_collision_shapes/shapes/0/type"
-            ),
-            (
-                Code::ValueOutOfRange,
-                "/extensions/KHR_collision_shapes/shapes/1/sphere/radius"
-            ),
-        ]
+        want.iter()
+            .map(|(c, p)| (*c, p.as_str()))
+            .collect::<Vec<_>>()
     );
-    assert_eq!(
-        scene.shapes,
-        vec![Shape::Box {
-            size: Vector3::new(2.0, 2.0, 2.0)
-        }]
-    );
+    assert_eq!(scene.shapes, vec![Shape::cuboid(2.0, 2.0, 2.0)]);
     assert_eq!(scene.colliders.len(), 1);
     assert_eq!((scene.colliders[0].node, scene.colliders[0].shape), (2, 0));
 }
@@ -248,20 +221,20 @@ fn motion_values_and_defaults() {
     let (scene, issues) = read(&d);
     let p = "/nodes/1/extensions/KHR_physics_rigid_bodies/motion";
     let q = "/nodes/3/extensions/KHR_physics_rigid_bodies/motion";
+    let want = [
+        (Code::MassZeroInfinite, format!("{p}/mass")),
+        (Code::MassZeroInfinite, format!("{p}/inertiaDiagonal/0")),
+        (Code::NegativeMass, format!("{q}/mass")),
+        (
+            Code::KhrInertiaOrientationNotUnit,
+            format!("{q}/inertiaOrientation"),
+        ),
+    ];
     assert_eq!(
         codes(&issues),
-        vec![
-            (Code::MassZeroInfinite, format!("{p}/mass").as_str()),
-            (
-                Code::MassZeroInfinite,
-                format!("{p}/inertiaDiagonal/0").as_str()
-            ),
-            (Code::NegativeMass, format!("{q}/mass").as_str()),
-            (
-                Code::KhrInertiaOrientationNotUnit,
-                format!("{q}/inertiaOrientation").as_str()
-            ),
-        ]
+        want.iter()
+            .map(|(c, p)| (*c, p.as_str()))
+            .collect::<Vec<_>>()
     );
     let [a, b, c, e] = &scene.bodies[..] else {
         panic!("four bodies: {:?}", scene.bodies)
@@ -385,20 +358,8 @@ fn joints_have_frames_on_owning_bodies_and_coupled_limits() {
     };
     // Joint on node 3 (body B at node 2) to node 5 (static, below static node 4).
     assert_eq!(first.node, 3);
-    assert_eq!(
-        first.a,
-        Attachment {
-            frame: 3,
-            body_node: Some(2)
-        }
-    );
-    assert_eq!(
-        first.b,
-        Attachment {
-            frame: 5,
-            body_node: None
-        }
-    );
+    let at = |frame, body_node| Attachment { frame, body_node };
+    assert_eq!((&first.a, &first.b), (&at(3, Some(2)), &at(5, None)));
     assert!(first.enable_collision);
     assert_eq!(first.description, Some(0));
     assert_eq!(
@@ -414,19 +375,7 @@ fn joints_have_frames_on_owning_bodies_and_coupled_limits() {
     );
     assert!(first.drives.is_empty());
     // Joint on node 6 (below node 1, owned by body A at node 0) to node 3 (body B).
-    assert_eq!(
-        (second.a.clone(), second.b.clone()),
-        (
-            Attachment {
-                frame: 6,
-                body_node: Some(0)
-            },
-            Attachment {
-                frame: 3,
-                body_node: Some(2)
-            }
-        )
-    );
+    assert_eq!((&second.a, &second.b), (&at(6, Some(0)), &at(3, Some(2))));
     assert!(!second.enable_collision);
     assert_eq!(second.description, Some(1));
     assert_eq!(
@@ -573,54 +522,40 @@ fn a_parent_cycle_does_not_hang_the_owning_body_walk() {
 
 // ------------------------------------------------------------------ properties
 
-/// Arbitrary JSON, a few levels deep.
+/// Arbitrary JSON with the words and keys of the KHR extensions.
 fn any_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        (-4i64..8).prop_map(Value::from),
-        (-2.0f64..2.0).prop_map(Value::from),
-        prop::sample::select(vec!["box", "sphere", "linear", "force", "", "x"])
-            .prop_map(Value::from),
-    ];
-    leaf.prop_recursive(3, 24, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-            prop::collection::btree_map(
-                prop::sample::select(vec![
-                    "shape",
-                    "shapes",
-                    "type",
-                    "box",
-                    "sphere",
-                    "capsule",
-                    "trimesh",
-                    "mesh",
-                    "motion",
-                    "collider",
-                    "trigger",
-                    "joint",
-                    "nodes",
-                    "limits",
-                    "drives",
-                    "linearAxes",
-                    "angularAxes",
-                    "min",
-                    "max",
-                    "mass",
-                    "connectedNode",
-                    "physicsJoints",
-                    "physicsMaterials",
-                    "collisionFilters",
-                    "axis",
-                ])
-                .prop_map(str::to_owned),
-                inner,
-                0..4
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    crate::any_json::any_json(
+        (-4..8, -2.0..2.0),
+        &["box", "sphere", "linear", "force", "", "x"],
+        vec![
+            "shape",
+            "shapes",
+            "type",
+            "box",
+            "sphere",
+            "capsule",
+            "trimesh",
+            "mesh",
+            "motion",
+            "collider",
+            "trigger",
+            "joint",
+            "nodes",
+            "limits",
+            "drives",
+            "linearAxes",
+            "angularAxes",
+            "min",
+            "max",
+            "mass",
+            "connectedNode",
+            "physicsJoints",
+            "physicsMaterials",
+            "collisionFilters",
+            "axis",
+        ],
+        4,
+    )
 }
 
 proptest! {
@@ -806,6 +741,10 @@ fn drive_mode_names_round_trip() {
 /// were written lazily, 1c68563^, gave this same order).
 #[test]
 fn pointers_written_for_issues_name_the_member() {
+    use Code::{
+        AxisDuplicate, AxisOutOfRange, DampingNegative, EnumUnknown, IndexOutOfRange,
+        MassZeroInfinite, ValueOutOfRange,
+    };
     let d = doc(
         json!({
             "KHR_collision_shapes": {"shapes": [
@@ -834,96 +773,38 @@ fn pointers_written_for_issues_name_the_member() {
         ]),
     );
     let (_, issues) = read(&d);
-    let got = codes(&issues);
+    let shapes = "/extensions/KHR_collision_shapes/shapes";
+    let material = "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0";
+    let joint = "/extensions/KHR_physics_rigid_bodies/physicsJoints/0";
+    let node0 = "/nodes/0/extensions/KHR_physics_rigid_bodies";
+    let node1 = "/nodes/1/extensions/KHR_physics_rigid_bodies";
     let want = vec![
+        (ValueOutOfRange, format!("{shapes}/0/box/size/0")),
+        (ValueOutOfRange, format!("{shapes}/0/box/size/2")),
+        (ValueOutOfRange, format!("{shapes}/1/capsule/radiusTop")),
+        (ValueOutOfRange, format!("{shapes}/2/sphere/radius")),
+        (ValueOutOfRange, format!("{material}/restitution")),
+        (EnumUnknown, format!("{material}/frictionCombine")),
+        (AxisOutOfRange, format!("{joint}/limits/0/angularAxes/0")),
+        (AxisDuplicate, format!("{joint}/limits/0/angularAxes/2")),
+        (DampingNegative, format!("{joint}/limits/0/damping")),
+        (AxisOutOfRange, format!("{joint}/drives/0/axis")),
+        (ValueOutOfRange, format!("{joint}/drives/0/maxForce")),
+        (ValueOutOfRange, format!("{joint}/drives/0/stiffness")),
+        (DampingNegative, format!("{joint}/drives/0/damping")),
+        (ValueOutOfRange, format!("{node0}/motion/inertiaDiagonal/0")),
         (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/0/box/size/0",
+            MassZeroInfinite,
+            format!("{node0}/motion/inertiaDiagonal/1"),
         ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/0/box/size/2",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/1/capsule/radiusTop",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_collision_shapes/shapes/2/sphere/radius",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/restitution",
-        ),
-        (
-            Code::EnumUnknown,
-            "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/frictionCombine",
-        ),
-        (
-            Code::AxisOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/angularAxes/0",
-        ),
-        (
-            Code::AxisDuplicate,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/angularAxes/2",
-        ),
-        (
-            Code::DampingNegative,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0/damping",
-        ),
-        (
-            Code::AxisOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/axis",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/maxForce",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/stiffness",
-        ),
-        (
-            Code::DampingNegative,
-            "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/damping",
-        ),
-        (
-            Code::ValueOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/0",
-        ),
-        (
-            Code::MassZeroInfinite,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal/1",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/physicsMaterial",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/collisionFilter",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/shape",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/joint/connectedNode",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/0/extensions/KHR_physics_rigid_bodies/joint/joint",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/1/extensions/KHR_physics_rigid_bodies/trigger/collisionFilter",
-        ),
-        (
-            Code::IndexOutOfRange,
-            "/nodes/1/extensions/KHR_physics_rigid_bodies/trigger/shape",
-        ),
+        (IndexOutOfRange, format!("{node0}/collider/physicsMaterial")),
+        (IndexOutOfRange, format!("{node0}/collider/collisionFilter")),
+        (IndexOutOfRange, format!("{node0}/collider/shape")),
+        (IndexOutOfRange, format!("{node0}/joint/connectedNode")),
+        (IndexOutOfRange, format!("{node0}/joint/joint")),
+        (IndexOutOfRange, format!("{node1}/trigger/collisionFilter")),
+        (IndexOutOfRange, format!("{node1}/trigger/shape")),
     ];
+    let got: Vec<(Code, String)> = issues.iter().map(|i| (i.code, i.pointer.clone())).collect();
     assert_eq!(got, want);
 }

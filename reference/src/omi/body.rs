@@ -27,7 +27,7 @@ pub(super) enum BodyState {
 }
 
 /// Property names of the node extension (the schema's, plus `centerOfMass` from the seed).
-const PROPERTIES: &[&str] = &[
+pub(super) const PROPERTIES: &[&str] = &[
     "type",
     "mass",
     "linearVelocity",
@@ -36,35 +36,12 @@ const PROPERTIES: &[&str] = &[
     "inertiaTensor",
 ];
 
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum TypeJson {
-    Static,
-    Kinematic,
-    Character,
-    Rigid,
-    Vehicle,
-    Trigger,
-}
-
-impl From<TypeJson> for OmiBodyType {
-    fn from(t: TypeJson) -> OmiBodyType {
-        match t {
-            TypeJson::Static => OmiBodyType::Static,
-            TypeJson::Kinematic => OmiBodyType::Kinematic,
-            TypeJson::Character => OmiBodyType::Character,
-            TypeJson::Rigid => OmiBodyType::Rigid,
-            TypeJson::Vehicle => OmiBodyType::Vehicle,
-            TypeJson::Trigger => OmiBodyType::Trigger,
-        }
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct BodyJson {
+    /// Read as the scene records it (the same names in the same order, so the same messages).
     #[serde(rename = "type")]
-    kind: TypeJson,
+    kind: OmiBodyType,
     mass: Option<f64>,
     linear_velocity: Option<Vec<f64>>,
     angular_velocity: Option<Vec<f64>>,
@@ -95,12 +72,10 @@ pub(super) fn read(doc: &Document, scene: &mut Scene, issues: &mut Issues) -> Ve
             let Some(json) = parse_object::<BodyJson>(value, &pointer, issues) else {
                 return BodyState::Invalid;
             };
-            let omi_type = OmiBodyType::from(json.kind);
-            let body = body_of(node, omi_type, &json, &pointer, issues);
-            if let Some(body) = body {
+            if let Some(body) = body_of(node, json.kind, &json, &pointer, issues) {
                 scene.bodies.push(body);
             }
-            BodyState::Typed(omi_type)
+            BodyState::Typed(json.kind)
         })
         .collect()
 }

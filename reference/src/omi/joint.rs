@@ -19,7 +19,7 @@ use crate::scene::{Attachment, DofKind, Joint, Limit, LimitSet, OmiBodyType, Sce
 use super::body::BodyState;
 use super::{BODY, COLLIDER, JOINT, SHAPE, document_array, parse_object};
 
-const CONSTRAINT_PROPERTIES: &[&str] = &[
+pub(super) const CONSTRAINT_PROPERTIES: &[&str] = &[
     "linearAxes",
     "angularAxes",
     "lowerLimit",

@@ -40,12 +40,8 @@ fn parse_object<T: serde::de::DeserializeOwned>(
     pointer: &str,
     issues: &mut Issues,
 ) -> Option<T> {
-    if value.is_object() {
-        crate::ext::parse(value, pointer, issues)
-    } else {
-        issues.push(Issue::new(Code::ExtType, pointer).arg("detail", "expected an object"));
-        None
-    }
+    crate::ext::object(value, pointer, issues)?;
+    crate::ext::parse(value, pointer, issues)
 }
 
 /// A number array of the length `N` the schema gives; `EXT_ARRAY_LENGTH` at `pointer` otherwise.

@@ -35,9 +35,11 @@ pub(super) const CAPSULE_TOLERANCE: f64 = 1e-9;
 /// A node scale within this of 1 is not a scale (matrix decomposition noise).
 const SCALE_TOLERANCE: f64 = 1e-6;
 
-/// The shape families both extensions share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+/// The shape families both extensions share, and the `type` values of `OMI_physics_shape` (all
+/// its revisions).
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Kind {
     Box,
     Sphere,
     Capsule,
@@ -47,13 +49,26 @@ enum Kind {
 }
 
 impl Kind {
-    /// The parameter properties valid for this kind.
-    fn parameters(self) -> &'static [&'static str] {
+    /// The parameter properties valid for this kind (omi-2023's, the radius keys of later
+    /// revisions aside).
+    pub(crate) fn parameters(self) -> &'static [&'static str] {
         match self {
             Kind::Box => &["size"],
             Kind::Sphere => &["radius"],
             Kind::Capsule | Kind::Cylinder => &["radius", "height"],
             Kind::Convex | Kind::Trimesh => &["mesh"],
+        }
+    }
+
+    /// The `OMI_physics_shape` type name, which names its parameter object too.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kind::Box => "box",
+            Kind::Sphere => "sphere",
+            Kind::Capsule => "capsule",
+            Kind::Cylinder => "cylinder",
+            Kind::Convex => "convex",
+            Kind::Trimesh => "trimesh",
         }
     }
 }
@@ -102,42 +117,16 @@ impl ColliderType {
     }
 }
 
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum ShapeType {
-    Box,
-    Sphere,
-    Capsule,
-    Cylinder,
-    Convex,
-    Trimesh,
-}
-
 /// The sub-object names of `OMI_physics_shape`, which equal its type names.
-const SUB_OBJECTS: [&str; 6] = ["box", "sphere", "capsule", "cylinder", "convex", "trimesh"];
+pub(crate) const SUB_OBJECTS: [&str; 6] =
+    ["box", "sphere", "capsule", "cylinder", "convex", "trimesh"];
 
-impl ShapeType {
-    fn kind(self) -> Kind {
-        match self {
-            ShapeType::Box => Kind::Box,
-            ShapeType::Sphere => Kind::Sphere,
-            ShapeType::Capsule => Kind::Capsule,
-            ShapeType::Cylinder => Kind::Cylinder,
-            ShapeType::Convex => Kind::Convex,
-            ShapeType::Trimesh => Kind::Trimesh,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            ShapeType::Box => "box",
-            ShapeType::Sphere => "sphere",
-            ShapeType::Capsule => "capsule",
-            ShapeType::Cylinder => "cylinder",
-            ShapeType::Convex => "convex",
-            ShapeType::Trimesh => "trimesh",
-        }
-    }
+/// The parameter objects an `OMI_physics_shape` shape holds, in [`SUB_OBJECTS`] order.
+pub(crate) fn parameter_objects(shape: &Value) -> Vec<&'static str> {
+    SUB_OBJECTS
+        .into_iter()
+        .filter(|&s| shape.get(s).is_some())
+        .collect()
 }
 
 /// Shape parameters as written (absent: the default).
@@ -163,10 +152,11 @@ struct FlatColliderJson {
     mesh: Option<i64>,
 }
 
+/// An `OMI_physics_shape` shape as far as all revisions read it alike: its type.
 #[derive(Deserialize)]
-struct ShapeJson {
+pub(crate) struct ShapeJson {
     #[serde(rename = "type")]
-    kind: ShapeType,
+    pub(crate) kind: Kind,
 }
 
 #[derive(Deserialize)]
@@ -271,14 +261,10 @@ fn read_shape(value: &Value, pointer: &str, b: &mut Builder<'_>) -> Option<Defin
     let mut known = vec!["type"];
     known.extend(SUB_OBJECTS);
     ext::check_properties(value, pointer, &known, b.issues);
-    let json = parse_object::<ShapeJson>(value, pointer, b.issues)?;
-    let kind = json.kind.kind();
-    let name = json.kind.name();
+    let kind = parse_object::<ShapeJson>(value, pointer, b.issues)?.kind;
+    let name = kind.name();
     // One issue per shape, at the shape, as the KHR reader does.
-    let present: Vec<&str> = SUB_OBJECTS
-        .into_iter()
-        .filter(|&s| value.get(s).is_some())
-        .collect();
+    let present = parameter_objects(value);
     if present != [name] {
         let detail = if present.is_empty() {
             format!("no parameter object (expected {name:?})")
@@ -312,14 +298,23 @@ fn read_shape(value: &Value, pointer: &str, b: &mut Builder<'_>) -> Option<Defin
     })
 }
 
-/// `VALUE_OUT_OF_RANGE` for a negative length, `SHAPE_DEGENERATE` for a zero one. Returns
-/// whether the value is non-negative.
-fn check_length(value: f64, pointer: String, what: &str, issues: &mut Issues) -> bool {
+/// How omi-2023's `VALUE_OUT_OF_RANGE` states the range of a length (omi-2024's says
+/// "minimum 0").
+const LENGTH_RANGE: &str = ">= 0";
+
+/// `VALUE_OUT_OF_RANGE` (with the revision's wording of `range`) for a negative length,
+/// `SHAPE_DEGENERATE` for a zero one. Returns whether the value is non-negative.
+pub(crate) fn check_length(
+    value: f64,
+    pointer: String,
+    (what, range): (&str, &str),
+    issues: &mut Issues,
+) -> bool {
     if value < 0.0 {
         issues.push(
             Issue::new(Code::ValueOutOfRange, pointer)
                 .arg("value", value)
-                .arg("range", ">= 0"),
+                .arg("range", range),
         );
         false
     } else {
@@ -385,14 +380,28 @@ fn build(
             }
         }
         Kind::Sphere => {
-            check_length(radius, push_pointer(at, "radius"), "sphere radius", issues);
+            check_length(
+                radius,
+                push_pointer(at, "radius"),
+                ("sphere radius", LENGTH_RANGE),
+                issues,
+            );
             Shape::Sphere { radius }
         }
         Kind::Capsule => {
-            let radius_ok =
-                check_length(radius, push_pointer(at, "radius"), "capsule radius", issues);
+            let radius_ok = check_length(
+                radius,
+                push_pointer(at, "radius"),
+                ("capsule radius", LENGTH_RANGE),
+                issues,
+            );
             let height_ok = if height < 0.0 {
-                check_length(height, push_pointer(at, "height"), "capsule height", issues)
+                check_length(
+                    height,
+                    push_pointer(at, "height"),
+                    ("capsule height", LENGTH_RANGE),
+                    issues,
+                )
             } else {
                 true // a zero height is "too short" (below), not degenerate on its own
             };
@@ -415,13 +424,13 @@ fn build(
             check_length(
                 radius,
                 push_pointer(at, "radius"),
-                "cylinder radius",
+                ("cylinder radius", LENGTH_RANGE),
                 issues,
             );
             check_length(
                 height,
                 push_pointer(at, "height"),
-                "cylinder height",
+                ("cylinder height", LENGTH_RANGE),
                 issues,
             );
             Shape::Cylinder {
@@ -454,7 +463,6 @@ fn mesh_of(
     b: &mut Builder<'_>,
 ) -> Option<MeshId> {
     let pointer = push_pointer(at, "mesh");
-    let count = b.doc.root.meshes.len();
     let index = match mesh {
         None => None,
         Some(-1) if flavor == Flavor::Collider => None,
@@ -465,31 +473,47 @@ fn mesh_of(
             .push(Issue::new(Code::OmiMeshMissing, at).arg("type", name));
         return None;
     };
-    let mesh = usize::try_from(index).ok().filter(|&m| m < count);
-    let Some(mesh) = mesh else {
-        b.issues.push(
-            Issue::new(Code::IndexOutOfRange, &pointer)
+    let convex = (kind == Kind::Convex).then_some(flavor);
+    let (doc, scene, tried) = (b.doc, &mut *b.scene, &mut b.tried);
+    resolve_mesh(doc, (scene, tried), index, &pointer, convex, b.issues)
+}
+
+/// Resolve mesh `index` of a mesh shape (`pointer` at its `mesh`), reading the mesh's
+/// triangles into `scene.meshes` once (`tried`); for a hull (`convex`, its extension) check its
+/// point count too. `None` when the index is out of range.
+pub(crate) fn resolve_mesh(
+    doc: &Document,
+    (scene, tried): (&mut Scene, &mut BTreeSet<MeshId>),
+    index: i64,
+    pointer: &str,
+    convex: Option<Flavor>,
+    issues: &mut Issues,
+) -> Option<MeshId> {
+    let count = doc.root.meshes.len();
+    let Some(mesh) = usize::try_from(index).ok().filter(|&m| m < count) else {
+        issues.push(
+            Issue::new(Code::IndexOutOfRange, pointer)
                 .arg("index", index)
                 .arg("array", "meshes")
                 .arg("length", count),
         );
         return None;
     };
-    let primitives = b.doc.root.meshes[mesh].primitives.len();
+    let primitives = doc.root.meshes[mesh].primitives.len();
     if primitives > 1 {
-        b.issues
-            .push(Issue::new(Code::MeshShapeMultiplePrimitives, &pointer).arg("count", primitives));
+        issues
+            .push(Issue::new(Code::MeshShapeMultiplePrimitives, pointer).arg("count", primitives));
     }
-    if b.tried.insert(mesh)
-        && let Some(triangles) = b.doc.mesh_triangles(mesh, &pointer, b.issues)
+    if tried.insert(mesh)
+        && let Some(triangles) = doc.mesh_triangles(mesh, pointer, issues)
     {
-        b.scene.meshes.insert(mesh, triangles);
+        scene.meshes.insert(mesh, triangles);
     }
-    if kind == Kind::Convex
-        && let Some(triangles) = b.scene.meshes.get(&mesh)
-        && let Some(issue) = hull_points(triangles, &pointer, flavor)
+    if let Some(flavor) = convex
+        && let Some(triangles) = scene.meshes.get(&mesh)
+        && let Some(issue) = hull_points(triangles, pointer, flavor)
     {
-        b.issues.push(issue);
+        issues.push(issue);
     }
     Some(mesh)
 }

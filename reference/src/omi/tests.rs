@@ -9,13 +9,14 @@ use serde_json::{Value, json};
 use crate::issue::{Code, Issues, Severity};
 use crate::profile::Profile;
 use crate::scene::{
-    BodyKind, DofKind, Inertia, LimitSet, MassValue, OmiBodyType, Scene, Shape, TriangleMesh,
-    VelocitySpace,
+    BodyKind, DofKind, Inertia, Limit, LimitSet, MassValue, OmiBodyType, Scene, Shape,
+    TriangleMesh, VelocitySpace,
 };
 use crate::{Reading, read_bytes, read_path};
 
-use super::body::inertia_of;
-use super::shape::{Flavor, capsule, capsule_too_short, distinct_points, hull_points};
+use super::body::{PROPERTIES, inertia_of};
+use super::joint::CONSTRAINT_PROPERTIES;
+use super::shape::{Flavor, SUB_OBJECTS, capsule, capsule_too_short, distinct_points, hull_points};
 
 fn read_json(gltf: &Value) -> Reading {
     let bytes = serde_json::to_vec(gltf).expect("serializable");
@@ -62,14 +63,7 @@ fn capsule_full_height_becomes_cap_centre_distance() {
     }));
     assert!(r.issues.is_empty(), "{:?}", r.issues);
     let s = scene_of(&r);
-    assert_eq!(
-        s.shapes[0],
-        Shape::Capsule {
-            height: 1.0,
-            radius_top: 0.5,
-            radius_bottom: 0.5
-        }
-    );
+    assert_eq!(s.shapes[0], Shape::capsule(1.0, 0.5, 0.5));
     // Seed 000's rope capsule: 0.5 - 2 * 0.05 = 0.4.
     let Shape::Capsule {
         height,
@@ -102,24 +96,12 @@ fn physics_shape_sub_objects_and_defaults() {
     assert_eq!(
         s.shapes,
         vec![
-            Shape::Box {
-                size: Vector3::new(1.0, 2.0, 3.0)
-            },
-            Shape::Box {
-                size: Vector3::new(1.0, 1.0, 1.0)
-            },
+            Shape::cuboid(1.0, 2.0, 3.0),
+            Shape::cuboid(1.0, 1.0, 1.0),
             Shape::Sphere { radius: 0.25 },
             // 3 - 2 * 0.5 = 2
-            Shape::Capsule {
-                height: 2.0,
-                radius_top: 0.5,
-                radius_bottom: 0.5
-            },
-            Shape::Cylinder {
-                height: 2.0,
-                radius_top: 0.5,
-                radius_bottom: 0.5
-            },
+            Shape::capsule(2.0, 0.5, 0.5),
+            Shape::cylinder(2.0, 0.5, 0.5),
         ]
     );
 }
@@ -373,10 +355,12 @@ fn limits_of(name: &str) -> Vec<LimitRow> {
     let LimitSet::PerAxis(limits) = &s.joints[0].limits else {
         panic!("{name}: OMI limits are per axis [D-OMI-PER-AXIS]");
     };
-    limits
-        .iter()
-        .map(|l| (l.kind, l.axes.clone(), l.min, l.max, l.stiffness, l.damping))
-        .collect()
+    rows(limits)
+}
+
+fn rows(limits: &[Limit]) -> Vec<LimitRow> {
+    let row = |l: &Limit| (l.kind, l.axes.clone(), l.min, l.max, l.stiffness, l.damping);
+    limits.iter().map(row).collect()
 }
 
 #[test]
@@ -435,32 +419,14 @@ fn later_constraints_are_kept_in_node_order() {
     assert_eq!((j.a.body_node, j.b.body_node), (Some(1), Some(2)));
     assert!(!j.enable_collision);
     assert!(j.drives.is_empty());
-    let rows: Vec<LimitRow> = j
-        .limits
-        .limits()
-        .iter()
-        .map(|l| (l.kind, l.axes.clone(), l.min, l.max, l.stiffness, l.damping))
-        .collect();
+    use DofKind::{Angular, Linear};
+    let soft = |kind, axes: &[u8]| (kind, axes.to_vec(), Some(0.0), Some(0.0), Some(10.0), 0.0);
     assert_eq!(
-        rows,
+        rows(j.limits.limits()),
         vec![
-            (
-                DofKind::Linear,
-                vec![0, 1],
-                Some(0.0),
-                Some(0.0),
-                Some(10.0),
-                0.0
-            ),
-            (
-                DofKind::Angular,
-                vec![2],
-                Some(0.0),
-                Some(0.0),
-                Some(10.0),
-                0.0
-            ),
-            (DofKind::Linear, vec![0], Some(-1.0), Some(1.0), None, 1.0),
+            soft(Linear, &[0, 1]),
+            soft(Angular, &[2]),
+            (Linear, vec![0], Some(-1.0), Some(1.0), None, 1.0),
         ]
     );
 }
@@ -510,58 +476,31 @@ fn invalid_axes_are_dropped_from_the_canonical_limit() {
 
 // ----- robustness -----------------------------------------------------------------------------
 
+/// Arbitrary JSON with the words and keys of the OMI extensions.
 fn any_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        (-3i64..300).prop_map(Value::from),
-        (-1e3f64..1e3).prop_map(Value::from),
-        prop::sample::select(vec![
-            "box", "sphere", "capsule", "cylinder", "hull", "convex", "trimesh", "rigid",
-            "trigger", "static", "Infinity"
-        ])
-        .prop_map(Value::from),
+    let words = &[
+        "box", "sphere", "capsule", "cylinder", "hull", "convex", "trimesh", "rigid", "trigger",
+        "static", "Infinity",
     ];
-    leaf.prop_recursive(3, 24, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
-            prop::collection::btree_map(
-                prop::sample::select(vec![
-                    "type",
-                    "size",
-                    "radius",
-                    "height",
-                    "mesh",
-                    "isTrigger",
-                    "box",
-                    "sphere",
-                    "capsule",
-                    "convex",
-                    "trimesh",
-                    "mass",
-                    "inertiaTensor",
-                    "linearVelocity",
-                    "linearAxes",
-                    "angularAxes",
-                    "lowerLimit",
-                    "upperLimit",
-                    "stiffness",
-                    "damping",
-                    "constraints",
-                    "nodeA",
-                    "nodeB",
-                    "collider",
-                    "shape",
-                    "colliders",
-                    "shapes"
-                ])
-                .prop_map(str::to_owned),
-                inner,
-                0..6
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    let shape_keys = ["size", "radius", "height", "mesh", "isTrigger"];
+    let document_keys = [
+        "constraints",
+        "nodeA",
+        "nodeB",
+        "collider",
+        "shape",
+        "colliders",
+        "shapes",
+    ];
+    let keys = [
+        PROPERTIES,
+        &shape_keys,
+        &SUB_OBJECTS,
+        CONSTRAINT_PROPERTIES,
+        &document_keys,
+    ]
+    .concat();
+    crate::any_json::any_json((-3..300, -1e3..1e3), words, keys, 6)
 }
 
 proptest! {

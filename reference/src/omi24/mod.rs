@@ -71,13 +71,7 @@ pub fn read(doc: &Document, scene: &mut Scene, convention: Convention, issues: &
         materials,
         filters,
     };
-    for (node, extension, pointer) in &nodes {
-        let site = Site {
-            doc,
-            node: *node,
-            extension,
-            pointer,
-        };
+    for site in Site::all(doc, &nodes) {
         body::read_collider(site, &tables, scene, issues);
         body::read_trigger(site, &tables, scene, issues);
     }

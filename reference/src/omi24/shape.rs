@@ -19,8 +19,11 @@ use crate::scene::{MeshId, Scene, Shape};
 use serde_json::Value;
 
 use super::{Convention, SPELLING, Table, clean_since};
-use crate::omi::SHAPE;
-use crate::omi::shape::{Flavor, capsule, capsule_too_short, hull_points};
+use crate::omi::shape::{
+    Flavor, Kind, SUB_OBJECTS, ShapeJson, capsule, capsule_too_short, parameter_objects,
+    resolve_mesh,
+};
+use crate::omi::{self, SHAPE};
 use crate::rigid::array_length;
 
 /// The default radius of spheres, capsules and cylinders.
@@ -69,43 +72,12 @@ impl Convention {
     }
 }
 
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum ShapeTypeJson {
-    Box,
-    Sphere,
-    Capsule,
-    Cylinder,
-    Convex,
-    Trimesh,
-}
-
-/// The parameter objects, named as the types.
-const SUB_OBJECTS: [&str; 6] = ["box", "sphere", "capsule", "cylinder", "convex", "trimesh"];
-
-impl ShapeTypeJson {
-    fn name(self) -> &'static str {
-        match self {
-            ShapeTypeJson::Box => "box",
-            ShapeTypeJson::Sphere => "sphere",
-            ShapeTypeJson::Capsule => "capsule",
-            ShapeTypeJson::Cylinder => "cylinder",
-            ShapeTypeJson::Convex => "convex",
-            ShapeTypeJson::Trimesh => "trimesh",
-        }
-    }
-}
-
-#[derive(Deserialize)]
-struct ShapeJson {
-    #[serde(rename = "type")]
-    kind: ShapeTypeJson,
-}
-
-/// Parameters as written (absent: the default).
+/// Parameters as written (absent: the default). Not omi-2023's: the radius keys differ by
+/// revision, and a `size` of another length is a type error here (the 2023 reader keeps the
+/// default size).
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct Params {
+pub(super) struct Omi24Params {
     size: Option<[f64; 3]>,
     pub(super) radius: Option<f64>,
     pub(super) radius_bottom: Option<f64>,
@@ -184,10 +156,7 @@ fn read_shape(
     ext::check_properties(value, pointer, &known, issues);
     let kind = ext::parse::<ShapeJson>(value, pointer, issues)?.kind;
     let name = kind.name();
-    let present: Vec<&str> = SUB_OBJECTS
-        .into_iter()
-        .filter(|&s| value.get(s).is_some())
-        .collect();
+    let present = parameter_objects(value);
     if !present.is_empty() && present != [name] {
         let detail = if present.contains(&name) {
             format!("several parameter objects: {present:?}")
@@ -206,9 +175,9 @@ fn read_shape(
             let at = push_pointer(pointer, name);
             SPELLING.object(sub, &at, issues)?;
             check_parameters(kind, convention, sub, &at, issues);
-            (ext::parse::<Params>(sub, &at, issues)?, at)
+            (ext::parse::<Omi24Params>(sub, &at, issues)?, at)
         }
-        None => (Params::default(), pointer.to_owned()),
+        None => (Omi24Params::default(), pointer.to_owned()),
     };
     build(doc, scene, kind, convention, &params, &at, tried, issues)
 }
@@ -216,23 +185,15 @@ fn read_shape(
 /// `EXT_UNEXPECTED_PROPERTY` for keys outside the kind's parameters, `OMI_SHAPE_OTHER_REVISION`
 /// for the other revision's radius keys on a capsule or cylinder.
 fn check_parameters(
-    kind: ShapeTypeJson,
+    kind: Kind,
     convention: Convention,
     sub: &Value,
     at: &str,
     issues: &mut Issues,
 ) {
-    let mut known: Vec<&str> = match kind {
-        ShapeTypeJson::Box => vec!["size"],
-        ShapeTypeJson::Sphere => vec!["radius"],
-        ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder => {
-            let mut k = vec!["height"];
-            k.extend(convention.radius_keys());
-            k
-        }
-        ShapeTypeJson::Convex | ShapeTypeJson::Trimesh => vec!["mesh"],
-    };
-    if matches!(kind, ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder) {
+    // omi-2023's keys (`radius`, `height`), with omi-2025's radius keys for round shapes.
+    let mut known = kind.parameters().to_vec();
+    if matches!(kind, Kind::Capsule | Kind::Cylinder) {
         let other = match convention {
             Convention::Radius => Convention::TopBottom,
             Convention::TopBottom => Convention::Radius,
@@ -247,23 +208,14 @@ fn check_parameters(
                 );
             }
         }
-        known.extend(other.radius_keys());
+        known.extend(Convention::TopBottom.radius_keys());
     }
     ext::check_properties(sub, at, &known, issues);
 }
 
 /// `VALUE_OUT_OF_RANGE` below 0, `SHAPE_DEGENERATE` at 0 (a radius or a box extent).
 fn check_length(value: f64, pointer: String, what: &str, issues: &mut Issues) {
-    if value < 0.0 {
-        issues.push(
-            Issue::new(Code::ValueOutOfRange, pointer)
-                .arg("value", value)
-                .arg("range", "minimum 0"),
-        );
-    } else if value == 0.0 {
-        issues
-            .push(Issue::new(Code::ShapeDegenerate, pointer).arg("detail", format!("{what} is 0")));
-    }
+    omi::shape::check_length(value, pointer, (what, "minimum 0"), issues);
 }
 
 /// `VALUE_OUT_OF_RANGE` for a height that is not above 0 (the schemas' `exclusiveMinimum`).
@@ -281,16 +233,16 @@ fn check_height(value: f64, pointer: String, issues: &mut Issues) {
 fn build(
     doc: &Document,
     scene: &mut Scene,
-    kind: ShapeTypeJson,
+    kind: Kind,
     convention: Convention,
-    p: &Params,
+    p: &Omi24Params,
     at: &str,
     tried: &mut BTreeSet<MeshId>,
     issues: &mut Issues,
 ) -> Option<Shape> {
     let key = |k: &str| push_pointer(at, k);
     let shape = match kind {
-        ShapeTypeJson::Box => {
+        Kind::Box => {
             let size = p.size.unwrap_or(DEFAULT_SIZE);
             if let Some(&bad) = size.iter().find(|&&s| s < 0.0) {
                 check_length(bad, key("size"), "box extent", issues);
@@ -301,13 +253,13 @@ fn build(
                 size: Vector3::from(size),
             }
         }
-        ShapeTypeJson::Sphere => {
+        Kind::Sphere => {
             let radius = p.radius.unwrap_or(DEFAULT_RADIUS);
             check_length(radius, key("radius"), "sphere radius", issues);
             Shape::Sphere { radius }
         }
-        ShapeTypeJson::Capsule | ShapeTypeJson::Cylinder => {
-            let default_height = if kind == ShapeTypeJson::Capsule {
+        Kind::Capsule | Kind::Cylinder => {
+            let default_height = if kind == Kind::Capsule {
                 convention.default_capsule_height()
             } else {
                 DEFAULT_CYLINDER_HEIGHT
@@ -335,7 +287,7 @@ fn build(
                     (b, t)
                 }
             };
-            if kind == ShapeTypeJson::Cylinder {
+            if kind == Kind::Cylinder {
                 Shape::Cylinder {
                     height,
                     radius_bottom: bottom,
@@ -361,9 +313,9 @@ fn build(
                 convention.capsule(p.height, p.radius, p.radius_bottom, p.radius_top)
             }
         }
-        ShapeTypeJson::Convex | ShapeTypeJson::Trimesh => {
+        Kind::Convex | Kind::Trimesh => {
             let mesh = mesh_of(doc, scene, kind, p.mesh, at, tried, issues)?;
-            if kind == ShapeTypeJson::Convex {
+            if kind == Kind::Convex {
                 Shape::Convex { mesh }
             } else {
                 Shape::Trimesh { mesh }
@@ -377,7 +329,7 @@ fn build(
 fn mesh_of(
     doc: &Document,
     scene: &mut Scene,
-    kind: ShapeTypeJson,
+    kind: Kind,
     mesh: Option<i64>,
     at: &str,
     tried: &mut BTreeSet<MeshId>,
@@ -389,31 +341,6 @@ fn mesh_of(
         issues.push(Issue::new(Code::OmiMeshMissing, where_).arg("type", kind.name()));
         return None;
     };
-    let count = doc.root.meshes.len();
-    let Some(mesh) = usize::try_from(index).ok().filter(|&m| m < count) else {
-        issues.push(
-            Issue::new(Code::IndexOutOfRange, &pointer)
-                .arg("index", index)
-                .arg("array", "meshes")
-                .arg("length", count),
-        );
-        return None;
-    };
-    let primitives = doc.root.meshes[mesh].primitives.len();
-    if primitives > 1 {
-        issues
-            .push(Issue::new(Code::MeshShapeMultiplePrimitives, &pointer).arg("count", primitives));
-    }
-    if tried.insert(mesh)
-        && let Some(triangles) = doc.mesh_triangles(mesh, &pointer, issues)
-    {
-        scene.meshes.insert(mesh, triangles);
-    }
-    if kind == ShapeTypeJson::Convex
-        && let Some(triangles) = scene.meshes.get(&mesh)
-        && let Some(issue) = hull_points(triangles, &pointer, Flavor::PhysicsShape)
-    {
-        issues.push(issue);
-    }
-    Some(mesh)
+    let convex = (kind == Kind::Convex).then_some(Flavor::PhysicsShape);
+    resolve_mesh(doc, (scene, tried), index, &pointer, convex, issues)
 }

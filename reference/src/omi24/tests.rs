@@ -30,22 +30,6 @@ fn read(text: &str, forced: Option<Profile>) -> Reading {
     read_bytes(text.as_bytes(), None, forced)
 }
 
-fn capsule(height: f64, bottom: f64, top: f64) -> Shape {
-    Shape::Capsule {
-        height,
-        radius_bottom: bottom,
-        radius_top: top,
-    }
-}
-
-fn cylinder(height: f64, bottom: f64, top: f64) -> Shape {
-    Shape::Cylinder {
-        height,
-        radius_bottom: bottom,
-        radius_top: top,
-    }
-}
-
 /// The capsule table: each row is a shape as written, the canonical shape (cap-centre
 /// distance, bottom radius, top radius) under omi-2024 and under omi-2025.
 #[test]
@@ -54,55 +38,55 @@ fn capsule_and_cylinder_sizes_under_both_readings() {
         // Defaults: 2024 full height 2 - 2 * 0.5 = 1; 2025 distance 1. The same capsule.
         (
             r#"{"type":"capsule"}"#,
-            capsule(1.0, 0.5, 0.5),
-            capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
         ),
         (
             r#"{"type":"capsule","capsule":{}}"#,
-            capsule(1.0, 0.5, 0.5),
-            capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
         ),
         // Height only: 2024 2 - 1 = 1... with h = 3: 3 - 1 = 2; 2025: 3.
         (
             r#"{"type":"capsule","capsule":{"height":3}}"#,
-            capsule(2.0, 0.5, 0.5),
-            capsule(3.0, 0.5, 0.5),
+            Shape::capsule(2.0, 0.5, 0.5),
+            Shape::capsule(3.0, 0.5, 0.5),
         ),
         // The Godot joint examples: h 0.5, r 0.05. 2024: 0.5 - 0.1 = 0.4. 2025 ignores
         // `radius` (another revision's key): distance 0.5, radii 0.5.
         (
             r#"{"type":"capsule","capsule":{"height":0.5,"radius":0.05}}"#,
-            capsule(0.4, 0.05, 0.05),
-            capsule(0.5, 0.5, 0.5),
+            Shape::capsule(0.4, 0.05, 0.05),
+            Shape::capsule(0.5, 0.5, 0.5),
         ),
         // The 2025 example capsule: 2025 distance 1, radii 0.5 (full height 2). 2024 ignores
         // the radius keys: full height 1 with radius 0.5 is exactly a sphere: distance 0.
         (
             r#"{"type":"capsule","capsule":{"height":1,"radiusBottom":0.5,"radiusTop":0.5}}"#,
-            capsule(0.0, 0.5, 0.5),
-            capsule(1.0, 0.5, 0.5),
+            Shape::capsule(0.0, 0.5, 0.5),
+            Shape::capsule(1.0, 0.5, 0.5),
         ),
         // A tapered 2025 capsule: distance 2, bottom 0.25, top 0.75 (full height 3).
         (
             r#"{"type":"capsule","capsule":{"height":2,"radiusBottom":0.25,"radiusTop":0.75}}"#,
-            capsule(1.0, 0.5, 0.5),
-            capsule(2.0, 0.25, 0.75),
+            Shape::capsule(1.0, 0.5, 0.5),
+            Shape::capsule(2.0, 0.25, 0.75),
         ),
         // Cylinders: full height in both; default 2.
         (
             r#"{"type":"cylinder"}"#,
-            cylinder(2.0, 0.5, 0.5),
-            cylinder(2.0, 0.5, 0.5),
+            Shape::cylinder(2.0, 0.5, 0.5),
+            Shape::cylinder(2.0, 0.5, 0.5),
         ),
         (
             r#"{"type":"cylinder","cylinder":{"height":3,"radius":0.25}}"#,
-            cylinder(3.0, 0.25, 0.25),
-            cylinder(3.0, 0.5, 0.5),
+            Shape::cylinder(3.0, 0.25, 0.25),
+            Shape::cylinder(3.0, 0.5, 0.5),
         ),
         (
             r#"{"type":"cylinder","cylinder":{"height":3,"radiusBottom":0.25,"radiusTop":0.5}}"#,
-            cylinder(3.0, 0.5, 0.5),
-            cylinder(3.0, 0.25, 0.5),
+            Shape::cylinder(3.0, 0.5, 0.5),
+            Shape::cylinder(3.0, 0.25, 0.5),
         ),
     ];
     for (written, as_2024, as_2025) in rows {
@@ -136,11 +120,7 @@ fn inertia_computed_against_khr_infinite() {
         omi([1.0, 2.0, 3.0]),
         (
             Inertia::Principal {
-                diagonal: [
-                    MassValue::Finite(1.0),
-                    MassValue::Finite(2.0),
-                    MassValue::Finite(3.0)
-                ],
+                diagonal: [1.0, 2.0, 3.0].map(MassValue::Finite),
                 orientation: UnitQuaternion::identity(),
             },
             vec![]
@@ -152,17 +132,10 @@ fn inertia_computed_against_khr_infinite() {
         "nodes":[{"extensions":{"KHR_physics_rigid_bodies":{"motion":{"inertiaDiagonal":[0,0,0]}}}}]}"#;
     let r = read(khr, None);
     let body = &r.scene.as_ref().expect("scene").bodies[0];
-    assert!(matches!(
-        body.inertia,
-        Inertia::Principal {
-            diagonal: [
-                MassValue::Infinite,
-                MassValue::Infinite,
-                MassValue::Infinite
-            ],
-            ..
-        }
-    ));
+    let Inertia::Principal { diagonal, .. } = body.inertia else {
+        panic!("principal inertia: {:?}", body.inertia)
+    };
+    assert_eq!(diagonal, [MassValue::Infinite; 3]);
     // And in an OMI document: computed, mass default 1.
     let omi_doc = r#"{"asset":{"version":"2.0"},
         "extensionsUsed":["OMI_physics_body"],
@@ -177,20 +150,15 @@ fn inertia_computed_against_khr_infinite() {
 
 #[test]
 fn detection_reads_the_radius_keys() {
+    use Profile::{Omi2024, Omi2025};
     let cases: &[(&str, Profile)] = &[
-        (
-            r#"{"type":"capsule","capsule":{"radius":0.5}}"#,
-            Profile::Omi2024,
-        ),
+        (r#"{"type":"capsule","capsule":{"radius":0.5}}"#, Omi2024),
         (
             r#"{"type":"cylinder","cylinder":{"radiusTop":0.5}}"#,
-            Profile::Omi2025,
+            Omi2025,
         ),
-        (
-            r#"{"type":"capsule","capsule":{"height":1}}"#,
-            Profile::Omi2025,
-        ),
-        (r#"{"type":"box"}"#, Profile::Omi2025),
+        (r#"{"type":"capsule","capsule":{"height":1}}"#, Omi2025),
+        (r#"{"type":"box"}"#, Omi2025),
     ];
     for (shape, want) in cases {
         let r = read(&with_shapes(shape), None);

@@ -75,19 +75,10 @@ pub fn read_collider<I, B, S>(
     B: FnOnce(&Scene, &mut Issues),
     S: FnOnce(&ColliderJson<I>, &str, &mut Scene, &mut Issues) -> Option<ShapeId>,
 {
-    let Some(value) = site.extension.get("collider") else {
+    let known = [of.key, "physicsMaterial", "collisionFilter"];
+    let Some((value, pointer)) = site.member("collider", (spelling, &known), issues) else {
         return;
     };
-    let pointer = push_pointer(site.pointer, "collider");
-    if spelling.object(value, &pointer, issues).is_none() {
-        return;
-    }
-    check_properties(
-        value,
-        &pointer,
-        &[of.key, "physicsMaterial", "collisionFilter"],
-        issues,
-    );
     (of.before)(scene, issues);
     let Some(c) = parse::<ColliderJson<I>>(value, &pointer, issues) else {
         return;

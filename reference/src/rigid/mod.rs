@@ -19,7 +19,8 @@ pub use table::{FileIndex, Table};
 use serde_json::{Map, Value};
 
 use crate::document::Document;
-use crate::issue::Code;
+use crate::ext::check_properties;
+use crate::issue::{Code, Issues, push_pointer};
 use crate::scene::NodeId;
 
 /// A node's body extension object, where its `collider`, `trigger` (and KHR's `joint`) are read.
@@ -29,6 +30,36 @@ pub struct Site<'a> {
     pub node: NodeId,
     pub extension: &'a Map<String, Value>,
     pub pointer: &'a str,
+}
+
+impl<'a> Site<'a> {
+    /// The sites of the nodes [`collider::read_bodies`] returned, in node order.
+    pub fn all(
+        doc: &'a Document<'a>,
+        nodes: &'a [(NodeId, &'a Map<String, Value>, String)],
+    ) -> impl Iterator<Item = Site<'a>> {
+        nodes.iter().map(move |(node, extension, pointer)| Site {
+            doc,
+            node: *node,
+            extension,
+            pointer,
+        })
+    }
+
+    /// The object `key` of this node's body extension and its pointer, its properties checked
+    /// against `known`; `None` when it is absent or no object (`EXT_TYPE`).
+    pub fn member(
+        self,
+        key: &str,
+        (spelling, known): (&Spelling, &[&str]),
+        issues: &mut Issues,
+    ) -> Option<(&'a Value, String)> {
+        let value = self.extension.get(key)?;
+        let pointer = push_pointer(self.pointer, key);
+        spelling.object(value, &pointer, issues)?;
+        check_properties(value, &pointer, known, issues);
+        Some((value, pointer))
+    }
 }
 
 /// How one family writes what the core reads: keys, array names and codes.

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::document::Document;
-use crate::ext::{check_properties, parse};
+use crate::ext::parse;
 use crate::issue::{Issue, Issues, push_pointer};
 use crate::scene::{Collider, CompoundTrigger, NodeId, Scene, ShapeId};
 
@@ -47,19 +47,10 @@ pub fn read_trigger<I, G, S>(
     G: FnOnce(&TriggerJson<I>) -> bool,
     S: FnOnce(&TriggerJson<I>, &str, &mut Scene, &mut Issues) -> Option<ShapeId>,
 {
-    let Some(value) = site.extension.get("trigger") else {
+    let known = [of.key, "nodes", "collisionFilter"];
+    let Some((value, pointer)) = site.member("trigger", (spelling, &known), issues) else {
         return;
     };
-    let pointer = push_pointer(site.pointer, "trigger");
-    if spelling.object(value, &pointer, issues).is_none() {
-        return;
-    }
-    check_properties(
-        value,
-        &pointer,
-        &[of.key, "nodes", "collisionFilter"],
-        issues,
-    );
     let Some(t) = parse::<TriggerJson<I>>(value, &pointer, issues) else {
         return;
     };
