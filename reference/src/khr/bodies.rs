@@ -25,9 +25,9 @@ use crate::document::Document;
 use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::rigid::Site;
 use crate::rigid::collider::{self, ShapeOfCollider};
-use crate::rigid::motion::{self, Meaning, MotionJson};
+use crate::rigid::motion::{self, MotionJson};
 use crate::rigid::trigger::{self, ShapeOfTrigger};
-use crate::scene::{Body, BodyKind, Inertia, MassValue, NodeId, Scene, ShapeId, VelocitySpace};
+use crate::scene::{Body, BodyKind, Inertia, MassValue, NodeId, Scene, ShapeId};
 
 use super::{
     GeometryForm, Revision, SHAPES_ARRAY, SPELLING, Table, Tables, geometry, non_negative,
@@ -90,15 +90,7 @@ fn read_motion(
     } else {
         BodyKind::Dynamic
     };
-    m.body(
-        node,
-        Meaning {
-            kind,
-            mass,
-            inertia,
-            velocity_space: VelocitySpace::Local,
-        },
-    )
+    m.body(node, (kind, mass, inertia), &SPELLING)
 }
 
 /// `inertiaDiagonal` components (0: infinite), or `None` when one is negative.

@@ -66,7 +66,7 @@ use crate::rigid::{
     JOINTS_ARRAY, NODES_ARRAY, Site, Spelling, Table, array_length, clean_since, enum_unknown,
     material, non_negative,
 };
-use crate::scene::Scene;
+use crate::scene::{Scene, VelocitySpace};
 
 /// The node-level and document-level key of the rigid-body extension.
 pub const RIGID_BODIES: &str = "KHR_physics_rigid_bodies";
@@ -319,6 +319,7 @@ struct Tables {
 /// How KHR writes what [`crate::rigid`] reads.
 const SPELLING: Spelling = Spelling {
     body: RIGID_BODIES,
+    velocity_space: VelocitySpace::Local,
     name_kind: true,
     min_one_item: true,
     filter_both_lists: Code::KhrFilterBothLists,

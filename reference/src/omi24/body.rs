@@ -25,12 +25,10 @@ use crate::issue::{Code, Issue, Issues, push_pointer};
 use crate::omi::BODY;
 use crate::omi::shape::check_scale;
 use crate::rigid::collider::{self, ShapeOfCollider};
-use crate::rigid::motion::{self, Meaning, MotionJson};
+use crate::rigid::motion::{self, MotionJson};
 use crate::rigid::trigger::{self, ShapeOfTrigger};
 use crate::rigid::{Site, material};
-use crate::scene::{
-    Body, BodyKind, Combine, Inertia, MassValue, NodeId, Scene, Shape, VelocitySpace,
-};
+use crate::scene::{Body, BodyKind, Combine, Inertia, MassValue, NodeId, Scene, Shape};
 
 use super::{Arrays, SHAPES_ARRAY, SPELLING, Table, non_negative};
 
@@ -131,15 +129,12 @@ pub(super) fn read_bodies<'a>(
 fn read_motion(node: NodeId, value: &Value, pointer: &str, issues: &mut Issues) -> Body {
     let parsed = motion::parse_motion(value, pointer, (&SPELLING, "type"), issues);
     let Some(m): Option<MotionJson<MotionType, IgnoredAny>> = parsed else {
-        return MotionJson::<IgnoredAny>::default().body(
-            node,
-            Meaning {
-                kind: BodyKind::Dynamic,
-                mass: MassValue::Finite(DEFAULT_MASS),
-                inertia: Inertia::EngineComputes,
-                velocity_space: VelocitySpace::World,
-            },
+        let defaults = (
+            BodyKind::Dynamic,
+            MassValue::Finite(DEFAULT_MASS),
+            Inertia::EngineComputes,
         );
+        return MotionJson::<IgnoredAny>::default().body(node, defaults, &SPELLING);
     };
     let at = |key: &str| push_pointer(pointer, key);
     if m.kind.is_none() {
@@ -169,15 +164,7 @@ fn read_motion(node: NodeId, value: &Value, pointer: &str, issues: &mut Issues) 
         Some(MotionType::Kinematic) => BodyKind::Kinematic,
         Some(MotionType::Dynamic) | None => BodyKind::Dynamic,
     };
-    m.body(
-        node,
-        Meaning {
-            kind,
-            mass,
-            inertia,
-            velocity_space: VelocitySpace::World,
-        },
-    )
+    m.body(node, (kind, mass, inertia), &SPELLING)
 }
 
 /// The inertia a written diagonal gives [D-OMI-INERTIA]: all zero is "computed by the engine"

@@ -28,7 +28,7 @@ use crate::issue::{Code, Issues};
 use crate::omi::BODY;
 use crate::profile::Profile;
 use crate::rigid::{JOINTS_ARRAY, NODES_ARRAY, Site, Spelling, Table, clean_since, non_negative};
-use crate::scene::Scene;
+use crate::scene::{Scene, VelocitySpace};
 
 /// How a revision writes capsules and cylinders: the one difference between the profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +88,7 @@ struct Arrays {
 /// How OMI writes what [`crate::rigid`] reads.
 const SPELLING: Spelling = Spelling {
     body: BODY,
+    velocity_space: VelocitySpace::World,
     name_kind: false,
     min_one_item: false,
     filter_both_lists: Code::OmiFilterBothLists,

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use crate::document::Document;
 use crate::ext::check_properties;
 use crate::issue::{Code, Issues, push_pointer};
-use crate::scene::NodeId;
+use crate::scene::{NodeId, VelocitySpace};
 
 /// A node's body extension object, where its `collider`, `trigger` (and KHR's `joint`) are read.
 #[derive(Clone, Copy)]
@@ -67,6 +67,8 @@ impl<'a> Site<'a> {
 pub struct Spelling {
     /// The node-level extension key that holds `motion`, `collider` and `trigger`.
     pub body: &'static str,
+    /// The space a motion's velocities are written in (KHR: the body's own, OMI: the world).
+    pub velocity_space: VelocitySpace,
     /// `EXT_TYPE` names the JSON kind found ("expected an object, found a number"), as KHR's
     /// messages do; OMI's say only what was expected.
     pub name_kind: bool,

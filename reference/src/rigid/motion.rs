@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::ext::{check_properties, parse};
 use crate::issue::{Issue, Issues};
 use crate::math::quaternion_xyzw;
-use crate::scene::{Body, BodyKind, Inertia, MassValue, NodeId, VelocitySpace};
+use crate::scene::{Body, BodyKind, Inertia, MassValue, NodeId};
 
 use super::Spelling;
 
@@ -78,32 +78,30 @@ pub fn unit_orientation(
     Some(UnitQuaternion::new_normalize(q))
 }
 
-/// What a reader decided about a motion; [`MotionJson::body`] adds what both read alike.
-pub struct Meaning {
-    pub kind: BodyKind,
-    pub mass: MassValue,
-    pub inertia: Inertia,
-    pub velocity_space: VelocitySpace,
-}
-
 impl<K, B> MotionJson<K, B> {
-    /// The body of node `node`: centre of mass as given, velocities default 0, `gravityFactor`
-    /// default 1.
-    pub fn body(&self, node: NodeId, r: Meaning) -> Body {
+    /// The body of node `node` with what its reader decided (`kind`, `mass`, `inertia`) and what
+    /// both families read alike: centre of mass as given, velocities default 0 in the family's
+    /// space, `gravityFactor` default 1.
+    pub fn body(
+        &self,
+        node: NodeId,
+        (kind, mass, inertia): (BodyKind, MassValue, Inertia),
+        spelling: &Spelling,
+    ) -> Body {
         Body {
             node,
-            kind: r.kind,
+            kind,
             omi_type: None,
-            mass: r.mass,
+            mass,
             center_of_mass: self.center_of_mass.map(Vector3::from),
-            inertia: r.inertia,
+            inertia,
             linear_velocity: self
                 .linear_velocity
                 .map_or_else(Vector3::zeros, Vector3::from),
             angular_velocity: self
                 .angular_velocity
                 .map_or_else(Vector3::zeros, Vector3::from),
-            velocity_space: r.velocity_space,
+            velocity_space: spelling.velocity_space,
             gravity_factor: self.gravity_factor.unwrap_or(1.0),
         }
     }
