@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use golden_file::assert_golden;
 use physics_cts::bundled::mutated;
 use physics_cts::fuzz::report::{Counts, Finding, FirstFinding, Shrinking, Summary};
 use physics_cts::fuzz::shrink::Stop;
@@ -15,6 +16,8 @@ use physics_cts::mutant::Mutant;
 use physics_cts::runner::Options;
 use physics_cts::status::Status;
 use reference::profile::Profile;
+
+mod golden_file;
 
 fn settings(implementation: &str, mutant: Option<Mutant>, draws: u64, work: &Path) -> Settings {
     Settings {
@@ -203,23 +206,6 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
     assert_eq!(one.counts, two.counts);
 }
 
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/fuzz")
-        .join(name);
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&path, actual).expect("write");
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        want,
-        actual,
-        "{} differs (rerun with BLESS=1 after checking the output)",
-        path.display()
-    );
-}
-
 /// `summary.md` and `summary.json` of a fixed summary, byte for byte.
 #[test]
 fn summaries_are_golden() {
@@ -296,8 +282,8 @@ fn summaries_are_golden() {
             f.folder
         );
     }
-    golden("summary.md", &summary.markdown());
-    golden("summary.json", &summary.json());
+    assert_golden("fuzz/summary.md", &summary.markdown());
+    assert_golden("fuzz/summary.json", &summary.json());
 }
 
 /// Over stdio (`physics-cts serve rapier`) the search draws, runs and counts as in process.
