@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use golden_file::assert_golden;
 use physics_cts::bundled::mutated;
-use physics_cts::fuzz::report::{Counts, Finding, FirstFinding, Shrinking, Summary};
+use physics_cts::fuzz::report::{Counts, Finding, FirstFinding, FuzzSummary, Shrinking};
 use physics_cts::fuzz::shrink::Stop;
-use physics_cts::fuzz::{self, Budget, Limit, Outcome, Quiet, Settings};
+use physics_cts::fuzz::{self, Budget, Outcome, Quiet, SearchLimit, Settings};
 use physics_cts::mutant::Mutant;
 use physics_cts::runner::Options;
 use physics_cts::status::Status;
@@ -25,7 +25,7 @@ fn settings(implementation: &str, mutant: Option<Mutant>, draws: u64, work: &Pat
         factory: mutated(implementation, mutant).expect("a bundled implementation"),
         control: mutant.and_then(|_| mutated(implementation, None)),
         profiles: Vec::new(),
-        limit: Limit {
+        limit: SearchLimit {
             time: None,
             draws: Some(draws),
         },
@@ -120,7 +120,7 @@ fn a_seeded_bug_is_found_shrunk_and_passes_without_the_bug() {
         assert_ne!(f.finding.without_mutant, None);
     }
     // The finding written as the CLI writes it runs with `run --corpus`.
-    let mut summary = Summary {
+    let mut summary = FuzzSummary {
         implementation: "rapier".into(),
         mutant: Some("gravity-9-8".into()),
         seed: 1,
@@ -242,7 +242,7 @@ fn summaries_are_golden() {
         folder: String::new(),
         repro: String::new(),
     };
-    let mut summary = Summary {
+    let mut summary = FuzzSummary {
         implementation: "rapier".to_owned(),
         mutant: Some("gravity-9-8".to_owned()),
         seed: 7,
@@ -318,7 +318,7 @@ fn a_foreign_findings_folder_is_kept() {
     let mine = dir.path().join("findings/notes.txt");
     std::fs::create_dir_all(mine.parent().expect("parent")).expect("mkdir");
     std::fs::write(&mine, "mine").expect("write");
-    let mut summary = Summary {
+    let mut summary = FuzzSummary {
         implementation: "rapier".into(),
         mutant: None,
         seed: 1,
