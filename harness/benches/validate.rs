@@ -19,14 +19,17 @@
 //! 8), `BENCH_KEEP` (keep the folder, to profile or inspect it), `PHYSICS_CTS_BIN` (the binary to
 //! time, by default the bench build's; `target/release/physics-cts` is the one users run).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use base64::Engine as _;
 use serde_json::{Value, json};
+use support::gltf_files;
 
 mod common;
+#[path = "../tests/support/mod.rs"]
+mod support;
 
 fn main() {
     let scenes = env_number("BENCH_SCENES", 400);
@@ -309,29 +312,6 @@ fn gltf_validator(folder: &Path, warmup: usize, runs: usize, files: usize) -> Op
         .collect::<Vec<_>>();
     // `runs` is at least 1 and the count was checked: never empty.
     Some(passes)
-}
-
-fn gltf_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .expect("read_dir")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(&path, out);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("gltf" | "glb")
-            ) {
-                out.push(path);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, &mut out);
-    out
 }
 
 fn copy_tree(from: &Path, to: &Path) {

@@ -7,10 +7,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+use corpus_subset::copy_cases;
 use physics_cts::bundle::verify::{CorpusSource, verify};
 use physics_cts::bundle::{self, BundleCode, INDEX};
 use proptest::prelude::*;
+use scratch::scratch;
 use serde_json::Value;
+
+mod corpus_subset;
+mod scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_physics-cts");
 
@@ -23,51 +28,16 @@ const CASES: [&str; 4] = [
 ];
 const FILTER: &str = "*/control/*";
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_certify")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// A corpus of `ids` copied out of corpus/v1: their manifest rows and files.
+/// A corpus of `ids` copied out of corpus/v1.
 fn small_corpus(name: &str, ids: &[&str]) -> Option<PathBuf> {
     let v1 = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/v1");
-    let Ok(text) = std::fs::read_to_string(v1.join("manifest.json")) else {
+    if !v1.join("manifest.json").is_file() {
         eprintln!("cli_certify: no corpus/v1: skipped");
         return None;
-    };
-    let mut manifest: Value = serde_json::from_str(&text).expect("manifest");
-    let rows: Vec<Value> = manifest["cases"]
-        .as_array()
-        .expect("cases")
-        .iter()
-        .filter(|r| ids.contains(&r["id"].as_str().unwrap_or("")))
-        .cloned()
-        .collect();
-    assert_eq!(rows.len(), ids.len(), "every case is in corpus/v1");
-    let dir = tmp(name);
-    for r in &rows {
-        let file = r["file"].as_str().expect("file");
-        let stem = file.rsplit_once('.').expect("extension").0;
-        for rel in [
-            file.to_owned(),
-            format!("{stem}.expect.json"),
-            format!("{stem}.bin"),
-        ] {
-            let from = v1.join(&rel);
-            if from.exists() {
-                let to = dir.join(&rel);
-                std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
-                std::fs::copy(&from, &to).expect("copy");
-            }
-        }
     }
-    manifest["count"] = rows.len().into();
-    manifest["cases"] = Value::Array(rows);
-    std::fs::write(dir.join("manifest.json"), manifest.to_string()).expect("manifest");
+    let dir = scratch(name);
+    let copied = copy_cases(&v1, &dir, ids);
+    assert_eq!(copied, ids.len(), "every case is in corpus/v1");
     // The reference's known failures (none), tied to this corpus as `run` requires.
     let hash = physics_cts::bundle::corpus::ManifestHashes::read(&dir)
         .expect("hashes")
@@ -105,7 +75,7 @@ fn fixture() -> Option<&'static Fixture> {
     FIXTURE
         .get_or_init(|| {
             let corpus = small_corpus("corpus", &CASES)?;
-            let bundle = tmp("pristine").join("bundle");
+            let bundle = scratch("pristine").join("bundle");
             let o = physics_cts(&[
                 "certify",
                 "--impl",
@@ -130,7 +100,7 @@ fn fixture() -> Option<&'static Fixture> {
 
 /// A fresh copy of the pristine bundle to tamper with.
 fn copy_bundle(f: &Fixture, name: &str) -> PathBuf {
-    let to = tmp(name);
+    let to = scratch(name);
     for p in bundle::list_files(&f.bundle).expect("list") {
         std::fs::copy(f.bundle.join(&p), to.join(&p)).expect("copy");
     }
@@ -302,78 +272,95 @@ fn an_edited_result_is_caught() {
     assert!(!printed_codes(&o).contains(&BundleCode::HashMismatch.as_str().to_owned()));
 }
 
-/// A footer whose counts are not those of the case lines is caught, re-indexed or not: the
-/// footer is compared with the one the case lines give.
+/// What a forger does to a copy of the bundle.
+type Tampering = fn(&Path);
+
+/// A bundle tampered with is caught with its code, whether or not it was re-indexed as a
+/// forger would; a row is `(name, tampering, re-indexed, code)`.
 #[test]
-fn a_footer_with_other_counts_is_caught() {
+fn every_tampering_is_caught_with_its_code() {
+    use BundleCode::{ExtraFile, HashMismatch, Malformed, MissingFile, ResultsInconsistent};
     let Some(f) = fixture() else { return };
-    let dir = copy_bundle(f, "footer-counts");
-    edit_results(&dir, |v| {
-        if v["type"] == "footer" {
-            let cases = v["cases"].as_u64().expect("footer cases");
-            v["cases"] = (cases + 1).into();
+    let delete_junit = |dir: &Path| std::fs::remove_file(dir.join("junit.xml")).expect("rm");
+    let rows: [(&str, Tampering, bool, BundleCode); 7] = [
+        // A footer whose counts are not those of the case lines: the footer is compared with
+        // the one the case lines give.
+        (
+            "footer-counts",
+            |dir| {
+                edit_results(dir, |v| {
+                    if v["type"] == "footer" {
+                        let cases = v["cases"].as_u64().expect("footer cases");
+                        v["cases"] = (cases + 1).into();
+                    }
+                });
+            },
+            true,
+            ResultsInconsistent,
+        ),
+        (
+            "forged-summary",
+            |dir| {
+                let path = dir.join("summary.json");
+                let text = std::fs::read_to_string(&path).expect("read");
+                let forged = text.replacen("\"passed\": ", "\"passed\": 9", 1);
+                std::fs::write(&path, forged).expect("write");
+            },
+            true,
+            BundleCode::SummaryMismatch,
+        ),
+        ("deleted-file", delete_junit, false, MissingFile),
+        // Dropped from the index too: still missing, as a required report.
+        ("deleted-file", delete_junit, true, MissingFile),
+        (
+            "added-file",
+            |dir| {
+                std::fs::create_dir_all(dir.join("more")).expect("mkdir");
+                std::fs::write(dir.join("more/results.ndjson"), "{}\n").expect("write");
+            },
+            false,
+            ExtraFile,
+        ),
+        (
+            "changed-byte",
+            |dir| {
+                let path = dir.join("report.html");
+                let mut bytes = std::fs::read(&path).expect("read");
+                let mid = bytes.len() / 2;
+                bytes[mid] ^= 0x01;
+                std::fs::write(&path, bytes).expect("write");
+            },
+            false,
+            HashMismatch,
+        ),
+        (
+            "cut-log",
+            |dir| {
+                let path = dir.join("results.ndjson");
+                let text = std::fs::read_to_string(&path).expect("read");
+                let cut: Vec<&str> = text.lines().collect();
+                let kept = cut[..cut.len() - 1].join("\n") + "\n";
+                std::fs::write(&path, kept).expect("write");
+            },
+            true,
+            Malformed,
+        ),
+    ];
+    for (name, tamper, reindexed, want) in rows {
+        let dir = copy_bundle(f, &format!("{name}-{reindexed}"));
+        tamper(&dir);
+        if reindexed {
+            bundle::write_index(&dir).expect("index");
         }
-    });
-    bundle::write_index(&dir).expect("index");
-    let o = verify_cli(&dir, &f.corpus);
-    assert_caught(&o, BundleCode::ResultsInconsistent);
-    assert!(!printed_codes(&o).contains(&BundleCode::HashMismatch.as_str().to_owned()));
-}
-
-#[test]
-fn a_forged_summary_is_caught_even_when_reindexed() {
-    let Some(f) = fixture() else { return };
-    let dir = copy_bundle(f, "forged-summary");
-    let path = dir.join("summary.json");
-    let text = std::fs::read_to_string(&path).expect("read");
-    std::fs::write(&path, text.replacen("\"passed\": ", "\"passed\": 9", 1)).expect("write");
-    bundle::write_index(&dir).expect("index");
-    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::SummaryMismatch);
-}
-
-#[test]
-fn a_deleted_file_is_caught() {
-    let Some(f) = fixture() else { return };
-    let dir = copy_bundle(f, "deleted-file");
-    std::fs::remove_file(dir.join("junit.xml")).expect("rm");
-    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::MissingFile);
-    // Dropped from the index too: still missing, as a required report.
-    bundle::write_index(&dir).expect("index");
-    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::MissingFile);
-}
-
-#[test]
-fn an_added_file_is_caught() {
-    let Some(f) = fixture() else { return };
-    let dir = copy_bundle(f, "added-file");
-    std::fs::create_dir_all(dir.join("more")).expect("mkdir");
-    std::fs::write(dir.join("more/results.ndjson"), "{}\n").expect("write");
-    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::ExtraFile);
-}
-
-#[test]
-fn one_changed_byte_of_a_report_is_caught() {
-    let Some(f) = fixture() else { return };
-    let dir = copy_bundle(f, "changed-byte");
-    let path = dir.join("report.html");
-    let mut bytes = std::fs::read(&path).expect("read");
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 0x01;
-    std::fs::write(&path, bytes).expect("write");
-    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::HashMismatch);
-}
-
-#[test]
-fn a_cut_log_is_malformed_even_when_reindexed() {
-    let Some(f) = fixture() else { return };
-    let dir = copy_bundle(f, "cut-log");
-    let path = dir.join("results.ndjson");
-    let text = std::fs::read_to_string(&path).expect("read");
-    let cut: Vec<&str> = text.lines().collect();
-    let kept = cut[..cut.len() - 1].join("\n") + "\n";
-    std::fs::write(&path, kept).expect("write");
-    bundle::write_index(&dir).expect("index");
-    assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::Malformed);
+        let o = verify_cli(&dir, &f.corpus);
+        let codes = printed_codes(&o);
+        assert_eq!(code(&o), 1, "{name}: {}", stdout(&o));
+        let row = format!("{name}, re-indexed {reindexed}: expected {want}, got {codes:?}");
+        assert!(codes.iter().any(|c| c == want.as_str()), "{row}");
+        if reindexed {
+            assert!(!codes.iter().any(|c| c == HashMismatch.as_str()), "{row}");
+        }
+    }
 }
 
 #[test]
@@ -474,7 +461,7 @@ fn usage_problems_exit_2_and_garbage_is_malformed() {
     assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::Malformed);
     std::fs::write(dir.join(INDEX), [0xffu8, 0xfe, 0x00]).expect("write");
     assert_caught(&verify_cli(&dir, &f.corpus), BundleCode::Malformed);
-    let empty = tmp("empty-bundle");
+    let empty = scratch("empty-bundle");
     assert_caught(&verify_cli(&empty, &f.corpus), BundleCode::MissingFile);
 }
 

@@ -1,7 +1,7 @@
 //! `physics-cts eval` run as a process: the JSON it prints for a small KHR hinge, and its exit
 //! codes (0 printed, 1 validation errors, 2 unreadable file or bad poses).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -42,12 +42,19 @@ fn write(name: &str, text: &str) -> PathBuf {
     path
 }
 
-fn run(args: &[&std::ffi::OsStr]) -> Output {
+/// `physics-cts eval FILE FLAGS`.
+fn run(file: &Path, flags: &[&str]) -> Output {
     Command::new(BIN)
         .arg("eval")
-        .args(args)
+        .arg(file)
+        .args(flags)
         .output()
         .expect("runs")
+}
+
+/// A written file's path as a flag's value.
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
 }
 
 fn code(o: &Output) -> i32 {
@@ -58,13 +65,7 @@ fn code(o: &Output) -> i32 {
 fn prints_the_expected_interpretation_of_a_hinge() {
     let file = write("hinge.gltf", HINGE);
     let poses = write("hinge.poses.json", POSES);
-    let out = run(&[
-        file.as_os_str(),
-        "--poses".as_ref(),
-        poses.as_os_str(),
-        "--format".as_ref(),
-        "json".as_ref(),
-    ]);
+    let out = run(&file, &["--poses", arg(&poses), "--format", "json"]);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(j["profile"], "khr-2024-draft");
@@ -127,7 +128,7 @@ fn validation_errors_exit_1() {
         "truncated.gltf",
         r#"{"asset": {"version": "2.0"}, "nodes": ["#,
     );
-    let out = run(&[file.as_os_str()]);
+    let out = run(&file, &[]);
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("JSON_SYNTAX"));
@@ -136,7 +137,7 @@ fn validation_errors_exit_1() {
 #[test]
 fn unreadable_file_or_bad_poses_exit_2() {
     let missing = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_eval/does-not-exist.gltf");
-    let out = run(&[missing.as_os_str()]);
+    let out = run(&missing, &[]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 
@@ -155,23 +156,23 @@ fn unreadable_file_or_bad_poses_exit_2() {
         ),
     ] {
         let poses = write(name, poses);
-        let out = run(&[file.as_os_str(), "--poses".as_ref(), poses.as_os_str()]);
+        let out = run(&file, &["--poses", arg(&poses)]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(code(&out), 2, "{name}: {stderr}");
         assert!(stderr.contains(says), "{name}: {stderr}");
     }
-    let out = run(&[file.as_os_str(), "--poses".as_ref(), missing.as_os_str()]);
+    let out = run(&file, &["--poses", arg(&missing)]);
     assert_eq!(code(&out), 2);
-    let out = run(&[file.as_os_str(), "--format".as_ref(), "yaml".as_ref()]);
+    let out = run(&file, &["--format", "yaml"]);
     assert_eq!(code(&out), 2);
-    let out = run(&[file.as_os_str(), "--profile".as_ref(), "khr".as_ref()]);
+    let out = run(&file, &["--profile", "khr"]);
     assert_eq!(code(&out), 2);
     // A plain glTF without physics or constraints: nothing to evaluate.
     let plain = write(
         "plain.gltf",
         r#"{"asset": {"version": "2.0"}, "nodes": [{}]}"#,
     );
-    let out = run(&[plain.as_os_str()]);
+    let out = run(&plain, &[]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to evaluate"));
 }
@@ -180,11 +181,7 @@ fn unreadable_file_or_bad_poses_exit_2() {
 #[test]
 fn profile_flag_is_honoured() {
     let file = write("hinge-forced.gltf", HINGE);
-    let out = run(&[
-        file.as_os_str(),
-        "--profile".as_ref(),
-        "khr-2024-draft".as_ref(),
-    ]);
+    let out = run(&file, &["--profile", "khr-2024-draft"]);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(j["profile"], "khr-2024-draft");
@@ -218,7 +215,7 @@ fn a_missing_buffer_stops_eval_only_when_a_shape_reads_it() {
         .replace("{USED}", "")
         .replace("{COLLIDER}", "");
     let file = write("mesh-without-bin.gltf", &constraints);
-    let out = run(&[file.as_os_str()]);
+    let out = run(&file, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(code(&out), 0, "{stderr}");
     assert!(stderr.contains("BUFFER_UNREADABLE"), "{stderr}");
@@ -232,7 +229,7 @@ fn a_missing_buffer_stops_eval_only_when_a_shape_reads_it() {
             r#", "extensions": {"KHR_physics_rigid_bodies": {"collider": {"geometry": {"mesh": 0}}}}"#,
         );
     let file = write("collider-without-bin.gltf", &collider);
-    let out = run(&[file.as_os_str(), "--profile".as_ref(), "khr-2026".as_ref()]);
+    let out = run(&file, &["--profile", "khr-2026"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(code(&out), 1, "{stderr}");
     assert!(stderr.contains("ACCESSOR_DATA_UNAVAILABLE"), "{stderr}");

@@ -9,54 +9,26 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use misbehave::{python, report, script};
 use physics_cts::exit;
-use serde_json::{Value, json};
-use untimed::{python, report};
+use scratch::scratch;
 
-mod untimed;
+mod misbehave;
+mod scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_physics-cts");
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_run")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh folder `name` and the path of its corpus in it, when python3 runs here.
+fn folder(name: &str) -> Option<(PathBuf, PathBuf)> {
+    python()?;
+    let dir = scratch(name);
+    let corpus = dir.join("corpus");
+    Some((dir, corpus))
 }
 
-fn expect() -> Value {
-    json!({"interpretation": null, "tolerances": null, "scenario": {
-        "config": {"gravity": [0, -10, 0], "dt": 0.01, "substeps": 1},
-        "steps": 3, "observe_every": 1,
-        "checks": [{"name": "apart", "kind": "no_contact", "pairs": [[0, 1]]}]}})
-}
-
-/// A corpus of one required case per stem (`k/cNN/<stem>`), with a manifest carrying each
-/// document's sha256 like a generated one.
+/// A corpus of one required case per stem.
 fn write_corpus(dir: &Path, stems: &[&str]) {
-    let mut rows = Vec::new();
-    for (i, stem) in stems.iter().enumerate() {
-        let id = format!("k/c{i:02}/{stem}");
-        let file = format!("{id}.gltf");
-        let path = dir.join(&file);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        // Each document differs, so two corpora of other stems have other hashes.
-        let doc = format!("{{\"asset\":{{\"version\":\"2.0\"}},\"extras\":\"{id}\"}}");
-        std::fs::write(&path, &doc).expect("write");
-        std::fs::write(dir.join(format!("{id}.expect.json")), expect().to_string()).expect("write");
-        rows.push(
-            json!({"id": id, "file": file, "profile": "khr-2024-draft", "area": "body",
-            "features": [], "tier": "required", "valid": true,
-            "sha256": physics_cts::text::sha256_hex(doc.as_bytes())}),
-        );
-    }
-    std::fs::write(
-        dir.join("manifest.json"),
-        json!({"cases": rows}).to_string(),
-    )
-    .expect("write");
+    misbehave::write_corpus(dir, stems, |_| "required");
 }
 
 fn run(cwd: &Path, corpus: &Path, extra: &[&str]) -> Output {
@@ -67,7 +39,7 @@ fn run(cwd: &Path, corpus: &Path, extra: &[&str]) -> Output {
         .args(extra)
         .arg("--")
         .arg("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/misbehave.py"))
+        .arg(script())
         .output()
         .expect("runs")
 }
@@ -82,11 +54,9 @@ fn corpus_hash(corpus: &Path) -> String {
 
 #[test]
 fn a_run_that_scored_nothing_is_its_own_error() {
-    if !python() {
+    let Some((dir, corpus)) = folder("nothing") else {
         return;
-    }
-    let dir = scratch("nothing");
-    let corpus = dir.join("corpus");
+    };
     write_corpus(&corpus, &["refuse", "refuse", "refuse"]);
     let o = run(&dir, &corpus, &["--out", "out"]);
     assert_eq!(
@@ -94,11 +64,8 @@ fn a_run_that_scored_nothing_is_its_own_error() {
         Some(i32::from(exit::NOTHING_SCORED)),
         "{o:?}"
     );
-    assert!(
-        text(&o.stderr).contains("no case was scored"),
-        "{}",
-        text(&o.stderr)
-    );
+    let err = text(&o.stderr);
+    assert!(err.contains("no case was scored"), "{err}");
     // Every status is counted, zeros included.
     let out = text(&o.stdout);
     assert!(out.contains("NOT_SUPPORTED 3"), "{out}");
@@ -110,13 +77,10 @@ fn a_run_that_scored_nothing_is_its_own_error() {
 
 #[test]
 fn the_failure_list_says_how_many_it_left_out() {
-    if !python() {
+    let Some((dir, corpus)) = folder("many-failures") else {
         return;
-    }
-    let dir = scratch("many-failures");
-    let corpus = dir.join("corpus");
-    let stems = vec!["fail"; 23];
-    write_corpus(&corpus, &stems);
+    };
+    write_corpus(&corpus, &["fail"; 23]);
     let o = run(&dir, &corpus, &["--out", "out"]);
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     let out = text(&o.stdout);
@@ -126,11 +90,9 @@ fn the_failure_list_says_how_many_it_left_out() {
 
 #[test]
 fn known_failures_are_found_in_the_corpus_and_tied_to_it() {
-    if !python() {
+    let Some((dir, corpus)) = folder("known") else {
         return;
-    }
-    let dir = scratch("known");
-    let corpus = dir.join("corpus");
+    };
     write_corpus(&corpus, &["ok", "fail"]);
     let hash = corpus_hash(&corpus);
     let known = corpus.join("known-failures");
@@ -145,11 +107,8 @@ fn known_failures_are_found_in_the_corpus_and_tied_to_it() {
     .expect("write");
     let o = run(&dir, &corpus, &["--out", "out"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stdout).contains("stdio: 1 known failure(s) from"),
-        "{}",
-        text(&o.stdout)
-    );
+    let out = text(&o.stdout);
+    assert!(out.contains("stdio: 1 known failure(s) from"), "{out}");
 
     // A file of another corpus is refused with its own code, saying both hashes.
     let other = "0".repeat(64);
@@ -194,11 +153,9 @@ fn known_failures_are_found_in_the_corpus_and_tied_to_it() {
 
 #[test]
 fn the_default_output_is_an_ignored_folder() {
-    if !python() {
+    let Some((dir, corpus)) = folder("default-out") else {
         return;
-    }
-    let dir = scratch("default-out");
-    let corpus = dir.join("corpus");
+    };
     write_corpus(&corpus, &["ok"]);
     let o = run(&dir, &corpus, &[]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{o:?}");
@@ -243,10 +200,9 @@ fn the_default_output_is_an_ignored_folder() {
 
 #[test]
 fn diff_refuses_what_is_not_a_run_and_runs_of_other_corpora() {
-    if !python() {
+    let Some((dir, _)) = folder("diff") else {
         return;
-    }
-    let dir = scratch("diff");
+    };
     let (a, b) = (dir.join("a"), dir.join("b"));
     write_corpus(&a, &["ok", "fail"]);
     write_corpus(&b, &["ok", "fail", "ok"]);
@@ -287,11 +243,9 @@ fn diff_refuses_what_is_not_a_run_and_runs_of_other_corpora() {
 
 #[test]
 fn a_filtered_run_has_no_notes_about_unmatched_known_failures() {
-    if !python() {
+    let Some((dir, corpus)) = folder("filtered-notes") else {
         return;
-    }
-    let dir = scratch("filtered-notes");
-    let corpus = dir.join("corpus");
+    };
     write_corpus(&corpus, &["ok", "fail", "ok"]);
     let hash = corpus_hash(&corpus);
     std::fs::create_dir_all(corpus.join("known-failures")).expect("mkdir");
@@ -311,11 +265,9 @@ fn a_filtered_run_has_no_notes_about_unmatched_known_failures() {
 
 #[test]
 fn shards_merge_into_the_reports_of_one_run() {
-    if !python() {
+    let Some((dir, corpus)) = folder("shards") else {
         return;
-    }
-    let dir = scratch("shards");
-    let corpus = dir.join("corpus");
+    };
     write_corpus(&corpus, &["ok", "fail", "ok", "refuse", "ok"]);
     let whole = run(&dir, &corpus, &["--out", "whole"]);
     assert_eq!(whole.status.code(), Some(1), "{whole:?}");

@@ -3,9 +3,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use golden_file::assert_golden;
+use scratch::scratch;
 use serde_json::Value;
+
+mod golden_file;
+mod scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_physics-cts");
 
@@ -14,18 +18,6 @@ const PLAIN: &str =
     r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"scene":0,"nodes":[{"name":"a"}]}"#;
 /// Not JSON: one `JSON_SYNTAX` error.
 const BROKEN: &str = r#"{"asset":{"version":"2.0"},"nodes":[{"#;
-
-/// A fresh empty folder under cargo's per-target temporary folder.
-fn temp_dir(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_validate")
-        .join(format!("{name}-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
 
 fn write(dir: &Path, rel: &str, text: &str) -> PathBuf {
     let path = dir.join(rel);
@@ -67,7 +59,7 @@ fn paths_of(report: &Value) -> Vec<String> {
 
 #[test]
 fn a_file_without_errors_exits_0_and_prints_its_infos() {
-    let dir = temp_dir("ok");
+    let dir = scratch("ok");
     write(&dir, "plain.gltf", PLAIN);
     let out = run(&dir, &["plain.gltf"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -80,7 +72,7 @@ fn a_file_without_errors_exits_0_and_prints_its_infos() {
 
 #[test]
 fn a_file_with_an_error_exits_1_with_a_compiler_style_line() {
-    let dir = temp_dir("err");
+    let dir = scratch("err");
     write(&dir, "plain.gltf", PLAIN);
     write(&dir, "broken.gltf", BROKEN);
     let out = run(&dir, &["plain.gltf", "broken.gltf"]);
@@ -105,7 +97,7 @@ fn a_file_with_an_error_exits_1_with_a_compiler_style_line() {
 #[test]
 fn an_issue_with_a_pointer_prints_it_before_the_message() {
     // Node 0's mesh is a string, not an index: a core schema error at /nodes/0/mesh.
-    let dir = temp_dir("pointer");
+    let dir = scratch("pointer");
     write(
         &dir,
         "bad-index.gltf",
@@ -136,7 +128,7 @@ fn an_issue_with_a_pointer_prints_it_before_the_message() {
 
 #[test]
 fn json_output_has_files_issues_and_summary() {
-    let dir = temp_dir("json");
+    let dir = scratch("json");
     write(&dir, "a/plain.gltf", PLAIN);
     write(&dir, "a/broken.gltf", BROKEN);
     let out = run(&dir, &["--format", "json", "a"]);
@@ -165,7 +157,7 @@ fn json_output_has_files_issues_and_summary() {
 
 #[test]
 fn folders_are_searched_recursively_in_sorted_order_for_gltf_and_glb_only() {
-    let dir = temp_dir("recurse");
+    let dir = scratch("recurse");
     write(&dir, "in/z.gltf", PLAIN);
     write(&dir, "in/b/deep/c/x.gltf", PLAIN);
     write(&dir, "in/b/a.GLTF", PLAIN);
@@ -209,7 +201,7 @@ fn folders_are_searched_recursively_in_sorted_order_for_gltf_and_glb_only() {
 
 #[test]
 fn a_file_named_twice_is_validated_once() {
-    let dir = temp_dir("dedup");
+    let dir = scratch("dedup");
     write(&dir, "in/a.gltf", PLAIN);
     let report = json(&run(&dir, &["--format", "json", "in/a.gltf", "in"]));
     assert_eq!(paths_of(&report), ["in/a.gltf"]);
@@ -217,7 +209,7 @@ fn a_file_named_twice_is_validated_once() {
 
 #[test]
 fn an_explicit_file_is_read_whatever_its_extension() {
-    let dir = temp_dir("explicit");
+    let dir = scratch("explicit");
     write(&dir, "model.json", PLAIN);
     let report = json(&run(&dir, &["--format", "json", "model.json"]));
     assert_eq!(paths_of(&report), ["model.json"]);
@@ -226,7 +218,7 @@ fn an_explicit_file_is_read_whatever_its_extension() {
 
 #[test]
 fn profile_forces_the_reading_profile() {
-    let dir = temp_dir("profile");
+    let dir = scratch("profile");
     write(&dir, "plain.gltf", PLAIN);
     let detected = json(&run(&dir, &["--format", "json", "plain.gltf"]));
     assert_eq!(detected["files"][0]["profile"], Value::Null);
@@ -250,7 +242,7 @@ fn profile_forces_the_reading_profile() {
 
 #[test]
 fn a_missing_path_exits_2_but_the_other_files_are_still_validated() {
-    let dir = temp_dir("missing");
+    let dir = scratch("missing");
     write(&dir, "broken.gltf", BROKEN);
     let out = run(&dir, &["nowhere.gltf", "broken.gltf"]);
     assert_eq!(out.status.code(), Some(2));
@@ -267,7 +259,7 @@ fn a_missing_path_exits_2_but_the_other_files_are_still_validated() {
 #[test]
 fn an_unreadable_file_exits_2() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = temp_dir("unreadable");
+    let dir = scratch("unreadable");
     let path = write(&dir, "locked.gltf", PLAIN);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     if std::fs::read(&path).is_ok() {
@@ -281,7 +273,7 @@ fn an_unreadable_file_exits_2() {
 
 #[test]
 fn a_bad_profile_or_format_is_a_usage_error() {
-    let dir = temp_dir("usage");
+    let dir = scratch("usage");
     write(&dir, "plain.gltf", PLAIN);
     let out = run(&dir, &["--profile", "khr", "plain.gltf"]);
     assert_eq!(out.status.code(), Some(2));
@@ -299,7 +291,7 @@ fn a_bad_profile_or_format_is_a_usage_error() {
 
 #[test]
 fn an_empty_folder_validates_nothing_and_says_so() {
-    let dir = temp_dir("empty");
+    let dir = scratch("empty");
     std::fs::create_dir_all(dir.join("nothing")).expect("mkdir");
     let out = run(&dir, &["nothing"]);
     assert_eq!(
@@ -323,8 +315,6 @@ fn an_empty_folder_validates_nothing_and_says_so() {
 #[test]
 fn golden_outputs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/validate");
-    let bless = std::env::var_os("BLESS").is_some();
-    let mut stale = Vec::new();
     for (format, file) in [("text", "expected.txt"), ("json", "expected.json")] {
         let out = run(&root, &["--format", format, "input"]);
         assert_eq!(
@@ -332,27 +322,14 @@ fn golden_outputs() {
             Some(1),
             "the golden folder has one broken file"
         );
-        let actual = stdout(&out);
-        let path = root.join(file);
-        if bless {
-            std::fs::write(&path, &actual).expect("write golden file");
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path).unwrap_or_default();
-        if expected != actual {
-            stale.push(format!(
-                "{} differs (rerun with BLESS=1 after checking the output):\n{actual}",
-                path.display()
-            ));
-        }
+        assert_golden(&format!("validate/{file}"), &stdout(&out));
     }
-    assert!(stale.is_empty(), "{}", stale.join("\n"));
 }
 
 /// A folder without any glTF validates nothing: exit 2 with the folder named, not a green 0.
 #[test]
 fn a_folder_without_gltf_exits_2() {
-    let dir = temp_dir("no-gltf");
+    let dir = scratch("no-gltf");
     write(&dir, "empty/notes.txt", "not a scene");
     write(&dir, "full/plain.gltf", PLAIN);
     let out = run(&dir, &["empty"]);

@@ -7,27 +7,14 @@ use std::path::Path;
 
 use reference::expect::Expectation;
 use reference::poses::Poses;
+use support::gltf_files;
 
-fn gltf_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            gltf_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "gltf" || x == "glb") {
-            out.push(p);
-        }
-    }
-}
+mod support;
 
 #[test]
 fn every_expectation_of_the_reference_reads_back_as_written() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference/tests/validation");
-    let mut files = Vec::new();
-    gltf_files(&root, &mut files);
-    files.sort();
+    let files = gltf_files(&root);
     let (mut read, mut with_bodies, mut with_joints, mut with_constraints) = (0, 0, 0, 0);
     for path in &files {
         let reading = reference::read_path(path, None).expect("readable");

@@ -7,14 +7,17 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use golden_file::assert_golden;
 use physics_cts::bundled::mutated;
-use physics_cts::fuzz::report::{Counts, Finding, FirstFinding, Shrinking, Summary};
+use physics_cts::fuzz::report::{Counts, Finding, FirstFinding, FuzzSummary, Shrinking};
 use physics_cts::fuzz::shrink::Stop;
-use physics_cts::fuzz::{self, Budget, Limit, Outcome, Quiet, Settings};
+use physics_cts::fuzz::{self, Budget, Outcome, Quiet, SearchLimit, Settings};
 use physics_cts::mutant::Mutant;
 use physics_cts::runner::Options;
 use physics_cts::status::Status;
 use reference::profile::Profile;
+
+mod golden_file;
 
 fn settings(implementation: &str, mutant: Option<Mutant>, draws: u64, work: &Path) -> Settings {
     Settings {
@@ -22,7 +25,7 @@ fn settings(implementation: &str, mutant: Option<Mutant>, draws: u64, work: &Pat
         factory: mutated(implementation, mutant).expect("a bundled implementation"),
         control: mutant.and_then(|_| mutated(implementation, None)),
         profiles: Vec::new(),
-        limit: Limit {
+        limit: SearchLimit {
             time: None,
             draws: Some(draws),
         },
@@ -117,7 +120,7 @@ fn a_seeded_bug_is_found_shrunk_and_passes_without_the_bug() {
         assert_ne!(f.finding.without_mutant, None);
     }
     // The finding written as the CLI writes it runs with `run --corpus`.
-    let mut summary = Summary {
+    let mut summary = FuzzSummary {
         implementation: "rapier".into(),
         mutant: Some("gravity-9-8".into()),
         seed: 1,
@@ -203,23 +206,6 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
     assert_eq!(one.counts, two.counts);
 }
 
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/fuzz")
-        .join(name);
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&path, actual).expect("write");
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        want,
-        actual,
-        "{} differs (rerun with BLESS=1 after checking the output)",
-        path.display()
-    );
-}
-
 /// `summary.md` and `summary.json` of a fixed summary, byte for byte.
 #[test]
 fn summaries_are_golden() {
@@ -256,7 +242,7 @@ fn summaries_are_golden() {
         folder: String::new(),
         repro: String::new(),
     };
-    let mut summary = Summary {
+    let mut summary = FuzzSummary {
         implementation: "rapier".to_owned(),
         mutant: Some("gravity-9-8".to_owned()),
         seed: 7,
@@ -296,8 +282,8 @@ fn summaries_are_golden() {
             f.folder
         );
     }
-    golden("summary.md", &summary.markdown());
-    golden("summary.json", &summary.json());
+    assert_golden("fuzz/summary.md", &summary.markdown());
+    assert_golden("fuzz/summary.json", &summary.json());
 }
 
 /// Over stdio (`physics-cts serve rapier`) the search draws, runs and counts as in process.
@@ -332,7 +318,7 @@ fn a_foreign_findings_folder_is_kept() {
     let mine = dir.path().join("findings/notes.txt");
     std::fs::create_dir_all(mine.parent().expect("parent")).expect("mkdir");
     std::fs::write(&mine, "mine").expect("write");
-    let mut summary = Summary {
+    let mut summary = FuzzSummary {
         implementation: "rapier".into(),
         mutant: None,
         seed: 1,

@@ -12,11 +12,14 @@
 
 use std::ffi::OsStr;
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use scratch::scratch;
 use serde_json::Value;
+
+mod scratch;
 
 /// Every input ends within this.
 const DEADLINE: Duration = Duration::from_secs(10);
@@ -140,15 +143,6 @@ fn codes(issues: &[(String, String)]) -> Vec<&str> {
     issues.iter().map(|(c, _)| c.as_str()).collect()
 }
 
-/// A fresh folder for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("physics-cts-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create a temporary folder");
-    dir
-}
-
 fn mkfifo(path: &Path) {
     rustix::fs::mkfifoat(
         rustix::fs::CWD,
@@ -162,66 +156,49 @@ fn mkfifo(path: &Path) {
 const ONE_BUFFER: &str =
     r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":36,"uri":"z.bin"}]}"#;
 
-/// `ln -s /dev/zero z.bin` as a buffer: refused by its type, nothing read.
+/// A buffer URI naming what is not a regular file is refused by its type, nothing read:
+/// `ln -s /dev/zero z.bin`, a FIFO (a plain open would wait for a writer forever), a folder.
 #[test]
-fn a_device_as_a_buffer_is_not_read() {
-    let dir = folder("dev-zero-buffer");
-    std::os::unix::fs::symlink("/dev/zero", dir.join("z.bin")).expect("symlink");
-    std::fs::write(dir.join("a.gltf"), ONE_BUFFER).expect("write");
-    let (ended, issues) = validate(&dir, "a.gltf");
-    assert_eq!(ended.code, Some(1));
-    assert_eq!(
-        issues,
-        [
-            ("NOT_A_REGULAR_FILE".to_owned(), "/buffers/0/uri".to_owned()),
-            ("PROFILE_NONE".to_owned(), String::new())
-        ]
-    );
-    // The buffer's error concerns data nothing physical reads, so eval goes on (issue 36) and
-    // finds no extension to evaluate: a usage error (2), the buffer's error still reported.
-    let eval = physics_cts(&dir, &["eval", "a.gltf"]);
-    assert_eq!(eval.code, Some(2), "{}", eval.stderr);
-    assert!(
-        eval.stderr.contains("NOT_A_REGULAR_FILE"),
-        "{}",
-        eval.stderr
-    );
-    std::fs::remove_dir_all(&dir).expect("remove");
-}
-
-/// A FIFO as a buffer: a plain open would wait for a writer forever.
-#[test]
-fn a_fifo_as_a_buffer_does_not_block() {
-    let dir = folder("fifo-buffer");
-    mkfifo(&dir.join("z.bin"));
-    std::fs::write(dir.join("a.gltf"), ONE_BUFFER).expect("write");
-    let (ended, issues) = validate(&dir, "a.gltf");
-    assert_eq!(ended.code, Some(1));
-    assert_eq!(
-        issues,
-        [
-            ("NOT_A_REGULAR_FILE".to_owned(), "/buffers/0/uri".to_owned()),
-            ("PROFILE_NONE".to_owned(), String::new())
-        ]
-    );
-    std::fs::remove_dir_all(&dir).expect("remove");
-}
-
-/// A folder named by a buffer URI.
-#[test]
-fn a_folder_as_a_buffer_is_not_a_regular_file() {
-    let dir = folder("folder-buffer");
-    std::fs::create_dir(dir.join("z.bin")).expect("mkdir");
-    std::fs::write(dir.join("a.gltf"), ONE_BUFFER).expect("write");
-    let (_, issues) = validate(&dir, "a.gltf");
-    assert_eq!(codes(&issues), ["NOT_A_REGULAR_FILE", "PROFILE_NONE"]);
-    std::fs::remove_dir_all(&dir).expect("remove");
+fn a_buffer_that_is_not_a_regular_file_is_not_read() {
+    for name in ["dev-zero-buffer", "fifo-buffer", "folder-buffer"] {
+        let dir = scratch(name);
+        let buffer = dir.join("z.bin");
+        match name {
+            "dev-zero-buffer" => {
+                std::os::unix::fs::symlink("/dev/zero", &buffer).expect("symlink");
+            }
+            "fifo-buffer" => mkfifo(&buffer),
+            _ => std::fs::create_dir(&buffer).expect("mkdir"),
+        }
+        std::fs::write(dir.join("a.gltf"), ONE_BUFFER).expect("write");
+        let (ended, issues) = validate(&dir, "a.gltf");
+        assert_eq!(ended.code, Some(1), "{name}");
+        assert_eq!(
+            issues,
+            [
+                ("NOT_A_REGULAR_FILE".to_owned(), "/buffers/0/uri".to_owned()),
+                ("PROFILE_NONE".to_owned(), String::new())
+            ],
+            "{name}"
+        );
+        // The buffer's error concerns data nothing physical reads, so eval goes on (issue
+        // 36) and finds no extension to evaluate: a usage error (2), the buffer's error
+        // still reported.
+        let eval = physics_cts(&dir, &["eval", "a.gltf"]);
+        assert_eq!(eval.code, Some(2), "{name}: {}", eval.stderr);
+        assert!(
+            eval.stderr.contains("NOT_A_REGULAR_FILE"),
+            "{name}: {}",
+            eval.stderr
+        );
+        std::fs::remove_dir_all(&dir).expect("remove");
+    }
 }
 
 /// A FIFO named as the document: `validate`, `eval` and `run`'s reader end at once.
 #[test]
 fn a_fifo_as_the_document_does_not_block() {
-    let dir = folder("fifo-document");
+    let dir = scratch("fifo-document");
     mkfifo(&dir.join("a.gltf"));
     let (ended, issues) = validate(&dir, "a.gltf");
     assert_eq!(ended.code, Some(1));
@@ -240,7 +217,7 @@ fn a_fifo_as_the_document_does_not_block() {
 /// FILE_TOO_LARGE).
 #[test]
 fn a_device_as_the_document_is_not_read() {
-    let dir = folder("dev-zero-document");
+    let dir = scratch("dev-zero-document");
     let (ended, issues) = validate(&dir, "/dev/zero");
     assert_eq!(ended.code, Some(1));
     assert_eq!(issues, [("NOT_A_REGULAR_FILE".to_owned(), String::new())]);
@@ -251,7 +228,7 @@ fn a_device_as_the_document_is_not_read() {
 /// A manifest that is a FIFO: `run` says it cannot read it instead of waiting forever.
 #[test]
 fn a_fifo_as_the_manifest_does_not_block_run() {
-    let dir = folder("fifo-manifest");
+    let dir = scratch("fifo-manifest");
     std::fs::create_dir(dir.join("corpus")).expect("mkdir");
     mkfifo(&dir.join("corpus/manifest.json"));
     let ended = physics_cts(
@@ -279,7 +256,7 @@ fn a_fifo_as_the_manifest_does_not_block_run() {
 /// URI with `..`; a link that stays inside is followed.
 #[test]
 fn a_symlinked_buffer_leaving_the_folder_escapes() {
-    let dir = folder("symlink-escape");
+    let dir = scratch("symlink-escape");
     std::fs::create_dir(dir.join("doc")).expect("mkdir");
     std::fs::write(dir.join("secret.bin"), [0u8; 36]).expect("write");
     std::os::unix::fs::symlink("../secret.bin", dir.join("doc/z.bin")).expect("symlink");
@@ -323,35 +300,27 @@ fn empty_nodes(path: &Path, count: usize) {
     std::fs::write(path, text).expect("write");
 }
 
-/// 5 million empty nodes (15 MB) once needed 3 GB: over the budget, refused before parsing.
+/// Over the budget, refused before parsing: 5 million empty nodes (15 MB) once needed 3 GB,
+/// and 60 MB of them (20 million) once aborted the process (an allocation failed).
 #[test]
-fn five_million_empty_nodes_are_over_the_budget() {
-    let dir = folder("five-million");
-    empty_nodes(&dir.join("a.gltf"), 5_000_000);
-    let (ended, issues) = validate(&dir, "a.gltf");
-    assert_eq!(ended.code, Some(1));
-    assert_eq!(issues, [("DOCUMENT_TOO_LARGE".to_owned(), String::new())]);
-    assert!(ended.peak_kib < 256 << 10, "{} KiB", ended.peak_kib);
-    std::fs::remove_dir_all(&dir).expect("remove");
-}
-
-/// 60 MB of empty nodes once aborted the process (an allocation failed).
-#[test]
-fn sixty_megabytes_of_nodes_are_over_the_budget() {
-    let dir = folder("sixty-mb");
-    empty_nodes(&dir.join("a.gltf"), 20_000_000);
-    let (ended, issues) = validate(&dir, "a.gltf");
-    assert_eq!(ended.code, Some(1));
-    assert_eq!(issues, [("DOCUMENT_TOO_LARGE".to_owned(), String::new())]);
-    assert!(ended.peak_kib < 256 << 10, "{} KiB", ended.peak_kib);
-    std::fs::remove_dir_all(&dir).expect("remove");
+fn millions_of_empty_nodes_are_over_the_budget() {
+    for (name, count) in [("five-million", 5_000_000), ("sixty-mb", 20_000_000)] {
+        let dir = scratch(name);
+        empty_nodes(&dir.join("a.gltf"), count);
+        let (ended, issues) = validate(&dir, "a.gltf");
+        assert_eq!(ended.code, Some(1), "{name}");
+        let too_large = [("DOCUMENT_TOO_LARGE".to_owned(), String::new())];
+        assert_eq!(issues, too_large, "{name}");
+        assert!(ended.peak_kib < 256 << 10, "{name}: {} KiB", ended.peak_kib);
+        std::fs::remove_dir_all(&dir).expect("remove");
+    }
 }
 
 /// Just under the budget, the costliest value there is (an empty node: 3 bytes of text, a
 /// typed node and a hierarchy entry) is read whole, within the memory cap.
 #[test]
 fn a_document_at_the_budget_is_read_within_the_memory_cap() {
-    let dir = folder("at-budget");
+    let dir = scratch("at-budget");
     // Counted as 1, the root's, asset's and nodes' brackets, the comma between asset and
     // nodes, then two per node (its bracket and a comma, one comma fewer): 2 n + 4.
     let limit = usize::try_from(reference::document::budget::MAX_JSON_VALUES).expect("usize");
@@ -368,7 +337,7 @@ fn a_document_at_the_budget_is_read_within_the_memory_cap() {
 /// A million nested arrays: a syntax error (the parser's depth limit), not a stack overflow.
 #[test]
 fn deep_nesting_is_a_syntax_error() {
-    let dir = folder("deep");
+    let dir = scratch("deep");
     std::fs::write(dir.join("a.gltf"), "[".repeat(1_000_000)).expect("write");
     let (ended, issues) = validate(&dir, "a.gltf");
     assert_eq!(ended.code, Some(1));
@@ -380,7 +349,7 @@ fn deep_nesting_is_a_syntax_error() {
 /// multiple of the file (200 MB peaked at 624 MB: the file, the tree's copy, the typed copy).
 #[test]
 fn a_huge_string_costs_a_few_times_its_bytes() {
-    let dir = folder("huge-string");
+    let dir = scratch("huge-string");
     let text = format!(
         r#"{{"asset":{{"version":"2.0","generator":"{}"}}}}"#,
         "x".repeat(100 << 20)
@@ -394,7 +363,7 @@ fn a_huge_string_costs_a_few_times_its_bytes() {
 /// A GLB whose header and chunk claim 4 GiB: nothing is allocated from the claim.
 #[test]
 fn a_glb_lying_about_its_lengths_is_refused() {
-    let dir = folder("glb-lies");
+    let dir = scratch("glb-lies");
     let mut glb = Vec::new();
     glb.extend_from_slice(b"glTF");
     glb.extend_from_slice(&2u32.to_le_bytes());
@@ -414,7 +383,7 @@ fn a_glb_lying_about_its_lengths_is_refused() {
 /// issues, no allocation from the claims.
 #[test]
 fn huge_claimed_lengths_are_bounds_issues() {
-    let dir = folder("huge-claims");
+    let dir = scratch("huge-claims");
     std::fs::write(dir.join("z.bin"), [0u8; 36]).expect("write");
     let doc = r#"{"asset":{"version":"2.0"},
         "buffers":[{"byteLength":9007199254740991,"uri":"z.bin"}],

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use physics_cts::bundled::mutated;
 use physics_cts::case::{Corpus, Tier};
-use physics_cts::implementation::{Action, Implementation, TriggerEventKind};
+use physics_cts::implementation::{Action, Implementation, Profile, TriggerEventKind};
 use physics_cts::known_failures::KnownFailures;
 use physics_cts::mutant::Mutant;
 use physics_cts::mutants::{self, Control, Summary};
@@ -16,9 +16,11 @@ use physics_cts::runner::{self, Entrant, Options};
 use physics_cts::status::Status;
 use serde_json::{Value, json};
 
-mod support;
+use golden_file::assert_golden;
+use support::{Khr, cube, load, load_doc, merged, node, rb, sphere, stepped};
 
-use support::{Khr, cube, load, node, rb, sphere};
+mod golden_file;
+mod support;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -27,10 +29,7 @@ fn root() -> PathBuf {
 /// A dynamic sphere of mass 1 (radius 0.5) at `at`, with extra motion properties.
 fn ball(k: &mut Khr, at: [f64; 3], motion: Value) -> usize {
     let s = k.shape(sphere(0.5));
-    let mut m = json!({"mass": 1.0});
-    m.as_object_mut()
-        .expect("object")
-        .extend(motion.as_object().cloned().unwrap_or_default());
+    let m = merged(json!({"mass": 1.0}), &motion);
     k.node(json!({"translation": at,
         "extensions": rb(json!({"motion": m, "collider": {"shape": s}}))}))
 }
@@ -40,10 +39,7 @@ fn ball(k: &mut Khr, at: [f64; 3], motion: Value) -> usize {
 fn hinge_lowest(name: &str, z_limit: Value, mutant: Option<Mutant>) -> f64 {
     let mut k = Khr::default();
     let s = k.shape(cube([0.4, 0.2, 0.2]));
-    let mut z = json!({"angularAxes": [2]});
-    z.as_object_mut()
-        .expect("object")
-        .extend(z_limit.as_object().cloned().unwrap_or_default());
+    let z = merged(json!({"angularAxes": [2]}), &z_limit);
     k.joints.push(json!({"limits": [
         {"linearAxes": [0, 1, 2], "max": 0.0},
         {"angularAxes": [0, 1], "min": 0.0, "max": 0.0},
@@ -56,8 +52,7 @@ fn hinge_lowest(name: &str, z_limit: Value, mutant: Option<Mutant>) -> f64 {
     let mut imp = load(name, &k, mutant);
     let mut lowest: f64 = 0.0;
     for _ in 0..180 {
-        imp.step(1).expect("step");
-        let st = imp.observe().expect("observe");
+        let st = stepped(&mut imp, 1);
         // The arm's angle about +Z: its body sits at (cos a, sin a) around the pivot.
         let t = node(&st, body).translation;
         lowest = lowest.min(t[1].atan2(t[0]));
@@ -111,8 +106,7 @@ fn driven_height(mutant: Option<Mutant>) -> f64 {
     );
     k.node(json!({"extensions": rb(json!({"joint": {"connectedNode": body, "joint": 0}}))}));
     let mut imp = load(&format!("drive-{}", mutant.is_some()), &k, mutant);
-    imp.step(60).expect("step");
-    node(&imp.observe().expect("observe"), body).translation[1]
+    node(&stepped(&mut imp, 60), body).translation[1]
 }
 
 #[test]
@@ -130,8 +124,7 @@ fn drop(name: &str, motion: Value, mutant: Option<Mutant>) -> f64 {
     let mut k = Khr::default();
     let b = ball(&mut k, [0.0, 100.0, 0.0], motion);
     let mut imp = load(name, &k, mutant);
-    imp.step(120).expect("step");
-    100.0 - node(&imp.observe().expect("observe"), b).translation[1]
+    100.0 - node(&stepped(&mut imp, 120), b).translation[1]
 }
 
 #[test]
@@ -163,8 +156,7 @@ fn soft_sag(mutant: Option<Mutant>) -> f64 {
     let mut imp = load(&format!("soft-{}", mutant.is_some()), &k, mutant);
     let mut sag: f64 = 0.0;
     for _ in 0..60 {
-        imp.step(1).expect("step");
-        sag = sag.max(-node(&imp.observe().expect("observe"), b).translation[1]);
+        sag = sag.max(-node(&stepped(&mut imp, 1), b).translation[1]);
     }
     sag
 }
@@ -254,8 +246,7 @@ fn a_compound_trigger_misreported_names_its_members() {
         let mut imp = load("compound", &k, mutant);
         let mut seen = Vec::new();
         for _ in 0..120 {
-            imp.step(1).expect("step");
-            let s = imp.observe().expect("observe");
+            let s = stepped(&mut imp, 1);
             seen.extend(s.trigger_events.into_iter().filter(|e| e.other == b));
         }
         seen.into_iter()
@@ -287,8 +278,7 @@ fn an_impulse_applied_as_a_force_is_dt_times_too_weak() {
     let speed = |mutant| {
         let mut imp = load("impulse", &k, mutant);
         imp.apply(&push).expect("apply");
-        imp.step(1).expect("step");
-        node(&imp.observe().expect("observe"), b).linear_velocity[2]
+        node(&stepped(&mut imp, 1), b).linear_velocity[2]
     };
     // 1 N s on 1 kg: 1 m/s. As a force of 1 N for one step of 1/60 s: 1/60 m/s.
     assert!((speed(None) - 1.0).abs() < 1e-5);
@@ -309,8 +299,7 @@ fn an_ignored_kinematic_pose_leaves_the_body_where_it_was() {
     let at = |mutant| {
         let mut imp = load("kinematic", &k, mutant);
         imp.apply(&go).expect("apply");
-        imp.step(1).expect("step");
-        node(&imp.observe().expect("observe"), b).translation
+        node(&stepped(&mut imp, 1), b).translation
     };
     let right = at(None);
     assert!(
@@ -683,7 +672,7 @@ fn the_summary_counts_only_new_required_failures() {
     assert_eq!((c.cases, c.failed, c.known_failures), (6, 1, 1));
 }
 
-/// `summary.md` of a fixed input, byte for byte (`MUTANTS_BLESS=1` rewrites the golden file).
+/// `summary.md` of a fixed input, byte for byte (`BLESS=1` rewrites the golden file).
 #[test]
 fn summary_markdown_golden() {
     use Status::*;
@@ -716,14 +705,7 @@ fn summary_markdown_golden() {
         1234,
     );
     assert_eq!(summary.score_line(), "caught 1 of 4 (25%)");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/mutants/summary.md");
-    let text = summary.markdown();
-    if std::env::var_os("MUTANTS_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&path, &text).expect("bless");
-    }
-    let golden = std::fs::read_to_string(&path).expect("golden file (MUTANTS_BLESS=1 writes it)");
-    assert_eq!(text, golden);
+    assert_golden("mutants/summary.md", &summary.markdown());
     // summary.json round-trips.
     let json = serde_json::to_string(&summary).expect("json");
     assert_eq!(
@@ -861,27 +843,6 @@ fn an_ignored_vrm_default_scene_evaluates_the_other_scenes_constraints() {
     assert_eq!(nodes(Some(Mutant::DefaultSceneIgnored)), [2]);
 }
 
-/// Load the `.gltf` `doc` of `profile` into a fresh Rapier adapter with `mutant` (g = 9.81
-/// down, dt = 1/60).
-fn load_profile(
-    name: &str,
-    doc: &Value,
-    profile: &str,
-    mutant: Option<Mutant>,
-) -> physics_cts::adapters::rapier::RapierImplementation {
-    use physics_cts::implementation::{LoadOutcome, LoadRequest, SimConfig};
-    let mut imp = physics_cts::adapters::rapier::RapierImplementation::with_mutant(mutant);
-    imp.configure(&SimConfig::default()).expect("configure");
-    let outcome = imp
-        .load(&LoadRequest {
-            path: support::write(name, doc),
-            profile: profile.parse().expect("a profile"),
-        })
-        .expect("load");
-    assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
-    imp
-}
-
 /// Height of a ball (r 0.5, mass 1) released at (2, 3, 0) after 2 s over a khr-2025 static
 /// ground whose geometry is node 2 (out of the scene): its child part, a unit cube moved to
 /// (2, 0.5, 0) and scaled (1.5, 0.4, 1.5), as a convex hull.
@@ -932,9 +893,8 @@ fn ball_over_part(mutant: Option<Mutant>) -> f64 {
         "scene": 0
     });
     let name = format!("part-{}", mutant.map_or("none", Mutant::id));
-    let mut imp = load_profile(&name, &doc, "khr-2025", mutant);
-    imp.step(120).expect("step");
-    node(&imp.observe().expect("observe"), 0).translation[1]
+    let mut imp = load_doc(&name, &doc, Profile::Khr2025, mutant);
+    node(&stepped(&mut imp, 120), 0).translation[1]
 }
 
 #[test]
@@ -953,7 +913,6 @@ fn ignored_transforms_below_a_geometry_node_leave_the_part_at_the_origin() {
 /// origin to a static frame, the joint free about z only.
 fn pendulum_height(mutant: Option<Mutant>) -> f64 {
     use generator::current::{document, joint_node, node as omi_node, shape_ref};
-    use reference::profile::Profile;
     let p = Profile::Omi2025;
     let mut ball = omi_node(
         p,
@@ -981,9 +940,8 @@ fn pendulum_height(mutant: Option<Mutant>) -> f64 {
         ]})),
     );
     let name = format!("bob-{}", mutant.map_or("none", Mutant::id));
-    let mut imp = load_profile(&name, &doc, "omi-2025", mutant);
-    imp.step(30).expect("step");
-    node(&imp.observe().expect("observe"), 0).translation[1]
+    let mut imp = load_doc(&name, &doc, p, mutant);
+    node(&stepped(&mut imp, 30), 0).translation[1]
 }
 
 #[test]

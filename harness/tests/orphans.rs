@@ -167,7 +167,7 @@ fn interrupted(test: &str, signal: rustix::process::Signal) {
     while !marked(token).iter().any(|(_, comm)| comm == "sleep") {
         assert!(
             start.elapsed() < Duration::from_secs(10),
-            "the implementation did not start"
+            "{test}: the implementation did not start"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -181,9 +181,9 @@ fn interrupted(test: &str, signal: rustix::process::Signal) {
     rustix::process::kill_process(pid, signal).expect("signal the harness");
     let status = wait(&mut child, Duration::from_secs(10));
     use std::os::unix::process::ExitStatusExt as _;
-    assert_eq!(status.signal(), Some(signal.as_raw()), "{status}");
+    assert_eq!(status.signal(), Some(signal.as_raw()), "{test}: {status}");
     let left = left_after(token, Duration::from_secs(3));
-    assert!(left.is_empty(), "left behind: {left:?}");
+    assert!(left.is_empty(), "{test}: left behind: {left:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -208,22 +208,16 @@ fn interrupted_unless_ignored(token: &str, signal: rustix::process::Signal) {
     interrupted(token, signal);
 }
 
+/// Each signal that ends the harness (SIGKILL too) ends its implementation's processes.
 #[test]
-fn sigint_leaves_nothing() {
-    interrupted_unless_ignored("sigint", rustix::process::Signal::INT);
-}
-
-#[test]
-fn sigterm_leaves_nothing() {
-    interrupted_unless_ignored("sigterm", rustix::process::Signal::TERM);
-}
-
-#[test]
-fn sighup_leaves_nothing() {
-    interrupted_unless_ignored("sighup", rustix::process::Signal::HUP);
-}
-
-#[test]
-fn sigkill_leaves_nothing() {
-    interrupted("sigkill", rustix::process::Signal::KILL);
+fn an_interrupted_run_leaves_nothing() {
+    use rustix::process::Signal;
+    for (test, signal) in [
+        ("sigint", Signal::INT),
+        ("sigterm", Signal::TERM),
+        ("sighup", Signal::HUP),
+    ] {
+        interrupted_unless_ignored(test, signal);
+    }
+    interrupted("sigkill", Signal::KILL);
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use physics_cts::implementation::{Action, LoadRequest, SimConfig};
-use physics_cts::protocol::message::{Call, Request};
+use physics_cts::protocol::message::{Call, NumberedCall};
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -45,7 +45,7 @@ fn converse(mut command: Command, calls: Vec<Call>) -> Vec<(String, String, Stri
         let mut stdin = child.stdin.take().expect("stdin");
         for (seq, call) in calls.into_iter().enumerate() {
             let op = call.op().to_string();
-            let line = Request {
+            let line = NumberedCall {
                 seq: seq as u64,
                 call,
             }

@@ -2,7 +2,7 @@
 //! written to a temporary folder, loaded through the `Implementation` interface, simulated,
 //! and observed. Every expected number has its arithmetic in a comment.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use physics_cts::adapters::rapier::RapierImplementation;
@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 mod support;
 
-use support::{Khr, cube, node, rb, request, sphere, write};
+use support::{Khr, cube, gltf_files, merged, node, rb, request, sphere, stepped, write};
 
 const G: f64 = 9.81;
 
@@ -28,14 +28,8 @@ fn load(name: &str, k: &Khr) -> RapierImplementation {
 /// A dynamic sphere of mass 1 at height `y`.
 fn ball(k: &mut Khr, name: &str, at: [f64; 3], extra: Value) -> usize {
     let s = k.shape(sphere(0.5));
-    let mut motion = json!({"mass": 1.0});
-    if let Some(m) = extra.get("motion").and_then(Value::as_object) {
-        motion.as_object_mut().expect("object").extend(m.clone());
-    }
-    let mut collider = json!({"shape": s});
-    if let Some(c) = extra.get("collider").and_then(Value::as_object) {
-        collider.as_object_mut().expect("object").extend(c.clone());
-    }
+    let motion = merged(json!({"mass": 1.0}), &extra["motion"]);
+    let collider = merged(json!({"shape": s}), &extra["collider"]);
     k.node(json!({"name": name, "translation": at,
         "extensions": rb(json!({"motion": motion, "collider": collider}))}))
 }
@@ -43,10 +37,7 @@ fn ball(k: &mut Khr, name: &str, at: [f64; 3], extra: Value) -> usize {
 /// A static box of 10 x 1 x 10 whose top face is at y = 0.
 fn ground(k: &mut Khr, collider: Value) -> usize {
     let s = k.shape(cube([10.0, 1.0, 10.0]));
-    let mut c = json!({"shape": s});
-    c.as_object_mut()
-        .expect("object")
-        .extend(collider.as_object().cloned().unwrap_or_default());
+    let c = merged(json!({"shape": s}), &collider);
     k.node(json!({"name": "ground", "translation": [0.0, -0.5, 0.0],
         "extensions": rb(json!({"collider": c}))}))
 }
@@ -106,8 +97,7 @@ fn a_dynamic_sphere_falls_with_g_and_its_gravity_factor() {
         json!({"motion": {"gravityFactor": 0.5}}),
     );
     let mut imp = load("fall", &k);
-    imp.step(120).expect("step");
-    let s = imp.observe().expect("observe");
+    let s = stepped(&mut imp, 120);
     // t = 120 / 60 = 2 s: x = g t^2 / 2 = 9.81 * 4 / 2 = 19.62 m. Rapier's symplectic Euler
     // gives g dt^2 n (n + 1) / 2 = 19.78 m, 0.8 % more: within 1 %.
     let t: f64 = 2.0;
@@ -135,8 +125,7 @@ fn static_colliders_never_move_and_carry_resting_bodies() {
     let mut imp = load("static", &k);
     let mut touched = false;
     for _ in 0..30 {
-        imp.step(6).expect("step");
-        let s = imp.observe().expect("observe");
+        let s = stepped(&mut imp, 6);
         let gs = node(&s, g);
         assert_eq!(gs.translation, [0.0, -0.5, 0.0]);
         assert_eq!(gs.rotation, [0.0, 0.0, 0.0, 1.0]);
@@ -166,8 +155,7 @@ fn a_kinematic_body_keeps_its_local_velocity_in_world_space() {
     let mut imp = load("kinematic", &k);
     let i = imp.interpretation().expect("interpretation");
     assert_eq!(i.bodies[0].kind, BodyKind::Kinematic);
-    imp.step(90).expect("step");
-    let st = imp.observe().expect("observe");
+    let st = stepped(&mut imp, 90);
     let ns = node(&st, n);
     // 1.5 s at 2 m/s along world +Y: y = 3, no gravity effect.
     assert!((ns.translation[1] - 3.0).abs() < 1e-3, "{ns:?}");
@@ -211,8 +199,7 @@ fn a_hinge_stays_within_its_limits_while_gravity_swings_it() {
     let tol = 0.035;
     let mut lowest: f64 = 0.0;
     for _ in 0..180 {
-        imp.step(1).expect("step");
-        let st = imp.observe().expect("observe");
+        let st = stepped(&mut imp, 1);
         // The KHR metric of the 1D angular limit about z [D-METRICS], frame A the anchor.
         let angle = angular_metric(&[2], &Isometry3::identity(), &pivot_pose(node(&st, body)));
         assert!((-0.5 - tol..=0.5 + tol).contains(&angle), "angle {angle}");
@@ -250,8 +237,7 @@ fn a_filtered_pair_never_touches_while_an_unfiltered_one_does() {
     assert!(!pair(g, ghost).collide);
     let mut solid_touched = false;
     for _ in 0..60 {
-        imp.step(2).expect("step");
-        let s = imp.observe().expect("observe");
+        let s = stepped(&mut imp, 2);
         assert!(!s.contacts.contains(&[g, ghost]), "{:?}", s.contacts);
         solid_touched |= s.contacts.contains(&[g, solid]);
     }
@@ -281,8 +267,7 @@ fn triggers_report_enter_then_exit_and_never_push() {
     let mut imp = load("trigger", &k);
     let mut events = Vec::new();
     for _ in 0..120 {
-        imp.step(1).expect("step");
-        let s = imp.observe().expect("observe");
+        let s = stepped(&mut imp, 1);
         // Triggers never push: the ball through it moves exactly like the free one.
         assert_eq!(
             node(&s, through).linear_velocity,
@@ -344,8 +329,7 @@ fn combine_precedence_shows_in_the_pair_report() {
     // The contacts use it: Coulomb friction decelerates at mu g, so the cube stops after
     // v^2 / (2 mu g) = 9 / (2 * 0.5 * 9.81) = 0.917 m (with Rapier's own multiply rule,
     // mu = 0.16, it would slide 2.87 m).
-    imp.step(180).expect("step");
-    let st = imp.observe().expect("observe");
+    let st = stepped(&mut imp, 180);
     let x = node(&st, b).translation[0];
     assert!((x - 0.917).abs() < 0.15 * 0.917, "slid {x} m");
     assert!(node(&st, b).linear_velocity[0].abs() < 1e-3);
@@ -393,8 +377,7 @@ fn static_friction_holds_and_dynamic_friction_brakes() {
         (Some(f64::from(0.6_f32)), Some(f64::from(0.2_f32))),
         "{p:?}"
     );
-    imp.step(180).expect("step");
-    let st = imp.observe().expect("observe");
+    let st = stepped(&mut imp, 180);
     let x = node(&st, b).translation[0];
     let want = reference::expect::predict::sliding_distance(3.0, 0.2, G).expect("a slide");
     assert!((want - 2.294).abs() < 1e-3, "the reference's slide: {want}");
@@ -406,8 +389,7 @@ fn static_friction_holds_and_dynamic_friction_brakes() {
     let tilt = 0.4_f64.atan();
     let (mut imp, _, b) = cube_on_ground("friction-ramp", material, 0.0, tilt);
     let start = Vector3::from(node(&imp.observe().expect("observe"), b).translation);
-    imp.step(120).expect("step");
-    let end = Vector3::from(node(&imp.observe().expect("observe"), b).translation);
+    let end = Vector3::from(node(&stepped(&mut imp, 120), b).translation);
     assert!(
         (end - start).norm() < 0.01,
         "crept {} m",
@@ -518,8 +500,7 @@ fn an_acceleration_drive_converges_to_its_target_whatever_the_mass() {
         bodies.push(body);
     }
     let mut imp = load("drive", &k);
-    imp.step(240).expect("step");
-    let st = imp.observe().expect("observe");
+    let st = stepped(&mut imp, 240);
     for (body, z) in bodies.into_iter().zip([0.0, 3.0]) {
         let t = node(&st, body).translation;
         // Frame B (the body) relative to frame A (the anchor) along x: the drive's position.
@@ -563,8 +544,7 @@ fn mass_properties_are_read_back_from_rapier() {
     assert_eq!(c.shape, ReportedShape::Box);
     assert_eq!(c.parameters["size"], json!([1.0, 2.0, 3.0]));
     // An infinitely heavy body ignores gravity in Rapier (the gravity force is m g).
-    imp.step(30).expect("step");
-    let st = imp.observe().expect("observe");
+    let st = stepped(&mut imp, 30);
     assert_eq!(node(&st, infinite).translation, [5.0, 0.0, 0.0]);
 }
 
@@ -577,21 +557,6 @@ fn evaluate_constraints_is_not_supported() {
         imp.evaluate_constraints(&json!({"nodes": {}})),
         Err(physics_cts::implementation::ImplError::NotSupported(_))
     ));
-}
-
-/// Every `.gltf` under `dir`, recursively.
-fn gltf_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            gltf_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "gltf" || x == "glb") {
-            out.push(p);
-        }
-    }
 }
 
 /// Load, read back, step and observe; any answer is fine, a panic is a bug. Whether the
@@ -618,12 +583,12 @@ fn never_panics_on_the_corpus_the_validation_cases_and_the_samples() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     for dir in ["reference/tests/validation", "corpus"] {
         let before = files.len();
-        gltf_files(&repo.join(dir), &mut files);
+        files.extend(gltf_files(&repo.join(dir)));
         assert!(files.len() > before, "nothing under {dir}");
     }
     let samples = Path::new("/work/shared/specs/samples");
     if samples.is_dir() {
-        gltf_files(samples, &mut files);
+        files.extend(gltf_files(samples));
     } else {
         println!(
             "skipping the seed-era samples: {} is absent",

@@ -8,8 +8,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use corpus_subset::copy_cases;
 use physics_cts::case::Corpus;
 use serde_json::Value;
+
+mod corpus_subset;
 
 const BIN: &str = env!("CARGO_BIN_EXE_physics-cts");
 
@@ -223,42 +226,17 @@ fn scratch(v2: &Path) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     let corpus = dir.join("corpus/v2");
     std::fs::create_dir_all(&corpus).expect("scratch");
-    let mut manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(v2.join("manifest.json")).expect("manifest"))
-            .expect("json");
-    let all = manifest["cases"].as_array().expect("cases").clone();
-    let first = |prefix: &str| {
-        all.iter()
-            .filter(|r| r["valid"] == true)
-            .filter_map(|r| r["id"].as_str())
-            .find(|id| id.starts_with(prefix))
-            .map(str::to_owned)
-    };
-    let mut ids: Vec<String> = CASES.iter().map(|s| (*s).to_owned()).collect();
-    ids.extend(first("vrm/gen/"));
-    let rows: Vec<Value> = all
+    let text = std::fs::read_to_string(v2.join("manifest.json")).expect("manifest");
+    let manifest: Value = serde_json::from_str(&text).expect("json");
+    let first_vrm = manifest["cases"]
+        .as_array()
+        .expect("cases")
         .iter()
-        .filter(|r| ids.iter().any(|id| r["id"] == id.as_str()))
-        .cloned()
-        .collect();
-    for r in &rows {
-        let file = r["file"].as_str().expect("file");
-        let stem = file.rsplit_once('.').expect("extension").0;
-        for rel in [
-            file.to_owned(),
-            format!("{stem}.expect.json"),
-            format!("{stem}.bin"),
-        ] {
-            if v2.join(&rel).exists() {
-                let to = corpus.join(&rel);
-                std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
-                std::fs::copy(v2.join(&rel), &to).expect("copy");
-            }
-        }
-    }
-    manifest["count"] = rows.len().into();
-    manifest["cases"] = Value::Array(rows);
-    std::fs::write(corpus.join("manifest.json"), manifest.to_string()).expect("manifest");
+        .filter(|r| r["valid"] == true)
+        .filter_map(|r| r["id"].as_str())
+        .find(|id| id.starts_with("vrm/gen/"));
+    let ids: Vec<&str> = CASES.iter().copied().chain(first_vrm).collect();
+    copy_cases(v2, &corpus, &ids);
     std::fs::copy(
         v2.join("khr/control/falling-sphere.gltf"),
         dir.join("scene.gltf"),

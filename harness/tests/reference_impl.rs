@@ -3,7 +3,7 @@
 //! `reference::constraints`, and it refuses to simulate. And a cross-check: on a scene Rapier
 //! can express exactly, the Rapier adapter reads back what the reference expects.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::adapters::reference::ReferenceImplementation;
@@ -14,14 +14,9 @@ use physics_cts::implementation::{
 use reference::poses::Poses;
 use reference::scene::MassValue;
 use serde_json::{Value, json};
+use support::write;
 
-fn write(name: &str, doc: &Value) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("physics-cts-reference-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{name}.gltf"));
-    std::fs::write(&path, serde_json::to_vec_pretty(doc).expect("json")).expect("write");
-    path
-}
+mod support;
 
 fn load(imp: &mut dyn Implementation, path: &Path, profile: &str) -> LoadOutcome {
     imp.load(&LoadRequest {
@@ -290,6 +285,13 @@ fn constraint_outputs_are_the_reference_evaluator() {
     ));
 }
 
+/// The item of Rapier's list `got` that is `same` as one of the reference's.
+fn counterpart<'a, T>(got: &'a [T], what: &str, same: impl Fn(&T) -> bool) -> &'a T {
+    got.iter()
+        .find(|g| same(g))
+        .unwrap_or_else(|| panic!("{what} in Rapier"))
+}
+
 #[test]
 fn rapier_reads_back_what_the_reference_expects() {
     let path = write("cross", &physics_scene());
@@ -304,11 +306,7 @@ fn rapier_reads_back_what_the_reference_expects() {
     let got = rapier.interpretation().expect("rapier");
     let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
     for b in &want.bodies {
-        let g = got
-            .bodies
-            .iter()
-            .find(|g| g.node == b.node)
-            .expect("body in Rapier");
+        let g = counterpart(&got.bodies, "body", |g| g.node == b.node);
         assert_eq!(g.kind, b.kind);
         assert!(
             close(&g.linear_velocity, &b.linear_velocity),
@@ -327,28 +325,16 @@ fn rapier_reads_back_what_the_reference_expects() {
         }
     }
     for c in &want.colliders {
-        let g = got
-            .colliders
-            .iter()
-            .find(|g| g.node == c.node)
-            .expect("collider in Rapier");
+        let g = counterpart(&got.colliders, "collider", |g| g.node == c.node);
         assert_eq!((g.body, &g.shape), (c.body, &c.shape));
         assert!(close(&g.translation, &c.translation) && close(&g.rotation, &c.rotation));
     }
     for p in &want.pairs {
-        let g = got
-            .pairs
-            .iter()
-            .find(|g| (g.a, g.b) == (p.a, p.b))
-            .expect("pair in Rapier");
+        let g = counterpart(&got.pairs, "pair", |g| (g.a, g.b) == (p.a, p.b));
         assert_eq!(g.collide, p.collide, "{p:?}");
     }
     for j in &want.joints {
-        let g = got
-            .joints
-            .iter()
-            .find(|g| g.node == j.node)
-            .expect("joint in Rapier");
+        let g = counterpart(&got.joints, "joint", |g| g.node == j.node);
         assert_eq!(g.bodies, j.bodies);
         for (a, b) in g.frames.iter().zip(&j.frames) {
             assert!(close(&a.translation, &b.translation) && close(&a.rotation, &b.rotation));

@@ -3,8 +3,7 @@
 //! and compared byte for byte with `tests/golden/reports/`. `BLESS=1 cargo test -p physics-cts
 //! --test reports` rewrites them; review the diff before committing.
 
-use std::path::PathBuf;
-
+use golden_file::assert_golden;
 use physics_cts::case::{CaseEntry, Tier};
 use physics_cts::check::CheckResult;
 use physics_cts::implementation::Capabilities;
@@ -13,30 +12,11 @@ use physics_cts::results::{CaseResult, ImplInfo, Run};
 use physics_cts::status::Status;
 use physics_cts::tolerance::Tolerance;
 
+mod golden_file;
+
+/// `actual` is the golden file `tests/golden/reports/<name>`.
 fn golden(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/reports")
-        .join(name);
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&path, actual).expect("bless");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1 to create it)", path.display()));
-    if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{name} differs from the golden file at line {}:\n  golden: {:?}\n  actual: {:?}\n(BLESS=1 to update)",
-            line + 1,
-            expected.lines().nth(line),
-            actual.lines().nth(line)
-        );
-    }
+    assert_golden(&format!("reports/{name}"), actual);
 }
 
 fn entry(id: &str, area: &str, tier: Tier, features: &[&str]) -> CaseEntry {

@@ -3,69 +3,36 @@
 //! another run is refused with exit code 2. The implementation is the misbehaving stdio fake
 //! (`tests/fakes/misbehave.py`), whose `slow` cases make the run long enough to interrupt.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-use untimed::{python, report};
+use misbehave::{apart_expect, python, report, script};
+use scratch::scratch;
+use serde_json::json;
 
-mod untimed;
+mod misbehave;
+mod scratch;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("physics-cts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn apart_expect() -> Value {
-    json!({"interpretation": null, "tolerances": null, "scenario": {
-        "config": {"gravity": [0, -10, 0], "dt": 0.01, "substeps": 1},
-        "steps": 3, "observe_every": 1,
-        "checks": [{"name": "apart", "kind": "no_contact", "pairs": [[0, 1]]}]}})
-}
-
-/// Sixteen cases; the file stem picks the fake's behaviour (`slow` answers after 0.3 s).
+/// Sixteen cases, every other one `slow` (it answers after 0.3 s); the file stem picks the
+/// fake's behaviour.
 fn write_corpus(dir: &Path) {
-    let stems = [
-        "slow",
+    let stems: Vec<&str> = [
         "ok",
-        "slow",
         "crash-step",
-        "slow",
         "fail",
-        "slow",
         "ok",
-        "slow",
         "garbage",
-        "slow",
         "ok",
-        "slow",
         "refuse",
-        "slow",
         "ok",
-    ];
-    let mut rows = Vec::new();
-    for (i, stem) in stems.iter().enumerate() {
-        let id = format!("k/c{i:02}/{stem}");
-        let file = format!("{id}.gltf");
-        let path = dir.join(&file);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&path, "{}").expect("write");
-        std::fs::write(
-            dir.join(format!("{id}.expect.json")),
-            apart_expect().to_string(),
-        )
-        .expect("write");
-        rows.push(json!({"id": id, "file": file, "profile": "khr-2024-draft", "area": "body",
-            "features": [], "tier": if i % 3 == 0 { "optional" } else { "required" }, "valid": true}));
-    }
-    std::fs::write(
-        dir.join("manifest.json"),
-        json!({"cases": rows}).to_string(),
-    )
-    .expect("write");
+    ]
+    .into_iter()
+    .flat_map(|s| ["slow", s])
+    .collect();
+    misbehave::write_corpus(dir, &stems, |i| {
+        if i % 3 == 0 { "optional" } else { "required" }
+    });
 }
 
 fn command(corpus: &Path, out_flag: &str, out: &Path, extra: &[&str]) -> Command {
@@ -80,7 +47,7 @@ fn command(corpus: &Path, out_flag: &str, out: &Path, extra: &[&str]) -> Command
         .args(extra)
         .arg("--")
         .arg("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/misbehave.py"))
+        .arg(script())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     c
@@ -109,7 +76,7 @@ fn statuses(dir: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn a_killed_run_resumes_to_the_reports_of_an_uninterrupted_one() {
-    if !python() {
+    if python().is_none() {
         return;
     }
     let dir = scratch("resume");

@@ -18,11 +18,15 @@ use physics_cts::report::ndjson;
 use physics_cts::results::Verdict;
 use physics_cts::runner::{Entrant, ImplRunner, Options, run_matrix};
 use physics_cts::status::Status;
+use scratch::scratch;
 use serde_json::{Value, json};
+
+mod misbehave;
+mod scratch;
 
 /// A fake implementation scripted by the stem of the file it loads.
 #[derive(Debug, Default)]
-struct Scripted {
+struct ScriptedFake {
     caps: Capabilities,
     calls: Arc<AtomicUsize>,
     stem: String,
@@ -33,7 +37,7 @@ struct Scripted {
     version: String,
 }
 
-impl Scripted {
+impl ScriptedFake {
     fn caps() -> Capabilities {
         Capabilities {
             profiles: vec![Profile::Khr2024Draft],
@@ -48,7 +52,7 @@ impl Scripted {
     }
 }
 
-impl Implementation for Scripted {
+impl Implementation for ScriptedFake {
     fn handshake(&mut self) -> Result<Handshake, ImplError> {
         Ok(Handshake {
             name: "scripted".into(),
@@ -169,20 +173,21 @@ impl Implementation for Scripted {
 
 fn factory(calls: Arc<AtomicUsize>) -> Factory {
     Arc::new(move || {
-        Box::new(Scripted {
-            caps: Scripted::caps(),
+        Box::new(ScriptedFake {
+            caps: ScriptedFake::caps(),
             calls: calls.clone(),
-            ..Scripted::default()
+            ..ScriptedFake::default()
         }) as Box<dyn Implementation + Send>
     })
 }
 
-/// A fresh folder under the system temp dir.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("physics-cts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A contender of a matrix run with no known failure.
+fn entrant(name: &str, factory: Factory) -> Entrant {
+    Entrant {
+        name: name.into(),
+        factory,
+        known_failures: KnownFailures::default(),
+    }
 }
 
 fn tol(r: f64, a: f64) -> Value {
@@ -191,9 +196,10 @@ fn tol(r: f64, a: f64) -> Value {
 
 /// Write a corpus of `(id, valid, features, expect)` cases (main files are empty: the
 /// scripted implementation only reads their names).
-fn corpus(dir: &Path, cases: &[(&str, bool, &[&str], Value)]) -> Corpus {
+fn corpus(dir: &Path, cases: &[(impl AsRef<str>, bool, &[&str], Value)]) -> Corpus {
     let mut rows = Vec::new();
     for (id, valid, features, expect) in cases {
+        let id = id.as_ref();
         let file = format!("{id}.gltf");
         let path = dir.join(&file);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -210,6 +216,15 @@ fn corpus(dir: &Path, cases: &[(&str, bool, &[&str], Value)]) -> Corpus {
     )
     .expect("write");
     Corpus::open(dir).expect("opens")
+}
+
+/// A corpus of valid cases `ids` needing no feature, each expecting [`body_expect`].
+fn body_corpus(dir: &Path, ids: &[&str]) -> Corpus {
+    let cases: Vec<_> = ids
+        .iter()
+        .map(|id| (*id, true, &[][..], body_expect()))
+        .collect();
+    corpus(dir, &cases)
 }
 
 fn body_expect() -> Value {
@@ -291,11 +306,8 @@ fn every_status_the_runner_assigns() {
     assert!(statuses(&wrong).contains(&("interpretation.bodies.kind".into(), Status::Fail)));
     let panic = run("k/body/panic");
     assert_eq!(statuses(&panic), vec![("load".into(), Status::Crash)]);
-    assert!(
-        panic[0].message.contains("scripted panic in load"),
-        "{}",
-        panic[0].message
-    );
+    let message = &panic[0].message;
+    assert!(message.contains("scripted panic in load"), "{message}");
     // A fresh implementation serves the next case.
     assert!(
         run("k/body/after-panic")
@@ -350,19 +362,12 @@ fn every_status_the_runner_assigns() {
         vec![("case".into(), Status::HarnessError)]
     );
     assert_eq!(runner.restarts(), 2);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_case_past_its_deadline_times_out_and_the_next_one_runs() {
     let dir = scratch("runner-timeout");
-    let c = corpus(
-        &dir,
-        &[
-            ("k/body/hang", true, &[], body_expect()),
-            ("k/body/ok", true, &[], body_expect()),
-        ],
-    );
+    let c = body_corpus(&dir, &["k/body/hang", "k/body/ok"]);
     let options = Options {
         deadline: Duration::from_millis(300),
         restart_budget: 5,
@@ -390,118 +395,71 @@ fn a_case_past_its_deadline_times_out_and_the_next_one_runs() {
         statuses(&strict.run_case(&c, &c.entries[1]))[0].1,
         Status::Notrun
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Through `run_matrix`, whose instance keeps two cases queued on its worker: the case queued
-/// behind one that times out is sent to the fresh worker before the next one, and each is
-/// judged on its own outputs (`wrong` fails where its neighbours pass).
+/// Through `run_matrix`, whose instance keeps two cases queued on its worker, a queued case
+/// runs as it would unqueued; each row is `(name, case ids, options, statuses)`.
 #[test]
-fn a_case_queued_behind_a_timeout_runs_on_the_fresh_worker() {
-    let dir = scratch("runner-queued-timeout");
-    let c = corpus(
-        &dir,
-        &[
-            ("k/body/a-ok", true, &[], body_expect()),
-            ("k/body/b/hang", true, &[], body_expect()),
-            ("k/body/c/wrong", true, &[], body_expect()),
-            ("k/body/d-ok", true, &[], body_expect()),
-        ],
-    );
-    let entrant = Entrant {
-        name: "scripted".into(),
-        factory: factory(Arc::default()),
-        known_failures: KnownFailures::default(),
-    };
-    let (run, streamed) = run_with(
-        &c,
-        &entrant,
-        Options {
-            deadline: Duration::from_millis(300),
-            restart_budget: 5,
-            jobs: 1,
-        },
-    );
-    assert_eq!(streamed, 4);
-    let got: Vec<(String, Status)> = run
-        .results
-        .iter()
-        .map(|r| (r.case.clone(), r.status))
-        .collect();
-    assert_eq!(
-        got,
-        vec![
-            ("k/body/a-ok".into(), Status::Pass),
-            ("k/body/b/hang".into(), Status::Timeout),
-            ("k/body/c/wrong".into(), Status::Fail),
-            ("k/body/d-ok".into(), Status::Pass),
-        ]
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A queued case's deadline starts when the worker takes it, not when it was queued: two
-/// cases of 200 ms each under a 350 ms deadline both pass (the second was queued at the start
-/// of the first, so it would have been cut at 350 ms from then, 150 ms into its own run).
-#[test]
-fn a_queued_case_has_its_whole_deadline() {
-    let dir = scratch("runner-queued-deadline");
-    let c = corpus(
-        &dir,
-        &[
-            ("k/body/a/slow", true, &[], body_expect()),
-            ("k/body/b/slow", true, &[], body_expect()),
-        ],
-    );
-    let entrant = Entrant {
-        name: "scripted".into(),
-        factory: factory(Arc::default()),
-        known_failures: KnownFailures::default(),
-    };
-    let (run, _) = run_with(
-        &c,
-        &entrant,
-        Options {
-            deadline: Duration::from_millis(350),
-            restart_budget: 5,
-            jobs: 1,
-        },
-    );
-    let got: Vec<Status> = run.results.iter().map(|r| r.status).collect();
-    assert_eq!(got, vec![Status::Pass, Status::Pass]);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// With a budget of no restart, the case queued behind the first crash does not run: it is
-/// NOTRUN like every later one, exactly as without the queue.
-#[test]
-fn the_case_queued_behind_the_last_allowed_crash_is_notrun() {
-    let dir = scratch("runner-queued-budget");
-    let c = corpus(
-        &dir,
-        &[
-            ("k/body/a/panic", true, &[], body_expect()),
-            ("k/body/b-ok", true, &[], body_expect()),
-            ("k/body/c-ok", true, &[], body_expect()),
-        ],
-    );
-    let calls = Arc::new(AtomicUsize::new(0));
-    let entrant = Entrant {
-        name: "scripted".into(),
-        factory: factory(calls.clone()),
-        known_failures: KnownFailures::default(),
-    };
-    let (run, _) = run_with(
-        &c,
-        &entrant,
-        Options {
-            restart_budget: 0,
-            ..Options::default()
-        },
-    );
-    let got: Vec<Status> = run.results.iter().map(|r| r.status).collect();
-    assert_eq!(got, vec![Status::Crash, Status::Notrun, Status::Notrun]);
-    let _ = std::fs::remove_dir_all(&dir);
+fn a_queued_case_runs_as_it_would_unqueued() {
+    use Status::{Crash, Fail, Notrun, Pass, Timeout};
+    let ms = Duration::from_millis;
+    let rows: [(&str, &[&str], Options, &[Status]); 3] = [
+        // The case queued behind one that times out is sent to the fresh worker before the
+        // next one, and each is judged on its own outputs (`wrong` fails where its
+        // neighbours pass).
+        (
+            "behind-a-timeout",
+            &[
+                "k/body/a-ok",
+                "k/body/b/hang",
+                "k/body/c/wrong",
+                "k/body/d-ok",
+            ],
+            Options {
+                deadline: ms(300),
+                restart_budget: 5,
+                jobs: 1,
+            },
+            &[Pass, Timeout, Fail, Pass],
+        ),
+        // Its deadline starts when the worker takes it, not when it was queued: two cases of
+        // 200 ms each under a 350 ms deadline both pass (the second was queued at the start
+        // of the first, so it would have been cut at 350 ms from then, 150 ms into its run).
+        (
+            "whole-deadline",
+            &["k/body/a/slow", "k/body/b/slow"],
+            Options {
+                deadline: ms(350),
+                restart_budget: 5,
+                jobs: 1,
+            },
+            &[Pass, Pass],
+        ),
+        // With a budget of no restart, the case queued behind the first crash does not run:
+        // it is NOTRUN like every later one, exactly as without the queue.
+        (
+            "behind-the-last-allowed-crash",
+            &["k/body/a/panic", "k/body/b-ok", "k/body/c-ok"],
+            Options {
+                restart_budget: 0,
+                ..Options::default()
+            },
+            &[Crash, Notrun, Notrun],
+        ),
+    ];
+    for (name, ids, options, want) in rows {
+        let dir = scratch(&format!("runner-queued-{name}"));
+        let c = body_corpus(&dir, ids);
+        let (run, streamed) = run_with(&c, &entrant("scripted", factory(Arc::default())), options);
+        assert_eq!(streamed, ids.len(), "{name}");
+        let got: Vec<(&str, Status)> = run
+            .results
+            .iter()
+            .map(|r| (r.case.as_str(), r.status))
+            .collect();
+        let want: Vec<(&str, Status)> = ids.iter().copied().zip(want.iter().copied()).collect();
+        assert_eq!(got, want, "{name}");
+    }
 }
 
 /// An implementation rebuilt after a crash must give its first handshake again: one that
@@ -509,20 +467,14 @@ fn the_case_queued_behind_the_last_allowed_crash_is_notrun() {
 #[test]
 fn a_restart_with_another_handshake_is_a_harness_error() {
     let dir = scratch("runner-replayed-handshake");
-    let c = corpus(
-        &dir,
-        &[
-            ("k/body/a/panic", true, &[], body_expect()),
-            ("k/body/b-ok", true, &[], body_expect()),
-        ],
-    );
+    let c = body_corpus(&dir, &["k/body/a/panic", "k/body/b-ok"]);
     let builds = Arc::new(AtomicUsize::new(0));
     let factory: Factory = Arc::new(move || {
         let n = builds.fetch_add(1, Ordering::SeqCst);
-        Box::new(Scripted {
-            caps: Scripted::caps(),
+        Box::new(ScriptedFake {
+            caps: ScriptedFake::caps(),
             version: format!("build {n}"),
-            ..Scripted::default()
+            ..ScriptedFake::default()
         }) as Box<dyn Implementation + Send>
     });
     let mut runner = ImplRunner::new("scripted", factory, Options::default());
@@ -538,38 +490,22 @@ fn a_restart_with_another_handshake_is_a_harness_error() {
         "{}",
         after[0].message
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_matrix_run_streams_a_log_that_reads_back_with_verdicts() {
     let dir = scratch("runner-matrix");
-    let c = corpus(
-        &dir,
-        &[
-            ("k/body/ok", true, &[], body_expect()),
-            ("k/body/wrong", true, &[], body_expect()),
-        ],
-    );
+    let c = body_corpus(&dir, &["k/body/ok", "k/body/wrong"]);
     let entries: Vec<_> = c.entries.iter().collect();
-    let entrants = vec![
-        Entrant {
-            name: "a".into(),
-            factory: factory(Arc::default()),
-            known_failures: KnownFailures::parse(
-                "[[known]]\ncase = \"k/body/wrong\"\nreason = \"r\"\n",
-            )
-            .expect("parses"),
-        },
-        Entrant {
-            name: "b".into(),
-            factory: factory(Arc::default()),
-            known_failures: KnownFailures::parse(
-                "[[known]]\ncase = \"k/body/ok\"\nreason = \"r\"\n",
-            )
-            .expect("parses"),
-        },
-    ];
+    // `a` expects `wrong` to fail, `b` expects `ok` to.
+    let expecting = |name: &str, case: &str| Entrant {
+        known_failures: KnownFailures::parse(&format!(
+            "[[known]]\ncase = \"{case}\"\nreason = \"r\"\n"
+        ))
+        .expect("parses"),
+        ..entrant(name, factory(Arc::default()))
+    };
+    let entrants = vec![expecting("a", "k/body/wrong"), expecting("b", "k/body/ok")];
     let log = std::cell::RefCell::new(ndjson::Writer::new(Vec::new()));
     let mut seen = 0;
     let run = run_matrix(
@@ -625,7 +561,6 @@ fn a_matrix_run_streams_a_log_that_reads_back_with_verdicts() {
     // A log cut in the middle of a line still gives the complete cases before it.
     let cut = &text[..text.len() - 20];
     assert!(ndjson::read(cut.as_bytes()).is_ok());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every case of the committed corpus (or `CTS_CORPUS`) reads: manifest, expectation file,
@@ -660,9 +595,9 @@ fn every_case_of_the_corpus_reads() {
 }
 
 /// `(case, status, checks with their statuses)` of every result, in run order.
-type Outcome = Vec<(String, Status, Vec<(String, Status)>)>;
+type RunStatuses = Vec<(String, Status, Vec<(String, Status)>)>;
 
-fn outcome(run: &physics_cts::results::Run) -> Outcome {
+fn outcome(run: &physics_cts::results::Run) -> RunStatuses {
     run.results
         .iter()
         .map(|r| (r.case.clone(), r.status, statuses(&r.checks)))
@@ -710,17 +645,9 @@ fn three_jobs_give_the_statuses_of_one() {
         &["joint.limit.angular.3"],
         body_expect(),
     ));
-    let rows: Vec<(&str, bool, &[&str], Value)> = cases
-        .iter()
-        .map(|(id, v, f, e)| (id.as_str(), *v, *f, e.clone()))
-        .collect();
-    let c = corpus(&dir, &rows);
+    let c = corpus(&dir, &cases);
     let calls = Arc::new(AtomicUsize::new(0));
-    let entrant = Entrant {
-        name: "scripted".into(),
-        factory: factory(calls.clone()),
-        known_failures: KnownFailures::default(),
-    };
+    let entrant = entrant("scripted", factory(calls.clone()));
     let (one, n1) = run_with(&c, &entrant, Options::default());
     let loads_one = calls.swap(0, Ordering::SeqCst);
     let (three, n3) = run_with(
@@ -749,28 +676,12 @@ fn three_jobs_give_the_statuses_of_one() {
     let mut sorted = ids.clone();
     sorted.sort_unstable();
     assert_eq!(ids, sorted, "results are in case id order");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn python() -> Option<&'static str> {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("python3 is not available: skipping");
-    }
-    ok.then_some("python3")
 }
 
 fn misbehaving(flags: &[&str]) -> Option<Factory> {
     use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
-    let py = python()?;
-    let mut args: Vec<std::ffi::OsString> = vec![
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fakes/misbehave.py")
-            .into(),
-    ];
+    let py = misbehave::python()?;
+    let mut args: Vec<std::ffi::OsString> = vec![misbehave::script().into()];
     args.extend(flags.iter().map(std::ffi::OsString::from));
     let mut config = StdioConfig::new(py, args);
     config.handshake_timeout = Duration::from_secs(10);
@@ -780,16 +691,8 @@ fn misbehaving(flags: &[&str]) -> Option<Factory> {
     }))
 }
 
-/// A scenario the misbehaving fake passes when it behaves: 3 steps, no contact of (0, 1).
-fn apart_expect() -> Value {
-    json!({"interpretation": null, "tolerances": null, "scenario": {
-        "config": {"gravity": [0, -10, 0], "dt": 0.01, "substeps": 1},
-        "steps": 3, "observe_every": 1,
-        "checks": [{"name": "apart", "kind": "no_contact", "pairs": [[0, 1]]}]}})
-}
-
-/// The misbehaving stdio fake: the file stem picks the misbehaviour, the folder makes the id
-/// unique.
+/// The misbehaving stdio fake's corpus: the file stem picks the misbehaviour, the folder
+/// makes the id unique.
 fn stdio_corpus(dir: &Path) -> Corpus {
     let stems = [
         "ok",
@@ -807,16 +710,8 @@ fn stdio_corpus(dir: &Path) -> Corpus {
         "crash-step",
         "ok",
     ];
-    let ids: Vec<String> = stems
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("k/c{i:02}/{s}"))
-        .collect();
-    let rows: Vec<(&str, bool, &[&str], Value)> = ids
-        .iter()
-        .map(|id| (id.as_str(), true, &[][..], apart_expect()))
-        .collect();
-    corpus(dir, &rows)
+    misbehave::write_corpus(dir, &stems, |_| "required");
+    Corpus::open(dir).expect("opens")
 }
 
 /// Over stdio, `--jobs 3` (three processes) gives the statuses of `--jobs 1`; the crashing
@@ -828,11 +723,7 @@ fn three_processes_give_the_statuses_of_one() {
     };
     let dir = scratch("runner-jobs-stdio");
     let c = stdio_corpus(&dir);
-    let entrant = Entrant {
-        name: "stdio".into(),
-        factory,
-        known_failures: KnownFailures::default(),
-    };
+    let entrant = entrant("stdio", factory);
     let (one, _) = run_with(&c, &entrant, Options::default());
     let (three, _) = run_with(
         &c,
@@ -857,7 +748,6 @@ fn three_processes_give_the_statuses_of_one() {
     assert_eq!(status("fail"), vec![Status::Error]);
     assert_eq!(status("refuse"), vec![Status::NotSupported]);
     assert_eq!(status("slow"), vec![Status::Pass]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The restart budget is per process: a process that cannot start spends its own budget and
@@ -872,11 +762,7 @@ fn the_restart_budget_is_per_process() {
     };
     let dir = scratch("runner-jobs-budget");
     let c = stdio_corpus(&dir);
-    let entrant = Entrant {
-        name: "stdio".into(),
-        factory,
-        known_failures: KnownFailures::default(),
-    };
+    let entrant = entrant("stdio", factory);
     let count = |run: &physics_cts::results::Run, s: Status| {
         run.results.iter().filter(|r| r.status == s).count()
     };
@@ -908,5 +794,4 @@ fn the_restart_budget_is_per_process() {
             notrun.checks
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,31 +8,17 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use misbehave::{python, script};
 use physics_cts::adapters::stdio::{StdioConfig, StdioImplementation};
 use physics_cts::implementation::{
     ImplError, Implementation, LoadOutcome, LoadRequest, NodeTrs, Profile,
 };
 
-fn python() -> Option<&'static str> {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        Some("python3")
-    } else {
-        println!("python3 is not available: skipping");
-        None
-    }
-}
-
-fn fake_script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/misbehave.py")
-}
+mod misbehave;
 
 fn fake(flags: &[&str]) -> Option<StdioConfig> {
     let py = python()?;
-    let mut args: Vec<OsString> = vec![fake_script().into()];
+    let mut args: Vec<OsString> = vec![script().into()];
     args.extend(flags.iter().map(OsString::from));
     let mut c = StdioConfig::new(py, args);
     c.handshake_timeout = Duration::from_secs(5);
@@ -54,14 +40,18 @@ fn status(e: &ImplError) -> &'static str {
     }
 }
 
-/// One case: load, step, observe (the fake's state must come back typed), unload.
-fn run_case(imp: &mut dyn Implementation, name: &str) -> (String, String) {
-    let request = LoadRequest {
+/// The request loading the (`khr-2024-draft`) case `name`; the fake reads only its stem.
+fn request(name: &str) -> LoadRequest {
+    LoadRequest {
         path: PathBuf::from(format!("/cases/{name}.gltf")),
         profile: Profile::Khr2024Draft,
-    };
+    }
+}
+
+/// One case: load, step, observe (the fake's state must come back typed), unload.
+fn run_case(imp: &mut dyn Implementation, name: &str) -> (String, String) {
     let result = (|| {
-        imp.load(&request)?;
+        imp.load(&request(name))?;
         imp.step(1)?;
         let state = imp.observe()?;
         assert_eq!(state.time, 0.5);
@@ -118,39 +108,23 @@ fn every_misbehaviour_gets_its_status_and_the_others_pass() {
             .map(|g| g.2.clone())
             .unwrap_or_default()
     };
-    assert!(
-        msg("crash-step").contains("signal 6"),
-        "{}",
-        msg("crash-step")
-    );
-    assert!(
-        msg("crash-step").contains("about to abort"),
-        "{}",
-        msg("crash-step")
-    );
-    assert!(
-        msg("early-exit").contains("status 0"),
-        "{}",
-        msg("early-exit")
-    );
-    assert!(msg("huge").contains("over the limit"), "{}", msg("huge"));
-    assert!(
-        msg("wrong-seq").contains("wrong seq"),
-        "{}",
-        msg("wrong-seq")
-    );
-    assert!(
-        msg("missing-field").contains("missing field"),
-        "{}",
-        msg("missing-field")
-    );
+    for (stem, says) in [
+        ("crash-step", "signal 6"),
+        ("crash-step", "about to abort"),
+        ("early-exit", "status 0"),
+        ("huge", "over the limit"),
+        ("wrong-seq", "wrong seq"),
+        ("missing-field", "missing field"),
+        ("garbage", "not JSON"),
+    ] {
+        assert!(msg(stem).contains(says), "{stem}: {}", msg(stem));
+    }
     assert!(
         // The flood is seen either before the next request is sent or as its answer.
         msg("flood").contains("before the step request") || msg("flood").contains("wrong seq"),
         "{}",
         msg("flood")
     );
-    assert!(msg("garbage").contains("not JSON"), "{}", msg("garbage"));
     // One hang of 2 s, the huge line and the floods: well under a minute.
     assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
 }
@@ -294,10 +268,7 @@ fn scenario_case(
         Request::Step(1),
         Request::Observe(3),
     ];
-    imp.load(&LoadRequest {
-        path: PathBuf::from(format!("/cases/{name}.gltf")),
-        profile: Profile::Khr2024Draft,
-    })?;
+    imp.load(&request(name))?;
     let states = imp.simulate(&SimConfig::default(), &requests)?;
     imp.unload()?;
     Ok(states)

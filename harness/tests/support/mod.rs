@@ -1,8 +1,9 @@
 //! Helpers shared by the tests that load hand-made KHR scenes into the bundled Rapier adapter
-//! (`tests/rapier.rs`, `tests/mutants.rs`). Each test crate uses a part of them.
+//! (`tests/rapier.rs`, `tests/mutants.rs`) or read documents (`tests/reference_impl.rs`,
+//! `tests/expect_format.rs`, `benches/validate.rs`). Each test crate uses a part of them.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use physics_cts::adapters::rapier::RapierImplementation;
 use physics_cts::implementation::{
@@ -67,6 +68,14 @@ impl Khr {
     }
 }
 
+/// `base` with the members of the object `extra` added (none when it is not an object).
+pub fn merged(mut base: Value, extra: &Value) -> Value {
+    if let (Some(b), Some(e)) = (base.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    base
+}
+
 pub fn sphere(radius: f64) -> Value {
     json!({"type": "sphere", "sphere": {"radius": radius}})
 }
@@ -103,11 +112,29 @@ pub fn request(path: PathBuf) -> LoadRequest {
 /// Load `k` into a fresh Rapier adapter with `mutant` (default settings: g = 9.81 down,
 /// dt = 1/60).
 pub fn load(name: &str, k: &Khr, mutant: Option<Mutant>) -> RapierImplementation {
+    load_doc(name, &k.doc(), Profile::Khr2024Draft, mutant)
+}
+
+/// Load the `.gltf` `doc` of `profile` into a fresh Rapier adapter with `mutant` (default
+/// settings).
+pub fn load_doc(
+    name: &str,
+    doc: &Value,
+    profile: Profile,
+    mutant: Option<Mutant>,
+) -> RapierImplementation {
     let mut imp = RapierImplementation::with_mutant(mutant);
     imp.configure(&SimConfig::default()).expect("configure");
-    let outcome = imp.load(&request(write(name, &k.doc()))).expect("load");
+    let path = write(name, doc);
+    let outcome = imp.load(&LoadRequest { path, profile }).expect("load");
     assert!(matches!(outcome, LoadOutcome::Loaded { .. }), "{outcome:?}");
     imp
+}
+
+/// The state after `steps` more steps.
+pub fn stepped(imp: &mut impl Implementation, steps: u32) -> State {
+    imp.step(steps).expect("step");
+    imp.observe().expect("observe")
 }
 
 pub fn node(state: &State, n: usize) -> &NodeState {
@@ -116,4 +143,25 @@ pub fn node(state: &State, n: usize) -> &NodeState {
         .iter()
         .find(|s| s.node == n)
         .unwrap_or_else(|| panic!("node {n} is not observed: {state:?}"))
+}
+
+/// Every `.gltf` and `.glb` under `dir`, recursively, sorted (an unreadable folder adds
+/// nothing).
+pub fn gltf_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "gltf" || x == "glb") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
 }
