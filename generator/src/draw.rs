@@ -107,60 +107,40 @@ impl Draw {
 
     /// The `index`th scene of `kind` in `profile` (one of `kind`'s profiles) for `seed`.
     pub fn scripted(kind: ScriptedScene, profile: Profile, seed: u64, index: u64) -> Option<Draw> {
-        let name = kind.name();
+        let at = (profile, seed, index);
         match kind {
-            ScriptedScene::Reach => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
-                reach::spec_strategy(),
-                reach::case,
-            ),
+            ScriptedScene::Reach => Draw::spec(at, kind, reach::spec_strategy(), reach::case),
             ScriptedScene::NodeGeometry => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
+                at,
+                kind,
                 blind::geometry_strategy(),
                 blind::node_geometry_case,
             ),
             ScriptedScene::InertiaZero => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
+                at,
+                kind,
                 reach::spec_strategy().prop_filter("an angular reach scene", |s| {
                     s.kind() == reference::scene::DofKind::Angular
                 }),
                 blind::inertia_zero_of,
             ),
             ScriptedScene::CompoundTrigger => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
+                at,
+                kind,
                 blind::trigger_strategy(),
                 blind::compound_trigger_case,
             ),
-            ScriptedScene::KinematicMove => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
-                blind::move_strategy(),
-                blind::kinematic_move_case,
-            ),
+            ScriptedScene::KinematicMove => {
+                Draw::spec(at, kind, blind::move_strategy(), blind::kinematic_move_case)
+            }
         }
     }
 
-    /// The `index`th scene for `seed` of a specification drawn from `strategy` and written by
-    /// `write`, its id named after `kind`.
+    /// The `index`th scene of `profile` for `seed` (`at`) of a specification drawn from
+    /// `strategy` and written by `write`, its id named after `kind`.
     fn spec<S: Strategy + 'static>(
-        profile: Profile,
-        seed: u64,
-        index: u64,
-        kind: &str,
+        (profile, seed, index): (Profile, u64, u64),
+        kind: ScriptedScene,
         strategy: S,
         write: fn(Profile, u64, &str, &S::Value) -> Case,
     ) -> Option<Draw>
@@ -174,7 +154,7 @@ impl Draw {
             profile,
             seed,
             index,
-            id: format!("{}/fuzz/{kind}-{index:06}", profile.family()),
+            id: format!("{}/fuzz/{}-{index:06}", profile.family(), kind.name()),
             source: DrawSource::Scripted(Box::new(Spec { tree, write })),
         })
     }

@@ -92,32 +92,42 @@ const GROUND_RESTITUTION: f64 = 0.4;
 /// 0.89 (+0.28); restitution ignored (0): 0.25 (-0.36).
 const APEX_TOL: (f64, f64) = (0.03, 0.08);
 
-fn bounce_gltf() -> Value {
+/// A static ground box (node 0, shape 0) of `size` x 1 x `size` m, its top at y = 0, under the
+/// dynamic body `body` (node 1, of shape 1 `shape`); the ground's collider is `ground`, and
+/// `rigid` the document's KHR_physics_rigid_bodies object (its materials or filters).
+fn on_ground(size: f64, shape: Value, rigid: Value, ground: Value, body: Value) -> Value {
     json!({
         "asset": {"version": "2.0"},
         "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
         "extensions": {
-            COLLISION_SHAPES: {"shapes": [
-                {"type": "box", "box": {"size": [10.0, 1.0, 10.0]}},
-                {"type": "sphere", "sphere": {"radius": BALL_RADIUS}}
-            ]},
-            RIGID_BODIES: {"physicsMaterials": [
-                {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": BALL_RESTITUTION,
-                    "frictionCombine": "average", "restitutionCombine": "maximum"},
-                {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": GROUND_RESTITUTION,
-                    "frictionCombine": "average", "restitutionCombine": "average"}
-            ]}
+            COLLISION_SHAPES: {"shapes": [{"type": "box", "box": {"size": [size, 1.0, size]}}, shape]},
+            RIGID_BODIES: rigid
         },
         "nodes": [
             {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "physicsMaterial": 1}}}},
-            {"name": "Ball", "translation": [0.0, BALL_RADIUS + DROP, 0.0],
-                "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
-                    "collider": {"shape": 1, "physicsMaterial": 0}}}}
+                "extensions": {RIGID_BODIES: {"collider": ground}}},
+            body
         ],
         "scenes": [{"nodes": [0, 1]}],
         "scene": 0
     })
+}
+
+fn bounce_gltf() -> Value {
+    on_ground(
+        10.0,
+        json!({"type": "sphere", "sphere": {"radius": BALL_RADIUS}}),
+        json!({"physicsMaterials": [
+            {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": BALL_RESTITUTION,
+                "frictionCombine": "average", "restitutionCombine": "maximum"},
+            {"staticFriction": 0.5, "dynamicFriction": 0.5, "restitution": GROUND_RESTITUTION,
+                "frictionCombine": "average", "restitutionCombine": "average"}
+        ]}),
+        json!({"shape": 0, "physicsMaterial": 1}),
+        json!({"name": "Ball", "translation": [0.0, BALL_RADIUS + DROP, 0.0],
+            "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
+                "collider": {"shape": 1, "physicsMaterial": 0}}}}),
+    )
 }
 
 /// The expected apex of the ball's centre after its first bounce.
@@ -189,27 +199,16 @@ fn slide_gltf(stat: f64, dynamic: f64, name: &str) -> Value {
             "frictionCombine": "average", "restitutionCombine": "multiply"});
         (m.clone(), m)
     };
-    json!({
-        "asset": {"version": "2.0"},
-        "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
-        "extensions": {
-            COLLISION_SHAPES: {"shapes": [
-                {"type": "box", "box": {"size": [20.0, 1.0, 20.0]}},
-                {"type": "box", "box": {"size": [0.5, 0.5, 0.5]}}
-            ]},
-            RIGID_BODIES: {"physicsMaterials": [box_mat, ground_mat]}
-        },
-        "nodes": [
-            {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "physicsMaterial": 1}}}},
-            {"name": "Box", "translation": [0.0, 0.25, 0.0],
-                "extensions": {RIGID_BODIES: {
-                    "motion": {"mass": 1.0, "linearVelocity": [SLIDE_SPEED, 0.0, 0.0]},
-                    "collider": {"shape": 1, "physicsMaterial": 0}}}}
-        ],
-        "scenes": [{"nodes": [0, 1]}],
-        "scene": 0
-    })
+    on_ground(
+        20.0,
+        json!({"type": "box", "box": {"size": [0.5, 0.5, 0.5]}}),
+        json!({"physicsMaterials": [box_mat, ground_mat]}),
+        json!({"shape": 0, "physicsMaterial": 1}),
+        json!({"name": "Box", "translation": [0.0, 0.25, 0.0],
+            "extensions": {RIGID_BODIES: {
+                "motion": {"mass": 1.0, "linearVelocity": [SLIDE_SPEED, 0.0, 0.0]},
+                "collider": {"shape": 1, "physicsMaterial": 0}}}}),
+    )
 }
 
 /// Expected sliding distance of the box (node 1) on the ground (node 0).
@@ -823,29 +822,18 @@ fn khr_filtered() -> Case {
             "shape.box.explicit",
         ],
         &[Decision::Filter],
-        json!({
-            "asset": {"version": "2.0"},
-            "extensionsUsed": [COLLISION_SHAPES, RIGID_BODIES],
-            "extensions": {
-                COLLISION_SHAPES: {"shapes": [
-                    {"type": "box", "box": {"size": [10.0, 1.0, 10.0]}},
-                    {"type": "sphere", "sphere": {"radius": 0.25}}
-                ]},
-                RIGID_BODIES: {"collisionFilters": [
-                    {"collisionSystems": ["ground"], "notCollideWithSystems": ["ball"]},
-                    {"collisionSystems": ["ball"]}
-                ]}
-            },
-            "nodes": [
-                {"name": "Ground", "translation": [0.0, -0.5, 0.0],
-                    "extensions": {RIGID_BODIES: {"collider": {"shape": 0, "collisionFilter": 0}}}},
-                {"name": "Ball", "translation": [0.0, 1.0, 0.0],
-                    "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
-                        "collider": {"shape": 1, "collisionFilter": 1}}}}
-            ],
-            "scenes": [{"nodes": [0, 1]}],
-            "scene": 0
-        }),
+        on_ground(
+            10.0,
+            json!({"type": "sphere", "sphere": {"radius": 0.25}}),
+            json!({"collisionFilters": [
+                {"collisionSystems": ["ground"], "notCollideWithSystems": ["ball"]},
+                {"collisionSystems": ["ball"]}
+            ]}),
+            json!({"shape": 0, "collisionFilter": 0}),
+            json!({"name": "Ball", "translation": [0.0, 1.0, 0.0],
+                "extensions": {RIGID_BODIES: {"motion": {"mass": 1.0},
+                    "collider": {"shape": 1, "collisionFilter": 1}}}}),
+        ),
         |e| {
             let factor = e.bodies.iter().find(|b| b.node == 1)?.gravity_factor;
             // Through the ground from 0.39 s (0.75 m fallen): free fall over the whole run,
