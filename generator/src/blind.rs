@@ -36,18 +36,17 @@
 
 use nalgebra::{UnitQuaternion, Vector3};
 use proptest::prelude::*;
-use reference::case::{CheckKind, DynamicsCheck, Scenario, TimedAction};
+use reference::case::{CheckKind, DynamicsCheck, TimedAction};
 use reference::decision::Decision;
 use reference::khr::{IMPLICIT_SHAPES, RIGID_BODIES};
 use reference::profile::Profile;
 use reference::scene::DofKind;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::case::{Case, Payload, Tier};
+use crate::case::Case;
 use crate::current::{cuboid, document, document_tags, node, shape_ref, sphere};
 use crate::handwritten::common::SETTLE_TOL;
 use crate::mutate::json::add_mesh;
-use crate::plan::Edition;
 use crate::reach;
 use crate::sample;
 use crate::scenario;
@@ -81,20 +80,15 @@ pub const TRIGGER_PROFILES: [Profile; 4] = [
 
 /// Every case of these families for the `profiles` of a plan.
 pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
-    let mut v = Vec::new();
-    if profiles.contains(&Profile::Khr2025) {
-        for k in 0..NODE_GEOMETRY {
-            let index = INDEX_BASE + GEOMETRY_SLOT + k;
-            if let Some(s) = sample::sample(&geometry_strategy(), seed, index, 0) {
-                v.push(node_geometry_case(
-                    Profile::Khr2025,
-                    seed,
-                    &format!("khr25/gen/node-geometry/{k:05}"),
-                    &s,
-                ));
-            }
-        }
-    }
+    let mut v = drawn(
+        seed,
+        profiles,
+        &[Profile::Khr2025],
+        (GEOMETRY_SLOT, NODE_GEOMETRY),
+        "node-geometry",
+        geometry_strategy(),
+        node_geometry_case,
+    );
     for (slot, p) in (0u64..).zip([Profile::Omi2024, Profile::Omi2025]) {
         if !profiles.contains(&p) {
             continue;
@@ -104,27 +98,49 @@ pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
             v.extend(inertia_zero_case(p, seed, index, k));
         }
     }
-    for (slot, p) in (0u64..).zip(TRIGGER_PROFILES) {
+    v.extend(drawn(
+        seed,
+        profiles,
+        &TRIGGER_PROFILES,
+        (TRIGGER_SLOT, COMPOUND_TRIGGER),
+        "compound-trigger",
+        trigger_strategy(),
+        compound_trigger_case,
+    ));
+    v.extend(drawn(
+        seed,
+        profiles,
+        &TRIGGER_PROFILES,
+        (MOVE_SLOT, KINEMATIC_MOVE),
+        "kinematic-move",
+        move_strategy(),
+        kinematic_move_case,
+    ));
+    v
+}
+
+/// The `count` cases `<family>/gen/<name>/<k>` of each profile of `family_profiles` that a
+/// plan's `profiles` has, drawn for `seed` from `strategy` at their own indices (from `slot`
+/// on, `count` per profile) and written by `write`.
+fn drawn<S: Strategy>(
+    seed: u64,
+    profiles: &[Profile],
+    family_profiles: &[Profile],
+    (slot, count): (u64, u64),
+    name: &str,
+    strategy: S,
+    write: fn(Profile, u64, &str, &S::Value) -> Case,
+) -> Vec<Case> {
+    let mut v = Vec::new();
+    for (nth, &p) in (0u64..).zip(family_profiles) {
         if !profiles.contains(&p) {
             continue;
         }
-        for k in 0..COMPOUND_TRIGGER {
-            let index = INDEX_BASE + TRIGGER_SLOT + slot * COMPOUND_TRIGGER + k;
-            if let Some(s) = sample::sample(&trigger_strategy(), seed, index, 0) {
-                let id = format!("{}/gen/compound-trigger/{k:05}", p.family());
-                v.push(compound_trigger_case(p, seed, &id, &s));
-            }
-        }
-    }
-    for (slot, p) in (0u64..).zip(TRIGGER_PROFILES) {
-        if !profiles.contains(&p) {
-            continue;
-        }
-        for k in 0..KINEMATIC_MOVE {
-            let index = INDEX_BASE + MOVE_SLOT + slot * KINEMATIC_MOVE + k;
-            if let Some(s) = sample::sample(&move_strategy(), seed, index, 0) {
-                let id = format!("{}/gen/kinematic-move/{k:05}", p.family());
-                v.push(kinematic_move_case(p, seed, &id, &s));
+        for k in 0..count {
+            let index = INDEX_BASE + slot + nth * count + k;
+            if let Some(s) = sample::sample(&strategy, seed, index, 0) {
+                let id = format!("{}/gen/{name}/{k:05}", p.family());
+                v.push(write(p, seed, &id, &s));
             }
         }
     }
@@ -156,39 +172,6 @@ fn tags(list: &[&str], p: Profile) -> Tags {
         .chain(document_tags(p))
         .map(|t| (*t).to_owned())
         .collect()
-}
-
-/// A case of one of these families.
-#[allow(clippy::too_many_arguments)]
-fn case(
-    p: Profile,
-    seed: u64,
-    id: String,
-    area: &str,
-    description: String,
-    spec: &str,
-    features: Tags,
-    decisions: &[Decision],
-    gltf: Value,
-    scenario: Option<Scenario>,
-) -> Case {
-    Case {
-        id,
-        profile: Some(p),
-        area: area.to_owned(),
-        description,
-        spec: spec.to_owned(),
-        tier: Tier::Required,
-        features,
-        decisions: decisions.iter().copied().collect(),
-        payload: Payload::Json(gltf),
-        siblings: Default::default(),
-        expected: Vec::new(),
-        poses: Vec::new(),
-        seed: Some(seed),
-        scenario,
-        edition: Edition::V2,
-    }
 }
 
 /// A displacement check of `node` along `direction` over the whole run, citing `decision`.
@@ -362,7 +345,7 @@ pub fn node_geometry_case(p: Profile, seed: u64, id: &str, s: &GeometrySpec) -> 
     if s.nested {
         features.insert("geometry.node.nested".to_owned());
     }
-    case(
+    Case::scripted(
         p,
         seed,
         id.to_owned(),
@@ -521,7 +504,7 @@ pub fn compound_trigger_case(p: Profile, seed: u64, id: &str, s: &TriggerSpec) -
         s.through + 1,
         ball + 1,
     );
-    case(
+    Case::scripted(
         p,
         seed,
         id.to_owned(),
@@ -541,10 +524,10 @@ pub fn compound_trigger_case(p: Profile, seed: u64, id: &str, s: &TriggerSpec) -
 
 #[cfg(test)]
 mod tests {
-    use reference::issue::Severity;
     use reference::omi::BODY;
 
     use super::*;
+    use crate::case::Payload;
 
     fn all() -> Vec<Case> {
         cases(
@@ -566,18 +549,7 @@ mod tests {
             NODE_GEOMETRY + 2 * INERTIA_ZERO + 4 * COMPOUND_TRIGGER + 4 * KINEMATIC_MOVE
         );
         for c in &cases {
-            let Payload::Json(json) = &c.payload else {
-                panic!("{}: not JSON", c.id);
-            };
-            let r = crate::label::read_case_tree(json, c.profile);
-            assert_eq!(r.profile, c.profile, "{}", c.id);
-            assert!(
-                r.issues.iter().all(|i| i.severity != Severity::Error),
-                "{}: {:?}",
-                c.id,
-                r.issues
-            );
-            assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
+            crate::label::clean_reading(c);
             assert!(c.scenario.is_some(), "{}", c.id);
         }
     }
@@ -749,7 +721,7 @@ pub fn kinematic_move_case(p: Profile, seed: u64, id: &str, s: &MoveSpec) -> Cas
         }]);
         run
     });
-    case(
+    Case::scripted(
         p,
         seed,
         id.to_owned(),

@@ -8,7 +8,7 @@ use reference::decision::Decision;
 use reference::issue::{Code, Severity};
 use reference::profile::Profile;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::canonical;
 use crate::plan::Edition;
@@ -79,6 +79,53 @@ pub struct Case {
 }
 
 impl Case {
+    /// A valid, required case of the living corpus, drawn from `seed` by a module that writes
+    /// its scenes and their scenarios itself (the reach and blind scenes).
+    #[allow(clippy::too_many_arguments)]
+    pub fn scripted(
+        p: Profile,
+        seed: u64,
+        id: String,
+        area: &str,
+        description: String,
+        spec: &str,
+        features: BTreeSet<String>,
+        decisions: &[Decision],
+        gltf: Value,
+        scenario: Option<Scenario>,
+    ) -> Case {
+        Case {
+            id,
+            profile: Some(p),
+            area: area.to_owned(),
+            description,
+            spec: spec.to_owned(),
+            tier: Tier::Required,
+            features,
+            decisions: decisions.iter().copied().collect(),
+            payload: Payload::Json(gltf),
+            siblings: Default::default(),
+            expected: Vec::new(),
+            poses: Vec::new(),
+            seed: Some(seed),
+            scenario,
+            edition: Edition::V2,
+        }
+    }
+
+    /// The case with the named poses `poses`: each the nodes it moves (by index) and their
+    /// local TRS.
+    pub fn with_poses(mut self, poses: &[(&str, Value)]) -> Case {
+        self.poses = poses
+            .iter()
+            .map(|(name, nodes)| PoseSet {
+                name: (*name).to_owned(),
+                poses: json!({ "nodes": nodes }),
+            })
+            .collect();
+        self
+    }
+
     /// Last segment of the id: the file stem.
     pub fn stem(&self) -> &str {
         self.id.rsplit('/').next().unwrap_or(&self.id)
@@ -142,15 +189,5 @@ impl Case {
     /// The document as text, for failure messages (lossy for binary payloads).
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.bytes()).into_owned()
-    }
-
-    /// Write the main file and its siblings into `dir` (the case's own folder).
-    pub fn write_files(&self, dir: &std::path::Path) -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join(self.file_name()), self.bytes())?;
-        for (name, bytes) in &self.siblings {
-            std::fs::write(dir.join(name), bytes)?;
-        }
-        Ok(())
     }
 }

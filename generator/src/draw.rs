@@ -28,11 +28,11 @@ pub struct Draw {
     pub index: u64,
     /// The case id every candidate gets (`<family>/fuzz/<index>`).
     pub id: String,
-    source: Source,
+    source: DrawSource,
 }
 
 /// What a draw is drawn from.
-enum Source {
+enum DrawSource {
     /// A scene of the profile's strategy: valid, framed as the corpus frames it, or a valid
     /// base with one defect.
     Scene {
@@ -42,7 +42,7 @@ enum Source {
         framing: Framing,
         defect: Option<Mutator>,
     },
-    /// A scene written from a drawn specification by its own module ([`Scripted`]).
+    /// A scene written from a drawn specification by its own module ([`ScriptedScene`]).
     Scripted(Box<dyn SpecTree>),
 }
 
@@ -53,7 +53,7 @@ trait SpecTree {
     fn complicate(&mut self) -> bool;
 }
 
-/// [`Scripted`] for a value tree `T` of specifications and the writer of their cases.
+/// [`ScriptedScene`] for a value tree `T` of specifications and the writer of their cases.
 struct Spec<T: ValueTree> {
     tree: T,
     write: fn(Profile, u64, &str, &T::Value) -> Case,
@@ -76,10 +76,10 @@ impl std::fmt::Debug for Draw {
         let mut d = f.debug_struct("Draw");
         d.field("id", &self.id);
         match &self.source {
-            Source::Scene {
+            DrawSource::Scene {
                 framing, defect, ..
             } => d.field("framing", framing).field("defect", defect),
-            Source::Scripted(_) => d.field("scripted", &true),
+            DrawSource::Scripted(_) => d.field("scripted", &true),
         };
         d.finish()
     }
@@ -96,7 +96,7 @@ impl Draw {
             seed,
             index,
             id,
-            source: Source::Scene {
+            source: DrawSource::Scene {
                 tree,
                 wanted: wanted.map(str::to_owned),
                 framing: Framing::nth(usize::try_from(index).unwrap_or(usize::MAX)),
@@ -106,61 +106,41 @@ impl Draw {
     }
 
     /// The `index`th scene of `kind` in `profile` (one of `kind`'s profiles) for `seed`.
-    pub fn scripted(kind: Scripted, profile: Profile, seed: u64, index: u64) -> Option<Draw> {
-        let name = kind.name();
+    pub fn scripted(kind: ScriptedScene, profile: Profile, seed: u64, index: u64) -> Option<Draw> {
+        let at = (profile, seed, index);
         match kind {
-            Scripted::Reach => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
-                reach::spec_strategy(),
-                reach::case,
-            ),
-            Scripted::NodeGeometry => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
+            ScriptedScene::Reach => Draw::spec(at, kind, reach::spec_strategy(), reach::case),
+            ScriptedScene::NodeGeometry => Draw::spec(
+                at,
+                kind,
                 blind::geometry_strategy(),
                 blind::node_geometry_case,
             ),
-            Scripted::InertiaZero => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
+            ScriptedScene::InertiaZero => Draw::spec(
+                at,
+                kind,
                 reach::spec_strategy().prop_filter("an angular reach scene", |s| {
                     s.kind() == reference::scene::DofKind::Angular
                 }),
                 blind::inertia_zero_of,
             ),
-            Scripted::CompoundTrigger => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
+            ScriptedScene::CompoundTrigger => Draw::spec(
+                at,
+                kind,
                 blind::trigger_strategy(),
                 blind::compound_trigger_case,
             ),
-            Scripted::KinematicMove => Draw::spec(
-                profile,
-                seed,
-                index,
-                name,
-                blind::move_strategy(),
-                blind::kinematic_move_case,
-            ),
+            ScriptedScene::KinematicMove => {
+                Draw::spec(at, kind, blind::move_strategy(), blind::kinematic_move_case)
+            }
         }
     }
 
-    /// The `index`th scene for `seed` of a specification drawn from `strategy` and written by
-    /// `write`, its id named after `kind`.
+    /// The `index`th scene of `profile` for `seed` (`at`) of a specification drawn from
+    /// `strategy` and written by `write`, its id named after `kind`.
     fn spec<S: Strategy + 'static>(
-        profile: Profile,
-        seed: u64,
-        index: u64,
-        kind: &str,
+        (profile, seed, index): (Profile, u64, u64),
+        kind: ScriptedScene,
         strategy: S,
         write: fn(Profile, u64, &str, &S::Value) -> Case,
     ) -> Option<Draw>
@@ -174,8 +154,8 @@ impl Draw {
             profile,
             seed,
             index,
-            id: format!("{}/fuzz/{kind}-{index:06}", profile.family()),
-            source: Source::Scripted(Box::new(Spec { tree, write })),
+            id: format!("{}/fuzz/{}-{index:06}", profile.family(), kind.name()),
+            source: DrawSource::Scripted(Box::new(Spec { tree, write })),
         })
     }
 
@@ -193,7 +173,7 @@ impl Draw {
                 seed,
                 index: at,
                 id: id.clone(),
-                source: Source::Scene {
+                source: DrawSource::Scene {
                     tree,
                     wanted: m.needs.map(str::to_owned),
                     framing: Framing::default(),
@@ -208,7 +188,7 @@ impl Draw {
     pub fn is_invalid(&self) -> bool {
         matches!(
             &self.source,
-            Source::Scene {
+            DrawSource::Scene {
                 defect: Some(_),
                 ..
             }
@@ -219,8 +199,10 @@ impl Draw {
     /// defect cannot break it, or its base draws an issue of its own.
     pub fn case(&self) -> Option<Case> {
         let (tree, wanted, framing, defect) = match &self.source {
-            Source::Scripted(spec) => return Some(spec.case(self.profile, self.seed, &self.id)),
-            Source::Scene {
+            DrawSource::Scripted(spec) => {
+                return Some(spec.case(self.profile, self.seed, &self.id));
+            }
+            DrawSource::Scene {
                 tree,
                 wanted,
                 framing,
@@ -253,8 +235,8 @@ impl Draw {
     /// Move to a simpler candidate (proptest's `simplify`); `false` when there is none.
     pub fn simplify(&mut self) -> bool {
         match &mut self.source {
-            Source::Scene { tree, .. } => tree.simplify(),
-            Source::Scripted(spec) => spec.simplify(),
+            DrawSource::Scene { tree, .. } => tree.simplify(),
+            DrawSource::Scripted(spec) => spec.simplify(),
         }
     }
 
@@ -262,22 +244,22 @@ impl Draw {
     /// (proptest's `complicate`); `false` when there is none.
     pub fn complicate(&mut self) -> bool {
         match &mut self.source {
-            Source::Scene { tree, .. } => tree.complicate(),
-            Source::Scripted(spec) => spec.complicate(),
+            DrawSource::Scene { tree, .. } => tree.complicate(),
+            DrawSource::Scripted(spec) => spec.complicate(),
         }
     }
 
     /// The framing of the current candidate (none for a reach scene).
     pub fn framing(&self) -> Framing {
         match &self.source {
-            Source::Scene { framing, .. } => *framing,
-            Source::Scripted(_) => Framing::default(),
+            DrawSource::Scene { framing, .. } => *framing,
+            DrawSource::Scripted(_) => Framing::default(),
         }
     }
 
     /// Write candidates under another framing (shrinking drops matrices and the other scene).
     pub fn set_framing(&mut self, to: Framing) {
-        if let Source::Scene { framing, .. } = &mut self.source {
+        if let DrawSource::Scene { framing, .. } = &mut self.source {
             *framing = to;
         }
     }
@@ -291,7 +273,7 @@ fn stem(id: &str) -> &str {
 /// only generated scenes that push a body with impulses, drop a ball on node geometry or
 /// through a compound trigger, or move a kinematic body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scripted {
+pub enum ScriptedScene {
     /// [`reach`]: a ball on a joint pushed by impulses to its limits, or driven.
     Reach,
     /// [`blind`]: a ball settling on node geometry placed below its geometry node.
@@ -304,64 +286,69 @@ pub enum Scripted {
     KinematicMove,
 }
 
-impl Scripted {
-    pub const ALL: [Scripted; 5] = [
-        Scripted::Reach,
-        Scripted::NodeGeometry,
-        Scripted::InertiaZero,
-        Scripted::CompoundTrigger,
-        Scripted::KinematicMove,
+impl ScriptedScene {
+    pub const ALL: [ScriptedScene; 5] = [
+        ScriptedScene::Reach,
+        ScriptedScene::NodeGeometry,
+        ScriptedScene::InertiaZero,
+        ScriptedScene::CompoundTrigger,
+        ScriptedScene::KinematicMove,
     ];
 
     /// The profiles that have such scenes.
     pub fn profiles(self) -> &'static [Profile] {
         match self {
-            Scripted::Reach => &reach::PROFILES,
-            Scripted::NodeGeometry => &[Profile::Khr2025],
-            Scripted::InertiaZero => &[Profile::Omi2024, Profile::Omi2025],
-            Scripted::CompoundTrigger | Scripted::KinematicMove => &blind::TRIGGER_PROFILES,
+            ScriptedScene::Reach => &reach::PROFILES,
+            ScriptedScene::NodeGeometry => &[Profile::Khr2025],
+            ScriptedScene::InertiaZero => &[Profile::Omi2024, Profile::Omi2025],
+            ScriptedScene::CompoundTrigger | ScriptedScene::KinematicMove => {
+                &blind::TRIGGER_PROFILES
+            }
         }
     }
 
     /// The name in case ids.
     pub fn name(self) -> &'static str {
         match self {
-            Scripted::Reach => "reach",
-            Scripted::NodeGeometry => "node-geometry",
-            Scripted::InertiaZero => "inertia-zero",
-            Scripted::CompoundTrigger => "compound-trigger",
-            Scripted::KinematicMove => "kinematic-move",
+            ScriptedScene::Reach => "reach",
+            ScriptedScene::NodeGeometry => "node-geometry",
+            ScriptedScene::InertiaZero => "inertia-zero",
+            ScriptedScene::CompoundTrigger => "compound-trigger",
+            ScriptedScene::KinematicMove => "kinematic-move",
         }
     }
 }
 
 /// What the `n`th draw of a search over `profiles` is: a valid scene of which profile, drawn
 /// for which tag (each profile's feature universe in turn, as the corpus takes them); every
-/// [`SCRIPTED_EVERY`]th valid one a [`Scripted`] scene (each kind and profile in turn); and
+/// [`SCRIPTED_EVERY`]th valid one a [`ScriptedScene`] (each kind and profile in turn); and
 /// every [`corpus::INVALID_EVERY`]th draw, when there are defects, which defect.
 #[derive(Clone, Copy, Debug)]
 pub enum Pick<'a> {
     Valid(Profile, &'a str),
-    Scripted(Scripted, Profile),
+    Scripted(ScriptedScene, Profile),
     Invalid(&'a Mutator),
 }
 
-/// Every how many valid draws one is a [`Scripted`] scene (where a profile has them).
+/// Every how many valid draws one is a [`ScriptedScene`] (where a profile has them).
 pub const SCRIPTED_EVERY: usize = 4;
+
+/// The old name `harness::fuzz` still spells; to go once it names [`SearchPlan`].
+pub type Plan = SearchPlan;
 
 /// The draws of a search: the profiles' feature universes and their defects.
 #[derive(Debug)]
-pub struct Plan {
+pub struct SearchPlan {
     profiles: Vec<Profile>,
     universes: Vec<Vec<String>>,
-    scripted: Vec<(Scripted, Profile)>,
+    scripted: Vec<(ScriptedScene, Profile)>,
     defects: Vec<Mutator>,
 }
 
-impl Plan {
+impl SearchPlan {
     /// A search over `profiles`, with invalid draws when `validation` (the implementation
     /// takes part in validation).
-    pub fn new(profiles: &[Profile], validation: bool) -> Plan {
+    pub fn new(profiles: &[Profile], validation: bool) -> SearchPlan {
         let defects = if validation {
             mutate::all()
                 .into_iter()
@@ -370,13 +357,13 @@ impl Plan {
         } else {
             Vec::new()
         };
-        Plan {
+        SearchPlan {
             profiles: profiles.to_vec(),
             universes: profiles
                 .iter()
                 .map(|p| features::universe(*p).into_iter().collect())
                 .collect(),
-            scripted: Scripted::ALL
+            scripted: ScriptedScene::ALL
                 .into_iter()
                 .flat_map(|k| k.profiles().iter().map(move |p| (k, *p)))
                 .filter(|(_, p)| profiles.contains(p))
@@ -502,7 +489,7 @@ mod tests {
     #[test]
     fn strategies_shrink_to_small_scenes_with_identity_transforms() {
         for profile in Profile::ALL {
-            let plan = Plan::new(&[profile], false);
+            let plan = SearchPlan::new(&[profile], false);
             for n in (0..7).filter(|n| matches!(plan.pick(*n), Some(Pick::Valid(..)))) {
                 let mut draw = plan.draw(9, n).expect("a draw");
                 draw.set_framing(Framing::default());
@@ -536,7 +523,7 @@ mod tests {
     /// the invalid draws take their own turns, not a profile's).
     #[test]
     fn every_profile_takes_its_turn() {
-        let plan = Plan::new(&Profile::ALL, true);
+        let plan = SearchPlan::new(&Profile::ALL, true);
         let drawn: std::collections::BTreeSet<Profile> = (0..64)
             .filter_map(|n| match plan.pick(n) {
                 Some(Pick::Valid(p, _)) => Some(p),
@@ -548,7 +535,7 @@ mod tests {
 
     #[test]
     fn picks_cycle_profiles_and_put_a_defect_every_fourth() {
-        let plan = Plan::new(&[Profile::Khr2025, Profile::Omi2024], true);
+        let plan = SearchPlan::new(&[Profile::Khr2025, Profile::Omi2024], true);
         let picks: Vec<Pick<'_>> = (0..8).filter_map(|n| plan.pick(n)).collect();
         assert!(matches!(picks[3], Pick::Invalid(_)));
         assert!(matches!(picks[7], Pick::Invalid(_)));
@@ -557,23 +544,23 @@ mod tests {
         assert!(matches!(picks[2], Pick::Valid(Profile::Khr2025, _)));
         // The 4th valid draw (draw 4: draw 3 is invalid) is a scripted scene.
         assert!(matches!(plan.pick(4), Some(Pick::Scripted(..))));
-        let plain = Plan::new(&[Profile::Khr2025], false);
-        let scripted: Vec<(u64, Scripted)> = (0..12)
+        let plain = SearchPlan::new(&[Profile::Khr2025], false);
+        let scripted: Vec<(u64, ScriptedScene)> = (0..12)
             .filter_map(|n| match plain.pick(n) {
                 Some(Pick::Scripted(k, Profile::Khr2025)) => Some((n, k)),
                 _ => None,
             })
             .collect();
         let kinds = [
-            Scripted::Reach,
-            Scripted::NodeGeometry,
-            Scripted::CompoundTrigger,
+            ScriptedScene::Reach,
+            ScriptedScene::NodeGeometry,
+            ScriptedScene::CompoundTrigger,
         ];
         assert_eq!(scripted, vec![(3, kinds[0]), (7, kinds[1]), (11, kinds[2])]);
-        let vrm = Plan::new(&[Profile::VrmcNodeConstraint10], false);
+        let vrm = SearchPlan::new(&[Profile::VrmcNodeConstraint10], false);
         assert!((0..18).all(|n| matches!(vrm.pick(n), Some(Pick::Valid(..)))));
         // Every kind draws and writes a case in each of its profiles.
-        for kind in Scripted::ALL {
+        for kind in ScriptedScene::ALL {
             for p in kind.profiles() {
                 let draw = Draw::scripted(kind, *p, 1, 0).expect("a draw");
                 let case = draw.case().expect("a case");

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 
 use reference::decision::Decision;
 use reference::profile::Profile;
-use reference::scene::Shape;
+use reference::scene::{Scene, Shape};
+use serde_json::Value;
 
 use crate::case::{Case, Payload, Tier};
 use crate::features;
@@ -212,37 +213,59 @@ fn rescore_shear(case: &mut Case) {
 /// scene, so they are not evaluated [D-SCENE]; an importer that loads scene 0 evaluates only
 /// the copy and reports none of the case's outputs. Unchanged when the reference would read
 /// other constraints or issues.
-fn with_another_forest(mut case: Case) -> Case {
+fn with_another_forest(case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
     let Some(written) = scenes::with_another_forest(json, reference::vrm1::KEY) else {
         return case;
     };
-    let read = |doc: &serde_json::Value| {
+    let constraints = |s: &Scene| {
+        s.constraints
+            .iter()
+            .map(|c| (c.node, c.source))
+            .collect::<Vec<_>>()
+    };
+    second_scene(
+        case,
+        written,
+        constraints,
+        vrm1_tags::SCENE,
+        "its nodes and constraints",
+    )
+}
+
+/// `case` with its document `written` again with a copy of `copied` in a first scene and the
+/// default scene second, when the reference reads the same issues and the same `objects` of
+/// the scene from both; else `case` unchanged.
+fn second_scene<T: PartialEq>(
+    mut case: Case,
+    written: Value,
+    objects: impl Fn(&Scene) -> T,
+    tag: &str,
+    copied: &str,
+) -> Case {
+    let Payload::Json(json) = &case.payload else {
+        return case;
+    };
+    let read = |doc: &Value| {
         let r = reference::read_tree(doc, None, case.profile);
         let issues: Vec<(reference::issue::Code, String)> = r
             .issues
             .iter()
             .map(|i| (i.code, i.pointer.clone()))
             .collect();
-        let constraints = r.scene.map(|s| {
-            s.constraints
-                .iter()
-                .map(|c| (c.node, c.source))
-                .collect::<Vec<_>>()
-        });
-        (issues, constraints)
+        (issues, r.scene.as_ref().map(&objects))
     };
     if read(json) != read(&written) {
         return case;
     }
     case.payload = Payload::Json(written);
-    case.features.insert(vrm1_tags::SCENE.to_owned());
+    case.features.insert(tag.to_owned());
     case.decisions.insert(Decision::DefaultScene);
-    case.description.push_str(
-        " A first scene holds a copy of its nodes and constraints; the default scene is the second.",
-    );
+    case.description.push_str(&format!(
+        " A first scene holds a copy of {copied}; the default scene is the second."
+    ));
     case
 }
 
@@ -364,7 +387,7 @@ const SCENES_EVERY: usize = 6;
 /// is not simulated [D-SCENE]; an importer that loads scene 0 gets only the copy, one that
 /// simulates every node gets one collider too many. Unchanged for a VRM profile, without a
 /// leaf node carrying a collider, or when the reference would read it otherwise.
-fn with_another_scene(mut case: Case) -> Case {
+fn with_another_scene(case: Case) -> Case {
     let Payload::Json(json) = &case.payload else {
         return case;
     };
@@ -374,32 +397,14 @@ fn with_another_scene(mut case: Case) -> Case {
     let Some(written) = scenes::with_another_scene(json) else {
         return case;
     };
-    let read = |doc: &serde_json::Value| {
-        let r = reference::read_tree(doc, None, case.profile);
-        let issues: Vec<(reference::issue::Code, String)> = r
-            .issues
-            .iter()
-            .map(|i| (i.code, i.pointer.clone()))
-            .collect();
-        let objects = r.scene.map(|s| {
-            (
-                s.bodies.iter().map(|b| b.node).collect::<Vec<_>>(),
-                s.colliders.iter().map(|c| c.node).collect::<Vec<_>>(),
-                s.joints.len(),
-            )
-        });
-        (issues, objects)
+    let objects = |s: &Scene| {
+        (
+            s.bodies.iter().map(|b| b.node).collect::<Vec<_>>(),
+            s.colliders.iter().map(|c| c.node).collect::<Vec<_>>(),
+            s.joints.len(),
+        )
     };
-    if read(json) != read(&written) {
-        return case;
-    }
-    case.payload = Payload::Json(written);
-    case.features.insert(scenes::TAG.to_owned());
-    case.decisions.insert(Decision::DefaultScene);
-    case.description.push_str(
-        " A first scene holds a copy of one of its colliders; the default scene is the second.",
-    );
-    case
+    second_scene(case, written, objects, scenes::TAG, "one of its colliders")
 }
 
 /// Under [`Edition::V2`], every `MATRIX_EVERY`th valid generated case of a physics profile

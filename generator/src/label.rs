@@ -59,6 +59,25 @@ pub fn read_case_tree(json: &Value, profile: Option<reference::profile::Profile>
     }
 }
 
+/// The reading of a hand-written or scripted case's JSON document, checked to be clean (no
+/// issue at all) under the case's own profile: where every scene module's tests start.
+#[cfg(test)]
+pub(crate) fn clean_reading(c: &Case) -> Reading {
+    let Payload::Json(json) = &c.payload else {
+        panic!("{}: not JSON", c.id);
+    };
+    let r = read_case_tree(json, c.profile);
+    assert_eq!(r.profile, c.profile, "{}", c.id);
+    assert!(
+        r.issues.iter().all(|i| i.severity != Severity::Error),
+        "{}: {:?}",
+        c.id,
+        r.issues
+    );
+    assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
+    r
+}
+
 /// The reading of a case's document by `read` (given the profile to force): as detected, or,
 /// when nothing dates the document within its family and the detected revision is not the
 /// case's, under the case's `profile`, as the manifest tells implementations to
@@ -212,13 +231,6 @@ pub fn pose_outputs(case: &Case, reading: &Reading) -> Value {
 
 fn has_errors(reading: &Reading) -> bool {
     reading.issues.iter().any(|i| i.severity == Severity::Error)
-}
-
-/// `value` with every float rounded to `decimals` places.
-pub fn round_floats(value: &Value, decimals: i32) -> Value {
-    let mut v = value.clone();
-    round_floats_in_place(&mut v, decimals);
-    v
 }
 
 /// Round every float of `value` to `decimals` places, in place (integers stay as they are).

@@ -34,12 +34,11 @@ use reference::profile::Profile;
 use reference::scene::DofKind;
 use serde_json::{Value, json};
 
-use crate::case::{Case, Payload, Tier};
+use crate::case::Case;
 use crate::current::{
     document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
     world_frame_tags,
 };
-use crate::plan::Edition;
 use crate::sample;
 use crate::scenario::{self, DT};
 use crate::strategy::drive::DriveSpec;
@@ -326,7 +325,7 @@ pub fn cases(seed: u64, profiles: &[Profile]) -> Vec<Case> {
 }
 
 /// What a scene does and checks beyond the generic checks of its scene.
-struct Run {
+struct ReachScenario {
     actions: Vec<TimedAction>,
     checks: Vec<DynamicsCheck>,
     steps: u32,
@@ -525,9 +524,9 @@ impl ReachSpec {
     }
 
     /// The drive of a drive scene reaching its target and holding it.
-    fn driven(&self, t: DriveTarget) -> Run {
+    fn driven(&self, t: DriveTarget) -> ReachScenario {
         let d = self.drive_spec(t);
-        Run {
+        ReachScenario {
             actions: Vec::new(),
             checks: vec![DynamicsCheck {
                 from_step: DRIVE_HOLD,
@@ -557,8 +556,8 @@ impl ReachSpec {
     }
 
     /// The push of a coupled limit out to its maximum `b`, and its check.
-    fn push_out(&self, b: f64) -> Run {
-        Run {
+    fn push_out(&self, b: f64) -> ReachScenario {
+        ReachScenario {
             actions: vec![TimedAction {
                 step: 0,
                 action: json!({"action": "impulse", "node": 0, "impulse": self.impulse(b / TRAVEL_TIME, 0.0)}),
@@ -571,7 +570,7 @@ impl ReachSpec {
 
     /// The pushes of a one-axis limit to one side and then the other (or past 0 by `past`
     /// when that side is open), and their checks.
-    fn pushes(&self, sides: Sides, past: f64) -> Run {
+    fn pushes(&self, sides: Sides, past: f64) -> ReachScenario {
         let (first, b1) = sides.first();
         let second = match first {
             Side::Min => Side::Max,
@@ -606,7 +605,7 @@ impl ReachSpec {
             action: json!({"action": "impulse", "node": 0, "impulse": self.impulse(rate, metric)}),
         };
         let steps = PUSH + travel;
-        Run {
+        ReachScenario {
             actions: vec![impulse(0, v1, 0.0), impulse(PUSH, speed, b1)],
             checks: vec![
                 reach_check(
@@ -816,27 +815,22 @@ pub fn case_of(p: Profile, seed: u64, id: &str, s: &ReachSpec, zero_inertia: boo
     if s.kind() == DofKind::Angular {
         decisions.push(Decision::TwistSigned);
     }
-    Case {
-        id: id.to_owned(),
-        profile: Some(p),
-        area: "dynamics".to_owned(),
+    Case::scripted(
+        p,
+        seed,
+        id.to_owned(),
+        "dynamics",
         description,
-        spec: spec(
+        &spec(
             p,
             "Joints (limits, drives)",
             "OMI_physics_joint Joint Limits and Drives",
         ),
-        tier: Tier::Required,
-        features: tags,
-        decisions: decisions.into_iter().collect(),
-        payload: Payload::Json(gltf),
-        siblings: Default::default(),
-        expected: Vec::new(),
-        poses: Vec::new(),
-        seed: Some(seed),
+        tags,
+        &decisions,
+        gltf,
         scenario,
-        edition: Edition::V2,
-    }
+    )
 }
 
 /// The ball's motion: its mass, an explicit inertia (a solid sphere's) and centre of mass, so
@@ -989,12 +983,7 @@ mod tests {
         assert_eq!(ids.len(), cases.len(), "ids are unique");
         let (mut pushes, mut coupled, mut drives) = (0, 0, 0);
         for c in &cases {
-            let Payload::Json(json) = &c.payload else {
-                panic!("{}: not JSON", c.id);
-            };
-            let r = crate::label::read_case_tree(json, c.profile);
-            assert_eq!(r.profile, c.profile, "{}", c.id);
-            assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
+            let r = crate::label::clean_reading(c);
             let e = scenario::expectation(&r).expect("an expectation");
             // The free limit comes first, every other degree of freedom is locked.
             assert!(e.joints[0].limits.len() >= 3, "{}", c.id);

@@ -186,6 +186,12 @@ mod tests {
         serde_json::to_value(tolerances(expectation(r).as_ref())).expect("serialises")
     }
 
+    /// The names of a written scenario's checks.
+    fn check_names(s: &Value) -> Vec<&Value> {
+        let checks = s["checks"].as_array().expect("checks");
+        checks.iter().map(|c| &c["name"]).collect()
+    }
+
     fn tol_json(recommended: f64, allowed: f64) -> Value {
         json!({"recommended": recommended, "allowed": allowed})
     }
@@ -264,12 +270,7 @@ mod tests {
         // Frame B turned by 1 rad about x: the twist is outside [-0.5, 0.5] at rest.
         g["nodes"][5]["rotation"] = json!([0.479425538604203, 0.0, 0.0, 0.8775825618903728]);
         let s = scenario_of(&reading(&g));
-        let names: Vec<&Value> = s["checks"]
-            .as_array()
-            .expect("checks")
-            .iter()
-            .map(|c| &c["name"])
-            .collect();
+        let names = check_names(&s);
         assert!(!names.contains(&&json!("joint-4-limit-0")), "{names:?}");
         assert!(names.contains(&&json!("static-still")));
     }
@@ -344,12 +345,7 @@ mod tests {
         let r = reading(&g);
         assert!(!r.has_errors(), "{:?}", r.issues);
         let s = scenario_of(&r);
-        let names: Vec<&Value> = s["checks"]
-            .as_array()
-            .expect("checks")
-            .iter()
-            .map(|c| &c["name"])
-            .collect();
+        let names = check_names(&s);
         assert!(
             !names
                 .iter()

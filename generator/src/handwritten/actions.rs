@@ -217,8 +217,6 @@ fn compound_trigger(p: Profile) -> Case {
 
 #[cfg(test)]
 mod tests {
-    use reference::issue::Severity;
-
     use super::*;
 
     #[test]
@@ -226,18 +224,7 @@ mod tests {
         let cases = cases();
         assert_eq!(cases.len(), 9);
         for c in &cases {
-            let crate::case::Payload::Json(json) = &c.payload else {
-                panic!("{}: not JSON", c.id);
-            };
-            let r = crate::label::read_case_tree(json, c.profile);
-            assert_eq!(r.profile, c.profile, "{}", c.id);
-            assert!(
-                r.issues.iter().all(|i| i.severity != Severity::Error),
-                "{}: {:?}",
-                c.id,
-                r.issues
-            );
-            assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
+            crate::label::clean_reading(c);
             assert!(c.scenario.is_some(), "{}: no scenario", c.id);
         }
     }

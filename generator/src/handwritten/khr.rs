@@ -10,7 +10,7 @@ use reference::profile::Profile;
 use serde_json::json;
 
 use super::common::case;
-use crate::case::{Case, ExpectedIssue, PoseSet, Tier};
+use crate::case::{Case, ExpectedIssue, Tier};
 use crate::strategy::transform::quat;
 
 const P: Profile = Profile::Khr2024Draft;
@@ -49,7 +49,7 @@ fn control() -> Case {
 /// remaining two axes." Swing: -90 to +90 degrees about y.
 fn hinged_door() -> Case {
     let half_pi = std::f64::consts::FRAC_PI_2;
-    let mut c = case(
+    let c = case(
         "khr/joint/limit-angular-1d/hinge-pm90",
         P,
         "joint",
@@ -106,19 +106,9 @@ fn hinged_door() -> Case {
     // moves to hinge + R(theta) (0.5, 0, 0) = (-0.5 + 0.5 cos theta, 1, -0.5 sin theta).
     let open = |deg: f64| {
         let t = deg.to_radians();
-        json!({"nodes": {"2": {"translation": [-0.5 + 0.5 * t.cos(), 1.0, -0.5 * t.sin()], "rotation": quat([0.0, 1.0, 0.0], deg)}}})
+        json!({"2": {"translation": [-0.5 + 0.5 * t.cos(), 1.0, -0.5 * t.sin()], "rotation": quat([0.0, 1.0, 0.0], deg)}})
     };
-    c.poses = vec![
-        PoseSet {
-            name: "open-45".into(),
-            poses: open(45.0),
-        },
-        PoseSet {
-            name: "open-120".into(),
-            poses: open(120.0),
-        },
-    ];
-    c
+    c.with_poses(&[("open-45", open(45.0)), ("open-120", open(120.0))])
 }
 
 fn mass_zero() -> Case {

@@ -123,6 +123,12 @@ fn scene(extra_nodes: Vec<Value>, roots: &[usize]) -> Value {
             "extensions": {RIGID_BODIES: {"collider": {"geometry": {"node": 2, "convexHull": true}}}}}),
     ];
     nodes.extend(extra_nodes);
+    ball_document(nodes, roots)
+}
+
+/// The document of `nodes` (the scene's roots `roots`) whose one implicit shape is the
+/// ball's: a sphere of radius 0.5.
+pub(super) fn ball_document(nodes: Vec<Value>, roots: &[usize]) -> Value {
     json!({
         "asset": {"version": "2.0"},
         "extensionsUsed": [IMPLICIT_SHAPES, RIGID_BODIES],

@@ -6,7 +6,7 @@
 //! 20 m in the 2 s run).
 
 use reference::decision::Decision;
-use reference::khr::{IMPLICIT_SHAPES, RIGID_BODIES};
+use reference::khr::RIGID_BODIES;
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
@@ -42,14 +42,7 @@ fn ground(name: &str, trs: Value) -> Value {
 /// The document of `nodes` (every one a root) with the cube as mesh 0.
 fn document(nodes: Vec<Value>) -> Value {
     let roots: Vec<usize> = (0..nodes.len()).collect();
-    let mut doc = json!({
-        "asset": {"version": "2.0"},
-        "extensionsUsed": [IMPLICIT_SHAPES, RIGID_BODIES],
-        "extensions": {IMPLICIT_SHAPES: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
-        "nodes": nodes,
-        "scenes": [{"nodes": roots}],
-        "scene": 0
-    });
+    let mut doc = super::khr25::ball_document(nodes, &roots);
     let (corners, triangles) = cube();
     let m = add_mesh(&mut doc, &corners, &triangles);
     debug_assert_eq!(m, 0, "the only mesh");

@@ -398,12 +398,7 @@ mod tests {
         let cases = cases();
         assert_eq!(cases.len(), 15);
         for c in &cases {
-            let crate::case::Payload::Json(json) = &c.payload else {
-                panic!("{}: not JSON", c.id);
-            };
-            let r = crate::label::read_case_tree(json, c.profile);
-            assert_eq!(r.profile, c.profile, "{}", c.id);
-            assert!(r.issues.is_empty(), "{}: {:?}", c.id, r.issues);
+            let r = crate::label::clean_reading(c);
             let e = crate::scenario::expectation(&r).expect("an expectation");
             assert_eq!(e.joints.len(), 1, "{}", c.id);
             assert!(c.scenario.is_some(), "{}: no scenario", c.id);

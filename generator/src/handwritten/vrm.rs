@@ -7,7 +7,7 @@ use reference::vrm::KEY;
 use serde_json::json;
 
 use super::common::case;
-use crate::case::{Case, PoseSet, Tier};
+use crate::case::{Case, Tier};
 use crate::strategy::transform::quat;
 
 const P: Profile = Profile::VrmcConstraintsDraft;
@@ -19,7 +19,7 @@ pub fn cases() -> Vec<Case> {
 /// Seed 003's example is a fragment (no `asset`, no `extensionsUsed`); the case completes it
 /// with exactly those, keeping its nodes as written.
 fn seed_003_example() -> Case {
-    let mut c = case(
+    let c = case(
         "vrm/control/seed-003-position",
         P,
         "control",
@@ -46,15 +46,14 @@ fn seed_003_example() -> Case {
         }),
         vec![],
     );
-    c.poses = vec![PoseSet {
-        name: "source-moved".into(),
-        poses: json!({"nodes": {"0": {"translation": [1.0, 2.0, 3.0]}}}),
-    }];
-    c
+    c.with_poses(&[(
+        "source-moved",
+        json!({"0": {"translation": [1.0, 2.0, 3.0]}}),
+    )])
 }
 
 fn everything() -> Case {
-    let mut c = case(
+    let c = case(
         "vrm/everything/all-features",
         P,
         "everything",
@@ -106,15 +105,14 @@ fn everything() -> Case {
         }),
         vec![],
     );
-    c.poses = vec![
-        PoseSet {
-            name: "driver-moved".into(),
-            poses: json!({"nodes": {"1": {"translation": [1.5, 0.5, 0.0], "rotation": quat([0.0, 0.0, 1.0], 30.0)}}}),
-        },
-        PoseSet {
-            name: "tip-turned".into(),
-            poses: json!({"nodes": {"2": {"rotation": quat([0.0, 1.0, 0.0], 90.0)}}}),
-        },
-    ];
-    c
+    c.with_poses(&[
+        (
+            "driver-moved",
+            json!({"1": {"translation": [1.5, 0.5, 0.0], "rotation": quat([0.0, 0.0, 1.0], 30.0)}}),
+        ),
+        (
+            "tip-turned",
+            json!({"2": {"rotation": quat([0.0, 1.0, 0.0], 90.0)}}),
+        ),
+    ])
 }

@@ -8,7 +8,7 @@ use reference::vrm1::KEY;
 use serde_json::{Value, json};
 
 use super::common::case;
-use crate::case::{Case, PoseSet, Tier};
+use crate::case::{Case, Tier};
 use crate::strategy::transform::quat;
 
 const P: Profile = Profile::VrmcNodeConstraint10;
@@ -39,18 +39,9 @@ fn doc(nodes: Value, roots: Value) -> Value {
     })
 }
 
-fn poses(list: &[(&str, Value)]) -> Vec<PoseSet> {
-    list.iter()
-        .map(|(name, p)| PoseSet {
-            name: (*name).into(),
-            poses: json!({ "nodes": p }),
-        })
-        .collect()
-}
-
 /// The text's example: NodeB's rotation follows NodeA (weight 1).
 fn text_example() -> Case {
-    let mut c = case(
+    case(
         "vrm1/control/text-example",
         P,
         "control",
@@ -67,8 +58,8 @@ fn text_example() -> Case {
             json!([0, 1]),
         ),
         vec![],
-    );
-    c.poses = poses(&[
+    )
+    .with_poses(&[
         (
             "a-turned",
             json!({"0": {"rotation": quat([1.0, 2.0, 3.0], 50.0)}}),
@@ -77,14 +68,26 @@ fn text_example() -> Case {
             "a-turned-back",
             json!({"0": {"rotation": quat([-2.0, 1.0, 0.5], -120.0)}}),
         ),
-    ]);
-    c
+    ])
 }
 
 /// The text's roll hierarchy: LowerArm with Hand, Twist1 and Twist2 (rolls about X with source
 /// LowerArm, its parent, at weights 0.5 and 1).
 fn twist_bones() -> Case {
-    let mut c = case(
+    let twist_swing = |t: f64, s: f64| {
+        let q =
+            nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Vector3::z_axis(), s.to_radians())
+                * nalgebra::UnitQuaternion::from_axis_angle(
+                    &nalgebra::Vector3::x_axis(),
+                    t.to_radians(),
+                )
+                * nalgebra::UnitQuaternion::from_axis_angle(
+                    &nalgebra::Vector3::z_axis(),
+                    10f64.to_radians(),
+                );
+        json!([q.i, q.j, q.k, q.w])
+    };
+    case(
         "vrm1/roll/twist-bones",
         P,
         "roll",
@@ -111,21 +114,8 @@ fn twist_bones() -> Case {
             json!([0]),
         ),
         vec![],
-    );
-    let twist_swing = |t: f64, s: f64| {
-        let q =
-            nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Vector3::z_axis(), s.to_radians())
-                * nalgebra::UnitQuaternion::from_axis_angle(
-                    &nalgebra::Vector3::x_axis(),
-                    t.to_radians(),
-                )
-                * nalgebra::UnitQuaternion::from_axis_angle(
-                    &nalgebra::Vector3::z_axis(),
-                    10f64.to_radians(),
-                );
-        json!([q.i, q.j, q.k, q.w])
-    };
-    c.poses = poses(&[
+    )
+    .with_poses(&[
         (
             "twist-60-swing-30",
             json!({"1": {"rotation": twist_swing(60.0, 30.0)}}),
@@ -134,13 +124,12 @@ fn twist_bones() -> Case {
             "twist-minus-80-swing-45",
             json!({"1": {"rotation": twist_swing(-80.0, 45.0)}, "0": {"rotation": quat([0.0, 1.0, 0.0], 30.0)}}),
         ),
-    ]);
-    c
+    ])
 }
 
 /// The text's aim hierarchy: a sleeve (a sibling of UpperArm) aims at LowerArm.
 fn sleeve() -> Case {
-    let mut c = case(
+    case(
         "vrm1/aim/sleeve",
         P,
         "aim",
@@ -166,8 +155,8 @@ fn sleeve() -> Case {
             json!([0]),
         ),
         vec![],
-    );
-    c.poses = poses(&[
+    )
+    .with_poses(&[
         (
             "arm-down",
             json!({"1": {"rotation": quat([0.0, 0.0, 1.0], -60.0)}}),
@@ -176,13 +165,12 @@ fn sleeve() -> Case {
             "arm-forward-chest-turned",
             json!({"1": {"rotation": quat([0.0, 1.0, 0.0], -70.0)}, "0": {"rotation": quat([1.0, 1.0, 0.0], 40.0)}}),
         ),
-    ]);
-    c
+    ])
 }
 
 /// Roll, aim and rotation in a chain whose file order is the reverse of its dependency order.
 fn chain_against_file_order() -> Case {
-    let mut c = case(
+    case(
         "vrm1/order/chain-against-file-order",
         P,
         "order",
@@ -218,8 +206,8 @@ fn chain_against_file_order() -> Case {
             json!([0]),
         ),
         vec![],
-    );
-    c.poses = poses(&[
+    )
+    .with_poses(&[
         (
             "driver-turned",
             json!({"5": {"rotation": quat([1.0, 0.5, 2.0], 70.0)}}),
@@ -228,14 +216,13 @@ fn chain_against_file_order() -> Case {
             "driver-turned-other-way",
             json!({"5": {"rotation": quat([-0.5, 1.0, 1.5], -50.0)}}),
         ),
-    ]);
-    c
+    ])
 }
 
 /// The source exactly opposite the aim axis: the smallest rotation is a half turn about an axis
 /// the text leaves open [D-VRM1-FROM-TO].
 fn aim_source_opposite() -> Case {
-    let mut c = case(
+    case(
         "vrm1/edge/aim-source-opposite",
         P,
         "edge",
@@ -252,15 +239,14 @@ fn aim_source_opposite() -> Case {
             json!([0, 1]),
         ),
         vec![],
-    );
-    c.poses = poses(&[("behind", json!({"0": {"translation": [0.0, 0.0, -3.0]}}))]);
-    c
+    )
+    .with_poses(&[("behind", json!({"0": {"translation": [0.0, 0.0, -3.0]}}))])
 }
 
 /// The source at the destination's position: no direction; the reference keeps the rest
 /// rotation (three.js's normalize of a zero vector gives the same).
 fn aim_source_at_destination() -> Case {
-    let mut c = case(
+    case(
         "vrm1/edge/aim-source-at-destination",
         P,
         "edge",
@@ -278,7 +264,6 @@ fn aim_source_at_destination() -> Case {
             json!([0, 1]),
         ),
         vec![],
-    );
-    c.poses = poses(&[("on-top", json!({"0": {"translation": [1.0, 0.0, 0.0]}}))]);
-    c
+    )
+    .with_poses(&[("on-top", json!({"0": {"translation": [1.0, 0.0, 0.0]}}))])
 }

@@ -178,27 +178,20 @@ fn profile_mixed(case: &mut Case) -> Option<String> {
 }
 
 pub fn mutators() -> Vec<Mutator> {
-    let m = |code, name, profile, apply| Mutator {
-        code,
-        name,
-        profile,
-        needs: None,
-        apply,
-    };
     vec![
-        m(
+        Mutator::of_any_base(
             Code::GltfSchema,
             "translation-string",
             Profile::Omi2023,
             gltf_schema,
         ),
-        m(
+        Mutator::of_any_base(
             Code::GltfIndex,
             "scene-node-missing",
             Profile::Khr2024Draft,
             gltf_index,
         ),
-        m(
+        Mutator::of_any_base(
             Code::GltfValue,
             "sampler-filter-unknown",
             Profile::VrmcConstraintsDraft,
@@ -206,7 +199,7 @@ pub fn mutators() -> Vec<Mutator> {
         ),
         Mutator {
             needs: Some("collider.child"),
-            ..m(
+            ..Mutator::of_any_base(
                 Code::NodeCycle,
                 "child-lists-root",
                 Profile::Khr2024Draft,
@@ -215,56 +208,56 @@ pub fn mutators() -> Vec<Mutator> {
         },
         Mutator {
             needs: Some("collider.child"),
-            ..m(
+            ..Mutator::of_any_base(
                 Code::NodeMultipleParents,
                 "two-parents",
                 Profile::Omi2023,
                 node_multiple_parents,
             )
         },
-        m(
+        Mutator::of_any_base(
             Code::NodeMatrixNotTrs,
             "sheared-matrix",
             Profile::VrmcConstraintsDraft,
             node_matrix_not_trs,
         ),
-        m(
+        Mutator::of_any_base(
             Code::NodeRotationNotUnit,
             "rotation-length-2",
             Profile::VrmcConstraintsDraft,
             node_rotation_not_unit,
         ),
-        m(
+        Mutator::of_any_base(
             Code::ExtensionNotDeclared,
             "used-not-declared",
             Profile::VrmcConstraintsDraft,
             extension_not_declared,
         ),
-        m(
+        Mutator::of_any_base(
             Code::ExtensionRequiredNotUsed,
             "required-not-used",
             Profile::VrmcConstraintsDraft,
             extension_required_not_used,
         ),
-        m(
+        Mutator::of_any_base(
             Code::ExtensionUnused,
             "declared-not-used",
             Profile::Omi2023,
             extension_unused,
         ),
-        m(
+        Mutator::of_any_base(
             Code::ExtensionUnknown,
             "unknown-extension",
             Profile::Khr2024Draft,
             extension_unknown,
         ),
-        m(
+        Mutator::of_any_base(
             Code::ProfileNone,
             "no-physics",
             Profile::VrmcConstraintsDraft,
             profile_none,
         ),
-        m(
+        Mutator::of_any_base(
             Code::ProfileMixed,
             "khr-with-vrm",
             Profile::Khr2024Draft,

@@ -110,63 +110,56 @@ fn accessor_bounds(case: &mut Case) -> Option<String> {
 }
 
 pub fn mutators() -> Vec<Mutator> {
-    let m = |code, name, profile, apply| Mutator {
-        code,
-        name,
-        profile,
-        needs: None,
-        apply,
-    };
     vec![
-        m(
+        Mutator::of_any_base(
             Code::JsonSyntax,
             "truncated",
             Profile::Khr2024Draft,
             json_syntax,
         ),
-        m(
+        Mutator::of_any_base(
             Code::GlbHeader,
             "glb-version-1",
             Profile::VrmcConstraintsDraft,
             glb_header,
         ),
-        m(
+        Mutator::of_any_base(
             Code::GlbChunk,
             "glb-chunk-overrun",
             Profile::VrmcConstraintsDraft,
             glb_chunk,
         ),
-        m(
+        Mutator::of_any_base(
             Code::UriEscapes,
             "uri-parent-folder",
             Profile::Omi2023,
             uri_escapes,
         ),
-        m(
+        Mutator::of_any_base(
             Code::DataUriInvalid,
             "data-uri-bad-base64",
             Profile::Khr2024Draft,
             data_uri_invalid,
         ),
-        m(
+        Mutator::of_any_base(
             Code::BufferUnreadable,
             "missing-bin",
             Profile::Omi2023,
             buffer_unreadable,
         ),
-        m(
+        Mutator::of_any_base(
             Code::BufferTooShort,
             "byte-length-too-long",
             Profile::Khr2024Draft,
             buffer_too_short,
         ),
-        m(
+        Mutator::of_any_base(
             Code::BufferViewBounds,
             "view-past-buffer",
             Profile::Omi2023,
             buffer_view_bounds,
         ),
-        m(
+        Mutator::of_any_base(
             Code::AccessorBounds,
             "accessor-past-view",
             Profile::Khr2024Draft,

@@ -98,6 +98,39 @@ pub fn add_constrained(case: &mut Case, ext: &str, object: Value) -> Option<usiz
     Some(add_node(doc, node, None))
 }
 
+/// The first node with `ext`, the kind of its constraint (the first key of the object at
+/// `within`, a pointer below the extension object) and the pointer of that kind's object.
+pub fn first_constraint(case: &Case, ext: &str, within: &str) -> Option<(usize, String, String)> {
+    let doc = case.json()?;
+    let n = *nodes_with(doc, ext, "").first()?;
+    let at = format!("{}{within}", node_ext(n, ext));
+    let kind = doc.pointer(&at)?.as_object()?.keys().next()?.clone();
+    Some((n, kind.clone(), format!("{at}/{kind}")))
+}
+
+/// Two new root nodes below the scene, each constrained by the other: their `ext` objects are
+/// `a` and `b` of the other's index. Returns the first's index.
+pub fn add_cycle(
+    case: &mut Case,
+    ext: &str,
+    a: impl FnOnce(usize) -> Value,
+    b: impl FnOnce(usize) -> Value,
+) -> Option<usize> {
+    let doc = case.json_mut()?;
+    let count = doc["nodes"].as_array()?.len();
+    let first = add_node(
+        doc,
+        json!({"name": "CycleA", "translation": [1.0, -3.0, 0.0], "extensions": {ext: a(count + 1)}}),
+        None,
+    );
+    add_node(
+        doc,
+        json!({"name": "CycleB", "translation": [-1.0, -3.0, 0.0], "extensions": {ext: b(count)}}),
+        None,
+    );
+    Some(first)
+}
+
 /// The member that lists a limit's axes.
 pub fn axes_key(limit: &Value) -> &'static str {
     if limit.get("linearAxes").is_some() {
@@ -288,4 +321,23 @@ pub fn add_mesh(doc: &mut Value, positions: &[[f32; 3]], indices: &[u16]) -> usi
         "meshes",
         json!({"primitives": [{"attributes": {"POSITION": a0}, "indices": a1, "mode": 4}]}),
     )
+}
+
+/// Append to mesh `m` a copy of its first primitive drawn as lines (the mesh still has
+/// triangles, but not only triangles); the pointer of the copy's `mode`.
+pub fn add_lines(doc: &mut Value, m: usize) -> Option<String> {
+    let prims = doc["meshes"][m]["primitives"].as_array_mut()?;
+    let mut lines = prims.first()?.clone();
+    lines["mode"] = json!(1);
+    prims.push(lines);
+    Some(format!("/meshes/{m}/primitives/{}/mode", prims.len() - 1))
+}
+
+/// Leave mesh `m`'s first primitive two vertices and no index list: no triangle at all.
+pub fn two_vertices(doc: &mut Value, m: usize) -> Option<()> {
+    let prim = doc["meshes"][m]["primitives"][0].as_object_mut()?;
+    prim.remove("indices");
+    let pos = usize::try_from(prim["attributes"]["POSITION"].as_u64()?).ok()?;
+    doc["accessors"][pos]["count"] = json!(2);
+    Some(())
 }

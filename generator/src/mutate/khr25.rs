@@ -11,15 +11,12 @@ use reference::profile::Profile;
 use serde_json::{Value, json};
 
 use super::json::{
-    add_accessor, add_mesh, add_node, limit_of, node_ext, nodes_with, of_type, push_root_ext,
-    push_top,
+    add_accessor, add_lines, add_mesh, add_node, node_ext, nodes_with, push_top, two_vertices,
 };
 use super::khr as draft;
-use super::mutator::Mutator;
+use super::mutator::{Apply, Mutator, Row, needs, of_rows};
+use super::physics::*;
 use crate::case::Case;
-
-const SHAPES: &str = "/extensions/KHR_implicit_shapes/shapes";
-const JOINTS: &str = "/extensions/KHR_physics_rigid_bodies/physicsJoints";
 
 /// The first collider whose geometry names a `key` (`shape` or `node`): (pointer of the
 /// collider's geometry, geometry).
@@ -76,13 +73,6 @@ fn tetrahedron(doc: &mut Value) -> usize {
     )
 }
 
-/// A limit stiffness below the 2025 schema's minimum of 0 (0 itself is allowed there).
-fn stiffness_negative(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
-    l["stiffness"] = json!(-1.0);
-    Some(format!("{at}/stiffness"))
-}
-
 fn ext_type(case: &mut Case) -> Option<String> {
     let (at, g) = geometry(case, "shape")?;
     g["shape"] = json!("0");
@@ -106,31 +96,19 @@ fn index_out_of_range(case: &mut Case) -> Option<String> {
     g["shape"] = json!(999);
     Some(format!("{at}/shape"))
 }
-fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
-    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
-    s["type"] = json!("box");
-    Some(at)
-}
 fn mesh_not_triangles(case: &mut Case) -> Option<String> {
     let key = mesh_key(case);
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
-    let prims = doc["meshes"][m]["primitives"].as_array_mut()?;
-    let mut lines = prims.first()?.clone();
-    lines["mode"] = json!(1);
-    prims.push(lines);
+    let at = add_lines(doc, m)?;
     mesh_collider(doc, m, key)?;
-    Some(format!("/meshes/{m}/primitives/1/mode"))
+    Some(at)
 }
 fn mesh_empty(case: &mut Case) -> Option<String> {
     let key = mesh_key(case);
     let doc = case.json_mut()?;
     let m = tetrahedron(doc);
-    // Two vertices and no index list: no triangle at all.
-    let prim = doc["meshes"][m]["primitives"][0].as_object_mut()?;
-    prim.remove("indices");
-    let pos = usize::try_from(prim["attributes"]["POSITION"].as_u64()?).ok()?;
-    doc["accessors"][pos]["count"] = json!(2);
+    two_vertices(doc, m)?;
     mesh_collider(doc, m, key)
 }
 fn geometry_shape_and_node(case: &mut Case) -> Option<String> {
@@ -298,11 +276,6 @@ fn morph_target_invalid(case: &mut Case) -> Option<String> {
     mesh_collider(doc, m, key)?;
     Some(format!("/meshes/{m}/primitives/0/targets/0/POSITION"))
 }
-fn shape_degenerate(case: &mut Case) -> Option<String> {
-    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
-    s["sphere"]["radius"] = json!(0.0);
-    Some(format!("{at}/sphere/radius"))
-}
 /// A scale of zero on every axis of a collider node without motion or children: disabled
 /// (information).
 fn shape_disabled(case: &mut Case) -> Option<String> {
@@ -320,12 +293,6 @@ fn shape_disabled(case: &mut Case) -> Option<String> {
     doc["nodes"][n]["scale"] = json!([0.0, 0.0, 0.0]);
     Some(format!("{}/collider", node_ext(n, RIGID_BODIES)))
 }
-fn mass_zero(case: &mut Case) -> Option<String> {
-    let doc = case.json_mut()?;
-    let n = *nodes_with(doc, RIGID_BODIES, "motion").first()?;
-    doc["nodes"][n]["extensions"][RIGID_BODIES]["motion"]["mass"] = json!(0.0);
-    Some(format!("{}/motion/mass", node_ext(n, RIGID_BODIES)))
-}
 /// A drive's `positionTarget` removed, its `stiffness` left: a gain without a target.
 fn drive_dependency(case: &mut Case) -> Option<String> {
     drive_without(case, "positionTarget", "stiffness")
@@ -337,68 +304,40 @@ fn drive_target_without_gain(case: &mut Case) -> Option<String> {
 }
 /// The first drive with both `removed` and `kept` loses `removed`; the pointer of `kept`.
 fn drive_without(case: &mut Case, removed: &str, kept: &str) -> Option<String> {
-    let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
+    let at = joints(case)?;
+    let joints = case.json_mut()?.pointer_mut(at)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
         if let Some(drives) = joint.get_mut("drives").and_then(Value::as_array_mut) {
             for (d, drive) in drives.iter_mut().enumerate() {
                 let o = drive.as_object_mut()?;
                 if o.contains_key(kept) && o.remove(removed).is_some() {
-                    return Some(format!("{JOINTS}/{j}/drives/{d}/{kept}"));
+                    return Some(format!("{at}/{j}/drives/{d}/{kept}"));
                 }
             }
         }
     }
     None
 }
-fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
+/// The (valid) geometry of the first compound trigger's first member.
+fn member_geometry(case: &Case) -> Option<Value> {
+    let (n, _) = compound(case)?;
     let doc = case.json()?;
-    let n = *nodes_with(doc, RIGID_BODIES, "trigger")
-        .iter()
-        .find(|&&n| doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].is_array())?;
-    // A member's own (valid) geometry: the defect is only that both are given.
-    let member = usize::try_from(
-        doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"][0].as_u64()?,
-    )
-    .ok()?;
-    let geometry = doc["nodes"][member]["extensions"][RIGID_BODIES]["trigger"]["geometry"].clone();
-    let doc = case.json_mut()?;
-    doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["geometry"] = geometry;
-    Some(format!("{}/trigger", node_ext(n, RIGID_BODIES)))
+    let trigger = &doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"];
+    let member = usize::try_from(trigger["nodes"][0].as_u64()?).ok()?;
+    Some(doc["nodes"][member]["extensions"][RIGID_BODIES]["trigger"]["geometry"].clone())
+}
+/// A compound trigger given its member's geometry: the defect is only that both are given.
+fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
+    let geometry = member_geometry(case)?;
+    compound_with(case, "geometry", geometry)
 }
 fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
-    let doc = case.json()?;
-    let n = *nodes_with(doc, RIGID_BODIES, "trigger")
-        .iter()
-        .find(|&&n| doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].is_array())?;
-    let member = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"][0].as_u64()?;
-    let geometry =
-        doc["nodes"][usize::try_from(member).ok()?]["extensions"][RIGID_BODIES]["trigger"]["geometry"]
-            .clone();
-    let doc = case.json_mut()?;
-    let outside = add_node(
-        doc,
-        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0],
-            "extensions": {RIGID_BODIES: {"trigger": {"geometry": geometry}}}}),
-        None,
-    );
-    let nodes = doc["nodes"][n]["extensions"][RIGID_BODIES]["trigger"]["nodes"].as_array_mut()?;
-    nodes.push(json!(outside));
-    Some(format!(
-        "{}/trigger/nodes/{}",
-        node_ext(n, RIGID_BODIES),
-        nodes.len() - 1
-    ))
+    let geometry = member_geometry(case)?;
+    compound_member_outside(case, json!({"geometry": geometry}))
 }
-/// Both filter lists, empty: the 2025 schema allows empty lists, not both.
+/// Both filter lists, one empty: the 2025 schema allows empty lists, not both.
 fn filter_both_lists(case: &mut Case) -> Option<String> {
-    let doc = case.json_mut()?;
-    let f = push_root_ext(
-        doc,
-        RIGID_BODIES,
-        "collisionFilters",
-        json!({"collisionSystems": ["A"], "collideWithSystems": [], "notCollideWithSystems": ["C"]}),
-    );
-    Some(format!("/extensions/{RIGID_BODIES}/collisionFilters/{f}"))
+    filter_both_lists_with(case, json!([]))
 }
 
 /// A geometry that names a shape and a mesh (`khr-2026`).
@@ -437,267 +376,277 @@ macro_rules! named {
     };
 }
 
+/// A row of [`BOTH`]: a [`Row`] with the mutator's name in each revision.
+type RowOfBoth = (
+    Code,
+    (&'static str, &'static str),
+    Option<&'static str>,
+    Apply,
+);
+
+const DRIVE: Option<&str> = Some("joint.drive");
+
+/// The mutators of both revisions.
+const BOTH: &[RowOfBoth] = &[
+    (
+        Code::ExtType,
+        named!("geometry-shape-string"),
+        needs::SPHERE,
+        ext_type,
+    ),
+    (
+        Code::ExtRequired,
+        named!("collider-without-geometry"),
+        needs::COLLIDER,
+        ext_required,
+    ),
+    (
+        Code::IndexOutOfRange,
+        named!("geometry-shape-999"),
+        needs::SPHERE,
+        index_out_of_range,
+    ),
+    (
+        Code::NegativeMass,
+        named!("mass-minus-one"),
+        needs::BODY,
+        mass_minus_one,
+    ),
+    (
+        Code::ShapeParametersMismatch,
+        named!("box-with-sphere-parameters"),
+        needs::SPHERE,
+        sphere_typed_box,
+    ),
+    (
+        Code::MeshShapeNotTriangles,
+        named!("mesh-lines"),
+        None,
+        mesh_not_triangles,
+    ),
+    (
+        Code::MeshShapeEmpty,
+        named!("mesh-two-vertices"),
+        None,
+        mesh_empty,
+    ),
+    (
+        Code::LimitMinAboveMax,
+        named!("min-above-max"),
+        needs::JOINT,
+        limit_min_above_max,
+    ),
+    (
+        Code::AxisOutOfRange,
+        named!("axis-3"),
+        needs::JOINT,
+        limit_axis_3,
+    ),
+    (
+        Code::AxisDuplicate,
+        named!("axis-twice"),
+        needs::JOINT,
+        draft::axis_duplicate,
+    ),
+    (
+        Code::StiffnessNotPositive,
+        named!("stiffness-negative"),
+        needs::JOINT,
+        limit_stiffness_minus_one,
+    ),
+    (
+        Code::DampingNegative,
+        named!("damping-minus-one"),
+        needs::JOINT,
+        limit_damping_minus_one,
+    ),
+    (
+        Code::KhrInertiaOrientationNotUnit,
+        named!("inertia-orientation-length-2"),
+        needs::BODY,
+        draft::inertia_orientation_not_unit,
+    ),
+    (
+        Code::KhrLimitAxesBoth,
+        named!("limit-both-axes"),
+        Some("joint.limit.linear"),
+        draft::limit_axes_both,
+    ),
+    (
+        Code::KhrLimitAxesMissing,
+        named!("limit-no-axes"),
+        needs::JOINT,
+        limit_without_axes,
+    ),
+    (
+        Code::KhrJointNoMotion,
+        named!("joint-between-static-nodes"),
+        needs::JOINT,
+        draft::joint_no_motion,
+    ),
+    (
+        Code::KhrFilterBothLists,
+        named!("filter-both-lists"),
+        None,
+        filter_both_lists,
+    ),
+    (
+        Code::KhrTriggerShapeAndNodes,
+        named!("compound-with-geometry"),
+        needs::COMPOUND,
+        trigger_shape_and_nodes,
+    ),
+    (
+        Code::KhrTriggerEmpty,
+        named!("trigger-empty"),
+        None,
+        trigger_empty,
+    ),
+    (
+        Code::KhrTriggerNodeNotDescendant,
+        named!("compound-member-outside"),
+        needs::COMPOUND,
+        trigger_node_not_descendant,
+    ),
+    (
+        Code::KhrTriggerNodeNotTrigger,
+        named!("compound-member-plain"),
+        needs::COMPOUND,
+        compound_member_plain,
+    ),
+    (
+        Code::KhrGeometryEmpty,
+        named!("geometry-empty"),
+        needs::SPHERE,
+        geometry_empty,
+    ),
+    (
+        Code::KhrMorphTargetInvalid,
+        named!("morph-target-vec2"),
+        None,
+        morph_target_invalid,
+    ),
+    (
+        Code::KhrShapeDegenerate,
+        named!("sphere-radius-zero"),
+        needs::SPHERE,
+        sphere_radius_zero,
+    ),
+    (
+        Code::KhrShapeDisabled,
+        named!("collider-scale-zero"),
+        needs::SPHERE,
+        shape_disabled,
+    ),
+    (
+        Code::KhrMassZero,
+        named!("mass-zero"),
+        needs::BODY,
+        mass_zero,
+    ),
+    (
+        Code::KhrDriveDependency,
+        named!("stiffness-without-position-target"),
+        DRIVE,
+        drive_dependency,
+    ),
+    (
+        Code::KhrDriveTargetWithoutGain,
+        named!("position-target-without-stiffness"),
+        DRIVE,
+        drive_target_without_gain,
+    ),
+];
+
+/// Node geometry is the 2025 form: its codes are 2025's (in a 2026 document a node geometry is
+/// read by the same rule, after KHR_GEOMETRY_NODE_2025).
+const ONLY_2025: &[Row] = &[
+    (
+        Code::KhrGeometryShapeAndNode,
+        "k25-geometry-shape-and-node",
+        needs::SPHERE,
+        geometry_shape_and_node,
+    ),
+    (
+        Code::KhrGeometryNoMesh,
+        "k25-geometry-no-mesh",
+        None,
+        geometry_no_mesh,
+    ),
+    (
+        Code::KhrGeometryDeformed,
+        "k25-skin-under-singular-geometry-node",
+        None,
+        geometry_deformed,
+    ),
+    (
+        Code::KhrSkinAttributeMissing,
+        "k25-skin-without-weights",
+        None,
+        skin_attribute_missing,
+    ),
+    (
+        Code::KhrSkinAccessorInvalid,
+        "k25-skin-one-inverse-bind-for-two-joints",
+        None,
+        skin_accessor_invalid,
+    ),
+    (
+        Code::KhrSkinJointOutOfRange,
+        "k25-skin-joint-5-of-2",
+        None,
+        skin_joint_out_of_range,
+    ),
+    (
+        Code::KhrSkinWeightsNotNormalized,
+        "k25-skin-weights-half",
+        None,
+        skin_weights_not_normalized,
+    ),
+];
+
+const MESH_GEOMETRY: Option<&str> = Some("geometry.mesh");
+
+const ONLY_2026: &[Row] = &[
+    (
+        Code::KhrGeometryAmbiguous,
+        "k26-geometry-shape-and-mesh",
+        needs::SPHERE,
+        geometry_ambiguous,
+    ),
+    (
+        Code::IndexOutOfRange,
+        "k26-geometry-mesh-999",
+        MESH_GEOMETRY,
+        geometry_mesh_out_of_range,
+    ),
+    (
+        Code::KhrGeometryNode2025,
+        "k26-geometry-node-in-2026",
+        MESH_GEOMETRY,
+        geometry_node_2025,
+    ),
+    (
+        Code::KhrGeometryMeshUnskinned,
+        "k26-geometry-mesh-drawn-skinned",
+        None,
+        geometry_mesh_unskinned,
+    ),
+];
+
 /// Every mutator of both revisions.
 pub fn mutators() -> Vec<Mutator> {
-    let mut v = of_revision(Profile::Khr2025);
-    v.extend(of_revision(Profile::Khr2026));
-    v
-}
-
-/// The mutators on bases of `p` (`khr-2025` or `khr-2026`).
-fn of_revision(p: Profile) -> Vec<Mutator> {
-    let r2026 = p == Profile::Khr2026;
-    let m = |code, (name25, name26): (&'static str, &'static str), needs, apply| Mutator {
-        code,
-        name: if r2026 { name26 } else { name25 },
-        profile: p,
-        needs,
-        apply,
-    };
-    let body = Some("body.");
-    let joint = Some("joint.kind");
-    let sphere = Some("shape.sphere");
-    let collider = Some("collider.");
-    let compound_t = Some("trigger.compound");
-    let mut v = vec![
-        m(
-            Code::ExtType,
-            named!("geometry-shape-string"),
-            sphere,
-            ext_type,
-        ),
-        m(
-            Code::ExtRequired,
-            named!("collider-without-geometry"),
-            collider,
-            ext_required,
-        ),
-        m(
-            Code::IndexOutOfRange,
-            named!("geometry-shape-999"),
-            sphere,
-            index_out_of_range,
-        ),
-        m(
-            Code::NegativeMass,
-            named!("mass-minus-one"),
-            body,
-            draft::negative_mass,
-        ),
-        m(
-            Code::ShapeParametersMismatch,
-            named!("box-with-sphere-parameters"),
-            sphere,
-            shape_parameters_mismatch,
-        ),
-        m(
-            Code::MeshShapeNotTriangles,
-            named!("mesh-lines"),
-            None,
-            mesh_not_triangles,
-        ),
-        m(
-            Code::MeshShapeEmpty,
-            named!("mesh-two-vertices"),
-            None,
-            mesh_empty,
-        ),
-        m(
-            Code::LimitMinAboveMax,
-            named!("min-above-max"),
-            joint,
-            draft::limit_min_above_max,
-        ),
-        m(
-            Code::AxisOutOfRange,
-            named!("axis-3"),
-            joint,
-            draft::axis_out_of_range,
-        ),
-        m(
-            Code::AxisDuplicate,
-            named!("axis-twice"),
-            joint,
-            draft::axis_duplicate,
-        ),
-        m(
-            Code::StiffnessNotPositive,
-            named!("stiffness-negative"),
-            joint,
-            stiffness_negative,
-        ),
-        m(
-            Code::DampingNegative,
-            named!("damping-minus-one"),
-            joint,
-            draft::damping_negative,
-        ),
-        m(
-            Code::KhrInertiaOrientationNotUnit,
-            named!("inertia-orientation-length-2"),
-            body,
-            draft::inertia_orientation_not_unit,
-        ),
-        m(
-            Code::KhrLimitAxesBoth,
-            named!("limit-both-axes"),
-            Some("joint.limit.linear"),
-            draft::limit_axes_both,
-        ),
-        m(
-            Code::KhrLimitAxesMissing,
-            named!("limit-no-axes"),
-            joint,
-            draft::limit_axes_missing,
-        ),
-        m(
-            Code::KhrJointNoMotion,
-            named!("joint-between-static-nodes"),
-            joint,
-            draft::joint_no_motion,
-        ),
-        m(
-            Code::KhrFilterBothLists,
-            named!("filter-both-lists"),
-            None,
-            filter_both_lists,
-        ),
-        m(
-            Code::KhrTriggerShapeAndNodes,
-            named!("compound-with-geometry"),
-            compound_t,
-            trigger_shape_and_nodes,
-        ),
-        m(
-            Code::KhrTriggerEmpty,
-            named!("trigger-empty"),
-            None,
-            draft::trigger_empty,
-        ),
-        m(
-            Code::KhrTriggerNodeNotDescendant,
-            named!("compound-member-outside"),
-            compound_t,
-            trigger_node_not_descendant,
-        ),
-        m(
-            Code::KhrTriggerNodeNotTrigger,
-            named!("compound-member-plain"),
-            compound_t,
-            draft::trigger_node_not_trigger,
-        ),
-        m(
-            Code::KhrGeometryEmpty,
-            named!("geometry-empty"),
-            sphere,
-            geometry_empty,
-        ),
-        m(
-            Code::KhrMorphTargetInvalid,
-            named!("morph-target-vec2"),
-            None,
-            morph_target_invalid,
-        ),
-        m(
-            Code::KhrShapeDegenerate,
-            named!("sphere-radius-zero"),
-            sphere,
-            shape_degenerate,
-        ),
-        m(
-            Code::KhrShapeDisabled,
-            named!("collider-scale-zero"),
-            sphere,
-            shape_disabled,
-        ),
-        m(Code::KhrMassZero, named!("mass-zero"), body, mass_zero),
-        m(
-            Code::KhrDriveDependency,
-            named!("stiffness-without-position-target"),
-            Some("joint.drive"),
-            drive_dependency,
-        ),
-        m(
-            Code::KhrDriveTargetWithoutGain,
-            named!("position-target-without-stiffness"),
-            Some("joint.drive"),
-            drive_target_without_gain,
-        ),
-    ];
-    if r2026 {
-        v.extend([
-            m(
-                Code::KhrGeometryAmbiguous,
-                named!("geometry-shape-and-mesh"),
-                sphere,
-                geometry_ambiguous,
-            ),
-            m(
-                Code::IndexOutOfRange,
-                named!("geometry-mesh-999"),
-                Some("geometry.mesh"),
-                geometry_mesh_out_of_range,
-            ),
-            m(
-                Code::KhrGeometryNode2025,
-                named!("geometry-node-in-2026"),
-                Some("geometry.mesh"),
-                geometry_node_2025,
-            ),
-            m(
-                Code::KhrGeometryMeshUnskinned,
-                named!("geometry-mesh-drawn-skinned"),
-                None,
-                geometry_mesh_unskinned,
-            ),
-        ]);
-    } else {
-        // Node geometry is the 2025 form: its codes are 2025's (in a 2026 document a node
-        // geometry is read by the same rule, after KHR_GEOMETRY_NODE_2025).
-        v.extend([
-            m(
-                Code::KhrGeometryShapeAndNode,
-                named!("geometry-shape-and-node"),
-                sphere,
-                geometry_shape_and_node,
-            ),
-            m(
-                Code::KhrGeometryNoMesh,
-                named!("geometry-no-mesh"),
-                None,
-                geometry_no_mesh,
-            ),
-            m(
-                Code::KhrGeometryDeformed,
-                named!("skin-under-singular-geometry-node"),
-                None,
-                geometry_deformed,
-            ),
-            m(
-                Code::KhrSkinAttributeMissing,
-                named!("skin-without-weights"),
-                None,
-                skin_attribute_missing,
-            ),
-            m(
-                Code::KhrSkinAccessorInvalid,
-                named!("skin-one-inverse-bind-for-two-joints"),
-                None,
-                skin_accessor_invalid,
-            ),
-            m(
-                Code::KhrSkinJointOutOfRange,
-                named!("skin-joint-5-of-2"),
-                None,
-                skin_joint_out_of_range,
-            ),
-            m(
-                Code::KhrSkinWeightsNotNormalized,
-                named!("skin-weights-half"),
-                None,
-                skin_weights_not_normalized,
-            ),
-        ]);
+    let mut v = Vec::new();
+    for (p, only) in [(Profile::Khr2025, ONLY_2025), (Profile::Khr2026, ONLY_2026)] {
+        let r2026 = p == Profile::Khr2026;
+        let both: Vec<Row> = BOTH
+            .iter()
+            .map(|&(code, (n25, n26), needs, apply)| {
+                (code, if r2026 { n26 } else { n25 }, needs, apply)
+            })
+            .collect();
+        v.extend(of_rows(p, &both));
+        v.extend(of_rows(p, only));
     }
     v
 }

@@ -13,6 +13,7 @@ mod khr25;
 mod mutator;
 mod omi;
 mod omi24;
+mod physics;
 mod vrm;
 mod vrm1;
 

@@ -18,7 +18,33 @@ pub struct Mutator {
     /// A feature-tag prefix the base case should carry (a hint for picking bases).
     pub needs: Option<&'static str>,
     /// Edits a copy of the valid case.
-    pub apply: fn(&mut Case) -> Option<String>,
+    pub apply: Apply,
+}
+
+/// An edit of a valid case: the pointer of its one defect, or `None` when the case has nothing
+/// it can break.
+pub type Apply = fn(&mut Case) -> Option<String>;
+
+/// A row of a profile's table of mutators: code, name, the feature tag its base needs, the edit.
+pub type Row = (Code, &'static str, Option<&'static str>, Apply);
+
+/// The feature tags (prefixes) the bases of many profiles' mutators need.
+pub mod needs {
+    pub const BODY: Option<&str> = Some("body.");
+    pub const COLLIDER: Option<&str> = Some("collider.");
+    pub const JOINT: Option<&str> = Some("joint.kind");
+    pub const SPHERE: Option<&str> = Some("shape.sphere");
+    pub const COMPOUND: Option<&str> = Some("trigger.compound");
+}
+
+/// The mutators of `rows`, on bases of `profile`.
+pub fn of_rows(profile: Profile, rows: &[Row]) -> Vec<Mutator> {
+    rows.iter()
+        .map(|&(code, name, needs, apply)| Mutator {
+            needs,
+            ..Mutator::of_any_base(code, name, profile, apply)
+        })
+        .collect()
 }
 
 impl std::fmt::Debug for Mutator {
@@ -31,6 +57,17 @@ impl std::fmt::Debug for Mutator {
 }
 
 impl Mutator {
+    /// A mutator whose base may be any valid case of `profile`.
+    pub fn of_any_base(code: Code, name: &'static str, profile: Profile, apply: Apply) -> Mutator {
+        Mutator {
+            code,
+            name,
+            profile,
+            needs: None,
+            apply,
+        }
+    }
+
     /// Apply to a copy of `base`: the mutated case expects exactly this mutator's issue.
     pub fn mutate(&self, base: &Case) -> Option<Case> {
         let mut case = base.clone();

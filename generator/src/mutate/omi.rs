@@ -6,7 +6,7 @@ use reference::profile::Profile;
 use serde_json::{Value, json};
 
 use super::json::{add_mesh, add_node, node_ext, nodes_with, of_type, push_root_ext};
-use super::mutator::Mutator;
+use super::mutator::{Mutator, Row, of_rows};
 use crate::case::Case;
 
 const COLLIDERS: &str = "/extensions/OMI_collider/colliders";
@@ -22,7 +22,8 @@ fn shape_list(doc: &Value) -> Option<(&'static str, &'static str, &'static str)>
     }
 }
 
-fn first_joint(case: &mut Case) -> Option<(usize, String)> {
+/// The first joint node: (node, pointer of its extension).
+pub(super) fn first_joint(case: &Case) -> Option<(usize, String)> {
     let doc = case.json()?;
     let j = *nodes_with(doc, JOINT, "").first()?;
     Some((j, node_ext(j, JOINT)))
@@ -120,16 +121,21 @@ fn add_body(doc: &mut Value, kind: &str) -> Option<usize> {
     );
     Some(b)
 }
-fn joint_not_body(case: &mut Case) -> Option<String> {
+/// The first joint's `end` (a member naming a node) set to a new plain root node `name`; the
+/// pointer of `end`.
+pub(super) fn joint_to_plain(case: &mut Case, end: &str, name: &str) -> Option<String> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
     let plain = add_node(
         doc,
-        json!({"name": "NotABody", "translation": [0.0, -30.0, 0.0]}),
+        json!({"name": name, "translation": [0.0, -30.0, 0.0]}),
         None,
     );
-    doc["nodes"][j]["extensions"][JOINT]["nodeB"] = json!(plain);
-    Some(format!("{at}/nodeB"))
+    doc["nodes"][j]["extensions"][JOINT][end] = json!(plain);
+    Some(format!("{at}/{end}"))
+}
+fn joint_not_body(case: &mut Case) -> Option<String> {
+    joint_to_plain(case, "nodeB", "NotABody")
 }
 fn joint_trigger_body(case: &mut Case) -> Option<String> {
     let (j, at) = first_joint(case)?;
@@ -160,16 +166,21 @@ fn joint_no_rigid_body(case: &mut Case) -> Option<String> {
     super::json::declare(doc, BODY);
     Some(node_ext(j, JOINT))
 }
-fn joint_node_not_alone(case: &mut Case) -> Option<String> {
+/// A new perspective camera of field of view `yfov` on the first joint's node: (node, pointer
+/// of its joint extension).
+pub(super) fn joint_with_camera(case: &mut Case, yfov: f64) -> Option<(usize, String)> {
     let (j, at) = first_joint(case)?;
     let doc = case.json_mut()?;
     let cam = super::json::push_top(
         doc,
         "cameras",
-        json!({"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}),
+        json!({"type": "perspective", "perspective": {"yfov": yfov, "znear": 0.1}}),
     );
     doc["nodes"][j]["camera"] = json!(cam);
-    let _ = at;
+    Some((j, at))
+}
+fn joint_node_not_alone(case: &mut Case) -> Option<String> {
+    let (j, _) = joint_with_camera(case, 0.8)?;
     Some(format!("/nodes/{j}/camera"))
 }
 fn hull_points(case: &mut Case, count: usize) -> Option<String> {
@@ -215,108 +226,108 @@ fn mesh_multiple_primitives(case: &mut Case) -> Option<String> {
     Some(format!("{at}/mesh"))
 }
 
+const COLLIDER_DIALECT: Option<&str> = Some("omi.dialect.omi-collider");
+const JOINT_TAG: Option<&str> = Some("omi.joint.");
+
+const ROWS: &[Row] = &[
+    (
+        Code::OmiCapsuleTooShort,
+        "capsule-height-below-diameter",
+        COLLIDER_DIALECT,
+        capsule_too_short,
+    ),
+    (
+        Code::OmiMeshMissing,
+        "hull-without-mesh",
+        COLLIDER_DIALECT,
+        mesh_missing,
+    ),
+    (
+        Code::OmiTriggerTrimesh,
+        "trimesh-trigger",
+        Some("shape.trimesh"),
+        trigger_trimesh,
+    ),
+    (
+        Code::OmiColliderScaled,
+        "collider-scale-2",
+        Some("collider.child"),
+        collider_scaled,
+    ),
+    (
+        Code::OmiBodyWithoutShapes,
+        "body-without-shapes",
+        None,
+        body_without_shapes,
+    ),
+    (
+        Code::OmiInertiaNotSymmetric,
+        "inertia-asymmetric",
+        Some("body.omi.rigid"),
+        inertia_not_symmetric,
+    ),
+    (
+        Code::OmiJointNoConstraints,
+        "joint-constraints-empty",
+        JOINT_TAG,
+        joint_no_constraints,
+    ),
+    (
+        Code::OmiConstraintNoAxes,
+        "constraint-without-axes",
+        JOINT_TAG,
+        constraint_no_axes,
+    ),
+    (
+        Code::OmiJointNotBody,
+        "node-b-plain",
+        JOINT_TAG,
+        joint_not_body,
+    ),
+    (
+        Code::OmiJointTriggerBody,
+        "node-b-trigger",
+        JOINT_TAG,
+        joint_trigger_body,
+    ),
+    (
+        Code::OmiJointSameBody,
+        "node-b-is-node-a",
+        JOINT_TAG,
+        joint_same_body,
+    ),
+    (
+        Code::OmiJointNoRigidBody,
+        "static-to-kinematic",
+        None,
+        joint_no_rigid_body,
+    ),
+    (
+        Code::OmiJointNodeNotAlone,
+        "joint-node-with-camera",
+        JOINT_TAG,
+        joint_node_not_alone,
+    ),
+    (
+        Code::HullTooManyPoints,
+        "hull-300-points",
+        Some("shape.convex"),
+        hull_too_many_points,
+    ),
+    (
+        Code::HullFewPoints,
+        "hull-3-points",
+        Some("shape.convex"),
+        hull_few_points,
+    ),
+    (
+        Code::MeshShapeMultiplePrimitives,
+        "mesh-two-primitives",
+        Some("shape.convex"),
+        mesh_multiple_primitives,
+    ),
+];
+
 pub fn mutators() -> Vec<Mutator> {
-    let p = Profile::Omi2023;
-    let m = |code, name, needs, apply| Mutator {
-        code,
-        name,
-        profile: p,
-        needs,
-        apply,
-    };
-    let collider_d = Some("omi.dialect.omi-collider");
-    let joint = Some("omi.joint.");
-    vec![
-        m(
-            Code::OmiCapsuleTooShort,
-            "capsule-height-below-diameter",
-            collider_d,
-            capsule_too_short,
-        ),
-        m(
-            Code::OmiMeshMissing,
-            "hull-without-mesh",
-            collider_d,
-            mesh_missing,
-        ),
-        m(
-            Code::OmiTriggerTrimesh,
-            "trimesh-trigger",
-            Some("shape.trimesh"),
-            trigger_trimesh,
-        ),
-        m(
-            Code::OmiColliderScaled,
-            "collider-scale-2",
-            Some("collider.child"),
-            collider_scaled,
-        ),
-        m(
-            Code::OmiBodyWithoutShapes,
-            "body-without-shapes",
-            None,
-            body_without_shapes,
-        ),
-        m(
-            Code::OmiInertiaNotSymmetric,
-            "inertia-asymmetric",
-            Some("body.omi.rigid"),
-            inertia_not_symmetric,
-        ),
-        m(
-            Code::OmiJointNoConstraints,
-            "joint-constraints-empty",
-            joint,
-            joint_no_constraints,
-        ),
-        m(
-            Code::OmiConstraintNoAxes,
-            "constraint-without-axes",
-            joint,
-            constraint_no_axes,
-        ),
-        m(Code::OmiJointNotBody, "node-b-plain", joint, joint_not_body),
-        m(
-            Code::OmiJointTriggerBody,
-            "node-b-trigger",
-            joint,
-            joint_trigger_body,
-        ),
-        m(
-            Code::OmiJointSameBody,
-            "node-b-is-node-a",
-            joint,
-            joint_same_body,
-        ),
-        m(
-            Code::OmiJointNoRigidBody,
-            "static-to-kinematic",
-            None,
-            joint_no_rigid_body,
-        ),
-        m(
-            Code::OmiJointNodeNotAlone,
-            "joint-node-with-camera",
-            joint,
-            joint_node_not_alone,
-        ),
-        m(
-            Code::HullTooManyPoints,
-            "hull-300-points",
-            Some("shape.convex"),
-            hull_too_many_points,
-        ),
-        m(
-            Code::HullFewPoints,
-            "hull-3-points",
-            Some("shape.convex"),
-            hull_few_points,
-        ),
-        m(
-            Code::MeshShapeMultiplePrimitives,
-            "mesh-two-primitives",
-            Some("shape.convex"),
-            mesh_multiple_primitives,
-        ),
-    ]
+    of_rows(Profile::Omi2023, ROWS)
 }

@@ -9,10 +9,11 @@ use reference::profile::Profile;
 use serde_json::{Value, json};
 
 use super::json::{
-    add_node, axes_key, first_member, limit_of, node_ext, nodes_with, of_type, push_root_ext,
-    set_member,
+    add_node, axes_key, first_member, node_ext, nodes_with, of_type, push_root_ext, set_member,
 };
-use super::mutator::Mutator;
+use super::mutator::{Mutator, Row, needs, of_rows};
+use super::omi::{first_joint, joint_to_plain, joint_with_camera};
+use super::physics::*;
 use crate::case::Case;
 
 const SHAPES: &str = "/extensions/OMI_physics_shape/shapes";
@@ -25,22 +26,13 @@ fn add_shape(case: &mut Case, shape: Value) -> Option<String> {
     Some(format!("{SHAPES}/{}", shapes.len() - 1))
 }
 
-/// The first joint node: (node, pointer of its extension).
-fn joint_node(case: &Case) -> Option<(usize, String)> {
-    let n = *nodes_with(case.json()?, JOINT, "").first()?;
-    Some((n, node_ext(n, JOINT)))
-}
-
 /// The first node with `motion`.
 fn body_node(case: &Case) -> Option<usize> {
     nodes_with(case.json()?, BODY, "motion").first().copied()
 }
 
-fn ext_type(case: &mut Case) -> Option<String> {
-    set_member(case, BODY, "collider", "shape", json!("0"))
-}
 fn ext_required(case: &mut Case) -> Option<String> {
-    let (n, at) = joint_node(case)?;
+    let (n, at) = first_joint(case)?;
     case.json_mut()?["nodes"][n]["extensions"][JOINT]
         .as_object_mut()?
         .remove("connectedNode");
@@ -51,51 +43,8 @@ fn motion_type_missing(case: &mut Case) -> Option<String> {
     m.as_object_mut()?.remove("type");
     Some(at)
 }
-fn ext_array_length(case: &mut Case) -> Option<String> {
-    set_member(case, BODY, "motion", "linearVelocity", json!([0.0, 1.0]))
-}
-fn ext_unexpected_property(case: &mut Case) -> Option<String> {
-    set_member(case, BODY, "motion", "bounciness", json!(0.5))
-}
-fn enum_unknown(case: &mut Case) -> Option<String> {
-    let joints = case.json_mut()?.pointer_mut(JOINTS)?.as_array_mut()?;
-    let (j, joint) = joints
-        .iter_mut()
-        .enumerate()
-        .find(|(_, j)| j["drives"].is_array())?;
-    joint["drives"][0]["mode"] = json!("velocity");
-    Some(format!("{JOINTS}/{j}/drives/0/mode"))
-}
 fn enum_invalid(case: &mut Case) -> Option<String> {
     set_member(case, BODY, "motion", "type", json!("rigid"))
-}
-fn index_out_of_range(case: &mut Case) -> Option<String> {
-    set_member(case, BODY, "collider", "shape", json!(999))
-}
-fn value_out_of_range(case: &mut Case) -> Option<String> {
-    let doc = case.json_mut()?;
-    let m = push_root_ext(
-        doc,
-        BODY,
-        "physicsMaterials",
-        json!({"staticFriction": -0.5}),
-    );
-    Some(format!(
-        "/extensions/{BODY}/physicsMaterials/{m}/staticFriction"
-    ))
-}
-fn negative_mass(case: &mut Case) -> Option<String> {
-    set_member(case, BODY, "motion", "mass", json!(-1.0))
-}
-fn shape_degenerate(case: &mut Case) -> Option<String> {
-    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
-    s["sphere"]["radius"] = json!(0.0);
-    Some(format!("{at}/sphere/radius"))
-}
-fn shape_parameters_mismatch(case: &mut Case) -> Option<String> {
-    let (at, s) = of_type(case, SHAPES, &["sphere"])?;
-    s["type"] = json!("box");
-    Some(at)
 }
 fn multiple_primitives(case: &mut Case) -> Option<String> {
     let (at, s) = of_type(case, SHAPES, &["convex", "trimesh"])?;
@@ -128,20 +77,8 @@ fn collider_scaled(case: &mut Case) -> Option<String> {
     case.json_mut()?["nodes"][n]["scale"] = json!([2.0, 2.0, 2.0]);
     Some(format!("/nodes/{n}/scale"))
 }
-fn limit_min_above_max(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
-    l["min"] = json!(1.0);
-    l["max"] = json!(0.5);
-    Some(at)
-}
-fn axis_out_of_range(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
-    let key = axes_key(l);
-    l[key][0] = json!(3);
-    Some(format!("{at}/{key}/0"))
-}
 fn axis_duplicate(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
+    let (at, l) = first_limit(case)?;
     let key = axes_key(l);
     let axes = l[key].as_array_mut()?;
     if axes.len() >= 3 {
@@ -149,11 +86,6 @@ fn axis_duplicate(case: &mut Case) -> Option<String> {
     }
     axes.push(axes[0].clone());
     Some(format!("{at}/{key}/{}", axes.len() - 1))
-}
-fn damping_negative(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
-    l["damping"] = json!(-1.0);
-    Some(format!("{at}/damping"))
 }
 fn other_revision(case: &mut Case) -> Option<String> {
     let at = add_shape(
@@ -190,9 +122,6 @@ fn capsule_too_short(case: &mut Case) -> Option<String> {
     )?;
     Some(format!("{at}/capsule/height"))
 }
-fn mass_zero(case: &mut Case) -> Option<String> {
-    set_member(case, BODY, "motion", "mass", json!(0.0))
-}
 fn inertia_partly_zero(case: &mut Case) -> Option<String> {
     set_member(
         case,
@@ -213,25 +142,6 @@ fn collider_shape_missing(case: &mut Case) -> Option<String> {
     c["shape"] = json!(-1);
     Some(at)
 }
-fn trigger_empty(case: &mut Case) -> Option<String> {
-    let doc = case.json_mut()?;
-    let n = add_node(
-        doc,
-        json!({"name": "EmptyTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"trigger": {}}}}),
-        None,
-    );
-    Some(format!("{}/trigger", node_ext(n, BODY)))
-}
-fn compound(case: &Case) -> Option<(usize, String)> {
-    let doc = case.json()?;
-    let n = *nodes_with(doc, BODY, "trigger")
-        .iter()
-        .find(|&&n| doc["nodes"][n]["extensions"][BODY]["trigger"]["nodes"].is_array())?;
-    Some((n, format!("{}/trigger", node_ext(n, BODY))))
-}
-fn compound_nodes(case: &mut Case, n: usize) -> Option<&mut Vec<Value>> {
-    case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["nodes"].as_array_mut()
-}
 /// The first shape a trigger may use without a warning of its own (not a trimesh,
 /// OMI_TRIGGER_TRIMESH): the one defect stays the only issue.
 fn trigger_shape(case: &Case) -> Option<usize> {
@@ -242,44 +152,19 @@ fn trigger_shape(case: &Case) -> Option<usize> {
         .position(|s| s["type"] != "trimesh")
 }
 fn trigger_shape_and_nodes(case: &mut Case) -> Option<String> {
-    let (n, at) = compound(case)?;
     let shape = trigger_shape(case)?;
-    case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["shape"] = json!(shape);
-    Some(at)
+    compound_with(case, "shape", json!(shape))
 }
 fn trigger_node_duplicate(case: &mut Case) -> Option<String> {
     let (n, at) = compound(case)?;
-    let nodes = compound_nodes(case, n)?;
+    let nodes =
+        case.json_mut()?["nodes"][n]["extensions"][BODY]["trigger"]["nodes"].as_array_mut()?;
     nodes.push(nodes.first()?.clone());
     Some(format!("{at}/nodes/{}", nodes.len() - 1))
 }
 fn trigger_node_not_descendant(case: &mut Case) -> Option<String> {
-    let (n, at) = compound(case)?;
     let shape = trigger_shape(case)?;
-    let outside = add_node(
-        case.json_mut()?,
-        json!({"name": "OutsideTrigger", "translation": [0.0, -30.0, 0.0], "extensions": {BODY: {"trigger": {"shape": shape}}}}),
-        None,
-    );
-    let nodes = compound_nodes(case, n)?;
-    nodes.push(json!(outside));
-    Some(format!("{at}/nodes/{}", nodes.len() - 1))
-}
-fn trigger_node_not_trigger(case: &mut Case) -> Option<String> {
-    let (n, at) = compound(case)?;
-    let plain = add_node(case.json_mut()?, json!({"name": "NotATrigger"}), Some(n));
-    let nodes = compound_nodes(case, n)?;
-    nodes.push(json!(plain));
-    Some(format!("{at}/nodes/{}", nodes.len() - 1))
-}
-fn filter_both_lists(case: &mut Case) -> Option<String> {
-    let f = push_root_ext(
-        case.json_mut()?,
-        BODY,
-        "collisionFilters",
-        json!({"collisionSystems": ["A"], "collideWithSystems": ["B"], "notCollideWithSystems": ["C"]}),
-    );
-    Some(format!("/extensions/{BODY}/collisionFilters/{f}"))
+    compound_member_outside(case, json!({"shape": shape}))
 }
 fn body_same_node(case: &mut Case) -> Option<String> {
     let n = body_node(case)?;
@@ -288,7 +173,7 @@ fn body_same_node(case: &mut Case) -> Option<String> {
 }
 /// A joint hung from a plain root node (no body) to a dynamic body.
 fn joint_no_dynamic_ancestor(case: &mut Case) -> Option<String> {
-    joint_node(case)?;
+    first_joint(case)?;
     let doc = case.json()?;
     let b = *nodes_with(doc, BODY, "motion")
         .iter()
@@ -303,7 +188,7 @@ fn joint_no_dynamic_ancestor(case: &mut Case) -> Option<String> {
 }
 /// A joint from a plain root node to a new static body: no end is dynamic.
 fn joint_no_dynamic_body(case: &mut Case) -> Option<String> {
-    joint_node(case)?;
+    first_joint(case)?;
     let doc = case.json_mut()?;
     let b = add_node(
         doc,
@@ -320,29 +205,13 @@ fn joint_no_dynamic_body(case: &mut Case) -> Option<String> {
     Some(node_ext(n, JOINT))
 }
 fn joint_node_shared(case: &mut Case) -> Option<String> {
-    let (n, at) = joint_node(case)?;
-    let doc = case.json_mut()?;
-    let camera = super::json::push_top(
-        doc,
-        "cameras",
-        json!({"type": "perspective", "perspective": {"yfov": 1.0, "znear": 0.1}}),
-    );
-    doc["nodes"][n]["camera"] = json!(camera);
-    Some(at)
+    Some(joint_with_camera(case, 1.0)?.1)
 }
 fn joint_connected_no_body(case: &mut Case) -> Option<String> {
-    let (n, at) = joint_node(case)?;
-    let doc = case.json_mut()?;
-    let plain = add_node(
-        doc,
-        json!({"name": "NoBody", "translation": [0.0, -30.0, 0.0]}),
-        None,
-    );
-    doc["nodes"][n]["extensions"][JOINT]["connectedNode"] = json!(plain);
-    Some(format!("{at}/connectedNode"))
+    joint_to_plain(case, "connectedNode", "NoBody")
 }
 fn joint_same_body(case: &mut Case) -> Option<String> {
-    let (n, at) = joint_node(case)?;
+    let (n, at) = first_joint(case)?;
     case.json_mut()?["nodes"][n]["extensions"][JOINT]["connectedNode"] = json!(n);
     Some(format!("{at}/connectedNode"))
 }
@@ -351,364 +220,237 @@ fn joint_settings_empty(case: &mut Case) -> Option<String> {
     let j = push_root_ext(case.json_mut()?, JOINT, "physicsJoints", json!({}));
     Some(format!("{JOINTS}/{j}"))
 }
-fn limit_no_axes(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
-    let o = l.as_object_mut()?;
-    o.remove("linearAxes");
-    o.remove("angularAxes");
-    Some(at)
-}
 fn limit_unbounded(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
+    let (at, l) = first_limit(case)?;
     let o = l.as_object_mut()?;
     o.remove("min");
     o.remove("max");
     Some(at)
 }
-fn negative_sentinel(case: &mut Case) -> Option<String> {
-    let (at, l) = limit_of(case, JOINTS, |_| true)?;
-    l["stiffness"] = json!(-1.0);
-    Some(format!("{at}/stiffness"))
-}
 
-type Apply = fn(&mut Case) -> Option<String>;
-/// A row of [`table`]: code, name, the feature its base needs, the edit, the one revision it
-/// is for (`None`: both).
-type Row = (
-    Code,
-    &'static str,
-    Option<&'static str>,
-    Apply,
-    Option<Profile>,
-);
+/// The mutators of both revisions.
+const BOTH: &[Row] = &[
+    (
+        Code::ExtRequired,
+        "joint-without-connected-node",
+        needs::JOINT,
+        ext_required,
+    ),
+    (
+        Code::EnumInvalid,
+        "motion-type-rigid",
+        needs::BODY,
+        enum_invalid,
+    ),
+    (
+        Code::ShapeDegenerate,
+        "sphere-radius-zero",
+        needs::SPHERE,
+        sphere_radius_zero,
+    ),
+    (
+        Code::ShapeParametersMismatch,
+        "sphere-typed-box",
+        needs::SPHERE,
+        sphere_typed_box,
+    ),
+    (
+        Code::MeshShapeMultiplePrimitives,
+        "mesh-two-primitives",
+        Some("shape.mesh"),
+        multiple_primitives,
+    ),
+    (
+        Code::LimitMinAboveMax,
+        "limit-min-above-max",
+        needs::JOINT,
+        limit_min_above_max,
+    ),
+    (
+        Code::AxisOutOfRange,
+        "limit-axis-3",
+        needs::JOINT,
+        limit_axis_3,
+    ),
+    (
+        Code::AxisDuplicate,
+        "limit-axis-twice",
+        needs::JOINT,
+        axis_duplicate,
+    ),
+    (
+        Code::DampingNegative,
+        "limit-damping-negative",
+        needs::JOINT,
+        limit_damping_minus_one,
+    ),
+    (
+        Code::OmiMeshMissing,
+        "convex-mesh-minus-one",
+        Some("shape.convex"),
+        mesh_missing,
+    ),
+    (
+        Code::OmiTriggerTrimesh,
+        "trimesh-trigger",
+        Some("shape.trimesh"),
+        trigger_trimesh,
+    ),
+    (
+        Code::OmiColliderScaled,
+        "collider-scaled",
+        needs::COLLIDER,
+        collider_scaled,
+    ),
+    (Code::OmiMassZero, "mass-zero", needs::BODY, mass_zero),
+    (
+        Code::OmiInertiaPartlyZero,
+        "inertia-one-zero",
+        needs::BODY,
+        inertia_partly_zero,
+    ),
+    (
+        Code::OmiInertiaOrientationNotUnit,
+        "inertia-orientation-length-2",
+        needs::BODY,
+        inertia_orientation_not_unit,
+    ),
+    (
+        Code::OmiColliderShapeMissing,
+        "collider-shape-minus-one",
+        needs::COLLIDER,
+        collider_shape_missing,
+    ),
+    (Code::OmiTriggerEmpty, "trigger-empty", None, trigger_empty),
+    (
+        Code::OmiTriggerShapeAndNodes,
+        "compound-trigger-with-shape",
+        needs::COMPOUND,
+        trigger_shape_and_nodes,
+    ),
+    (
+        Code::OmiTriggerNodeDuplicate,
+        "compound-member-twice",
+        needs::COMPOUND,
+        trigger_node_duplicate,
+    ),
+    (
+        Code::OmiTriggerNodeNotDescendant,
+        "compound-member-outside",
+        needs::COMPOUND,
+        trigger_node_not_descendant,
+    ),
+    (
+        Code::OmiTriggerNodeNotTrigger,
+        "compound-member-plain",
+        needs::COMPOUND,
+        compound_member_plain,
+    ),
+    (
+        Code::OmiFilterBothLists,
+        "filter-both-lists",
+        None,
+        filter_both_lists,
+    ),
+    (
+        Code::OmiBodySameNode,
+        "collider-on-motion-node",
+        needs::BODY,
+        body_same_node,
+    ),
+    (
+        Code::OmiJointNoDynamicAncestor,
+        "joint-from-nothing-to-dynamic",
+        needs::JOINT,
+        joint_no_dynamic_ancestor,
+    ),
+    (
+        Code::OmiJointNoDynamicBody,
+        "joint-to-static-from-nothing",
+        needs::JOINT,
+        joint_no_dynamic_body,
+    ),
+    (
+        Code::OmiMotionTypeMissing,
+        "motion-without-type",
+        needs::BODY,
+        motion_type_missing,
+    ),
+    (
+        Code::OmiJointNodeShared,
+        "joint-node-camera",
+        needs::JOINT,
+        joint_node_shared,
+    ),
+    (
+        Code::OmiJointConnectedNoBody,
+        "joint-connected-plain-node",
+        needs::JOINT,
+        joint_connected_no_body,
+    ),
+    (
+        Code::OmiJointConnectedSameBody,
+        "joint-connected-to-itself",
+        needs::JOINT,
+        joint_same_body,
+    ),
+    (
+        Code::OmiJointSettingsEmpty,
+        "joint-settings-empty",
+        needs::JOINT,
+        joint_settings_empty,
+    ),
+    (
+        Code::OmiLimitNoAxes,
+        "limit-without-axes",
+        needs::JOINT,
+        limit_without_axes,
+    ),
+    (
+        Code::OmiLimitUnbounded,
+        "limit-without-bounds",
+        needs::JOINT,
+        limit_unbounded,
+    ),
+    (
+        Code::OmiNegativeSentinel,
+        "limit-stiffness-minus-one",
+        needs::JOINT,
+        limit_stiffness_minus_one,
+    ),
+];
 
-/// Mutators of both revisions (the last flag: omi-2025 only, for the codes about its
-/// spelling or about undated documents; omi-2024 only for the full-height capsule).
-fn table() -> Vec<Row> {
-    let body = Some("body.");
-    let joint = Some("joint.kind");
-    let collider = Some("collider.");
-    let compound_t = Some("trigger.compound");
-    vec![
-        (
-            Code::ExtType,
-            "collider-shape-string",
-            collider,
-            ext_type,
-            None,
-        ),
-        (
-            Code::ExtRequired,
-            "joint-without-connected-node",
-            joint,
-            ext_required,
-            None,
-        ),
-        (
-            Code::ExtArrayLength,
-            "velocity-two-components",
-            body,
-            ext_array_length,
-            None,
-        ),
-        (
-            Code::ExtUnexpectedProperty,
-            "motion-unknown-property",
-            body,
-            ext_unexpected_property,
-            None,
-        ),
-        (
-            Code::EnumUnknown,
-            "drive-mode-velocity",
-            Some("joint.drive.mode"),
-            enum_unknown,
-            None,
-        ),
-        (
-            Code::EnumInvalid,
-            "motion-type-rigid",
-            body,
-            enum_invalid,
-            None,
-        ),
-        (
-            Code::IndexOutOfRange,
-            "collider-shape-999",
-            collider,
-            index_out_of_range,
-            None,
-        ),
-        (
-            Code::ValueOutOfRange,
-            "static-friction-negative",
-            None,
-            value_out_of_range,
-            None,
-        ),
-        (
-            Code::NegativeMass,
-            "mass-minus-one",
-            body,
-            negative_mass,
-            None,
-        ),
-        (
-            Code::ShapeDegenerate,
-            "sphere-radius-zero",
-            Some("shape.sphere"),
-            shape_degenerate,
-            None,
-        ),
-        (
-            Code::ShapeParametersMismatch,
-            "sphere-typed-box",
-            Some("shape.sphere"),
-            shape_parameters_mismatch,
-            None,
-        ),
-        (
-            Code::MeshShapeMultiplePrimitives,
-            "mesh-two-primitives",
-            Some("shape.mesh"),
-            multiple_primitives,
-            None,
-        ),
-        (
-            Code::LimitMinAboveMax,
-            "limit-min-above-max",
-            joint,
-            limit_min_above_max,
-            None,
-        ),
-        (
-            Code::AxisOutOfRange,
-            "limit-axis-3",
-            joint,
-            axis_out_of_range,
-            None,
-        ),
-        (
-            Code::AxisDuplicate,
-            "limit-axis-twice",
-            joint,
-            axis_duplicate,
-            None,
-        ),
-        (
-            Code::DampingNegative,
-            "limit-damping-negative",
-            joint,
-            damping_negative,
-            None,
-        ),
-        (
-            Code::OmiCapsuleTooShort,
-            "capsule-shorter-than-diameter",
-            None,
-            capsule_too_short,
-            Some(Profile::Omi2024),
-        ),
-        (
-            Code::OmiMeshMissing,
-            "convex-mesh-minus-one",
-            Some("shape.convex"),
-            mesh_missing,
-            None,
-        ),
-        (
-            Code::OmiTriggerTrimesh,
-            "trimesh-trigger",
-            Some("shape.trimesh"),
-            trigger_trimesh,
-            None,
-        ),
-        (
-            Code::OmiColliderScaled,
-            "collider-scaled",
-            collider,
-            collider_scaled,
-            None,
-        ),
-        (
-            Code::OmiShapeOtherRevision,
-            "capsule-radius-beside-radius-top",
-            None,
-            other_revision,
-            Some(Profile::Omi2025),
-        ),
-        (
-            Code::OmiCapsuleAmbiguous,
-            "capsule-height-only",
-            None,
-            capsule_ambiguous,
-            Some(Profile::Omi2025),
-        ),
-        (
-            Code::OmiShapeTapered,
-            "capsule-tapered",
-            None,
-            tapered,
-            Some(Profile::Omi2025),
-        ),
-        (Code::OmiMassZero, "mass-zero", body, mass_zero, None),
-        (
-            Code::OmiInertiaPartlyZero,
-            "inertia-one-zero",
-            body,
-            inertia_partly_zero,
-            None,
-        ),
-        (
-            Code::OmiInertiaOrientationNotUnit,
-            "inertia-orientation-length-2",
-            body,
-            inertia_orientation_not_unit,
-            None,
-        ),
-        (
-            Code::OmiColliderShapeMissing,
-            "collider-shape-minus-one",
-            collider,
-            collider_shape_missing,
-            None,
-        ),
-        (
-            Code::OmiTriggerEmpty,
-            "trigger-empty",
-            None,
-            trigger_empty,
-            None,
-        ),
-        (
-            Code::OmiTriggerShapeAndNodes,
-            "compound-trigger-with-shape",
-            compound_t,
-            trigger_shape_and_nodes,
-            None,
-        ),
-        (
-            Code::OmiTriggerNodeDuplicate,
-            "compound-member-twice",
-            compound_t,
-            trigger_node_duplicate,
-            None,
-        ),
-        (
-            Code::OmiTriggerNodeNotDescendant,
-            "compound-member-outside",
-            compound_t,
-            trigger_node_not_descendant,
-            None,
-        ),
-        (
-            Code::OmiTriggerNodeNotTrigger,
-            "compound-member-plain",
-            compound_t,
-            trigger_node_not_trigger,
-            None,
-        ),
-        (
-            Code::OmiFilterBothLists,
-            "filter-both-lists",
-            None,
-            filter_both_lists,
-            None,
-        ),
-        (
-            Code::OmiBodySameNode,
-            "collider-on-motion-node",
-            body,
-            body_same_node,
-            None,
-        ),
-        (
-            Code::OmiJointNoDynamicAncestor,
-            "joint-from-nothing-to-dynamic",
-            joint,
-            joint_no_dynamic_ancestor,
-            None,
-        ),
-        (
-            Code::OmiJointNoDynamicBody,
-            "joint-to-static-from-nothing",
-            joint,
-            joint_no_dynamic_body,
-            None,
-        ),
-        (
-            Code::OmiMotionTypeMissing,
-            "motion-without-type",
-            body,
-            motion_type_missing,
-            None,
-        ),
-        (
-            Code::OmiJointNodeShared,
-            "joint-node-camera",
-            joint,
-            joint_node_shared,
-            None,
-        ),
-        (
-            Code::OmiJointConnectedNoBody,
-            "joint-connected-plain-node",
-            joint,
-            joint_connected_no_body,
-            None,
-        ),
-        (
-            Code::OmiJointConnectedSameBody,
-            "joint-connected-to-itself",
-            joint,
-            joint_same_body,
-            None,
-        ),
-        (
-            Code::OmiJointSettingsEmpty,
-            "joint-settings-empty",
-            joint,
-            joint_settings_empty,
-            None,
-        ),
-        (
-            Code::OmiLimitNoAxes,
-            "limit-without-axes",
-            joint,
-            limit_no_axes,
-            None,
-        ),
-        (
-            Code::OmiLimitUnbounded,
-            "limit-without-bounds",
-            joint,
-            limit_unbounded,
-            None,
-        ),
-        (
-            Code::OmiNegativeSentinel,
-            "limit-stiffness-minus-one",
-            joint,
-            negative_sentinel,
-            None,
-        ),
-    ]
-}
+/// omi-2024 only: the full-height capsule.
+const ONLY_2024: &[Row] = &[(
+    Code::OmiCapsuleTooShort,
+    "capsule-shorter-than-diameter",
+    None,
+    capsule_too_short,
+)];
+
+/// omi-2025 only: the codes about its spelling or about undated documents.
+const ONLY_2025: &[Row] = &[
+    (
+        Code::OmiShapeOtherRevision,
+        "capsule-radius-beside-radius-top",
+        None,
+        other_revision,
+    ),
+    (
+        Code::OmiCapsuleAmbiguous,
+        "capsule-height-only",
+        None,
+        capsule_ambiguous,
+    ),
+    (Code::OmiShapeTapered, "capsule-tapered", None, tapered),
+];
 
 pub fn mutators() -> Vec<Mutator> {
     let mut v = Vec::new();
-    for profile in [Profile::Omi2024, Profile::Omi2025] {
-        for (code, name, needs, apply, only) in table() {
-            if only.is_none_or(|p| p == profile) {
-                v.push(Mutator {
-                    code,
-                    name,
-                    profile,
-                    needs,
-                    apply,
-                });
-            }
-        }
+    for (p, only) in [(Profile::Omi2024, ONLY_2024), (Profile::Omi2025, ONLY_2025)] {
+        v.extend(of_rows(p, GENERIC));
+        v.extend(of_rows(p, BOTH));
+        v.extend(of_rows(p, only));
     }
     v
 }

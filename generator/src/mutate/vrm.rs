@@ -5,20 +5,15 @@ use reference::profile::Profile;
 use reference::vrm::{KEY, LEGACY_KEY};
 use serde_json::{Value, json};
 
-use super::json::{add_constrained, add_node, declare, node_ext, nodes_with};
-use super::mutator::Mutator;
+use super::json::{
+    add_constrained, add_cycle, add_node, declare, first_constraint, node_ext, nodes_with,
+};
+use super::mutator::{Mutator, Row, of_rows};
 use crate::case::Case;
 
 /// The first constrained node: (node, kind, pointer of the kind object).
 fn first(case: &Case) -> Option<(usize, String, String)> {
-    let doc = case.json()?;
-    let n = *nodes_with(doc, KEY, "").first()?;
-    let kind = doc["nodes"][n]["extensions"][KEY]
-        .as_object()?
-        .keys()
-        .next()?
-        .clone();
-    Some((n, kind.clone(), format!("{}/{kind}", node_ext(n, KEY))))
+    first_constraint(case, KEY, "")
 }
 
 fn set(case: &mut Case, prop: &str, value: Value) -> Option<String> {
@@ -100,20 +95,8 @@ fn source_below_destination(case: &mut Case) -> Option<String> {
     Some(format!("{}/rotation/source", node_ext(parent, KEY)))
 }
 fn cycle(case: &mut Case) -> Option<String> {
-    let doc = case.json_mut()?;
-    let count = doc["nodes"].as_array()?.len();
-    let a = add_node(
-        doc,
-        json!({"name": "CycleA", "translation": [1.0, -3.0, 0.0],
-        "extensions": {KEY: {"position": {"source": count + 1}}}}),
-        None,
-    );
-    add_node(
-        doc,
-        json!({"name": "CycleB", "translation": [-1.0, -3.0, 0.0],
-        "extensions": {KEY: {"position": {"source": count}}}}),
-        None,
-    );
+    let position = |source| json!({"position": {"source": source}});
+    let a = add_cycle(case, KEY, position, position)?;
     Some(format!("{}/position/source", node_ext(a, KEY)))
 }
 fn weight_range(case: &mut Case) -> Option<String> {
@@ -136,43 +119,61 @@ fn aim_parallel_up(case: &mut Case) -> Option<String> {
     Some(format!("{}/aim/upVector", node_ext(n, KEY)))
 }
 
+const ROWS: &[Row] = &[
+    (
+        Code::EnumInvalid,
+        "destination-space-world",
+        None,
+        enum_invalid,
+    ),
+    (Code::VrmLegacyKey, "legacy-key", None, legacy_key),
+    (
+        Code::VrmSpaceUppercase,
+        "source-space-upper-case",
+        None,
+        space_uppercase,
+    ),
+    (
+        Code::VrmNoConstraint,
+        "empty-constraint",
+        None,
+        no_constraint,
+    ),
+    (
+        Code::VrmMultipleConstraints,
+        "position-and-rotation",
+        None,
+        multiple_constraints,
+    ),
+    (
+        Code::VrmSourceIsDestination,
+        "source-self",
+        None,
+        source_is_destination,
+    ),
+    (
+        Code::VrmSourceIsParent,
+        "source-parent",
+        None,
+        source_is_parent,
+    ),
+    (
+        Code::VrmSourceBelowDestination,
+        "source-grandchild",
+        None,
+        source_below_destination,
+    ),
+    (Code::VrmCycle, "two-node-cycle", None, cycle),
+    (Code::VrmWeightRange, "weight-1.5", None, weight_range),
+    (Code::VrmAimZero, "aim-zero", None, aim_zero),
+    (
+        Code::VrmAimParallelUp,
+        "aim-parallel-up",
+        None,
+        aim_parallel_up,
+    ),
+];
+
 pub fn mutators() -> Vec<Mutator> {
-    let p = Profile::VrmcConstraintsDraft;
-    let m = |code, name, apply| Mutator {
-        code,
-        name,
-        profile: p,
-        needs: None,
-        apply,
-    };
-    vec![
-        m(Code::EnumInvalid, "destination-space-world", enum_invalid),
-        m(Code::VrmLegacyKey, "legacy-key", legacy_key),
-        m(
-            Code::VrmSpaceUppercase,
-            "source-space-upper-case",
-            space_uppercase,
-        ),
-        m(Code::VrmNoConstraint, "empty-constraint", no_constraint),
-        m(
-            Code::VrmMultipleConstraints,
-            "position-and-rotation",
-            multiple_constraints,
-        ),
-        m(
-            Code::VrmSourceIsDestination,
-            "source-self",
-            source_is_destination,
-        ),
-        m(Code::VrmSourceIsParent, "source-parent", source_is_parent),
-        m(
-            Code::VrmSourceBelowDestination,
-            "source-grandchild",
-            source_below_destination,
-        ),
-        m(Code::VrmCycle, "two-node-cycle", cycle),
-        m(Code::VrmWeightRange, "weight-1.5", weight_range),
-        m(Code::VrmAimZero, "aim-zero", aim_zero),
-        m(Code::VrmAimParallelUp, "aim-parallel-up", aim_parallel_up),
-    ]
+    of_rows(Profile::VrmcConstraintsDraft, ROWS)
 }

@@ -7,24 +7,13 @@ use reference::profile::Profile;
 use reference::vrm1::KEY;
 use serde_json::json;
 
-use super::json::{add_constrained, add_node, node_ext, nodes_with};
-use super::mutator::Mutator;
+use super::json::{add_constrained, add_cycle, add_node, first_constraint, node_ext};
+use super::mutator::{Mutator, Row, of_rows};
 use crate::case::Case;
 
 /// The first constrained node: (node, kind, pointer of the kind object).
 fn first(case: &Case) -> Option<(usize, String, String)> {
-    let doc = case.json()?;
-    let n = *nodes_with(doc, KEY, "").first()?;
-    let kind = doc["nodes"][n]["extensions"][KEY]["constraint"]
-        .as_object()?
-        .keys()
-        .next()?
-        .clone();
-    Some((
-        n,
-        kind.clone(),
-        format!("{}/constraint/{kind}", node_ext(n, KEY)),
-    ))
+    first_constraint(case, KEY, "/constraint")
 }
 
 fn spec_version_missing(case: &mut Case) -> Option<String> {
@@ -75,20 +64,12 @@ fn source_is_destination(case: &mut Case) -> Option<String> {
     Some(format!("{}/constraint/roll/source", node_ext(n, KEY)))
 }
 fn cycle(case: &mut Case) -> Option<String> {
-    let doc = case.json_mut()?;
-    let count = doc["nodes"].as_array()?.len();
-    let a = add_node(
-        doc,
-        json!({"name": "CycleA", "translation": [1.0, -3.0, 0.0],
-        "extensions": {KEY: {"specVersion": "1.0", "constraint": {"rotation": {"source": count + 1}}}}}),
-        None,
-    );
-    add_node(
-        doc,
-        json!({"name": "CycleB", "translation": [-1.0, -3.0, 0.0],
-        "extensions": {KEY: {"specVersion": "1.0", "constraint": {"roll": {"source": count, "rollAxis": "Z"}}}}}),
-        None,
-    );
+    let a = add_cycle(
+        case,
+        KEY,
+        |b| json!({"specVersion": "1.0", "constraint": {"rotation": {"source": b}}}),
+        |a| json!({"specVersion": "1.0", "constraint": {"roll": {"source": a, "rollAxis": "Z"}}}),
+    )?;
     Some(format!("{}/constraint/rotation/source", node_ext(a, KEY)))
 }
 fn source_below_aim(case: &mut Case) -> Option<String> {
@@ -114,48 +95,53 @@ fn weight_range(case: &mut Case) -> Option<String> {
         json!(1.5);
     Some(format!("{at}/weight"))
 }
+const ROWS: &[Row] = &[
+    (
+        Code::Vrm1SpecVersionMissing,
+        "vrm1-spec-version-missing",
+        None,
+        spec_version_missing,
+    ),
+    (
+        Code::Vrm1SpecVersionBeta,
+        "vrm1-spec-version-beta",
+        None,
+        spec_version_beta,
+    ),
+    (
+        Code::Vrm1SpecVersionUnknown,
+        "vrm1-spec-version-0.0",
+        None,
+        spec_version_unknown,
+    ),
+    (
+        Code::Vrm1NoConstraint,
+        "vrm1-empty-constraint",
+        None,
+        no_constraint,
+    ),
+    (
+        Code::Vrm1MultipleConstraints,
+        "vrm1-two-kinds",
+        None,
+        multiple_constraints,
+    ),
+    (
+        Code::Vrm1SourceIsDestination,
+        "vrm1-source-self",
+        None,
+        source_is_destination,
+    ),
+    (Code::Vrm1Cycle, "vrm1-two-node-cycle", None, cycle),
+    (
+        Code::Vrm1Cycle,
+        "vrm1-aim-at-own-child",
+        None,
+        source_below_aim,
+    ),
+    (Code::Vrm1WeightRange, "vrm1-weight-1.5", None, weight_range),
+];
+
 pub fn mutators() -> Vec<Mutator> {
-    let p = Profile::VrmcNodeConstraint10;
-    let m = |code, name, apply| Mutator {
-        code,
-        name,
-        profile: p,
-        needs: None,
-        apply,
-    };
-    vec![
-        m(
-            Code::Vrm1SpecVersionMissing,
-            "vrm1-spec-version-missing",
-            spec_version_missing,
-        ),
-        m(
-            Code::Vrm1SpecVersionBeta,
-            "vrm1-spec-version-beta",
-            spec_version_beta,
-        ),
-        m(
-            Code::Vrm1SpecVersionUnknown,
-            "vrm1-spec-version-0.0",
-            spec_version_unknown,
-        ),
-        m(
-            Code::Vrm1NoConstraint,
-            "vrm1-empty-constraint",
-            no_constraint,
-        ),
-        m(
-            Code::Vrm1MultipleConstraints,
-            "vrm1-two-kinds",
-            multiple_constraints,
-        ),
-        m(
-            Code::Vrm1SourceIsDestination,
-            "vrm1-source-self",
-            source_is_destination,
-        ),
-        m(Code::Vrm1Cycle, "vrm1-two-node-cycle", cycle),
-        m(Code::Vrm1Cycle, "vrm1-aim-at-own-child", source_below_aim),
-        m(Code::Vrm1WeightRange, "vrm1-weight-1.5", weight_range),
-    ]
+    of_rows(Profile::VrmcNodeConstraint10, ROWS)
 }
