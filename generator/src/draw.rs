@@ -333,9 +333,6 @@ pub enum Pick<'a> {
 /// Every how many valid draws one is a [`ScriptedScene`] (where a profile has them).
 pub const SCRIPTED_EVERY: usize = 4;
 
-/// The old name `harness::fuzz` still spells; to go once it names [`SearchPlan`].
-pub type Plan = SearchPlan;
-
 /// The draws of a search: the profiles' feature universes and their defects.
 #[derive(Debug)]
 pub struct SearchPlan {

@@ -154,7 +154,7 @@ pub fn fuzz(settings: &Settings, progress: &dyn Progress) -> Result<Outcome, Fuz
         .collect();
     let caps = handshake(settings, &mut probes[0])?;
     let profiles = profiles(settings, &caps)?;
-    let plan = draw::Plan::new(&profiles, caps.checks.contains(&CheckFamily::Validation));
+    let plan = draw::SearchPlan::new(&profiles, caps.checks.contains(&CheckFamily::Validation));
 
     // Search.
     let start = Instant::now();
@@ -278,7 +278,7 @@ fn profiles(settings: &Settings, caps: &Capabilities) -> Result<Vec<Profile>, Fu
 /// Draw `n` and run it: the case's profile and the trial; `None` when the draw makes no case
 /// (no base takes its defect).
 fn search_one(
-    plan: &draw::Plan,
+    plan: &draw::SearchPlan,
     seed: u64,
     n: u64,
     probe: &mut Probe,
@@ -325,7 +325,7 @@ const SMALL: usize = 3;
 /// often beaten by another's.
 fn smallest_finding(
     settings: &Settings,
-    plan: &draw::Plan,
+    plan: &draw::SearchPlan,
     probe: &mut Probe,
     symptom: &Symptom,
     draws: &[u64],
@@ -356,7 +356,7 @@ fn smallest_finding(
 /// case that then passes is flaky), and on the un-mutated implementation when there is one.
 fn finding(
     settings: &Settings,
-    plan: &draw::Plan,
+    plan: &draw::SearchPlan,
     probe: &mut Probe,
     symptom: &Symptom,
     n: u64,
