@@ -36,7 +36,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const ROUNDS: usize = 5;
 
 /// What the bare loop needs of a case, read before the clock starts.
-struct PreparedCase {
+struct BareLoopCase {
     request: LoadRequest,
     scenario: Scenario<physics_cts::implementation::Action>,
     poses: Vec<serde_json::Value>,
@@ -68,7 +68,7 @@ fn load_average() -> String {
 }
 
 /// The bare loop: the implementation's share of the work, nothing else.
-fn bare(cases: &[PreparedCase], interpretation: bool) {
+fn bare(cases: &[BareLoopCase], interpretation: bool) {
     let mut imp = RapierImplementation::new();
     for c in cases {
         let Ok(LoadOutcome::Loaded { .. }) = imp.load(&c.request) else {
@@ -146,7 +146,7 @@ fn main() {
         } else {
             Vec::new()
         };
-        cases.push(PreparedCase {
+        cases.push(BareLoopCase {
             request,
             scenario,
             poses,
