@@ -336,7 +336,7 @@ fn round_parameters(p: &mut Map<String, Value>, r: f64, h: f64, s: DVec3, round:
 
 /// One collider or trigger read from the graph.
 #[derive(Debug)]
-struct Collider {
+struct ReadCollider {
     node: usize,
     body: Option<usize>,
     trigger: bool,
@@ -402,7 +402,7 @@ pub fn interpretation(loaded: &Loaded) -> Value {
         let shapes = [(e.collider(graph), false), (e.trigger(graph), true)];
         for (shape, trigger) in shapes {
             if let Some(shape) = shape {
-                colliders.push(Collider {
+                colliders.push(ReadCollider {
                     node: i,
                     body,
                     trigger,

@@ -256,9 +256,11 @@ fn principal_axes_swapped_is_measured_on_the_inverse_tensor() {
     assert!((r.measured.expect("measured") - 0.5f64.hypot(0.5)).abs() < 1e-12);
 }
 
+/// A mistake an implementation makes, written into a correct interpretation.
+type Mutation = fn(&mut Interpretation);
+
 #[test]
 fn each_kind_of_mistake_fails_its_own_check() {
-    type Mutation = fn(&mut Interpretation);
     // Each row: the check that fails (after `interpretation.`) and the mistake.
     let cases: Vec<(&str, Mutation)> = vec![
         ("bodies.kind", |g| g.bodies[0].kind = BodyKind::Kinematic),
@@ -414,7 +416,6 @@ fn an_angular_limit_read_in_degrees_fails() {
 /// |1 - 0.5| / max(1, 0.5) = 0.5.
 #[test]
 fn mistakes_are_measured_and_named() {
-    type Mutation = fn(&mut Interpretation);
     let limits = "interpretation.joints.limits";
     let inf = f64::INFINITY;
     let cases: [(&str, Mutation, f64, &str); 5] = [
