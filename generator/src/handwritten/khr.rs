@@ -153,11 +153,12 @@ fn everything() -> Case {
     use crate::strategy::filter::{FilterSpec, ListKind};
     use crate::strategy::hierarchy::{Attached, Placement};
     use crate::strategy::joint::JointDescSpec;
-    use crate::strategy::khr::{
-        BodyLeaf, ColliderUse, Group, JointUse, KhrScene, TriggerShape, render,
-    };
+    use crate::strategy::khr::render;
     use crate::strategy::limit::hard;
     use crate::strategy::material::MaterialSpec;
+    use crate::strategy::rigid_scene::{
+        BodyLeaf, ColliderUse, Group, JointUse, KhrScene, TriggerShape,
+    };
     use crate::strategy::shape::{ShapeKind, ShapeSpec, Solid};
     let sh = |kind, explicit| ShapeSpec {
         kind,

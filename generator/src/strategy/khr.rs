@@ -2,188 +2,19 @@
 //! seed 002 and the seed-era samples spell them. The same scenes render as `khr-2025` (with
 //! what [`super::khr25`] adds) through [`render_2025`]: one renderer, the revision a parameter.
 
-use proptest::prelude::*;
 use reference::decision::Decision;
 use reference::issue::Code;
 use reference::khr::{COLLISION_SHAPES, IMPLICIT_SHAPES, RIGID_BODIES};
 use serde_json::{Map, Value};
 
-use super::body::{MotionSpec, motion};
 use super::common::{Rendered, Tags, tag};
-use super::filter::{FilterSpec, filter};
-use super::hierarchy::{Attached, Placement, attached, placement_tag};
-use super::joint::{JointDescSpec, joint_desc};
+use super::hierarchy::{Placement, placement_tag};
 use super::khr25::{Extras2025, GeometryMode};
-use super::material::{MaterialSpec, material};
 use super::rigid::{BodySpelling, RigidDoc};
-use super::shape::{Dialect, ShapeKind, ShapeSpec, shape, solid_mesh};
-use super::transform;
+use super::rigid_scene::{BodyLeaf, KhrScene};
+use super::shape::{Dialect, ShapeKind, ShapeSpec, solid_mesh};
 use crate::case::ExpectedIssue;
-use crate::doc::{BufferMode, DocBuilder, MeshData, TrsSpec};
-
-/// A collider: a shape with an optional material and filter (raw indices, taken modulo the
-/// number of materials / filters; `None` or no materials: omitted).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ColliderUse {
-    pub shape: ShapeSpec,
-    pub material: Option<usize>,
-    pub filter: Option<usize>,
-}
-
-/// A simple trigger: a shape with an optional filter.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TriggerShape {
-    pub shape: ShapeSpec,
-    pub filter: Option<usize>,
-}
-
-/// A rigid body with `motion`, its colliders and maybe a trigger attached to it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BodyLeaf {
-    pub motion: MotionSpec,
-    pub rotation: Option<[f64; 4]>,
-    pub colliders: Vec<Attached<ColliderUse>>,
-    pub trigger: Option<Attached<TriggerShape>>,
-}
-
-/// One independent group, placed in its own grid cell.
-#[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Group {
-    /// A body, maybe with an independent body nested below it.
-    Body {
-        main: BodyLeaf,
-        nested: Option<BodyLeaf>,
-    },
-    /// Colliders without any `motion` above them: static.
-    Static {
-        rotation: Option<[f64; 4]>,
-        colliders: Vec<Attached<ColliderUse>>,
-    },
-    SimpleTrigger(TriggerShape),
-    /// A compound trigger whose members are descendants with their own `trigger.shape`.
-    CompoundTrigger(Vec<Attached<ShapeSpec>>),
-}
-
-/// A joint between two body groups (raw indices) or a body and the world.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JointUse {
-    pub a: usize,
-    pub b: Option<usize>,
-    pub desc: usize,
-    pub enable_collision: Option<bool>,
-    pub rotation: Option<[f64; 4]>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct KhrScene {
-    pub groups: Vec<Group>,
-    pub materials: Vec<MaterialSpec>,
-    pub filters: Vec<FilterSpec>,
-    pub descs: Vec<JointDescSpec>,
-    pub joints: Vec<JointUse>,
-    pub buffer: BufferMode,
-}
-
-fn collider(kinds: Vec<ShapeKind>) -> impl Strategy<Value = ColliderUse> + Clone {
-    (
-        shape(kinds),
-        prop::option::weighted(0.7, 0usize..8),
-        prop::option::weighted(0.4, 0usize..8),
-    )
-        .prop_map(|(shape, material, filter)| ColliderUse {
-            shape,
-            material,
-            filter,
-        })
-}
-
-fn trigger_shape() -> impl Strategy<Value = TriggerShape> + Clone {
-    (
-        shape(vec![
-            ShapeKind::Sphere,
-            ShapeKind::Box,
-            ShapeKind::Capsule,
-            ShapeKind::Cylinder,
-            ShapeKind::Convex,
-        ]),
-        prop::option::weighted(0.4, 0usize..8),
-    )
-        .prop_map(|(shape, filter)| TriggerShape { shape, filter })
-}
-
-fn body_leaf() -> impl Strategy<Value = BodyLeaf> + Clone {
-    (
-        motion(),
-        transform::maybe_rotation(),
-        prop::collection::vec(attached(collider(ShapeKind::moving())), 1..=2),
-        prop::option::weighted(0.2, attached(trigger_shape())),
-    )
-        .prop_map(|(motion, rotation, colliders, trigger)| BodyLeaf {
-            motion,
-            rotation,
-            colliders,
-            trigger,
-        })
-        .boxed()
-}
-
-fn group() -> impl Strategy<Value = Group> + Clone {
-    prop_oneof![
-        5 => (body_leaf(), prop::option::weighted(0.2, body_leaf()))
-            .prop_map(|(main, nested)| Group::Body { main, nested }).boxed(),
-        2 => (transform::maybe_rotation(), prop::collection::vec(attached(collider(ShapeKind::ALL.to_vec())), 1..=2))
-            .prop_map(|(rotation, colliders)| Group::Static { rotation, colliders }).boxed(),
-        1 => trigger_shape().prop_map(Group::SimpleTrigger).boxed(),
-        1 => prop::collection::vec(
-                attached(shape(vec![ShapeKind::Sphere, ShapeKind::Box, ShapeKind::Capsule])), 1..=2)
-            .prop_map(Group::CompoundTrigger).boxed(),
-    ]
-}
-
-fn joint_use() -> impl Strategy<Value = JointUse> + Clone {
-    (
-        0usize..8,
-        prop::option::weighted(0.7, 0usize..8),
-        0usize..4,
-        prop::option::weighted(0.3, any::<bool>()),
-        transform::maybe_rotation(),
-    )
-        .prop_map(|(a, b, desc, enable_collision, rotation)| JointUse {
-            a,
-            b,
-            desc,
-            enable_collision,
-            rotation,
-        })
-}
-
-/// Valid KHR scenes of 1 to 3 groups (small enough for a corpus case; see `scene_of`).
-pub fn scene() -> impl Strategy<Value = KhrScene> {
-    scene_of(1..=3)
-}
-
-/// Valid KHR scenes with a number of groups in `groups`.
-pub fn scene_of(groups: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = KhrScene> {
-    (
-        prop::collection::vec(group(), groups),
-        prop::collection::vec(material(), 0..=4),
-        prop::collection::vec(filter(), 0..=3),
-        prop::collection::vec(joint_desc(), 1..=3),
-        prop::collection::vec(joint_use(), 0..=3),
-        prop::sample::select(vec![BufferMode::DataUri, BufferMode::Sibling]),
-    )
-        .prop_map(
-            |(groups, materials, filters, descs, joints, buffer)| KhrScene {
-                groups,
-                materials,
-                filters,
-                descs,
-                joints,
-                buffer,
-            },
-        )
-}
+use crate::doc::{DocBuilder, MeshData, TrsSpec};
 
 /// How KHR writes a scene: the draft, or a 2025 revision with its extras.
 struct KhrSpelling<'a> {

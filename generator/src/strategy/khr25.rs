@@ -19,7 +19,7 @@ use reference::decision::Decision;
 use reference::profile::Profile;
 
 use super::common::{Rendered, Tags, tag};
-use super::khr::{Group, KhrScene, scene_of as draft_scene_of};
+use super::rigid_scene::{Group, KhrScene, scene_of as draft_scene_of};
 use super::shape::ShapeSpec;
 use crate::case::ExpectedIssue;
 use crate::doc::{DocBuilder, TrsSpec};

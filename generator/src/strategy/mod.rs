@@ -21,6 +21,7 @@ pub mod material;
 pub mod omi;
 pub mod omi24;
 mod rigid;
+pub mod rigid_scene;
 pub mod shape;
 pub mod transform;
 pub mod vrm;
@@ -34,7 +35,7 @@ use reference::profile::Profile;
 /// A generated scene of any profile.
 #[derive(Clone, Debug)]
 pub enum SceneSpec {
-    Khr(khr::KhrScene),
+    Khr(rigid_scene::KhrScene),
     Khr25(khr25::Khr25Scene),
     Omi(omi::OmiScene),
     Vrm(vrm::VrmScene),
@@ -80,7 +81,7 @@ impl SceneSpec {
 /// Valid scenes of `profile`.
 pub fn scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
     match profile {
-        Profile::Khr2024Draft => khr::scene().prop_map(SceneSpec::Khr).boxed(),
+        Profile::Khr2024Draft => rigid_scene::scene().prop_map(SceneSpec::Khr).boxed(),
         Profile::Khr2025 | Profile::Khr2026 => {
             khr25::scene(profile).prop_map(SceneSpec::Khr25).boxed()
         }
@@ -96,7 +97,9 @@ pub fn scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
 /// Larger valid scenes of `profile` (benchmarks): 4 to 10 groups, or 10 to 50 VRM nodes.
 pub fn large_scene(profile: Profile) -> BoxedStrategy<SceneSpec> {
     match profile {
-        Profile::Khr2024Draft => khr::scene_of(4..=10).prop_map(SceneSpec::Khr).boxed(),
+        Profile::Khr2024Draft => rigid_scene::scene_of(4..=10)
+            .prop_map(SceneSpec::Khr)
+            .boxed(),
         Profile::Khr2025 | Profile::Khr2026 => khr25::scene_of(profile, 4..=10)
             .prop_map(SceneSpec::Khr25)
             .boxed(),
@@ -128,11 +131,11 @@ mod tests {
     /// that can go (no materials, filters or joints, one joint description).
     #[test]
     fn khr_failures_shrink_to_a_minimal_scene() {
-        let result = runner().run(&khr::scene_of(1..=10), |s| {
+        let result = runner().run(&rigid_scene::scene_of(1..=10), |s| {
             let has_static = s
                 .groups
                 .iter()
-                .any(|g| matches!(g, khr::Group::Static { .. }));
+                .any(|g| matches!(g, rigid_scene::Group::Static { .. }));
             prop_assert!(!has_static);
             Ok(())
         });
@@ -140,7 +143,7 @@ mod tests {
             panic!("the property must fail: {result:?}");
         };
         assert_eq!(s.groups.len(), 1, "{s:?}");
-        let khr::Group::Static { colliders, .. } = &s.groups[0] else {
+        let rigid_scene::Group::Static { colliders, .. } = &s.groups[0] else {
             panic!("not a static group: {s:?}");
         };
         assert_eq!(colliders.len(), 1, "{s:?}");

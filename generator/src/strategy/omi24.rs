@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 use super::body::MotionSpec;
 use super::common::{Rendered, Tags, tag};
 use super::hierarchy::{Placement, placement_tag};
-use super::khr::{BodyLeaf, KhrScene};
 use super::rigid::{BodySpelling, RigidDoc};
+use super::rigid_scene::{BodyLeaf, KhrScene};
 use super::shape::{Dialect, ShapeKind, ShapeSpec};
 use crate::doc::DocBuilder;
 
@@ -39,7 +39,7 @@ pub fn scene_of(
     groups: std::ops::RangeInclusive<usize>,
 ) -> impl Strategy<Value = Omi24Scene> {
     (
-        super::khr::scene_of(groups),
+        super::rigid_scene::scene_of(groups),
         prop::collection::vec(any::<bool>(), 10),
     )
         .prop_map(move |(spec, static_motion)| Omi24Scene {
