@@ -312,6 +312,20 @@ pub struct Limit {
     pub damping: f64,
 }
 
+impl Limit {
+    /// A hard limit (no spring) without damping on `axes` within `[min, max]`.
+    pub fn hard(kind: DofKind, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Limit {
+        Limit {
+            kind,
+            axes: axes.to_vec(),
+            min,
+            max,
+            stiffness: None,
+            damping: 0.0,
+        }
+    }
+}
+
 /// A joint's limits, which keep their profile's meaning [D-OMI-PER-AXIS].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "coupling", content = "limits")]

@@ -5,7 +5,6 @@ mod common;
 
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
 
-use common::limits::limit;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::decision::Decision;
@@ -208,8 +207,8 @@ fn khr_hinge() -> Scene {
             body_node: Some(2),
         },
         limits: LimitSet::Coupled(vec![
-            limit(DofKind::Linear, &[0, 1, 2], None, Some(0.0)),
-            limit(DofKind::Angular, &[2], Some(-FRAC_PI_4), Some(FRAC_PI_4)),
+            Limit::hard(DofKind::Linear, &[0, 1, 2], None, Some(0.0)),
+            Limit::hard(DofKind::Angular, &[2], Some(-FRAC_PI_4), Some(FRAC_PI_4)),
         ]),
         drives: vec![Drive {
             kind: DofKind::Angular,
@@ -405,7 +404,7 @@ fn omi_joint() -> Scene {
         },
         limits: LimitSet::PerAxis(vec![Limit {
             damping: 1.0,
-            ..limit(DofKind::Linear, &[0], Some(-0.5), Some(0.5))
+            ..Limit::hard(DofKind::Linear, &[0], Some(-0.5), Some(0.5))
         }]),
         drives: Vec::new(),
         enable_collision: false,
@@ -460,7 +459,7 @@ fn omi_frames_are_carried_by_their_bodies() {
 fn omi_later_constraint_overrides_an_earlier_one_on_the_same_axis() {
     let mut s = omi_joint();
     if let LimitSet::PerAxis(list) = &mut s.joints[0].limits {
-        list.push(limit(DofKind::Linear, &[0, 1], Some(-2.0), Some(2.0)));
+        list.push(Limit::hard(DofKind::Linear, &[0, 1], Some(-2.0), Some(2.0)));
     }
     let e = eval(&s, &translate(1, v(3.0, 0.0, 0.0)));
     let l = &e.joints[0].limits;

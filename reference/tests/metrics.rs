@@ -5,7 +5,6 @@ mod common;
 
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_3, FRAC_PI_4, FRAC_PI_6, PI, SQRT_2};
 
-use common::limits::limit;
 use nalgebra::{Isometry3, Quaternion, Translation3, Unit, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use reference::metrics::{
@@ -395,8 +394,8 @@ fn close(e: &LimitEval, index: usize, axes: &[u8], metric: f64, violation: f64) 
 fn evaluate_coupled() {
     // KHR: a sphere of radius 1 and a twist within +-45 deg.
     let set = LimitSet::Coupled(vec![
-        limit(DofKind::Linear, &[0, 1, 2], None, Some(1.0)),
-        limit(DofKind::Angular, &[0], Some(-FRAC_PI_4), Some(FRAC_PI_4)),
+        Limit::hard(DofKind::Linear, &[0, 1, 2], None, Some(1.0)),
+        Limit::hard(DofKind::Angular, &[0], Some(-FRAC_PI_4), Some(FRAC_PI_4)),
     ]);
     // B at (0,2,0) turned Rx(60): |d| = 2 -> 2 - 1 = 1 above; twist 60 deg -> pi/3 - pi/4 above.
     let out = evaluate(&set, &origin(), &pose([0.0, 2.0, 0.0], rx(FRAC_PI_3)));
@@ -416,8 +415,8 @@ fn evaluate_coupled() {
 fn evaluate_per_axis() {
     // OMI: linearAxes [0,1,2] within [-1, 1] is a box; angular [2] within [0, 0.5].
     let set = LimitSet::PerAxis(vec![
-        limit(DofKind::Linear, &[0, 1, 2], Some(-1.0), Some(1.0)),
-        limit(DofKind::Angular, &[2], Some(0.0), Some(0.5)),
+        Limit::hard(DofKind::Linear, &[0, 1, 2], Some(-1.0), Some(1.0)),
+        Limit::hard(DofKind::Angular, &[2], Some(0.0), Some(0.5)),
     ]);
     // B at (0.5, -2, 3), turned Rz(-0.25): offsets 0.5 (inside), -2 (-2 - -1 = -1), 3 (3 - 1 = 2);
     // twist about z -0.25 -> -0.25 - 0 = -0.25 below.
@@ -428,7 +427,7 @@ fn evaluate_per_axis() {
     close(&out[2], 0, &[2], 3.0, 2.0);
     close(&out[3], 1, &[2], -0.25, -0.25);
     // The same box read as KHR (coupled) is a sphere: |d| = sqrt(0.25 + 4 + 9) = sqrt(13.25).
-    let coupled = LimitSet::Coupled(vec![limit(
+    let coupled = LimitSet::Coupled(vec![Limit::hard(
         DofKind::Linear,
         &[0, 1, 2],
         Some(-1.0),
@@ -451,11 +450,11 @@ fn evaluate_skips_invalid_limits_and_keeps_indices() {
         LimitSet::PerAxis,
     ] {
         let set = make(vec![
-            limit(DofKind::Linear, &[], None, None),
-            limit(DofKind::Linear, &[0, 0], None, None),
-            limit(DofKind::Angular, &[3], None, None),
-            limit(DofKind::Angular, &[0, 1, 2, 0], None, None),
-            limit(DofKind::Linear, &[1], Some(0.0), None),
+            Limit::hard(DofKind::Linear, &[], None, None),
+            Limit::hard(DofKind::Linear, &[0, 0], None, None),
+            Limit::hard(DofKind::Angular, &[3], None, None),
+            Limit::hard(DofKind::Angular, &[0, 1, 2, 0], None, None),
+            Limit::hard(DofKind::Linear, &[1], Some(0.0), None),
         ]);
         // d = (0, -2, 0): e_1 . d = -2 -> -2 - 0 = -2 below; only the last limit (index 4) counts.
         let out = evaluate(&set, &origin(), &at([0.0, -2.0, 0.0]));
@@ -713,8 +712,8 @@ proptest! {
     fn evaluate_matches_primitives(a in isometry(), b in isometry(), li in 0..7usize, ai in 0..7usize) {
         let (la, aa) = (AXIS_SETS[li], AXIS_SETS[ai]);
         let limits = vec![
-            limit(DofKind::Linear, la, Some(-1.0), Some(1.0)),
-            limit(DofKind::Angular, aa, Some(-0.5), Some(0.5)),
+            Limit::hard(DofKind::Linear, la, Some(-1.0), Some(1.0)),
+            Limit::hard(DofKind::Angular, aa, Some(-0.5), Some(0.5)),
         ];
         let coupled = evaluate(&LimitSet::Coupled(limits.clone()), &a, &b);
         prop_assert_eq!(coupled.len(), 2);

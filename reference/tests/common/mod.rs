@@ -3,5 +3,4 @@
 #![allow(dead_code)]
 
 pub mod files;
-pub mod limits;
 pub mod pose;

@@ -396,17 +396,6 @@ mod tests {
     use super::*;
     use ::reference::scene::Attachment;
 
-    fn limit(kind: DofKind, axes: &[u8], min: Option<f64>, max: Option<f64>) -> Limit {
-        Limit {
-            kind,
-            axes: axes.to_vec(),
-            min,
-            max,
-            stiffness: None,
-            damping: 0.0,
-        }
-    }
-
     fn joint(limits: LimitSet, drives: Vec<Drive>) -> Joint {
         Joint {
             node: 0,
@@ -448,9 +437,9 @@ mod tests {
     fn the_spec_hinge_is_locks_plus_one_limit() {
         // The seed's door: 3D linear max 0, 1D angular [-1, 1] about y, 2D angular zero on x, z.
         let g = built(LimitSet::Coupled(vec![
-            limit(DofKind::Linear, &[0, 1, 2], Some(0.0), Some(0.0)),
-            limit(DofKind::Angular, &[1], Some(-1.0), Some(1.0)),
-            limit(DofKind::Angular, &[0, 2], Some(0.0), Some(0.0)),
+            Limit::hard(DofKind::Linear, &[0, 1, 2], Some(0.0), Some(0.0)),
+            Limit::hard(DofKind::Angular, &[1], Some(-1.0), Some(1.0)),
+            Limit::hard(DofKind::Angular, &[0, 2], Some(0.0), Some(0.0)),
         ]))
         .expect("a hinge");
         assert_eq!(
@@ -470,8 +459,8 @@ mod tests {
     fn coupled_khr_limits_use_rapier_coupling() {
         // A cone of 0.5 rad about z (axes x, y coupled) and a 2D linear distance of 0.3.
         let g = built(LimitSet::Coupled(vec![
-            limit(DofKind::Angular, &[1, 0], None, Some(0.5)),
-            limit(DofKind::Linear, &[2, 0], None, Some(0.3)),
+            Limit::hard(DofKind::Angular, &[1, 0], None, Some(0.5)),
+            Limit::hard(DofKind::Linear, &[2, 0], None, Some(0.3)),
         ]))
         .expect("coupled");
         assert_eq!(
@@ -489,8 +478,8 @@ mod tests {
     #[test]
     fn omi_limits_are_per_axis_and_later_ones_win() {
         let g = built(LimitSet::PerAxis(vec![
-            limit(DofKind::Linear, &[0, 1, 2], Some(-1.0), Some(1.0)),
-            limit(DofKind::Linear, &[1], Some(0.0), Some(0.0)),
+            Limit::hard(DofKind::Linear, &[0, 1, 2], Some(-1.0), Some(1.0)),
+            Limit::hard(DofKind::Linear, &[1], Some(0.0), Some(0.0)),
         ]))
         .expect("a box with y locked");
         assert!(g.coupled_axes.is_empty());
@@ -511,16 +500,26 @@ mod tests {
             )
         };
         use DofKind::{Angular, Linear};
-        assert!(refused(vec![limit(Angular, &[0, 1, 2], None, Some(0.5))]));
-        assert!(refused(vec![limit(Linear, &[0, 1], Some(0.2), Some(0.5))]));
+        assert!(refused(vec![Limit::hard(
+            Angular,
+            &[0, 1, 2],
+            None,
+            Some(0.5)
+        )]));
+        assert!(refused(vec![Limit::hard(
+            Linear,
+            &[0, 1],
+            Some(0.2),
+            Some(0.5)
+        )]));
         assert!(refused(vec![
-            limit(Linear, &[0], Some(-1.0), Some(1.0)),
-            limit(Linear, &[0, 1, 2], None, Some(2.0)),
+            Limit::hard(Linear, &[0], Some(-1.0), Some(1.0)),
+            Limit::hard(Linear, &[0, 1, 2], None, Some(2.0)),
         ]));
         // 3 angular axes locked (max 0) or unbounded are fine.
-        let locked = limit(Angular, &[0, 1, 2], Some(0.0), Some(0.0));
+        let locked = Limit::hard(Angular, &[0, 1, 2], Some(0.0), Some(0.0));
         assert!(!refused(vec![locked]));
-        assert!(!refused(vec![limit(Angular, &[0, 1, 2], None, None)]));
+        assert!(!refused(vec![Limit::hard(Angular, &[0, 1, 2], None, None)]));
     }
 
     #[test]
@@ -528,7 +527,7 @@ mod tests {
         // Linear limit on a body of mass 2 against the world: m = 2; k = 8 gives
         // omega = sqrt(8 / 2) = 2 rad/s, f = 2 / (2 pi) = 1 / pi = 0.3183 Hz; c = 4 gives
         // zeta = 4 / (2 sqrt(8 * 2)) = 0.5.
-        let mut l = limit(DofKind::Linear, &[0], Some(-1.0), Some(1.0));
+        let mut l = Limit::hard(DofKind::Linear, &[0], Some(-1.0), Some(1.0));
         l.stiffness = Some(8.0);
         l.damping = 4.0;
         let g = built(LimitSet::Coupled(vec![l.clone()])).expect("soft");
@@ -536,7 +535,7 @@ mod tests {
         assert!((g.softness.damping_ratio - 0.5).abs() < 1e-6);
         // Angular about x with moment 4: k = 16 gives omega = 2, the same frequency, and
         // c = 8 gives zeta = 8 / (2 sqrt(64)) = 0.5: the same softness, accepted.
-        let mut a = limit(DofKind::Angular, &[0], Some(-1.0), Some(1.0));
+        let mut a = Limit::hard(DofKind::Angular, &[0], Some(-1.0), Some(1.0));
         a.stiffness = Some(16.0);
         a.damping = 8.0;
         assert!(built(LimitSet::Coupled(vec![l.clone(), a.clone()])).is_ok());
@@ -546,7 +545,7 @@ mod tests {
             built(LimitSet::Coupled(vec![l.clone(), a])),
             Err(ImplError::NotSupported(_))
         ));
-        let hard = limit(DofKind::Angular, &[1], Some(-1.0), Some(1.0));
+        let hard = Limit::hard(DofKind::Angular, &[1], Some(-1.0), Some(1.0));
         assert!(matches!(
             built(LimitSet::Coupled(vec![l, hard])),
             Err(ImplError::NotSupported(_))
@@ -589,7 +588,14 @@ mod tests {
             stiffness: 390.0,
             damping: 0.0,
         };
-        let ball = || LimitSet::Coupled(vec![limit(DofKind::Linear, &[0, 1, 2], None, Some(0.0))]);
+        let ball = || {
+            LimitSet::Coupled(vec![Limit::hard(
+                DofKind::Linear,
+                &[0, 1, 2],
+                None,
+                Some(0.0),
+            )])
+        };
         let centred = JointFrames {
             local: [Isometry3::identity(); 2],
             world_rotation_a: UnitQuaternion::identity(),
@@ -634,7 +640,7 @@ mod tests {
             damping: 3.0,
         };
         let j = joint(
-            LimitSet::Coupled(vec![limit(
+            LimitSet::Coupled(vec![Limit::hard(
                 DofKind::Linear,
                 &[0, 1, 2],
                 Some(0.0),
@@ -692,7 +698,12 @@ mod tests {
         assert!(merged_drives(&[idle]).expect("merged").is_empty());
         // A drive on a coupled axis is refused.
         let j = joint(
-            LimitSet::Coupled(vec![limit(DofKind::Angular, &[0, 1], None, Some(0.4))]),
+            LimitSet::Coupled(vec![Limit::hard(
+                DofKind::Angular,
+                &[0, 1],
+                None,
+                Some(0.4),
+            )]),
             vec![drive(DofKind::Angular, 1, DriveMode::Force)],
         );
         assert!(matches!(
