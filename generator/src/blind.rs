@@ -44,12 +44,12 @@ use reference::scene::DofKind;
 use serde_json::json;
 
 use crate::case::Case;
-use crate::current::{cuboid, document, document_tags, node, shape_ref, sphere};
 use crate::handwritten::common::SETTLE_TOL;
 use crate::mutate::json::add_mesh;
 use crate::reach;
 use crate::sample;
 use crate::scenario;
+use crate::scene_spelling::{cuboid, document, document_tags, node, shape_ref, sphere};
 use crate::strategy::Tags;
 
 /// Node-geometry scenes (khr-2025).
@@ -473,7 +473,7 @@ pub fn compound_trigger_case(p: Profile, seed: u64, id: &str, s: &TriggerSpec) -
         p,
         "Ball",
         ball_at,
-        json!({"motion": crate::current::motion(p, Some(1.0))}),
+        json!({"motion": crate::scene_spelling::motion(p, Some(1.0))}),
     );
     b["children"] = json!([ball + 1]);
     nodes.push(b);
@@ -510,7 +510,7 @@ pub fn compound_trigger_case(p: Profile, seed: u64, id: &str, s: &TriggerSpec) -
         id.to_owned(),
         "dynamics",
         description,
-        &crate::current::spec(
+        &crate::scene_spelling::spec(
             p,
             "Triggers (compound triggers)",
             "OMI_physics_body trigger (nodes)",
@@ -684,7 +684,7 @@ pub fn kinematic_move_case(p: Profile, seed: u64, id: &str, s: &MoveSpec) -> Cas
         p,
         "Mover",
         at,
-        json!({"motion": crate::current::motion(p, None)}),
+        json!({"motion": crate::scene_spelling::motion(p, None)}),
     );
     body["children"] = json!([1]);
     let nodes = vec![
@@ -730,7 +730,7 @@ pub fn kinematic_move_case(p: Profile, seed: u64, id: &str, s: &MoveSpec) -> Cas
             "Generated kinematic move: a kinematic body (node 0, a {} m sphere on node 1) at {at:?} is moved to {target:?} by a kinematic_pose action before the first step: over the first {MOVE_STEPS} steps it moves {length:.3} m along the offset (an importer that ignores the action leaves it where it was).",
             tenths(s.radius)
         ),
-        &crate::current::spec(
+        &crate::scene_spelling::spec(
             p,
             "Motion (kinematic)",
             "OMI_physics_body Motion (kinematic)",

@@ -11,7 +11,6 @@ pub mod blind;
 pub mod canonical;
 pub mod case;
 pub mod corpus;
-pub mod current;
 pub mod doc;
 pub mod draw;
 pub mod edition;
@@ -25,6 +24,7 @@ pub mod plan;
 pub mod reach;
 pub mod sample;
 pub mod scenario;
+pub mod scene_spelling;
 pub mod scenes;
 pub mod strategy;
 

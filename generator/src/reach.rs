@@ -35,12 +35,12 @@ use reference::scene::DofKind;
 use serde_json::{Value, json};
 
 use crate::case::Case;
-use crate::current::{
+use crate::sample;
+use crate::scenario::{self, DT};
+use crate::scene_spelling::{
     document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
     world_frame_tags,
 };
-use crate::sample;
-use crate::scenario::{self, DT};
 use crate::strategy::drive::DriveSpec;
 use crate::strategy::limit::LimitSpec;
 use crate::strategy::{Tags, dec, tag, transform};
@@ -679,7 +679,7 @@ pub fn case_of(p: Profile, seed: u64, id: &str, s: &ReachSpec, zero_inertia: boo
     let (t, r) = transform::parts(&transform::relative(&body, &pivot));
     let mut ball = node(p, "Ball", s.at, json!({"motion": motion(p, s.mass)}));
     if zero_inertia {
-        ball["extensions"][crate::current::body_extension(p)]["motion"]["inertiaDiagonal"] =
+        ball["extensions"][crate::scene_spelling::body_extension(p)]["motion"]["inertiaDiagonal"] =
             json!([0.0, 0.0, 0.0]);
         tag(&mut tags, &["body", "inertia-diagonal", "zero"]);
     }

@@ -912,7 +912,7 @@ fn ignored_transforms_below_a_geometry_node_leave_the_part_at_the_origin() {
 /// mass, `inertiaDiagonal` [0, 0, 0]) after 0.5 s: its body 1 m along +x from a joint at the
 /// origin to a static frame, the joint free about z only.
 fn pendulum_height(mutant: Option<Mutant>) -> f64 {
-    use generator::current::{document, joint_node, node as omi_node, shape_ref};
+    use generator::scene_spelling::{document, joint_node, node as omi_node, shape_ref};
     let p = Profile::Omi2025;
     let mut ball = omi_node(
         p,

@@ -17,10 +17,10 @@ use serde_json::{Value, json};
 
 use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
-use crate::current::{
+use crate::scenario::{GRAVITY, STEPS};
+use crate::scene_spelling::{
     PROFILES, cuboid, document, document_tags, motion, node, shape_ref, spec, sphere,
 };
-use crate::scenario::{GRAVITY, STEPS};
 
 pub fn cases() -> Vec<Case> {
     PROFILES

@@ -34,11 +34,11 @@ use serde_json::{Value, json};
 
 use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
-use crate::current::{
+use crate::scenario::GRAVITY;
+use crate::scene_spelling::{
     PROFILES, cuboid, document, document_tags, material_collider, node, spec, sphere,
     with_materials,
 };
-use crate::scenario::GRAVITY;
 
 pub fn cases() -> Vec<Case> {
     PROFILES
@@ -113,7 +113,7 @@ fn contact_scene(
         [0.0, -0.5, 0.0],
         json!({"collider": material_collider(p, 0, 1)}),
     );
-    let mut motion = crate::current::motion(p, Some(1.0));
+    let mut motion = crate::scene_spelling::motion(p, Some(1.0));
     motion["linearVelocity"] = json!(velocity);
     let mut body = node(p, "Body", at, json!({"motion": motion}));
     body["children"] = json!([2]);

@@ -23,11 +23,11 @@ use serde_json::{Value, json};
 
 use super::common::{scenario, tol};
 use crate::case::{Case, Tier};
-use crate::current::{
+use crate::scenario::GRAVITY;
+use crate::scene_spelling::{
     PROFILES, document, document_tags, joint_node, node, shape_ref, spec, sphere, world_frame,
     world_frame_tags,
 };
-use crate::scenario::GRAVITY;
 
 pub fn cases() -> Vec<Case> {
     PROFILES
