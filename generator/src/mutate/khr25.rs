@@ -305,7 +305,7 @@ fn drive_target_without_gain(case: &mut Case) -> Option<String> {
 /// The first drive with both `removed` and `kept` loses `removed`; the pointer of `kept`.
 fn drive_without(case: &mut Case, removed: &str, kept: &str) -> Option<String> {
     let at = joints(case)?;
-    let joints = case.json_mut()?.pointer_mut(at)?.as_array_mut()?;
+    let joints = case.json_mut()?.pointer_mut(&at)?.as_array_mut()?;
     for (j, joint) in joints.iter_mut().enumerate() {
         if let Some(drives) = joint.get_mut("drives").and_then(Value::as_array_mut) {
             for (d, drive) in drives.iter_mut().enumerate() {

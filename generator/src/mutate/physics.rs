@@ -3,8 +3,8 @@
 //! profile, and listed by each profile's table.
 
 use reference::issue::Code;
-use reference::khr::RIGID_BODIES;
-use reference::omi::BODY;
+use reference::khr::{COLLISION_SHAPES, IMPLICIT_SHAPES, RIGID_BODIES};
+use reference::omi::{BODY, JOINT, SHAPE};
 use reference::profile::Profile;
 use serde_json::{Value, json};
 
@@ -25,24 +25,24 @@ fn body_ext(case: &Case) -> Option<&'static str> {
 }
 
 /// The pointer of the document-level shape list of the case's profile.
-fn shapes(case: &Case) -> Option<&'static str> {
-    match case.profile? {
-        Profile::Khr2024Draft => Some("/extensions/KHR_collision_shapes/shapes"),
-        Profile::Khr2025 | Profile::Khr2026 => Some("/extensions/KHR_implicit_shapes/shapes"),
-        Profile::Omi2024 | Profile::Omi2025 => Some("/extensions/OMI_physics_shape/shapes"),
-        _ => None,
-    }
+fn shapes(case: &Case) -> Option<String> {
+    let ext = match case.profile? {
+        Profile::Khr2024Draft => COLLISION_SHAPES,
+        Profile::Khr2025 | Profile::Khr2026 => IMPLICIT_SHAPES,
+        Profile::Omi2024 | Profile::Omi2025 => SHAPE,
+        _ => return None,
+    };
+    Some(format!("/extensions/{ext}/shapes"))
 }
 
 /// The pointer of the document-level joint list of the case's profile.
-pub(super) fn joints(case: &Case) -> Option<&'static str> {
-    match case.profile? {
-        Profile::Khr2024Draft | Profile::Khr2025 | Profile::Khr2026 => {
-            Some("/extensions/KHR_physics_rigid_bodies/physicsJoints")
-        }
-        Profile::Omi2024 | Profile::Omi2025 => Some("/extensions/OMI_physics_joint/physicsJoints"),
-        _ => None,
-    }
+pub(super) fn joints(case: &Case) -> Option<String> {
+    let ext = match case.profile? {
+        Profile::Khr2024Draft | Profile::Khr2025 | Profile::Khr2026 => RIGID_BODIES,
+        Profile::Omi2024 | Profile::Omi2025 => JOINT,
+        _ => return None,
+    };
+    Some(format!("/extensions/{ext}/physicsJoints"))
 }
 
 /// Set `prop` of the first body node's `key` (`motion`, `collider`).
@@ -54,13 +54,13 @@ fn set_body(case: &mut Case, key: &str, prop: &str, value: Value) -> Option<Stri
 /// The first limit of the case's joints: (pointer, limit).
 pub(super) fn first_limit(case: &mut Case) -> Option<(String, &mut Value)> {
     let joints = joints(case)?;
-    limit_of(case, joints, |_| true)
+    limit_of(case, &joints, |_| true)
 }
 
 /// The first sphere of the case's shape list: (pointer, shape).
 fn first_sphere(case: &mut Case) -> Option<(String, &mut Value)> {
     let shapes = shapes(case)?;
-    of_type(case, shapes, &["sphere"])
+    of_type(case, &shapes, &["sphere"])
 }
 
 /// Append `item` to the document-level array `array` of the body extension; its pointer.
@@ -105,7 +105,7 @@ pub(super) fn filter_both_lists(case: &mut Case) -> Option<String> {
 }
 pub(super) fn drive_mode_velocity(case: &mut Case) -> Option<String> {
     let at = joints(case)?;
-    let joints = case.json_mut()?.pointer_mut(at)?.as_array_mut()?;
+    let joints = case.json_mut()?.pointer_mut(&at)?.as_array_mut()?;
     let (j, joint) = joints
         .iter_mut()
         .enumerate()
